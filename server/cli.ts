@@ -1,0 +1,52 @@
+import { parseArgs } from 'node:util';
+import { readFixture } from './fixture.js';
+import { startService } from './service.js';
+
+const USAGE = `usage: svc-server [--host 127.0.0.1] [--port 8787] [--db FILE|:memory:] [--fixture FILE]
+                  [--sms-outbox FILE] [--files-dir DIR] [--demo]`;
+
+async function main() {
+  const { values } = parseArgs({
+    options: {
+      host: { type: 'string', default: '127.0.0.1' },
+      port: { type: 'string', default: '8787' },
+      db: { type: 'string', default: ':memory:' },
+      fixture: { type: 'string' },
+      'sms-outbox': { type: 'string' },
+      'files-dir': { type: 'string' },
+      demo: { type: 'boolean', default: false },
+      help: { type: 'boolean', default: false },
+    },
+  });
+  if (values.help) {
+    console.log(USAGE);
+    return;
+  }
+  const port = Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be 0 to 65535\n${USAGE}`);
+  const log = (line: string) => console.error(`[svc] ${line}`);
+  const service = await startService({
+    host: values.host,
+    port,
+    db: values.db,
+    fixture: values.fixture ? readFixture(values.fixture) : undefined,
+    smsOutbox: values['sms-outbox'],
+    filesDir: values['files-dir'],
+    demo: values.demo,
+    log,
+  });
+  // The first stdout line is the contract with scripts and the conformance suite.
+  console.log(`listening on ${service.url}`);
+  if (service.demoApiKey) {
+    console.log(`demo workspace API key: ${service.demoApiKey}`);
+    console.log(`demo: ${service.url}/`);
+  }
+  const stop = () => service.close().then(() => process.exit(0));
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+main().catch((err) => {
+  console.error(err instanceof Error ? err.message : err);
+  process.exit(1);
+});

@@ -1,0 +1,47 @@
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+import type { Db } from './db.js';
+import { insertPersonalKey, insertWorkspace } from './store/identity.js';
+
+/** The fixture file format of docs/server.md; an outside conformance suite writes these. */
+export const fixtureSchema = z.object({
+  workspaces: z
+    .array(
+      z.object({
+        slug: z.string().min(1),
+        display_name: z.string(),
+        status: z.string().default('active'),
+        sms_signup: z.boolean().default(false),
+        owner: z.object({ user_id: z.string().min(1), login_token: z.string().min(1), wallet: z.number().default(0) }),
+        api_keys: z
+          .array(z.object({ id: z.string().min(1), secret: z.string().min(1), revoked: z.boolean().optional() }))
+          .default([]),
+        agents: z
+          .array(
+            z.object({
+              id: z.string().min(1),
+              name: z.string(),
+              runtime: z.string().default('echo'),
+              description: z.string().optional(),
+              avatar_url: z.string().optional(),
+            }),
+          )
+          .default([]),
+      }),
+    )
+    .default([]),
+  personal_keys: z.array(z.object({ secret: z.string().min(1), user_id: z.string().min(1) })).default([]),
+});
+
+export type Fixture = z.input<typeof fixtureSchema>;
+
+export function readFixture(path: string): Fixture {
+  return JSON.parse(readFileSync(path, 'utf8')) as Fixture;
+}
+
+/** Loads a fixture into an empty database. Slugs, key ids and agent ids must be unique. */
+export function loadFixture(db: Db, input: Fixture): void {
+  const fixture = fixtureSchema.parse(input);
+  for (const ws of fixture.workspaces) insertWorkspace(db, ws);
+  for (const key of fixture.personal_keys) insertPersonalKey(db, key.secret, key.user_id);
+}
