@@ -1,5 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.js';
+import audio from './audio.js';
+import conversations from './conversations.js';
+import demo from './demo.js';
+import files from './files.js';
+import payPage from './pay-page.js';
+import payments from './payments.js';
+import profile from './profile.js';
+import sms from './sms.js';
+import training from './training.js';
 import workspaces from './workspaces.js';
 
 export interface RouteModule {
@@ -8,5 +17,16 @@ export interface RouteModule {
   prefix?: string;
 }
 
-/** Every area of the service, one module each. */
-export const routeModules: RouteModule[] = [workspaces];
+/** Every area of the service, one module each. `payPage` and `demo` set their own prefix (`/`). */
+export const routeModules: RouteModule[] = [
+  workspaces,
+  sms,
+  conversations,
+  training,
+  files,
+  payments,
+  audio,
+  profile,
+  payPage,
+  demo,
+];

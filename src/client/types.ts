@@ -1,0 +1,395 @@
+/**
+ * Every resource of the service interface (spec section 2) and the wire shapes of docs/protocol.md.
+ * Shared by the client, the chat store, the elements and the reference service.
+ */
+
+// ---------------------------------------------------------------- workspace routes
+
+export interface Workspace {
+  workspace_id: string;
+  slug: string;
+  display_name: string;
+  status: string;
+  api_key_id: string;
+}
+
+export type MemberStatus = 'active' | 'suspended' | (string & {});
+
+export interface Member {
+  user_id: string;
+  billing_account_id: string;
+  sp_user_ref: string;
+  status: MemberStatus;
+  joined_at: string;
+  balance: number;
+}
+
+export interface ProvisionMemberRequest {
+  sp_user_ref: string;
+  display_name?: string;
+}
+
+export interface ProvisionResult {
+  member_id: string;
+  billing_account_id: string;
+  created: boolean;
+}
+
+export interface GrantCreditsRequest {
+  amount: number;
+  idempotency_key: string;
+}
+
+export interface GrantResult {
+  balance: number;
+  purchase_id: string;
+  idempotent: boolean;
+}
+
+export interface MintSessionRequest {
+  sp_user_ref: string;
+  ttl_seconds?: number;
+}
+
+export interface StartVisitorSessionRequest {
+  sp_user_ref: string;
+  display_name?: string;
+  ttl_seconds?: number;
+}
+
+export interface SessionToken {
+  token: string;
+  user_id: string;
+  expires_at: string;
+}
+
+export interface WorkspaceAgent {
+  id: string;
+  name: string;
+  description: string;
+  avatar_url: string | null;
+  runtime: string;
+  created_at: string;
+}
+
+export interface AgentList {
+  scope: 'workspace';
+  workspace_id: string;
+  agents: WorkspaceAgent[];
+}
+
+export interface SingleAgent {
+  scope: 'workspace';
+  workspace_id: string;
+  agent: WorkspaceAgent;
+}
+
+// ---------------------------------------------------------------- conversation routes
+
+export type MessagePart =
+  | { type: 'image_url'; image_url: { url: string } }
+  | { type: 'file'; file: { filename: string; file_url: string } }
+  | { type: 'text'; text: string };
+
+export interface SendRequest {
+  message: string;
+  conversationId?: string;
+  targetAgentIds?: string[];
+  newConversation?: boolean;
+  parts?: MessagePart[];
+  mcpTokens?: Record<string, string>;
+  metadata?: Record<string, unknown>;
+  toolAction?: boolean;
+  senderName?: string;
+  senderAvatar?: string;
+}
+
+export interface SendResultEntry {
+  agentId: string;
+  /** Id the agent's first reply message will carry (`raw.message.id`). */
+  msgId: string;
+  /** The turn id. */
+  streamId: string;
+}
+
+export interface SendResult {
+  conversationId: string;
+  userMessage?: ChatStreamRecord;
+  /** Stream cursor of the sent message: reading after it yields the reply. */
+  userEventId?: string;
+  results: SendResultEntry[];
+}
+
+export type RecordSender = 'user' | 'assistant' | 'agent' | 'system';
+
+export interface ChatStreamRecord<R extends ChatRawEvent = ChatRawEvent> {
+  /** Opaque cursor, strictly increasing within a conversation. */
+  id: string;
+  seq: number;
+  timestamp: string;
+  sessionId: string | null;
+  conversationId?: string;
+  turnId?: string;
+  agentId?: string;
+  sender: RecordSender;
+  event:
+    | 'message'
+    | 'agent_status'
+    | 'attachment'
+    | 'delta'
+    | 'payment_gate'
+    | 'payment_gate_resolution'
+    | 'result'
+    | (string & {});
+  raw: R;
+}
+
+export interface TextBlock {
+  type: 'text';
+  text: string;
+}
+export interface ThinkingBlock {
+  type: 'thinking';
+  thinking: string;
+}
+export interface ToolUseBlock {
+  type: 'tool_use';
+  id: string;
+  name: string;
+  input: Record<string, unknown>;
+}
+export interface ImageBlock {
+  type: 'image';
+  source: { type: 'url'; url: string };
+}
+export type ContentBlock = TextBlock | ThinkingBlock | ToolUseBlock | ImageBlock;
+
+export interface UserRawEvent {
+  type: 'user';
+  message: { role: 'user'; content: TextBlock[] };
+  parts?: MessagePart[];
+  metadata?: Record<string, unknown>;
+  toolAction?: boolean;
+  senderName?: string;
+  senderAvatar?: string;
+}
+
+export type AgentStatus = 'thinking' | 'typing' | 'tool' | 'idle';
+
+export interface AgentStatusRawEvent {
+  type: 'agent_status';
+  agentId: string;
+  status: AgentStatus;
+}
+
+export interface AssistantDeltaRawEvent {
+  type: 'assistant_delta';
+  agentId: string;
+  messageId: string;
+  /** Only the new text. */
+  text: string;
+}
+
+export interface AssistantRawEvent {
+  type: 'assistant';
+  agentId: string;
+  message: { id: string; role: 'assistant'; content: ContentBlock[] };
+}
+
+/** A file an agent produced in the conversation's workspace. */
+export interface FileAttachment {
+  name: string;
+  workspacePath: string;
+  mimeType?: string;
+  size?: number;
+  [key: string]: unknown;
+}
+
+export interface AttachmentRawEvent {
+  type: 'attachment';
+  agentId: string;
+  file: FileAttachment;
+}
+
+export interface PaymentGatePayload {
+  orderId: string;
+  amountCny: number;
+  title: string;
+  description?: string;
+  payUrl: string;
+  expiresAt: string;
+}
+
+export interface PaymentGateRawEvent {
+  type: 'payment_gate';
+  agentId: string;
+  payment: PaymentGatePayload;
+}
+
+export type PaymentStatus = 'pending' | 'paid' | 'expired' | 'canceled';
+
+export interface PaymentResolution {
+  orderId: string;
+  status: PaymentStatus;
+}
+
+export interface PaymentGateResolutionRawEvent extends PaymentResolution {
+  type: 'payment_gate_resolution';
+}
+
+export type ResultSubtype = 'success' | 'error' | 'interrupted';
+
+export interface ResultRawEvent {
+  type: 'result';
+  subtype: ResultSubtype;
+  is_error: boolean;
+  duration_ms: number;
+  agentIds: string[];
+  /** A readable message when `subtype` is `error`. */
+  error?: string;
+}
+
+export type ChatRawEvent =
+  | UserRawEvent
+  | AgentStatusRawEvent
+  | AssistantDeltaRawEvent
+  | AssistantRawEvent
+  | AttachmentRawEvent
+  | PaymentGateRawEvent
+  | PaymentGateResolutionRawEvent
+  | ResultRawEvent;
+
+export interface AgentTurn {
+  conversationId: string;
+  text: string;
+  toolCalls: ToolCall[];
+  records: ChatStreamRecord[];
+  result?: ChatRawEvent;
+  sessionId: string | null;
+  lastEventId?: string;
+}
+
+export interface ToolCall {
+  id?: string;
+  name: string;
+  input: Record<string, unknown>;
+}
+
+export interface MessagesResult {
+  entries: ChatStreamRecord[];
+}
+
+export interface HistoryOptions {
+  /** Cursor: the page ends before this record. */
+  before?: string;
+  turns?: number;
+  maxEntries?: number;
+  includeThinking?: boolean;
+}
+
+export interface HistoryResult {
+  entries: ChatStreamRecord[];
+  hasMore: boolean;
+}
+
+export type InterruptResult = { interrupted: true; turnId: string } | { interrupted: false; reason: string };
+
+export interface MessageAudioResult {
+  messageId: string;
+  conversationId: string;
+  mimeType: string;
+  size: number;
+  durationMs: number;
+  /** Base64 audio bytes. */
+  data: string;
+  cached: boolean;
+}
+
+export interface ConnectorCredentialsResult {
+  connectorTypeId: string;
+  fields: string[];
+  updatedAt: string;
+}
+
+// ---------------------------------------------------------------- cards (reserved tool names)
+
+export type InfoCollectFieldType = 'text' | 'email' | 'phone' | 'number' | 'date' | 'select' | 'textarea';
+
+export interface InfoCollectField {
+  name: string;
+  label: string;
+  type: InfoCollectFieldType;
+  required?: boolean;
+  placeholder?: string;
+  options?: string[];
+}
+
+export interface InfoCollectPayload {
+  /** The `tool_use` block's id. */
+  toolUseId: string;
+  title: string;
+  description?: string;
+  submitLabel?: string;
+  fields: InfoCollectField[];
+}
+
+export interface ConnectorSetupField {
+  name: string;
+  label: string;
+  secret?: boolean;
+  placeholder?: string;
+  required?: boolean;
+}
+
+export interface ConnectorSetupRequest {
+  toolUseId: string;
+  connectorTypeId: string;
+  name: string;
+  description?: string;
+  fields: ConnectorSetupField[];
+}
+
+export interface Delegation {
+  toolUseId: string;
+  /** The agent handing over. */
+  fromAgentId?: string;
+  agentId: string;
+  agentName?: string;
+  task: string;
+}
+
+// ---------------------------------------------------------------- files and payments
+
+export interface UploadedFile {
+  url: string;
+  filename: string;
+  size: number;
+  mimeType: string;
+  provider: string;
+  nasPath?: string;
+  agentPath?: string;
+}
+
+export interface ConversationFile {
+  content: string;
+  encoding: 'utf-8' | 'base64';
+  mimeType: string;
+}
+
+export interface PaymentStatusResult {
+  status: PaymentStatus;
+  amountCny?: number;
+}
+
+// ---------------------------------------------------------------- training
+
+export interface TrainingSendRequest {
+  message: string;
+  parts?: MessagePart[];
+  metadata?: Record<string, unknown>;
+}
+
+export interface TrainingSendResult {
+  ok: boolean;
+  msgId?: string;
+}
