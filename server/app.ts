@@ -28,6 +28,8 @@ const FASTIFY_DETAILS: Record<string, string> = {
 export function buildApp(ctx: AppContext, options: FastifyServerOptions = {}): FastifyInstance {
   const app = Fastify({
     bodyLimit: 1024 * 1024,
+    // Streams are long-lived: closing the service must not wait for their clients.
+    forceCloseConnections: true,
     // Request logs carry method and path only; tokens live in headers and are never logged.
     logger: false,
     ...options,

@@ -65,6 +65,14 @@ export function requireWorkspaceAdmin(
   }
 }
 
+/**
+ * SMS sign-in is for visitors who hold nothing yet (spec 5.3: "no credential" only); a request that sends a
+ * credential anyway is refused rather than silently treated as anonymous.
+ */
+export function requireNoCredential(req: FastifyRequest): void {
+  if (req.headers.authorization !== undefined) throw forbidden('SMS sign-in takes no credentials');
+}
+
 /** The user behind a conversation-side call: a session token or a personal API key. */
 export interface Caller {
   userId: string;

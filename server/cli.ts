@@ -35,15 +35,16 @@ async function main() {
     demo: values.demo,
     log,
   });
+  // Before the URL is printed: a script may signal the server as soon as it reads the URL.
+  const stop = () => service.close().then(() => process.exit(0));
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
   // The first stdout line is the contract with scripts and the conformance suite.
   console.log(`listening on ${service.url}`);
   if (service.demoApiKey) {
     console.log(`demo workspace API key: ${service.demoApiKey}`);
     console.log(`demo: ${service.url}/`);
   }
-  const stop = () => service.close().then(() => process.exit(0));
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
 }
 
 main().catch((err) => {

@@ -4,10 +4,13 @@ import { dirname, resolve } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import type { AppContext } from './context.js';
+import { LiveHub } from './conversations/hub.js';
+import { endAbandonedTurns, TurnRegistry } from './conversations/runner.js';
 import { type Db, openDb } from './db.js';
 import { type Fixture, loadFixture } from './fixture.js';
 import { seedDemo } from './seed.js';
 import { logSender, outboxSender } from './sms.js';
+import { espeakSynthesizer } from './speech.js';
 import { schemas } from './store/schemas.js';
 
 export interface ServiceOptions {
@@ -56,7 +59,12 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     maxUploadBytes: options.maxUploadBytes ?? 20 * 1024 * 1024,
     demo: options.demo ?? false,
     log,
+    speech: espeakSynthesizer(),
+    paymentTimers: new Map(),
+    hub: new LiveHub(),
+    turns: new TurnRegistry(),
   };
+  endAbandonedTurns(ctx);
   const app = buildApp(ctx);
   const host = options.host ?? '127.0.0.1';
   await app.listen({ host, port: options.port ?? 8787 });

@@ -1,4 +1,88 @@
-import type { FastifyInstance } from 'fastify';
+import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { extname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { AppContext } from '../context.js';
+import { notFound } from '../errors.js';
+import { seedDemo } from '../seed.js';
 
-export default function demoRoutes(_app: FastifyInstance, _ctx: AppContext) {}
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const PAGES: Record<string, string> = { '/': 'index.html', '/sms': 'sms.html', '/esm': 'esm.html' };
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.map': 'application/json',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+};
+/** The demo pages run under the strict policy a careful site would use: no inline script, no eval. */
+const PAGE_CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data: blob:",
+  "media-src 'self' blob: data:",
+  "connect-src 'self'",
+  "frame-ancestors 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+].join('; ');
+const VISITOR_COOKIE = 'svc_demo_visitor';
+
+/**
+ * The demo site: its pages, the built widget, and its backend's token endpoint. The backend does what a
+ * site owner's server does: it holds the workspace key and mints a session for each visitor over the
+ * service's HTTP API, so the key never reaches a browser.
+ */
+export default function demoRoutes(app: FastifyInstance, ctx: AppContext) {
+  if (!ctx.demo) return;
+
+  const sendFile = async (reply: FastifyReply, folder: string, name: string) => {
+    if (!/^[\w.-]+$/.test(name) || name.startsWith('.')) throw notFound('route not found');
+    const type = TYPES[extname(name)];
+    if (!type) throw notFound('route not found');
+    const body = await readFile(join(ROOT, folder, name)).catch(() => {
+      throw notFound(folder === 'dist' ? 'the widget is not built: run npm run build' : 'route not found');
+    });
+    reply.header('content-type', type).header('cache-control', 'no-cache');
+    if (type.startsWith('text/html')) reply.header('content-security-policy', PAGE_CSP);
+    return reply.send(body);
+  };
+
+  for (const [path, file] of Object.entries(PAGES)) app.get(path, (_req, reply) => sendFile(reply, 'demo', file));
+  app.get<{ Params: { name: string } }>('/demo/:name', (req, reply) => sendFile(reply, 'demo', req.params.name));
+  app.get<{ Params: { name: string } }>('/dist/:name', (req, reply) => sendFile(reply, 'dist', req.params.name));
+
+  app.post('/demo/token', async (req, reply) => {
+    const visitor = cookie(req.headers.cookie, VISITOR_COOKIE) ?? `visitor_${randomBytes(12).toString('base64url')}`;
+    const { apiKey } = seedDemo(ctx.db);
+    const origin = `http://127.0.0.1:${req.socket.localPort}/api/v2/workspaces/demo`;
+    const call = async (path: string, body: unknown) => {
+      const res = await fetch(`${origin}${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      const json = (await res.json()) as Record<string, unknown>;
+      if (!res.ok) throw Object.assign(new Error(String(json.detail)), { statusCode: res.status });
+      return json;
+    };
+    await call('/members', { sp_user_ref: visitor, display_name: 'Demo visitor' });
+    const session = await call('/sessions', { sp_user_ref: visitor, ttl_seconds: 3600 });
+    reply.header('set-cookie', `${VISITOR_COOKIE}=${visitor}; Path=/; HttpOnly; SameSite=Lax; Max-Age=31536000`);
+    reply.header('cache-control', 'no-store');
+    return session;
+  });
+}
+
+demoRoutes.prefix = '/';
+
+function cookie(header: string | undefined, name: string): string | undefined {
+  for (const part of header?.split(';') ?? []) {
+    const [key, ...value] = part.trim().split('=');
+    if (key === name && /^visitor_[\w-]+$/.test(value.join('='))) return value.join('=');
+  }
+  return undefined;
+}

@@ -1,4 +1,160 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { PaymentStatus } from '../../src/client/types.js';
 import type { AppContext } from '../context.js';
+import { getPaymentOrder, type PaymentOrder, resolvePaymentOrder } from '../store/payments.js';
 
-export default function payPageRoutes(_app: FastifyInstance, _ctx: AppContext) {}
+/**
+ * The local checkout behind a `payUrl`: what a payment provider's hosted page would be, without money.
+ * The order id is the capability (as in a provider's checkout URL), so no credential is asked for.
+ * Plain HTML forms: no script, so the CSP forbids every script.
+ */
+export default function payPageRoutes(app: FastifyInstance, ctx: AppContext) {
+  // The Pay and Cancel forms post an empty urlencoded body; nothing in it is read.
+  app.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string', bodyLimit: 1024 },
+    (_r, _b, done) => done(null, undefined),
+  );
+
+  app.get<{ Params: { orderId: string } }>('/pay/:orderId', async (req, reply) => {
+    const order = getPaymentOrder(ctx, req.params.orderId);
+    return sendPage(reply, order ? 200 : 404, order);
+  });
+
+  for (const [action, status] of [
+    ['pay', 'paid'],
+    ['cancel', 'canceled'],
+  ] as const) {
+    app.post<{ Params: { orderId: string } }>(`/pay/:orderId/${action}`, async (req, reply) => {
+      const order = resolvePaymentOrder(ctx, req.params.orderId, status);
+      if (!order) return sendPage(reply, 404, undefined);
+      // Post/redirect/get: a reload of the result page never posts twice.
+      return reply
+        .code(303)
+        .header('location', `/pay/${encodeURIComponent(order.id)}`)
+        .send();
+    });
+  }
+}
+payPageRoutes.prefix = '/';
+
+const CSP =
+  "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+
+function sendPage(reply: FastifyReply, code: number, order: PaymentOrder | undefined) {
+  return reply
+    .code(code)
+    .headers({
+      'content-type': 'text/html; charset=utf-8',
+      'content-security-policy': CSP,
+      'x-content-type-options': 'nosniff',
+      'cache-control': 'no-store',
+      'referrer-policy': 'no-referrer',
+    })
+    .send(order ? orderPage(order) : notFoundPage());
+}
+
+const STATUS_TEXT: Record<PaymentStatus, { label: string; note: string }> = {
+  pending: { label: 'Awaiting payment', note: '' },
+  paid: { label: 'Paid', note: 'Payment received. You can close this page and return to the chat.' },
+  canceled: { label: 'Canceled', note: 'This order was canceled. You can close this page and return to the chat.' },
+  expired: {
+    label: 'Expired',
+    note: 'This order expired before it was paid, so it can no longer be paid. Ask the agent for a new one.',
+  },
+};
+
+function formatCny(amount: number): string {
+  return `¥${amount.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+}
+
+function orderPage(order: PaymentOrder): string {
+  const { label, note } = STATUS_TEXT[order.status];
+  const secondsLeft = Math.max(0, Math.ceil((Date.parse(order.expiresAt) - Date.now()) / 1000));
+  const pending = order.status === 'pending';
+  const action = `/pay/${encodeURIComponent(order.id)}`;
+  const body = pending
+    ? `<p class="note">Expires in ${escapeHtml(formatDuration(secondsLeft))}.</p>
+      <div class="actions">
+        <form method="post" action="${action}/pay"><button class="pay" type="submit">Pay ${escapeHtml(formatCny(order.amountCny))}</button></form>
+        <form method="post" action="${action}/cancel"><button class="cancel" type="submit">Cancel</button></form>
+      </div>`
+    : `<p class="note">${escapeHtml(note)}</p>`;
+  return layout(
+    `${order.title} · ${formatCny(order.amountCny)}`,
+    // While pending, the page reloads itself when the order expires, so it never offers a dead Pay button.
+    pending ? `<meta http-equiv="refresh" content="${secondsLeft + 1}">` : '',
+    `<p class="eyebrow">Test checkout</p>
+    <h1>${escapeHtml(order.title)}</h1>
+    ${order.description ? `<p class="description">${escapeHtml(order.description)}</p>` : ''}
+    <p class="amount">${escapeHtml(formatCny(order.amountCny))}</p>
+    <p class="status status-${order.status}">${label}</p>
+    ${body}
+    <p class="fine">Order ${escapeHtml(order.id)}. This local page stands in for a payment provider; no money moves.</p>`,
+  );
+}
+
+function notFoundPage(): string {
+  return layout(
+    'Order not found',
+    '',
+    `<p class="eyebrow">Test checkout</p><h1>Order not found</h1>
+    <p class="note">This payment link does not match any order. Check the link the agent sent.</p>`,
+  );
+}
+
+function formatDuration(seconds: number): string {
+  const minutes = Math.floor(seconds / 60);
+  if (minutes === 0) return `${seconds} s`;
+  return seconds % 60 ? `${minutes} min ${seconds % 60} s` : `${minutes} min`;
+}
+
+function layout(title: string, head: string, content: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)}</title>
+${head}
+<style>
+  :root { color-scheme: light dark; --accent: #2563eb; --muted: #6b7280; --card: #ffffff; --bg: #f3f4f6; }
+  @media (prefers-color-scheme: dark) { :root { --card: #1f2937; --bg: #111827; --muted: #9ca3af; } }
+  * { box-sizing: border-box; }
+  body { margin: 0; min-height: 100vh; display: grid; place-items: center; padding: 24px;
+    font: 16px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, "PingFang SC", "Microsoft YaHei", sans-serif;
+    background: var(--bg); }
+  main { width: 100%; max-width: 420px; background: var(--card); border-radius: 16px; padding: 32px;
+    box-shadow: 0 10px 30px rgb(0 0 0 / 0.08); text-align: center; }
+  .eyebrow { margin: 0; font-size: 12px; letter-spacing: 0.08em; text-transform: uppercase; color: var(--muted); }
+  h1 { margin: 8px 0 4px; font-size: 20px; }
+  .description { margin: 0; color: var(--muted); }
+  .amount { margin: 20px 0 8px; font-size: 40px; font-weight: 700; font-variant-numeric: tabular-nums; }
+  .status { display: inline-block; margin: 0; padding: 2px 12px; border-radius: 999px; font-size: 14px; font-weight: 600; }
+  .status-pending { background: #fef3c7; color: #92400e; }
+  .status-paid { background: #dcfce7; color: #166534; }
+  .status-canceled, .status-expired { background: #e5e7eb; color: #374151; }
+  .note { margin: 16px 0 0; }
+  .actions { display: flex; gap: 12px; margin-top: 24px; }
+  .actions form { flex: 1; margin: 0; }
+  button { width: 100%; padding: 12px; border-radius: 10px; font: inherit; font-weight: 600; cursor: pointer; }
+  .pay { border: 0; background: var(--accent); color: #fff; }
+  .pay:hover { filter: brightness(1.1); }
+  .cancel { border: 1px solid var(--muted); background: transparent; color: inherit; }
+  button:focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
+  .fine { margin: 24px 0 0; font-size: 12px; color: var(--muted); overflow-wrap: anywhere; }
+</style>
+</head>
+<body><main>
+${content}
+</main></body>
+</html>
+`;
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string,
+  );
+}

@@ -1,0 +1,211 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { ContentBlock, ToolUseBlock } from '../../src/client/types.js';
+import { randomId } from '../ids.js';
+import { chartSvg, DATA_CSV, HELP, introduction, LONG_MARKDOWN, REPORT_MD, SLOW_WORDS } from './demo-content.js';
+import type { Runtime, TurnInput, TurnIO } from './types.js';
+
+/**
+ * The demo agent: each slash command shows one kind of record, so the widget can be tried (and tested)
+ * end to end without a model. Card answers (`toolAction` with `metadata`) are handled before commands.
+ */
+export const demoRuntime: Runtime = {
+  async run(input, io) {
+    const cardAnswer = input.toolAction ? answerCard(input, io) : undefined;
+    if (cardAnswer) return cardAnswer;
+    const [command = '', ...args] = input.text.trim().split(/\s+/);
+    const handler = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
+    if (handler) return handler(args, input, io);
+    if (input.delegatedBy) {
+      return say(io, `${input.agent.name} here, taking over from ${input.delegatedBy.name}: “${input.text}”. Done!`);
+    }
+    return say(io, introduction(input.agent.name));
+  },
+};
+
+type Command = (args: string[], input: TurnInput, io: TurnIO) => Promise<void>;
+
+const COMMANDS: Record<string, Command> = {
+  '/help': (_args, _input, io) => say(io, HELP),
+  '/markdown': (_args, _input, io) => say(io, LONG_MARKDOWN, { chunk: 48, delayMs: 8 }),
+  '/slow': slow,
+  '/tool': tool,
+  '/form': async (_args, _input, io) => {
+    await say(io, 'Please tell me a little about yourself.', { after: [formCard()] });
+  },
+  '/connect': connect,
+  '/pay': pay,
+  '/file': file,
+  '/image': image,
+  '/delegate': delegate,
+  '/think': (_args, _input, io) =>
+    say(io, 'The answer is **42**.', {
+      before: [{ type: 'thinking', thinking: 'The user wants to see reasoning. Six times seven is 42.' }],
+    }),
+  '/error': async (_args, _input, io) => {
+    await say(io, 'Trying something that will fail…');
+    throw new Error('the demo agent failed on purpose (/error)');
+  },
+};
+
+interface SayOptions {
+  /** Characters per delta. */
+  chunk?: number;
+  /** Pause between deltas, so the reply visibly streams. */
+  delayMs?: number;
+  before?: ContentBlock[];
+  after?: ContentBlock[];
+}
+
+/** Streams `text` as one message in small deltas; stops at once on interrupt. */
+async function say(io: TurnIO, text: string, options: SayOptions = {}): Promise<void> {
+  const { chunk = 16, delayMs = 15 } = options;
+  const stream = io.streamText();
+  const chars = [...text];
+  for (let i = 0; i < chars.length; i += chunk) {
+    if (i > 0) await sleep(delayMs, undefined, { signal: io.signal });
+    stream.write(chars.slice(i, i + chunk).join(''));
+  }
+  stream.end({ before: options.before, after: options.after });
+}
+
+const toolUse = (name: string, input: Record<string, unknown>): ToolUseBlock => ({
+  type: 'tool_use',
+  id: randomId('toolu', 12),
+  name,
+  input,
+});
+
+async function slow([seconds]: string[], _input: TurnInput, io: TurnIO): Promise<void> {
+  const duration = Math.min(Math.max(Number(seconds) || 5, 1), 120);
+  const tickMs = 100;
+  const stream = io.streamText();
+  for (let tick = 0; tick < (duration * 1000) / tickMs; tick++) {
+    stream.write(`${SLOW_WORDS[tick % SLOW_WORDS.length]} `);
+    await sleep(tickMs, undefined, { signal: io.signal });
+  }
+  stream.end();
+}
+
+async function tool(_args: string[], _input: TurnInput, io: TurnIO): Promise<void> {
+  await say(io, 'Let me check the weather and your calendar.', {
+    after: [toolUse('get_weather', { city: 'Shanghai' }), toolUse('list_events', { day: 'today' })],
+  });
+  io.status('tool');
+  await sleep(300, undefined, { signal: io.signal });
+  await say(io, 'It is 21 °C and sunny in Shanghai. You have two meetings today: 10:00 stand-up, 15:00 design review.');
+}
+
+const formCard = () =>
+  toolUse('collect_info', {
+    title: 'Book a demo',
+    description: 'We will contact you to find a time.',
+    submitLabel: 'Send',
+    fields: [
+      { name: 'name', label: 'Name', type: 'text', required: true, placeholder: 'Ada Lovelace' },
+      { name: 'email', label: 'Email', type: 'email', required: true, placeholder: 'ada@example.com' },
+      { name: 'phone', label: 'Phone', type: 'phone', placeholder: '+8613800000000' },
+      { name: 'seats', label: 'Team size', type: 'number' },
+      { name: 'date', label: 'Preferred date', type: 'date' },
+      { name: 'plan', label: 'Plan', type: 'select', options: ['Starter', 'Team', 'Enterprise'] },
+      { name: 'notes', label: 'Anything else?', type: 'textarea' },
+    ],
+  });
+
+/** The answer to a card this agent showed, or undefined when the metadata answers none. */
+function answerCard(input: TurnInput, io: TurnIO): Promise<void> | undefined {
+  const info = input.metadata?.infoCollect as { action?: string; values?: Record<string, unknown> } | undefined;
+  if (info?.action === 'skip') return say(io, 'No problem, we can skip the form.');
+  if (info?.action === 'submit') {
+    const lines = Object.entries(info.values ?? {}).map(([name, value]) => `- **${name}**: ${String(value)}`);
+    return say(io, `Thank you! I received:\n\n${lines.join('\n')}`);
+  }
+  const setup = input.metadata?.connectorSetup as { connectorTypeId?: string } | undefined;
+  if (setup?.connectorTypeId) return reportConnector(setup.connectorTypeId, io, true);
+  return undefined;
+}
+
+const CONNECTOR_NAME = /^[A-Za-z0-9_-]{1,40}$/;
+
+async function connect([name]: string[], _input: TurnInput, io: TurnIO): Promise<void> {
+  if (!name || !CONNECTOR_NAME.test(name)) return say(io, 'Tell me which service to connect, e.g. `/connect github`.');
+  return reportConnector(name, io, false);
+}
+
+/** Says a connector is connected, or shows the card that asks for its credentials. */
+async function reportConnector(typeId: string, io: TurnIO, afterSetup: boolean): Promise<void> {
+  const credentials = io.connectorCredentials(typeId);
+  if (credentials) {
+    const fields = Object.keys(credentials).join(', ');
+    const lead = afterSetup ? `Thanks, **${typeId}** is connected now` : `**${typeId}** is connected`;
+    return say(io, `${lead} (stored fields: ${fields}).`);
+  }
+  const lead = afterSetup
+    ? `I still find no credentials for **${typeId}**. Please fill in the card again.`
+    : `To use **${typeId}** I need your own API key.`;
+  await say(io, lead, {
+    after: [
+      toolUse('setup_connector', {
+        connectorTypeId: typeId,
+        name: typeId.charAt(0).toUpperCase() + typeId.slice(1),
+        description: 'Your key is stored encrypted and used only for your requests.',
+        fields: [
+          { name: 'api_key', label: 'API key', secret: true, required: true, placeholder: 'sk-…' },
+          { name: 'account', label: 'Account', placeholder: 'you@example.com' },
+        ],
+      }),
+    ],
+  });
+}
+
+async function pay([amount, seconds]: string[], _input: TurnInput, io: TurnIO): Promise<void> {
+  const amountCny = Number(amount);
+  const expiresInSeconds = seconds === undefined ? 900 : Number(seconds);
+  if (!(amountCny > 0 && amountCny <= 100000) || !Number.isInteger(expiresInSeconds) || expiresInSeconds < 1) {
+    return say(io, 'Usage: `/pay AMOUNT [SECONDS]`, e.g. `/pay 9.9` or `/pay 20 60` (expires after 60 seconds).');
+  }
+  await say(io, `Here is a payment card for ¥${amountCny.toFixed(2)}.`);
+  io.paymentGate({
+    amountCny: Math.round(amountCny * 100) / 100,
+    title: 'Demo order',
+    description: 'Paid on the local pay page of the reference service.',
+    expiresInSeconds,
+  });
+}
+
+async function file(_args: string[], _input: TurnInput, io: TurnIO): Promise<void> {
+  await say(io, 'I wrote a short report and its data for you.');
+  const dir = io.workspaceDir();
+  for (const [name, content, mimeType] of [
+    ['report.md', REPORT_MD, 'text/markdown'],
+    ['data.csv', DATA_CSV, 'text/csv'],
+  ] as const) {
+    writeFileSync(join(dir, name), content);
+    io.attachment({ name, workspacePath: name, mimeType, size: Buffer.byteLength(content) });
+  }
+}
+
+async function image(_args: string[], _input: TurnInput, io: TurnIO): Promise<void> {
+  const uploaded = io.upload({
+    filename: 'chart.svg',
+    mimeType: 'image/svg+xml',
+    data: Buffer.from(chartSvg([14, 19, 22, 25, 21, 15, 12])),
+  });
+  io.message([
+    { type: 'text', text: 'Conversations per day this week:' },
+    { type: 'image', source: { type: 'url', url: uploaded.url } },
+  ]);
+}
+
+async function delegate(args: string[], input: TurnInput, io: TurnIO): Promise<void> {
+  if (input.delegatedBy) return say(io, 'I cannot hand over a task that was handed to me.');
+  const others = input.workspaceAgents.filter((a) => a.id !== input.agent.id);
+  const other = others.find((a) => a.runtime === 'demo') ?? others[0];
+  if (!other) return say(io, 'There is no other agent in this workspace to hand this to.');
+  const task = args.join(' ') || 'Say hello to the user.';
+  await say(io, `Handing this to ${other.name}.`, {
+    after: [toolUse('delegate', { agentId: other.id, agentName: other.name, task })],
+  });
+  await io.delegate(other.id, task);
+}

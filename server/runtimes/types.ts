@@ -1,0 +1,93 @@
+import type {
+  AgentStatus,
+  ChatRawEvent,
+  ChatStreamRecord,
+  ContentBlock,
+  FileAttachment,
+  MessagePart,
+  PaymentGatePayload,
+  UploadedFile,
+} from '../../src/client/types.js';
+import type { AgentRow } from '../store/identity.js';
+
+/**
+ * What an agent runtime is given for one turn. A runtime is the only part that knows how an agent
+ * thinks: `echo` and `demo` here; a model-backed runtime plugs in the same way (see `index.ts`).
+ */
+export interface TurnInput {
+  conversationId: string;
+  turnId: string;
+  /** The caller: a user id, or for training the operator (`owner:<user id>` or `key:<key id>`). */
+  userId: string;
+  /** The agent this runtime speaks for. */
+  agent: AgentRow;
+  /** Every agent of the agent's workspace, itself included (for delegation). */
+  workspaceAgents: AgentRow[];
+  /** The user's message text (may be empty with `parts` or `toolAction`). */
+  text: string;
+  parts: MessagePart[];
+  /** Extra data, e.g. the answer of a card (`infoCollect`, `connectorSetup`). */
+  metadata?: Record<string, unknown>;
+  /** The message answers a card: handle it, it is not ordinary chat. */
+  toolAction: boolean;
+  senderName?: string;
+  /** Session-level external-tool credentials. Held for this turn only: never stored or logged. */
+  mcpTokens: Record<string, string>;
+  /** Earlier entries of the conversation, oldest first (no deltas or status records). */
+  history: ChatStreamRecord[];
+  /** The origin the caller used, e.g. `http://127.0.0.1:8787`, for links the agent hands out. */
+  baseUrl: string;
+  /** Set when another agent handed this task over with a `delegate` tool call. */
+  delegatedBy?: AgentRow;
+}
+
+/** A reply message whose text is streamed as `assistant_delta` records. */
+export interface TextStream {
+  readonly messageId: string;
+  /** Appends text (one delta record). */
+  write(text: string): void;
+  /** Ends the message with one `assistant` record: `before`, the streamed text, then `after`. */
+  end(blocks?: { before?: ContentBlock[]; after?: ContentBlock[] }): void;
+}
+
+export interface PaymentRequest {
+  amountCny: number;
+  title: string;
+  description?: string;
+  expiresInSeconds: number;
+}
+
+/**
+ * How a runtime speaks during its turn. Every call stores a record at once and publishes it to the open
+ * streams. Once the turn has ended (interrupted), writes are ignored and `paymentGate` and `delegate`
+ * throw the abort reason, so a runtime that is slow to notice `signal` cannot write into the next turn.
+ */
+export interface TurnIO {
+  /** Aborted when the user interrupts the turn: stop promptly. */
+  readonly signal: AbortSignal;
+  /** `thinking` and `idle` are set around the turn and `typing` by streamed text; set `tool` yourself. */
+  status(status: AgentStatus): void;
+  /** Starts a streamed text message. The agent's first message carries the `msgId` announced by send. */
+  streamText(): TextStream;
+  /** Sends a complete message (cards, images, tool calls) and returns its id. */
+  message(content: ContentBlock[]): string;
+  /** Announces a file the agent wrote into the conversation's folder (`workspaceDir()`). */
+  attachment(file: FileAttachment): void;
+  /** Creates a payment order for the caller and shows its card. */
+  paymentGate(request: PaymentRequest): PaymentGatePayload;
+  /** Any other raw event of this agent. */
+  emit(raw: ChatRawEvent): void;
+  /** Runs another agent of the workspace on `task` inside this turn; its records carry its own agentId. */
+  delegate(agentId: string, task: string): Promise<void>;
+  /** The conversation's agent workspace folder (created on first use). */
+  workspaceDir(): string;
+  /** Stores a file readable by URL (e.g. an image the reply shows). */
+  upload(file: { filename: string; mimeType: string; data: Buffer }): UploadedFile;
+  /** The caller's stored credentials for a connector type, if any. */
+  connectorCredentials(connectorTypeId: string): Record<string, string> | undefined;
+}
+
+/** An agent runtime. `run` resolves when the agent has finished its part of the turn; a throw ends the turn with an error. */
+export interface Runtime {
+  run(input: TurnInput, io: TurnIO): Promise<void>;
+}

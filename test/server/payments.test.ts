@@ -1,0 +1,214 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { createPaymentOrder, stopPaymentTimers } from '../../server/store/payments.js';
+import type { ChatStreamRecord, PaymentGatePayload } from '../../src/client/types.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('payments: orders, the local pay page and resolution records', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer();
+  });
+  after(() => server.close());
+
+  async function entries(conversationId: string): Promise<ChatStreamRecord[]> {
+    const res = await server.api(`/conversations/${conversationId}/messages`, { token: 'pk_alice' });
+    assert.equal(res.status, 200);
+    return res.body.entries;
+  }
+
+  /** Asks the demo agent for a payment card (`/pay AMOUNT [SECONDS]`) and returns the card's payment. */
+  async function order(args: string): Promise<{ conversationId: string; payment: PaymentGatePayload }> {
+    const sent = await server.api('/conversations/send', {
+      method: 'POST',
+      token: 'pk_alice',
+      json: { message: `/pay ${args}`, targetAgentIds: ['agent_demo'], newConversation: true },
+    });
+    assert.equal(sent.status, 200, JSON.stringify(sent.body));
+    const conversationId: string = sent.body.conversationId;
+    for (let waited = 0; waited < 10_000; waited += 20) {
+      const gate = (await entries(conversationId)).find((r) => r.raw.type === 'payment_gate');
+      if (gate?.raw.type === 'payment_gate') return { conversationId, payment: gate.raw.payment };
+      await sleep(20);
+    }
+    throw new Error('no payment card arrived');
+  }
+
+  async function resolutions(conversationId: string) {
+    return (await entries(conversationId))
+      .filter((r) => r.raw.type === 'payment_gate_resolution')
+      .map((r) => ({ sender: r.sender, event: r.event, raw: r.raw }));
+  }
+
+  const status = (orderId: string, token = 'pk_alice') => server.api(`/payments/${orderId}/status`, { token });
+
+  const page = (orderId: string) => fetch(`${server.url}/pay/${orderId}`);
+
+  /** What a browser sends when a Pay or Cancel button is clicked. */
+  const click = (orderId: string, action: 'pay' | 'cancel') =>
+    fetch(`${server.url}/pay/${orderId}/${action}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: '',
+      redirect: 'manual',
+    });
+
+  it('creates a pending order whose payUrl is the local pay page', async () => {
+    const { payment } = await order('12.5');
+    assert.match(payment.orderId, /^ord_/);
+    assert.equal(payment.amountCny, 12.5);
+    assert.equal(payment.payUrl, `${server.url}/pay/${payment.orderId}`);
+    assert.ok(Date.parse(payment.expiresAt) - Date.now() > 890_000, 'the default expiry is 15 minutes');
+    assert.deepEqual((await status(payment.orderId)).body, { status: 'pending', amountCny: 12.5 });
+
+    const res = await fetch(payment.payUrl);
+    assert.equal(res.status, 200);
+    assert.match(res.headers.get('content-type') ?? '', /^text\/html/);
+    const csp = res.headers.get('content-security-policy') ?? '';
+    assert.match(csp, /default-src 'none'/);
+    assert.doesNotMatch(csp, /script-src/, 'no script may run on the pay page');
+    const html = await res.text();
+    assert.match(html, /Demo order/);
+    assert.match(html, /¥12\.50/);
+    assert.match(html, /Awaiting payment/);
+    assert.match(html, new RegExp(`<form method="post" action="/pay/${payment.orderId}/pay">`));
+    assert.match(html, new RegExp(`<form method="post" action="/pay/${payment.orderId}/cancel">`));
+    assert.doesNotMatch(html, /<script|src=|href="http/, 'the page is self-contained');
+  });
+
+  it('pays through the page form, then reports paid with exactly one resolution record', async () => {
+    const { conversationId, payment } = await order('8');
+    const paid = await click(payment.orderId, 'pay');
+    assert.equal(paid.status, 303);
+    assert.equal(paid.headers.get('location'), `/pay/${payment.orderId}`);
+    assert.deepEqual((await status(payment.orderId)).body, { status: 'paid', amountCny: 8 });
+    assert.match(await (await page(payment.orderId)).text(), /Paid/);
+
+    // A second click and a late cancel change nothing.
+    await click(payment.orderId, 'pay');
+    await click(payment.orderId, 'cancel');
+    assert.equal((await status(payment.orderId)).body.status, 'paid');
+    assert.deepEqual(await resolutions(conversationId), [
+      {
+        sender: 'system',
+        event: 'payment_gate_resolution',
+        raw: { type: 'payment_gate_resolution', orderId: payment.orderId, status: 'paid' },
+      },
+    ]);
+  });
+
+  it('cancels through the page form', async () => {
+    const { conversationId, payment } = await order('3.2');
+    assert.equal((await click(payment.orderId, 'cancel')).status, 303);
+    assert.equal((await status(payment.orderId)).body.status, 'canceled');
+    await click(payment.orderId, 'pay');
+    assert.equal((await status(payment.orderId)).body.status, 'canceled', 'a canceled order cannot be paid');
+    const html = await (await page(payment.orderId)).text();
+    assert.match(html, /Canceled/);
+    assert.doesNotMatch(html, /<form/);
+    assert.deepEqual(
+      (await resolutions(conversationId)).map((r) => r.raw),
+      [{ type: 'payment_gate_resolution', orderId: payment.orderId, status: 'canceled' }],
+    );
+  });
+
+  it('settles racing clicks with exactly one resolution', async () => {
+    const { conversationId, payment } = await order('5');
+    const clicks = Array.from({ length: 20 }, (_, i) => click(payment.orderId, i % 2 ? 'pay' : 'cancel'));
+    await Promise.all(clicks);
+    const records = await resolutions(conversationId);
+    assert.equal(records.length, 1);
+    assert.equal((await status(payment.orderId)).body.status, (records[0]!.raw as { status: string }).status);
+  });
+
+  it('expires an unpaid order on time, by itself, and refuses to pay it afterwards', async () => {
+    const { conversationId, payment } = await order('2 1');
+    assert.equal((await status(payment.orderId)).body.status, 'pending');
+    // Only the conversation is read: the expiry must happen without anyone looking at the order.
+    let records: Awaited<ReturnType<typeof resolutions>> = [];
+    for (let waited = 0; records.length === 0 && waited < 10_000; waited += 50) {
+      await sleep(50);
+      records = await resolutions(conversationId);
+    }
+    assert.deepEqual(
+      records.map((r) => r.raw),
+      [{ type: 'payment_gate_resolution', orderId: payment.orderId, status: 'expired' }],
+    );
+    assert.equal((await status(payment.orderId)).body.status, 'expired');
+
+    assert.equal((await click(payment.orderId, 'pay')).status, 303);
+    assert.equal((await status(payment.orderId)).body.status, 'expired');
+    const html = await (await page(payment.orderId)).text();
+    assert.match(html, /expired before it was paid, so it can no longer be paid/);
+    assert.doesNotMatch(html, /<form/);
+    assert.equal((await resolutions(conversationId)).length, 1);
+  });
+
+  it('expires an order whose timer was lost (a restart) as soon as it is read', async () => {
+    const { conversationId } = await order('1');
+    const payment = createPaymentOrder(server.ctx, {
+      conversationId,
+      userId: 'alice',
+      agentId: 'agent_demo',
+      amountCny: 1,
+      title: 'Lost timer',
+      expiresInSeconds: 0.05,
+      baseUrl: server.url,
+    });
+    stopPaymentTimers(server.ctx);
+    await sleep(100);
+    assert.equal((await status(payment.orderId)).body.status, 'expired');
+    assert.deepEqual(
+      (await resolutions(conversationId)).map((r) => r.raw),
+      [{ type: 'payment_gate_resolution', orderId: payment.orderId, status: 'expired' }],
+    );
+  });
+
+  it('shows order text as text, never as markup', async () => {
+    const { conversationId } = await order('1');
+    const payment = createPaymentOrder(server.ctx, {
+      conversationId,
+      userId: 'alice',
+      agentId: 'agent_demo',
+      amountCny: 1234.5,
+      title: '<script>alert(1)</script>',
+      description: '<img src=x onerror=alert(2)>',
+      expiresInSeconds: 60,
+      baseUrl: server.url,
+    });
+    const html = await (await page(payment.orderId)).text();
+    assert.doesNotMatch(html, /<script>alert|<img src=x/);
+    assert.match(html, /&lt;script&gt;alert\(1\)&lt;\/script&gt;/);
+    assert.match(html, /¥1,234\.50/);
+  });
+
+  it("answers 404 for another user's order and for unknown orders", async () => {
+    const { payment } = await order('4');
+    const bob = await status(payment.orderId, 'pk_bob');
+    assert.deepEqual([bob.status, bob.body.detail], [404, 'order not found']);
+    const unknown = await status('ord_nope');
+    assert.deepEqual([unknown.status, unknown.body.detail], [404, 'order not found']);
+    const anonymous = await server.api(`/payments/${payment.orderId}/status`);
+    assert.deepEqual([anonymous.status, anonymous.body.detail], [401, 'invalid Bearer token']);
+    const missingPage = await page('ord_nope');
+    assert.equal(missingPage.status, 404);
+    assert.match(await missingPage.text(), /Order not found/);
+    assert.equal((await click('ord_nope', 'pay')).status, 404);
+  });
+
+  it('stops every expiry timer when the service closes', async () => {
+    const other = await startTestServer();
+    const sent = await other.api('/conversations/send', {
+      method: 'POST',
+      token: 'pk_alice',
+      json: { message: '/pay 1', targetAgentIds: ['agent_demo'] },
+    });
+    for (let waited = 0; other.ctx.paymentTimers.size === 0 && waited < 10_000; waited += 20) await sleep(20);
+    assert.equal(sent.status, 200);
+    assert.equal(other.ctx.paymentTimers.size, 1);
+    await other.close();
+    assert.equal(other.ctx.paymentTimers.size, 0);
+  });
+});

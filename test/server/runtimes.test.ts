@@ -1,0 +1,303 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type {
+  AgentStatusRawEvent,
+  AttachmentRawEvent,
+  ChatStreamRecord,
+  PaymentGateRawEvent,
+  ResultRawEvent,
+  SendRequest,
+  ToolUseBlock,
+} from '../../src/client/types.js';
+import {
+  assistants,
+  deltaText,
+  kinds,
+  replyText,
+  resultOf,
+  send,
+  sendAndRead,
+  sessionToken,
+} from '../helpers/conversation.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+
+let server: TestServer;
+before(async () => {
+  server = await startTestServer();
+});
+after(() => server.close());
+
+/** Sends to the demo agent in a fresh conversation of a fresh user and reads the whole reply. */
+async function demo(message: string, extra: Partial<SendRequest> = {}) {
+  const { token } = await sessionToken(server);
+  const turn = await sendAndRead(server, token, {
+    message,
+    targetAgentIds: ['agent_demo'],
+    newConversation: true,
+    ...extra,
+  });
+  return { ...turn, token };
+}
+
+const toolUses = (records: ChatStreamRecord[]) =>
+  assistants(records).flatMap((raw) => raw.message.content.filter((b): b is ToolUseBlock => b.type === 'tool_use'));
+
+const statuses = (records: ChatStreamRecord[]) =>
+  records.filter((r) => r.raw.type === 'agent_status').map((r) => (r.raw as AgentStatusRawEvent).status);
+
+describe('echo runtime', () => {
+  it('replies `Echo: <message>` in three deltas, the same every time', async () => {
+    const texts: string[][] = [];
+    for (let i = 0; i < 2; i++) {
+      const { records } = await sendAndRead(server, 'pk_alice', {
+        message: 'déjà vu 🎉',
+        targetAgentIds: ['agent_echo'],
+        newConversation: true,
+      });
+      texts.push(records.flatMap((r) => (r.raw.type === 'assistant_delta' ? [r.raw.text] : [])));
+      assert.equal(replyText(records), 'Echo: déjà vu 🎉');
+    }
+    assert.equal(texts[0]!.length, 3);
+    assert.deepEqual(texts[0], texts[1]);
+    assert.equal(texts[0]!.join(''), 'Echo: déjà vu 🎉');
+  });
+});
+
+describe('demo runtime', () => {
+  it('/help and any other text list the commands', async () => {
+    for (const message of ['/help', 'what can you do?']) {
+      const { records } = await demo(message);
+      const text = replyText(records);
+      for (const command of ['/markdown', '/slow', '/form', '/connect', '/pay', '/file', '/image', '/delegate']) {
+        assert.ok(text.includes(command), `${message} mentions ${command}`);
+      }
+      assert.equal(deltaText(records), text);
+      assert.deepEqual(statuses(records), ['thinking', 'typing', 'idle']);
+    }
+  });
+
+  it('/markdown streams a long formatted reply in many small deltas', async () => {
+    const { records } = await demo('/markdown');
+    const text = replyText(records);
+    assert.ok(text.length > 5000, `${text.length} characters`);
+    assert.equal(deltaText(records), text);
+    assert.ok(records.filter((r) => r.raw.type === 'assistant_delta').length > 50);
+    for (const construct of [/^# /m, /^## /m, /^- /m, /^1\. /m, /^```ts$/m, /^\| --- \|/m, /\]\(https:\/\//]) {
+      assert.match(text, construct);
+    }
+  });
+
+  it('/slow N streams steadily for about N seconds', async () => {
+    const { records } = await demo('/slow 1');
+    const result = resultOf(records);
+    assert.equal(result.subtype, 'success');
+    assert.ok(result.duration_ms >= 900, `${result.duration_ms} ms`);
+    assert.ok(records.filter((r) => r.raw.type === 'assistant_delta').length >= 9);
+  });
+
+  it('/tool shows tool calls and the tool status', async () => {
+    const { records } = await demo('/tool');
+    assert.deepEqual(
+      toolUses(records).map((t) => t.name),
+      ['get_weather', 'list_events'],
+    );
+    assert.ok(statuses(records).includes('tool'));
+    assert.match(replyText(records), /sunny/);
+  });
+
+  it('/form shows a collect_info card and answers its submission or skip', async () => {
+    const { records, sent, token } = await demo('/form');
+    const [card] = toolUses(records);
+    assert.equal(card?.name, 'collect_info');
+    const fields = card!.input.fields as { type: string; name: string }[];
+    assert.deepEqual([...new Set(fields.map((f) => f.type))].sort(), [
+      'date',
+      'email',
+      'number',
+      'phone',
+      'select',
+      'text',
+      'textarea',
+    ]);
+    const submitted = await sendAndRead(server, token, {
+      message: '',
+      conversationId: sent.conversationId,
+      toolAction: true,
+      metadata: {
+        infoCollect: { action: 'submit', values: { name: 'Ada', email: 'ada@example.com' }, toolUseId: card!.id },
+      },
+    });
+    assert.match(replyText(submitted.records), /Thank you/);
+    assert.match(replyText(submitted.records), /ada@example\.com/);
+    const skipped = await sendAndRead(server, token, {
+      message: '',
+      conversationId: sent.conversationId,
+      toolAction: true,
+      metadata: { infoCollect: { action: 'skip' } },
+    });
+    assert.match(replyText(skipped.records), /skip/);
+  });
+
+  it('/connect NAME asks for credentials until the user has stored them', async () => {
+    const { records, sent, token } = await demo('/connect github');
+    const [card] = toolUses(records);
+    assert.equal(card?.name, 'setup_connector');
+    assert.equal(card!.input.connectorTypeId, 'github');
+    const fields = card!.input.fields as { name: string; secret?: boolean }[];
+    assert.deepEqual(
+      fields.map((f) => [f.name, !!f.secret]),
+      [
+        ['api_key', true],
+        ['account', false],
+      ],
+    );
+    const stored = await server.api('/profile/credentials/github', {
+      method: 'PUT',
+      token,
+      json: { credentials: { api_key: 'ghp_secret', account: 'ada' } },
+    });
+    assert.equal(stored.status, 200, JSON.stringify(stored.body));
+    const notified = await sendAndRead(server, token, {
+      message: '',
+      conversationId: sent.conversationId,
+      toolAction: true,
+      metadata: { connectorSetup: { connectorTypeId: 'github', status: 'submitted' } },
+    });
+    assert.match(replyText(notified.records), /github\*\* is connected now/);
+    assert.ok(!replyText(notified.records).includes('ghp_secret'));
+    const again = await sendAndRead(server, token, { message: '/connect github', conversationId: sent.conversationId });
+    assert.match(replyText(again.records), /github\*\* is connected/);
+    assert.deepEqual(toolUses(again.records), []);
+  });
+
+  it('/pay AMOUNT shows a payment card for a real pending order', async () => {
+    const { records, token } = await demo('/pay 9.9 60');
+    const gate = records.find((r) => r.raw.type === 'payment_gate');
+    assert.ok(gate, kinds(records).join(' '));
+    assert.equal(gate.event, 'payment_gate');
+    assert.equal(gate.agentId, 'agent_demo');
+    const { payment } = gate.raw as PaymentGateRawEvent;
+    assert.equal(payment.amountCny, 9.9);
+    assert.equal(payment.payUrl, `${server.url}/pay/${payment.orderId}`);
+    const expiresIn = Date.parse(payment.expiresAt) - Date.now();
+    assert.ok(expiresIn > 30_000 && expiresIn <= 60_000);
+    const status = await server.api(`/payments/${payment.orderId}/status`, { token });
+    assert.deepEqual(status.body, { status: 'pending', amountCny: 9.9 });
+
+    const usage = await demo('/pay nothing');
+    assert.match(replyText(usage.records), /Usage/);
+    assert.ok(!usage.records.some((r) => r.raw.type === 'payment_gate'));
+  });
+
+  it('/file writes files into the conversation folder and announces them', async () => {
+    const { records, sent, token } = await demo('/file');
+    const files = records.filter((r) => r.raw.type === 'attachment').map((r) => (r.raw as AttachmentRawEvent).file);
+    assert.deepEqual(
+      files.map((f) => [f.name, f.workspacePath, f.mimeType]),
+      [
+        ['report.md', 'report.md', 'text/markdown'],
+        ['data.csv', 'data.csv', 'text/csv'],
+      ],
+    );
+    for (const file of files) {
+      const read = await server.api(`/conversations/${sent.conversationId}/files/read?path=${file.workspacePath}`, {
+        token,
+      });
+      assert.equal(read.status, 200, JSON.stringify(read.body));
+      assert.equal(Buffer.byteLength(read.body.content), file.size);
+    }
+  });
+
+  it('/image shows an image that can be fetched', async () => {
+    const { records } = await demo('/image');
+    const image = assistants(records)
+      .flatMap((raw) => raw.message.content)
+      .find((b) => b.type === 'image');
+    assert.ok(image && image.type === 'image');
+    const res = await fetch(image.source.url);
+    assert.equal(res.status, 200);
+    assert.match(res.headers.get('content-type') ?? '', /^image\/svg\+xml/);
+    assert.match(await res.text(), /^<svg /);
+  });
+
+  it('/delegate hands the task to another agent of the workspace', async () => {
+    const { records } = await demo('/delegate summarize the report');
+    const [handover] = toolUses(records);
+    assert.equal(handover?.name, 'delegate');
+    assert.deepEqual(handover!.input, { agentId: 'agent_scout', agentName: 'Scout', task: 'summarize the report' });
+    const scout = records.filter((r) => r.agentId === 'agent_scout');
+    assert.ok(scout.some((r) => r.raw.type === 'assistant'));
+    assert.match(replyText(scout), /Scout here.*summarize the report/);
+    assert.deepEqual(resultOf(records).agentIds, ['agent_demo', 'agent_scout']);
+    const handoverAt = records.findIndex((r) => r.raw.type === 'assistant' && toolUses([r]).length > 0);
+    assert.ok(records.findIndex((r) => r.agentId === 'agent_scout') > handoverAt);
+  });
+
+  it('/think sends a thinking block with its text', async () => {
+    const { records } = await demo('/think');
+    const [reply] = assistants(records);
+    assert.deepEqual(
+      reply!.message.content.map((b) => b.type),
+      ['thinking', 'text'],
+    );
+  });
+
+  it('/error ends the turn with an error result, keeping the text streamed before', async () => {
+    const { records, sent, token } = await demo('/error');
+    const result = resultOf(records);
+    assert.equal(result.subtype, 'error');
+    assert.equal(result.is_error, true);
+    assert.equal(result.error, 'the demo agent failed on purpose (/error)');
+    assert.match(replyText(records), /Trying something/);
+    assert.equal(statuses(records).at(-1), 'idle');
+    const next = await sendAndRead(server, token, { message: '/help', conversationId: sent.conversationId });
+    assert.equal(resultOf(next.records).subtype, 'success');
+  });
+});
+
+describe('turns across restarts', () => {
+  /** The results stored in a conversation, read from its history (no stream needed). */
+  const results = async (service: TestServer, conversationId: string) => {
+    const res = await service.api(`/conversations/${conversationId}/messages`, { token: 'pk_alice' });
+    return (res.body.entries as ChatStreamRecord[])
+      .filter((r) => r.raw.type === 'result')
+      .map((r) => r.raw as ResultRawEvent);
+  };
+
+  it('ends a turn left running by a stopped or crashed process with an error result', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-restart-'));
+    const files = { db: join(dir, 'svc.db'), filesDir: join(dir, 'files') };
+    try {
+      const crashed = await startTestServer(files);
+      const running = await send(crashed, 'pk_alice', { message: '/slow 30', targetAgentIds: ['agent_demo'] });
+      // A second process opens the same database while the first still "runs" the turn, as after a crash.
+      const restarted = await startTestServer({ ...files, fixture: undefined });
+      await crashed.close();
+      assert.deepEqual(
+        (await results(restarted, running.conversationId)).map((r) => [r.subtype, r.error]),
+        [['error', 'the service restarted during this reply']],
+      );
+
+      // A reply running while the service stops is ended as well, once.
+      await send(restarted, 'pk_alice', { message: '/slow 30', conversationId: running.conversationId });
+      await restarted.close();
+      const third = await startTestServer({ ...files, fixture: undefined });
+      try {
+        assert.deepEqual(
+          (await results(third, running.conversationId)).map((r) => [r.subtype, r.error]),
+          [
+            ['error', 'the service restarted during this reply'],
+            ['error', 'the service stopped during this reply'],
+          ],
+        );
+      } finally {
+        await third.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,263 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { ChatStreamRecord } from '../../src/client/types.js';
+import { deltaText, kinds, readTurn, resultOf, send, sendAndRead, streamUrl } from '../helpers/conversation.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { openSse } from '../helpers/sse.js';
+
+/** Cursor before every record: reading after it replays a conversation from its start. */
+const FROM_START = 'e000000000000000';
+
+// One service for the file (closing one that served streams takes seconds); heartbeats every 50 ms.
+let server: TestServer;
+before(async () => {
+  server = await startTestServer({ heartbeatMs: 50 });
+});
+after(() => server.close());
+
+/** Every record of a conversation, read from its start until `count` records have arrived. */
+async function allRecords(conversationId: string, count: number): Promise<ChatStreamRecord[]> {
+  const reader = await openSse(streamUrl(server, conversationId, FROM_START), { token: 'pk_alice' });
+  try {
+    return [...(await reader.waitFor((records) => records.length >= count))];
+  } finally {
+    reader.close();
+  }
+}
+
+describe('stream framing', () => {
+  it('sends `: connected` at once, then one `id`/`event: record`/`data` event per record', async () => {
+    const { sent, records } = await sendAndRead(server, 'pk_alice', {
+      message: 'frame me',
+      targetAgentIds: ['agent_echo'],
+      newConversation: true,
+    });
+    const controller = new AbortController();
+    const res = await fetch(streamUrl(server, sent.conversationId, FROM_START), {
+      headers: { authorization: 'Bearer pk_alice' },
+      signal: controller.signal,
+    });
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get('content-type'), 'text/event-stream; charset=utf-8');
+    assert.equal(res.headers.get('cache-control'), 'no-cache, no-transform');
+    assert.equal(res.headers.get('access-control-allow-origin'), '*');
+    let text = '';
+    const decoder = new TextDecoder();
+    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+      text += decoder.decode(chunk, { stream: true });
+      if (text.includes('"type":"result"') && text.endsWith('\n\n')) break;
+    }
+    controller.abort();
+
+    assert.ok(text.startsWith(': connected\n\n'));
+    const events = text
+      .split('\n\n')
+      .filter((block) => block !== '' && !block.startsWith(':'))
+      .map((block) => block.split('\n'));
+    const all = [sent.userMessage!, ...records];
+    assert.equal(events.length, all.length);
+    for (const [i, lines] of events.entries()) {
+      assert.equal(lines.length, 3);
+      assert.equal(lines[0], `id: ${all[i]!.id}`);
+      assert.equal(lines[1], 'event: record');
+      assert.ok(lines[2]!.startsWith('data: '));
+      assert.deepEqual(JSON.parse(lines[2]!.slice('data: '.length)), all[i]);
+    }
+  });
+
+  it('sends `: ping` comments every heartbeat interval', async () => {
+    const sent = await send(server, 'pk_alice', { message: 'beat', targetAgentIds: ['agent_echo'] });
+    const reader = await openSse(streamUrl(server, sent.conversationId), { token: 'pk_alice' });
+    try {
+      await reader.waitFor(() => reader.comments.filter((c) => c === 'ping').length >= 3, 5000);
+      assert.equal(reader.comments[0], 'connected');
+    } finally {
+      reader.close();
+    }
+  });
+
+  it('refuses a malformed cursor in the query or the header', async () => {
+    const { sent } = await sendAndRead(server, 'pk_alice', { message: 'x', targetAgentIds: ['agent_echo'] });
+    const query = await server.api(`/conversations/${sent.conversationId}/stream?lastEventId=42`, {
+      token: 'pk_alice',
+    });
+    assert.equal(query.status, 400);
+    assert.deepEqual(query.body, { detail: 'invalid lastEventId' });
+    const header = await server.api(`/conversations/${sent.conversationId}/stream`, {
+      token: 'pk_alice',
+      headers: { 'last-event-id': 'e12' },
+    });
+    assert.equal(header.status, 400);
+    assert.deepEqual(header.body, { detail: 'invalid lastEventId' });
+  });
+
+  it('ends the stream on the server when the client leaves', async () => {
+    const sent = await send(server, 'pk_alice', { message: 'bye', targetAgentIds: ['agent_echo'] });
+    const readers = await Promise.all(
+      [1, 2, 3].map(() => openSse(streamUrl(server, sent.conversationId), { token: 'pk_alice' })),
+    );
+    assert.equal(server.ctx.hub.readers(sent.conversationId), 3);
+    for (const reader of readers) reader.close();
+    const deadline = Date.now() + 5000;
+    while (server.ctx.hub.readers(sent.conversationId) > 0 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    assert.equal(server.ctx.hub.readers(sent.conversationId), 0);
+  });
+});
+
+describe('resume', () => {
+  it('replays exactly the later records from every cursor of a finished turn', async () => {
+    const { sent } = await sendAndRead(server, 'pk_alice', {
+      message: '/tool',
+      targetAgentIds: ['agent_demo'],
+      newConversation: true,
+    });
+    const { records: second } = await sendAndRead(server, 'pk_alice', {
+      message: 'and once more',
+      conversationId: sent.conversationId,
+    });
+    const all = await allRecords(sent.conversationId, second.at(-1)!.seq);
+    assert.equal(all[0]!.id, sent.userEventId);
+    assert.deepEqual(
+      all.map((r) => r.seq),
+      all.map((_, i) => i + 1),
+    );
+    for (const [i, cursor] of all.entries()) {
+      const expected = all.slice(i + 1);
+      const reader = await openSse(streamUrl(server, sent.conversationId, cursor.id), { token: 'pk_alice' });
+      try {
+        if (expected.length) await reader.waitFor((records) => records.length >= expected.length);
+        // Anything extra (a duplicate, a record from elsewhere) would arrive at once; give it a moment.
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        assert.deepEqual(reader.records, expected, `resuming after ${cursor.id}`);
+        assert.deepEqual(
+          reader.ids,
+          expected.map((r) => r.id),
+        );
+      } finally {
+        reader.close();
+      }
+    }
+  });
+
+  it('uses the Last-Event-ID header, and the query parameter over it', async () => {
+    const { sent, records } = await sendAndRead(server, 'pk_alice', {
+      message: 'header or query',
+      targetAgentIds: ['agent_echo'],
+      newConversation: true,
+    });
+    const url = streamUrl(server, sent.conversationId);
+    const byHeader = await openSse(url, { token: 'pk_alice', lastEventIdHeader: records[3]!.id });
+    const both = await openSse(streamUrl(server, sent.conversationId, records[5]!.id), {
+      token: 'pk_alice',
+      lastEventIdHeader: records[1]!.id,
+    });
+    try {
+      assert.deepEqual(await byHeader.untilResult(), records.slice(4));
+      assert.deepEqual(await both.untilResult(), records.slice(6));
+    } finally {
+      byHeader.close();
+      both.close();
+    }
+  });
+
+  it('replays the last N turns first with turns=N and no cursor', async () => {
+    const { sent } = await sendAndRead(server, 'pk_alice', {
+      message: 'first',
+      targetAgentIds: ['agent_echo'],
+      newConversation: true,
+    });
+    const second = await sendAndRead(server, 'pk_alice', { message: 'second', conversationId: sent.conversationId });
+    const third = await sendAndRead(server, 'pk_alice', { message: 'third', conversationId: sent.conversationId });
+    const reader = await openSse(`${streamUrl(server, sent.conversationId)}?turns=2`, { token: 'pk_alice' });
+    try {
+      await reader.waitFor((records) => records.filter((r) => r.raw.type === 'result').length === 2);
+      assert.deepEqual(reader.records, [
+        second.sent.userMessage,
+        ...second.records,
+        third.sent.userMessage,
+        ...third.records,
+      ]);
+    } finally {
+      reader.close();
+    }
+  });
+
+  it('continues live without a gap or a duplicate when a reader reconnects mid-reply', async () => {
+    const sent = await send(server, 'pk_alice', {
+      message: '/slow 1',
+      targetAgentIds: ['agent_demo'],
+      newConversation: true,
+    });
+    const whole = await openSse(streamUrl(server, sent.conversationId, sent.userEventId), { token: 'pk_alice' });
+    const first = await openSse(streamUrl(server, sent.conversationId, sent.userEventId), { token: 'pk_alice' });
+    try {
+      await first.waitFor((records) => records.filter((r) => r.raw.type === 'assistant_delta').length >= 3);
+      first.close();
+      const seen = [...first.records];
+      const resumed = await openSse(streamUrl(server, sent.conversationId, seen.at(-1)!.id), { token: 'pk_alice' });
+      try {
+        const rest = await resumed.untilResult();
+        const expected = await whole.untilResult();
+        assert.deepEqual([...seen, ...rest], expected);
+        assert.equal(resultOf(expected).subtype, 'success');
+      } finally {
+        resumed.close();
+      }
+    } finally {
+      whole.close();
+    }
+  });
+});
+
+describe('live readers', () => {
+  it('starts at the live tail without a cursor', async () => {
+    const { sent } = await sendAndRead(server, 'pk_alice', {
+      message: 'old news',
+      targetAgentIds: ['agent_echo'],
+      newConversation: true,
+    });
+    const reader = await openSse(streamUrl(server, sent.conversationId), { token: 'pk_alice' });
+    try {
+      const next = await send(server, 'pk_alice', { message: 'fresh', conversationId: sent.conversationId });
+      await reader.untilResult();
+      assert.equal(reader.records[0]!.id, next.userEventId);
+      assert.equal(deltaText(reader.records), 'Echo: fresh');
+    } finally {
+      reader.close();
+    }
+  });
+
+  it('gives 20 concurrent readers the same records', async () => {
+    const { sent } = await sendAndRead(server, 'pk_alice', {
+      message: '/help',
+      targetAgentIds: ['agent_demo'],
+      newConversation: true,
+    });
+    const readers = await Promise.all(
+      Array.from({ length: 20 }, () => openSse(streamUrl(server, sent.conversationId), { token: 'pk_alice' })),
+    );
+    try {
+      const next = await send(server, 'pk_alice', { message: '/markdown', conversationId: sent.conversationId });
+      assert.equal(next.conversationId, sent.conversationId);
+      const turns = await Promise.all(readers.map((reader) => reader.untilResult(20000)));
+      assert.ok(turns[0]!.length > 50);
+      assert.deepEqual(kinds(turns[0]!).slice(0, 1), ['user']);
+      for (const turn of turns) assert.deepEqual(turn, turns[0]);
+    } finally {
+      for (const reader of readers) reader.close();
+    }
+  });
+
+  it('lets a reader that resumes from userEventId read the reply of that message', async () => {
+    const sent = await send(server, 'pk_alice', {
+      message: 'reply to me',
+      targetAgentIds: ['agent_echo'],
+      newConversation: true,
+    });
+    const records = await readTurn(server, 'pk_alice', sent.conversationId, sent.userEventId!);
+    assert.equal(records[0]!.seq, sent.userMessage!.seq + 1);
+    assert.equal(deltaText(records), 'Echo: reply to me');
+  });
+});
