@@ -134,7 +134,8 @@ export class ActiveTurn {
   }
 
   private agentRecord(agentId: string, raw: ChatRawEvent): NewRecord {
-    return { sender: 'agent', event: EVENT_OF[raw.type], raw, agentId, turnId: this.turnId };
+    const agentName = agentById(this.ctx.db, agentId)?.name;
+    return { sender: 'agent', event: EVENT_OF[raw.type], raw, agentId, agentName, turnId: this.turnId };
   }
 
   /** Stores and publishes one record; dropped once the turn has ended. */

@@ -25,7 +25,7 @@ CREATE UNIQUE INDEX IF NOT EXISTS training_conversation ON conversations (traini
   WHERE kind = 'training';
 CREATE TABLE IF NOT EXISTS records (
   id INTEGER PRIMARY KEY AUTOINCREMENT, conversation_id TEXT NOT NULL REFERENCES conversations(id),
-  seq INTEGER NOT NULL, turn_id TEXT, agent_id TEXT, sender TEXT NOT NULL, event TEXT NOT NULL,
+  seq INTEGER NOT NULL, turn_id TEXT, agent_id TEXT, agent_name TEXT, sender TEXT NOT NULL, event TEXT NOT NULL,
   raw TEXT NOT NULL, created_at TEXT NOT NULL, UNIQUE (conversation_id, seq)
 );
 CREATE INDEX IF NOT EXISTS records_by_conversation ON records (conversation_id, id);
@@ -61,6 +61,7 @@ interface RecordRow {
   seq: number;
   turn_id: string | null;
   agent_id: string | null;
+  agent_name: string | null;
   sender: RecordSender;
   event: string;
   raw: string;
@@ -72,6 +73,8 @@ export interface NewRecord {
   event: ChatStreamRecord['event'];
   raw: ChatRawEvent;
   agentId?: string;
+  /** Shown by chat UIs; session tokens cannot list a workspace's agents. */
+  agentName?: string;
   turnId?: string;
 }
 
@@ -174,6 +177,7 @@ function toRecord(row: RecordRow): ChatStreamRecord {
   };
   if (row.turn_id) record.turnId = row.turn_id;
   if (row.agent_id) record.agentId = row.agent_id;
+  if (row.agent_name) record.agentName = row.agent_name;
   return record;
 }
 
@@ -188,6 +192,7 @@ export function insertRecord(db: Db, conversationId: string, r: NewRecord): Chat
     seq: bumped.last_seq,
     turn_id: r.turnId ?? null,
     agent_id: r.agentId ?? null,
+    agent_name: r.agentName ?? null,
     sender: r.sender,
     event: r.event,
     raw: JSON.stringify(r.raw),
@@ -195,8 +200,8 @@ export function insertRecord(db: Db, conversationId: string, r: NewRecord): Chat
   };
   const { lastInsertRowid } = db
     .prepare(
-      `INSERT INTO records (conversation_id, seq, turn_id, agent_id, sender, event, raw, created_at)
-       VALUES (@conversation_id, @seq, @turn_id, @agent_id, @sender, @event, @raw, @created_at)`,
+      `INSERT INTO records (conversation_id, seq, turn_id, agent_id, agent_name, sender, event, raw, created_at)
+       VALUES (@conversation_id, @seq, @turn_id, @agent_id, @agent_name, @sender, @event, @raw, @created_at)`,
     )
     .run(row);
   const id = Number(lastInsertRowid);

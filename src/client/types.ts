@@ -24,6 +24,10 @@ export interface Member {
   balance: number;
 }
 
+export interface MemberList {
+  members: Member[];
+}
+
 export interface ProvisionMemberRequest {
   sp_user_ref: string;
   display_name?: string;
@@ -131,6 +135,8 @@ export interface ChatStreamRecord<R extends ChatRawEvent = ChatRawEvent> {
   conversationId?: string;
   turnId?: string;
   agentId?: string;
+  /** The agent's display name, on every record an agent emits. */
+  agentName?: string;
   sender: RecordSender;
   event:
     | 'message'

@@ -1,0 +1,27 @@
+import type {
+  ChatStreamRecord,
+  HistoryOptions,
+  HistoryResult,
+  InterruptResult,
+  SendRequest,
+  SendResult,
+} from '../client/types.js';
+
+/**
+ * What the store needs of the client: exactly this subset of `SvcClient#chat`, so
+ * `new ChatStore({ api: client.chat })` type-checks and tests can hand in a fake. Errors thrown carry
+ * `status` and `message` (the service's `detail`).
+ */
+export interface ChatApi {
+  send(req: SendRequest, opts?: { signal?: AbortSignal }): Promise<SendResult>;
+  stream(
+    conversationId: string,
+    opts?: {
+      lastEventId?: string;
+      signal?: AbortSignal;
+      onConnectionChange?: (state: 'open' | 'reconnecting') => void;
+    },
+  ): AsyncIterable<ChatStreamRecord>;
+  history(conversationId: string, opts?: HistoryOptions & { signal?: AbortSignal }): Promise<HistoryResult>;
+  interrupt(conversationId: string, opts?: { signal?: AbortSignal }): Promise<InterruptResult>;
+}

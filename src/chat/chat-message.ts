@@ -1,0 +1,78 @@
+import type {
+  ConnectorSetupRequest,
+  ContentBlock,
+  Delegation,
+  FileAttachment,
+  InfoCollectPayload,
+  MessagePart,
+  PaymentGatePayload,
+  PaymentStatus,
+} from '../client/types.js';
+
+export type ChatRole = 'user' | 'agent' | 'system';
+
+/** Delivery of the user's own messages: `sending` until the service stored it, `failed` until retried. */
+export type MessageStatus = 'sending' | 'sent' | 'failed';
+
+export interface InfoCollectAnswer {
+  action: 'submit' | 'skip';
+  values?: Record<string, unknown>;
+}
+
+export interface InfoCollectCard {
+  request: InfoCollectPayload;
+  /** A later `toolAction` message answered it (live or in history). */
+  answered: boolean;
+  answer?: InfoCollectAnswer;
+}
+
+export interface ConnectorSetupCard {
+  request: ConnectorSetupRequest;
+  answered: boolean;
+}
+
+export interface PaymentCard {
+  gate: PaymentGatePayload;
+  /** `pending` until a `payment_gate_resolution` record for the order arrives. */
+  status: PaymentStatus;
+}
+
+/**
+ * One row of the conversation as a UI renders it. Snapshots are immutable: a message that changes is
+ * replaced by a new object, one that does not keeps its identity, so renderers can skip it.
+ */
+export interface ChatMessage {
+  /**
+   * The record id of a user message (a local id until the service stored it), `message.id` of an agent
+   * reply, the record id of an attachment, payment card or turn-failure notice.
+   */
+  readonly id: string;
+  /** Stable for the life of the row, also when a sent message gets its stored id: key rendered rows by it. */
+  readonly key: string;
+  readonly role: ChatRole;
+  readonly agentId?: string;
+  readonly turnId?: string;
+  readonly timestamp?: string;
+  readonly senderName?: string;
+  readonly senderAvatar?: string;
+  /** Grows with each `assistant_delta` while streaming; the `assistant` record replaces it with the final text. */
+  readonly text: string;
+  /** Non-text content of a reply: `thinking`, `image` and `tool_use` (reserved tools become cards instead). */
+  readonly blocks: readonly ContentBlock[];
+  /** Attachments the user sent. */
+  readonly parts: readonly MessagePart[];
+  /** A file the agent produced: each `attachment` record is a message of its own. */
+  readonly attachment?: FileAttachment;
+  /** A payment card: each `payment_gate` record is a message of its own. */
+  readonly payment?: PaymentCard;
+  readonly infoCollect: readonly InfoCollectCard[];
+  readonly connectorSetup: readonly ConnectorSetupCard[];
+  readonly delegations: readonly Delegation[];
+  readonly streaming: boolean;
+  /** Only on the user's own messages. */
+  readonly status?: MessageStatus;
+  /** Why a send or a turn failed (a `result` of subtype `error`), readable. */
+  readonly error?: string;
+  /** The turn this reply belongs to was stopped. */
+  readonly interrupted: boolean;
+}

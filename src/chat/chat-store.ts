@@ -1,0 +1,482 @@
+import type {
+  AgentStatus,
+  ChatStreamRecord,
+  InterruptResult,
+  ResultRawEvent,
+  ResultSubtype,
+  SendRequest,
+  SendResult,
+} from '../client/types.js';
+import type { ChatApi } from './chat-api.js';
+import type { ChatMessage } from './chat-message.js';
+import { Emitter } from './emitter.js';
+import { compareRecordIds, MessageLog, TURN_FAILED } from './messages.js';
+import { afterTask } from './schedule.js';
+
+export type ConnectionState = 'idle' | 'connecting' | 'open' | 'reconnecting';
+
+/** What a message carries besides its text. */
+export type SendOptions = Pick<SendRequest, 'parts' | 'metadata' | 'toolAction' | 'senderName' | 'senderAvatar'>;
+
+export interface ChatStoreOptions {
+  api: ChatApi;
+  /** Agents of a new conversation; without them the service picks the workspace's first agent. */
+  targetAgentIds?: string[];
+  /** Turns per page of history (the service's default is 10). */
+  historyTurns?: number;
+}
+
+/** What a host page cares about; `<svc-chat>` re-emits each as a DOM event. */
+export interface ChatStoreEvents {
+  /** The service stored a message (also a card answer sent with `toolAction`). */
+  'message-sent': { request: SendRequest; result: SendResult };
+  /** A turn read live from the stream ended; `text` is what its agents replied. */
+  'turn-complete': { conversationId: string; turnId?: string; subtype: ResultSubtype; text: string; error?: string };
+  /** A request or a turn failed; `message` is readable, `status` the HTTP status when there was one. */
+  error: { message: string; status?: number; cause: unknown };
+  /** The conversation shown changed; `null`: the next message starts a new one. What `persist` keeps. */
+  'conversation-change': { conversationId: string | null };
+}
+
+const NO_STATUS: Readonly<Record<string, AgentStatus>> = Object.freeze({});
+
+/**
+ * The state of one chat, shared by `<svc-chat>` and `useSvcChat`: records of the conversation turned into
+ * messages, and the conversation driven through a {@link ChatApi}. No DOM; runs in Node and browsers.
+ * Read the getters, `subscribe` to hear about changes (at most once per task), compare `version` to skip work.
+ */
+export class ChatStore {
+  /** Agents of the next new conversation. */
+  targetAgentIds?: string[];
+
+  readonly #api: ChatApi;
+  readonly #historyTurns?: number;
+  readonly #events = new Emitter<ChatStoreEvents>();
+  readonly #listeners = new Set<() => void>();
+  #log = new MessageLog();
+  #conversationId: string | null = null;
+  /** A turn is open: its user record arrived and its `result` did not. */
+  #turnOpen = false;
+  /** The user record that opened the latest turn: a stream resumed after it replays the turn's deltas. */
+  #turnStart?: string;
+  #pendingSends = 0;
+  #agentStatus = NO_STATUS;
+  #connection: ConnectionState = 'idle';
+  #hasMore = false;
+  #loadingHistory = false;
+  /** `load` is fetching the latest page; the stream opens after it. */
+  #loadingLatest = false;
+  #error: string | null = null;
+  #version = 0;
+  #notifying = false;
+  /** Bumped by `reset`, `load` and `dispose`: results of older requests are dropped. */
+  #epoch = 0;
+  #stream?: AbortController;
+  readonly #requests = new Set<AbortController>();
+  /** What each unsent or failed message was, for `retry`. */
+  readonly #drafts = new Map<string, { text: string; options: SendOptions }>();
+  /** Sends go one at a time: the first message of a new conversation must create it before the next. */
+  #sendQueue: Promise<unknown> = Promise.resolve();
+  #disposed = false;
+
+  constructor(options: ChatStoreOptions) {
+    this.#api = options.api;
+    this.targetAgentIds = options.targetAgentIds;
+    this.#historyTurns = options.historyTurns;
+  }
+
+  get messages(): readonly ChatMessage[] {
+    return this.#log.messages;
+  }
+
+  get conversationId(): string | null {
+    return this.#conversationId;
+  }
+
+  /** A message is being sent or a reply is running: what a stop button shows. */
+  get running(): boolean {
+    return this.#turnOpen || this.#pendingSends > 0;
+  }
+
+  /** The latest status of each agent heard from in this conversation. */
+  get agentStatus(): Readonly<Record<string, AgentStatus>> {
+    return this.#agentStatus;
+  }
+
+  get connection(): ConnectionState {
+    return this.#connection;
+  }
+
+  get hasMoreHistory(): boolean {
+    return this.#hasMore;
+  }
+
+  get loadingHistory(): boolean {
+    return this.#loadingHistory;
+  }
+
+  /** The last error, readable; cleared by `clearError` and when another conversation is shown. */
+  get error(): string | null {
+    return this.#error;
+  }
+
+  /** Grows with every change. */
+  get version(): number {
+    return this.#version;
+  }
+
+  /**
+   * `listener` runs after changes, once per task however many records it applied. Bound, so it can be
+   * handed on as it is: `useSyncExternalStore(store.subscribe, () => store.version)`.
+   */
+  readonly subscribe = (listener: () => void): (() => void) => {
+    this.#listeners.add(listener);
+    return () => {
+      this.#listeners.delete(listener);
+    };
+  };
+
+  on<K extends keyof ChatStoreEvents>(type: K, listener: (detail: ChatStoreEvents[K]) => void): () => void {
+    return this.#events.on(type, listener);
+  }
+
+  /**
+   * Shows the message at once (status `sending`), sends it, then reads the reply from the stream. A card
+   * answer (`toolAction`) is not shown: it marks its card answered. Resolves to the send's result, or
+   * `undefined` when it failed (the message stays, `failed`, for `retry`) or had nothing to send.
+   */
+  send(text: string, options: SendOptions = {}): Promise<SendResult | undefined> {
+    if (this.#disposed || (!text.trim() && !options.parts?.length && !options.toolAction)) {
+      return Promise.resolve(undefined);
+    }
+    let localId: string | undefined;
+    if (!options.toolAction) {
+      const { parts, senderName, senderAvatar } = options;
+      localId = this.#log.addLocal({ text, parts, senderName, senderAvatar });
+      this.#drafts.set(localId, { text, options });
+    }
+    return this.#enqueue(text, options, localId);
+  }
+
+  /** Sends a `failed` message again. */
+  retry(messageId: string): Promise<SendResult | undefined> {
+    const draft = this.#drafts.get(messageId);
+    if (!draft || !this.#log.markRetrying(messageId)) return Promise.resolve(undefined);
+    return this.#enqueue(draft.text, draft.options, messageId);
+  }
+
+  /** Stops the running reply (after a message still being sent is stored); the stream reports the end. */
+  async interrupt(): Promise<InterruptResult | undefined> {
+    const epoch = this.#epoch;
+    await this.#sendQueue;
+    const conversationId = this.#conversationId;
+    if (epoch !== this.#epoch || !conversationId) return undefined;
+    const request = this.#begin();
+    try {
+      const result = await this.#api.interrupt(conversationId, { signal: request.signal });
+      if (epoch === this.#epoch && !result.interrupted && this.#turnOpen) {
+        // Nothing runs on the service: the end of the turn was missed.
+        this.#turnOpen = false;
+        this.#changed();
+      }
+      return result;
+    } catch (err) {
+      if (epoch === this.#epoch) this.#fail(err);
+      return undefined;
+    } finally {
+      this.#requests.delete(request);
+    }
+  }
+
+  /** Shows conversation `conversationId`: its latest page of history, then its live records. */
+  async load(conversationId: string): Promise<void> {
+    if (this.#disposed) return;
+    this.#clear(conversationId);
+    this.#loadingLatest = true;
+    await this.#loadPage(undefined);
+  }
+
+  /** Prepends the page of history before the oldest record shown, while `hasMoreHistory`. */
+  async loadOlder(): Promise<void> {
+    const before = this.#log.firstId;
+    if (!this.#conversationId || !this.#hasMore || this.#loadingHistory || !before) return;
+    await this.#loadPage(before);
+  }
+
+  /** Starts a new conversation with the next message. */
+  reset(): void {
+    if (!this.#disposed) this.#clear(null);
+  }
+
+  clearError(): void {
+    if (this.#error === null) return;
+    this.#error = null;
+    this.#changed();
+  }
+
+  /** Aborts every request and the stream; the store stays readable but does nothing more. */
+  dispose(): void {
+    if (this.#disposed) return;
+    this.#disposed = true;
+    this.#abortAll();
+    this.#listeners.clear();
+    this.#events.clear();
+  }
+
+  #enqueue(text: string, options: SendOptions, localId: string | undefined): Promise<SendResult | undefined> {
+    const epoch = this.#epoch;
+    this.#pendingSends++;
+    this.#changed();
+    const sent = this.#sendQueue.then(() => this.#dispatch(epoch, text, options, localId));
+    this.#sendQueue = sent;
+    return sent;
+  }
+
+  async #dispatch(
+    epoch: number,
+    text: string,
+    options: SendOptions,
+    localId: string | undefined,
+  ): Promise<SendResult | undefined> {
+    if (epoch !== this.#epoch) return undefined;
+    const request = this.#request(text, options);
+    const abort = this.#begin();
+    try {
+      const result = await this.#api.send(request, { signal: abort.signal });
+      if (epoch !== this.#epoch) return undefined;
+      // A stream that is not open resumes after the newest record seen before, so no gap is left.
+      const resumeFrom = this.#log.lastId ?? result.userEventId;
+      this.#adopt(result.conversationId);
+      this.#stored(result, localId);
+      this.#events.emit('message-sent', { request, result });
+      this.#openStream(resumeFrom);
+      return result;
+    } catch (err) {
+      if (epoch !== this.#epoch) return undefined;
+      // A message the stream meanwhile showed as stored was delivered after all.
+      if (localId === undefined || this.#log.markFailed(localId, readError(err).message)) this.#fail(err);
+      return undefined;
+    } finally {
+      this.#requests.delete(abort);
+      if (epoch === this.#epoch) {
+        this.#pendingSends--;
+        this.#changed();
+      }
+    }
+  }
+
+  #request(text: string, options: SendOptions): SendRequest {
+    const request: SendRequest = { message: text, ...options };
+    if (this.#conversationId) return { ...request, conversationId: this.#conversationId };
+    // Without an id the service would continue the user's latest conversation, which this chat does not show.
+    const agents = this.targetAgentIds;
+    return { ...request, newConversation: true, ...(agents?.length ? { targetAgentIds: agents } : {}) };
+  }
+
+  /** Reconciles the sent message with what the service stored. */
+  #stored(result: SendResult, localId: string | undefined): void {
+    if (localId !== undefined) this.#drafts.delete(localId);
+    if (result.userMessage) {
+      this.#ingest([result.userMessage], true, localId);
+      return;
+    }
+    const { userEventId } = result;
+    if (localId !== undefined) {
+      if (!userEventId) this.#log.markSent(localId);
+      else if (!this.#log.confirm(localId, userEventId)) return;
+    }
+    this.#turnOpen = true;
+    this.#turnStart = userEventId;
+  }
+
+  /** Applies records; the newest also move the turn and agent statuses, and live ones raise events. */
+  #ingest(records: readonly ChatStreamRecord[], live: boolean, localId?: string): void {
+    for (const record of records) {
+      const last = this.#log.lastId;
+      const newest = last === undefined || compareRecordIds(record.id, last) > 0;
+      if (this.#log.apply(record, localId) && newest) this.#follow(record, live);
+    }
+    this.#changed();
+  }
+
+  #follow(record: ChatStreamRecord, live: boolean): void {
+    const raw = record.raw;
+    switch (raw.type) {
+      case 'user':
+        this.#turnOpen = true;
+        this.#turnStart = record.id;
+        break;
+      case 'agent_status':
+        this.#agentStatus = Object.freeze({ ...this.#agentStatus, [raw.agentId]: raw.status });
+        break;
+      case 'result':
+        this.#endTurn(record, raw, live);
+        break;
+    }
+  }
+
+  #endTurn(record: ChatStreamRecord, raw: ResultRawEvent, live: boolean): void {
+    this.#turnOpen = false;
+    const agents = new Set([...Object.keys(this.#agentStatus), ...(raw.agentIds ?? [])]);
+    this.#agentStatus = Object.freeze(Object.fromEntries([...agents].map((id) => [id, 'idle' as const])));
+    if (!live) return;
+    const error = raw.subtype === 'error' ? raw.error || TURN_FAILED : undefined;
+    if (error) {
+      this.#error = error;
+      this.#events.emit('error', { message: error, cause: raw });
+    }
+    this.#events.emit('turn-complete', {
+      // Live records come from a send or the stream, both of a known conversation.
+      conversationId: this.#conversationId!,
+      turnId: record.turnId,
+      subtype: raw.subtype,
+      text: this.#log.turnText(record),
+      ...(error ? { error } : {}),
+    });
+  }
+
+  async #loadPage(before: string | undefined): Promise<void> {
+    const conversationId = this.#conversationId!;
+    const epoch = this.#epoch;
+    const request = this.#begin();
+    this.#loadingHistory = true;
+    this.#changed();
+    try {
+      const page = await this.#api.history(conversationId, {
+        before,
+        includeThinking: true,
+        ...(this.#historyTurns ? { turns: this.#historyTurns } : {}),
+        signal: request.signal,
+      });
+      if (epoch !== this.#epoch) return;
+      this.#hasMore = page.hasMore;
+      this.#ingest(
+        [...page.entries].sort((a, b) => compareRecordIds(a.id, b.id)),
+        false,
+      );
+      if (before === undefined) {
+        this.#loadingLatest = false;
+        // An open turn is replayed from its start: history leaves out the deltas streamed so far.
+        this.#openStream(this.#turnOpen ? this.#turnStart : undefined);
+      }
+    } catch (err) {
+      if (epoch !== this.#epoch) return;
+      // A conversation that is gone (or never was this user's) is forgotten: the next message starts anew.
+      if (before === undefined && readError(err).status === 404) this.#adopt(null);
+      this.#fail(err);
+    } finally {
+      this.#requests.delete(request);
+      if (epoch === this.#epoch) {
+        this.#loadingHistory = false;
+        this.#loadingLatest = false;
+        this.#changed();
+      }
+    }
+  }
+
+  /** Reads the live records of the conversation unless already reading; resumes after `cursor` or the newest record. */
+  #openStream(cursor?: string): void {
+    const conversationId = this.#conversationId;
+    if (this.#stream || this.#loadingLatest || !conversationId || this.#disposed) return;
+    const abort = new AbortController();
+    this.#stream = abort;
+    this.#setConnection('connecting');
+    void this.#readStream(conversationId, cursor ?? this.#log.lastId, abort);
+  }
+
+  async #readStream(conversationId: string, lastEventId: string | undefined, abort: AbortController): Promise<void> {
+    const onConnectionChange = (state: 'open' | 'reconnecting') => {
+      if (this.#stream === abort) this.#setConnection(state);
+    };
+    try {
+      const records = this.#api.stream(conversationId, { lastEventId, signal: abort.signal, onConnectionChange });
+      for await (const record of records) {
+        if (this.#stream !== abort) break;
+        // A record proves the connection is open, whatever the client reported.
+        this.#setConnection('open');
+        this.#ingest([record], true);
+      }
+    } catch (err) {
+      if (this.#stream === abort) this.#fail(err);
+    } finally {
+      if (this.#stream === abort) {
+        this.#stream = undefined;
+        this.#setConnection('idle');
+      }
+    }
+  }
+
+  #clear(conversationId: string | null): void {
+    this.#abortAll();
+    this.#log = new MessageLog();
+    this.#drafts.clear();
+    this.#turnOpen = false;
+    this.#turnStart = undefined;
+    this.#pendingSends = 0;
+    this.#agentStatus = NO_STATUS;
+    this.#connection = 'idle';
+    this.#hasMore = false;
+    this.#loadingHistory = false;
+    this.#loadingLatest = false;
+    this.#error = null;
+    this.#sendQueue = Promise.resolve();
+    this.#adopt(conversationId);
+    this.#changed();
+  }
+
+  #abortAll(): void {
+    this.#epoch++;
+    for (const request of this.#requests) request.abort();
+    this.#requests.clear();
+    this.#stream?.abort();
+    this.#stream = undefined;
+  }
+
+  #begin(): AbortController {
+    const request = new AbortController();
+    this.#requests.add(request);
+    return request;
+  }
+
+  #adopt(conversationId: string | null): void {
+    if (this.#conversationId === conversationId) return;
+    this.#conversationId = conversationId;
+    this.#events.emit('conversation-change', { conversationId });
+  }
+
+  #setConnection(state: ConnectionState): void {
+    if (this.#connection === state) return;
+    this.#connection = state;
+    this.#changed();
+  }
+
+  #fail(err: unknown): void {
+    const { message, status } = readError(err);
+    this.#error = message;
+    this.#events.emit('error', { message, ...(status !== undefined ? { status } : {}), cause: err });
+    this.#changed();
+  }
+
+  #changed(): void {
+    this.#version++;
+    if (this.#notifying || this.#disposed) return;
+    this.#notifying = true;
+    afterTask(() => {
+      this.#notifying = false;
+      if (this.#disposed) return;
+      for (const listener of [...this.#listeners]) listener();
+    });
+  }
+}
+
+/** The client's errors carry `message` (the service's `detail`) and `status`. */
+function readError(err: unknown): { message: string; status?: number } {
+  const { message, status } = (typeof err === 'object' && err !== null ? err : {}) as {
+    message?: unknown;
+    status?: unknown;
+  };
+  return {
+    message: typeof message === 'string' && message ? message : String(err),
+    ...(typeof status === 'number' ? { status } : {}),
+  };
+}

@@ -1,0 +1,519 @@
+import { extractText } from '../client/events.js';
+import type {
+  AssistantDeltaRawEvent,
+  AssistantRawEvent,
+  ChatStreamRecord,
+  ConnectorSetupRequest,
+  ContentBlock,
+  Delegation,
+  FileAttachment,
+  InfoCollectPayload,
+  MessagePart,
+  PaymentGatePayload,
+  PaymentGateResolutionRawEvent,
+  PaymentStatus,
+  ResultRawEvent,
+  UserRawEvent,
+} from '../client/types.js';
+import type { ChatMessage, ChatRole, MessageStatus } from './chat-message.js';
+import { type CardAnswer, readAnswer, readReply } from './content.js';
+
+/**
+ * Record ids are opaque but strictly increasing. A shorter id sorts first, so unpadded numeric ids order
+ * correctly too; ids of one length (`e` + 15 digits) compare as strings.
+ */
+export function compareRecordIds(a: string, b: string): number {
+  if (a.length !== b.length) return a.length - b.length;
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** The user's message as shown before the service has stored it. */
+export interface LocalDraft {
+  text: string;
+  parts?: MessagePart[];
+  senderName?: string;
+  senderAvatar?: string;
+}
+
+/** Streamed text as chunks: appending a delta is O(delta); the chunks are joined once per read. */
+class TextBuilder {
+  #chunks: string[];
+
+  constructor(text = '') {
+    this.#chunks = text ? [text] : [];
+  }
+
+  append(text: string): void {
+    this.#chunks.push(text);
+  }
+
+  toString(): string {
+    if (this.#chunks.length > 1) this.#chunks = [this.#chunks.join('')];
+    return this.#chunks[0] ?? '';
+  }
+}
+
+interface CardSlot<Request> {
+  request: Request;
+  answer?: CardAnswer;
+}
+
+/** The mutable state behind one message; `snapshot` caches its immutable view until it changes. */
+interface Entry {
+  id: string;
+  key: string;
+  role: ChatRole;
+  /** Position: the id of the record that created the message (a failed message: the newest record then). */
+  at: string;
+  /** Orders the user's unsent messages (n > 0) among themselves and after the record at `at` (n = 0). */
+  n: number;
+  agentId?: string;
+  turnId?: string;
+  timestamp?: string;
+  senderName?: string;
+  senderAvatar?: string;
+  text: TextBuilder;
+  blocks: readonly ContentBlock[];
+  parts: readonly MessagePart[];
+  attachment?: FileAttachment;
+  payment?: PaymentGatePayload;
+  infoCollect: CardSlot<InfoCollectPayload>[];
+  connectorSetup: CardSlot<ConnectorSetupRequest>[];
+  delegations: readonly Delegation[];
+  streaming: boolean;
+  /** Shown before the service stored it; reconciled with its record later. */
+  local: boolean;
+  status?: MessageStatus;
+  error?: string;
+  interrupted: boolean;
+  snapshot?: ChatMessage;
+}
+
+type EntryFields = Pick<Entry, 'id' | 'role' | 'at'> & Partial<Omit<Entry, 'id' | 'role' | 'at'>>;
+
+function createEntry(fields: EntryFields): Entry {
+  return {
+    key: fields.id,
+    n: 0,
+    text: new TextBuilder(),
+    blocks: [],
+    parts: [],
+    infoCollect: [],
+    connectorSetup: [],
+    delegations: [],
+    streaming: false,
+    local: false,
+    interrupted: false,
+    ...fields,
+  };
+}
+
+/** The user's message while being sent stays last, after whatever streams in meanwhile. */
+const floats = (entry: Entry) => entry.local && entry.status !== 'failed';
+
+function compareEntries(a: Entry, b: Entry): number {
+  const floating = Number(floats(a)) - Number(floats(b));
+  return floating || compareRecordIds(a.at, b.at) || a.n - b.n;
+}
+
+/** The notice of a failed turn whose `result` carries no readable error. */
+export const TURN_FAILED = 'The agent could not finish its reply.';
+
+/**
+ * Records → the list of messages a UI renders. Applying a record is idempotent (an id applied once is
+ * ignored) and order-independent: every message sits at the position of the record that created it, and
+ * links between records (card answers, payment resolutions) are resolved whichever arrives first, so a
+ * page of older history can be applied after the live records.
+ */
+export class MessageLog {
+  readonly #order: Entry[] = [];
+  #sorted = true;
+  readonly #byId = new Map<string, Entry>();
+  readonly #locals: Entry[] = [];
+  readonly #applied = new Set<string>();
+  #firstId?: string;
+  #lastId?: string;
+  /** Agent messages of each turn, for turn failures and the text of a finished turn. */
+  readonly #turns = new Map<string, Entry[]>();
+  /** The turn of records that carry no `turnId`: the one the latest user record opened. */
+  #currentTurn = '';
+  readonly #cardEntries = new Set<Entry>();
+  readonly #answers: CardAnswer[] = [];
+  readonly #gates = new Map<string, Entry>();
+  readonly #resolutions = new Map<string, { at: string; status: PaymentStatus }>();
+  #localCount = 0;
+  #list?: readonly ChatMessage[];
+
+  /** The oldest record applied: the cursor of the next older history page. */
+  get firstId(): string | undefined {
+    return this.#firstId;
+  }
+
+  /** The newest record applied: where a stream resumes. */
+  get lastId(): string | undefined {
+    return this.#lastId;
+  }
+
+  /** The messages in order; the same array until something changes. */
+  get messages(): readonly ChatMessage[] {
+    if (!this.#list) {
+      if (!this.#sorted) this.#order.sort(compareEntries);
+      this.#sorted = true;
+      this.#list = Object.freeze(this.#order.map((entry) => (entry.snapshot ??= this.#snapshot(entry))));
+    }
+    return this.#list;
+  }
+
+  /**
+   * Applies one record; false when its id was applied before. `localId` names the unsent message this
+   * user record stores (from the send's result); without it a user record adopts the oldest unsent message
+   * with the same content, so a record that the stream delivers before the send returns is not shown twice.
+   */
+  apply(record: ChatStreamRecord, localId?: string): boolean {
+    if (this.#applied.has(record.id)) {
+      if (localId !== undefined) this.#dropLocal(localId);
+      return false;
+    }
+    this.#markApplied(record.id);
+    const raw = record.raw;
+    switch (raw.type) {
+      case 'user':
+        this.#applyUser(record, raw, localId);
+        break;
+      case 'assistant_delta':
+        this.#applyDelta(record, raw);
+        break;
+      case 'assistant':
+        this.#applyReply(record, raw);
+        break;
+      case 'attachment':
+        this.#addAgentEntry(record, record.id, raw.agentId, { attachment: raw.file });
+        break;
+      case 'payment_gate':
+        this.#gates.set(
+          raw.payment.orderId,
+          this.#addAgentEntry(record, record.id, raw.agentId, { payment: raw.payment }),
+        );
+        break;
+      case 'payment_gate_resolution':
+        this.#applyResolution(record, raw);
+        break;
+      case 'result':
+        this.#applyResult(record, raw);
+        break;
+    }
+    return true;
+  }
+
+  /** Shows the user's message at once, last; returns its local id. */
+  addLocal(draft: LocalDraft): string {
+    const n = ++this.#localCount;
+    const id = `local-${n}`;
+    const entry = createEntry({
+      id,
+      role: 'user',
+      at: '',
+      n,
+      local: true,
+      status: 'sending',
+      text: new TextBuilder(draft.text),
+      parts: draft.parts ?? [],
+      senderName: draft.senderName,
+      senderAvatar: draft.senderAvatar,
+      timestamp: new Date().toISOString(),
+    });
+    this.#locals.push(entry);
+    this.#insert(entry);
+    return id;
+  }
+
+  /**
+   * The service stored local message `localId` as record `recordId` without handing back the record.
+   * False when that record is already shown (the local copy is dropped).
+   */
+  confirm(localId: string, recordId: string): boolean {
+    const entry = this.#local(localId);
+    if (!entry) return false;
+    if (this.#applied.has(recordId)) {
+      this.#remove(entry);
+      return false;
+    }
+    this.#markApplied(recordId);
+    this.#removeLocal(entry);
+    this.#byId.delete(localId);
+    Object.assign(entry, { id: recordId, at: recordId, n: 0, local: false, status: 'sent' });
+    this.#byId.set(recordId, entry);
+    this.#sorted = false;
+    this.#touch(entry);
+    return true;
+  }
+
+  /** Sent, waiting for the stream to deliver the stored record. */
+  markSent(localId: string): void {
+    this.#setLocal(localId, { status: 'sent' });
+  }
+
+  /**
+   * The message stays where it is now, after the newest record, while later records go below it. False
+   * when the message is no longer local: the stream showed it as stored after all.
+   */
+  markFailed(localId: string, error: string): boolean {
+    return this.#moveLocal(localId, { status: 'failed', error, at: this.#lastId ?? '' });
+  }
+
+  /** A failed message is sent again: it goes last again. False unless it had failed. */
+  markRetrying(localId: string): boolean {
+    return (
+      this.#local(localId)?.status === 'failed' && this.#moveLocal(localId, { status: 'sending', error: undefined })
+    );
+  }
+
+  /** What the agents replied in the turn `record` (its `result`) belongs to. */
+  turnText(record: ChatStreamRecord): string {
+    return (this.#turns.get(this.#turnOf(record)) ?? [])
+      .sort(compareEntries)
+      .map((entry) => entry.text.toString())
+      .filter(Boolean)
+      .join('\n\n');
+  }
+
+  #applyUser(record: ChatStreamRecord, raw: UserRawEvent, localId: string | undefined): void {
+    this.#currentTurn = record.turnId ?? record.id;
+    if (raw.toolAction) {
+      // A card action: not a message of its own, it answers a card.
+      const answer = readAnswer(raw, record.id);
+      if (answer) {
+        this.#answers.push(answer);
+        this.#resolveCards();
+      }
+      return;
+    }
+    const text = extractText(record);
+    const local = localId !== undefined ? this.#local(localId) : this.#matchLocal(text, raw.parts);
+    if (local) this.#remove(local);
+    this.#insert(
+      createEntry({
+        id: record.id,
+        key: local?.key ?? record.id,
+        role: 'user',
+        at: record.id,
+        turnId: record.turnId,
+        timestamp: record.timestamp,
+        text: new TextBuilder(text),
+        parts: raw.parts ?? [],
+        senderName: raw.senderName,
+        senderAvatar: raw.senderAvatar,
+        status: 'sent',
+      }),
+    );
+  }
+
+  #applyDelta(record: ChatStreamRecord, raw: AssistantDeltaRawEvent): void {
+    const entry =
+      this.#byId.get(raw.messageId) ?? this.#addAgentEntry(record, raw.messageId, raw.agentId, { streaming: true });
+    // A late delta must not append to the final text.
+    if (!entry.streaming) return;
+    entry.text.append(raw.text);
+    this.#touch(entry);
+  }
+
+  #applyReply(record: ChatStreamRecord, raw: AssistantRawEvent): void {
+    const content = readReply(record);
+    const entry = this.#byId.get(raw.message.id) ?? this.#addAgentEntry(record, raw.message.id, raw.agentId, {});
+    Object.assign(entry, {
+      text: new TextBuilder(content.text),
+      blocks: content.blocks,
+      infoCollect: content.infoCollect.map((request) => ({ request })),
+      connectorSetup: content.connectorSetup.map((request) => ({ request })),
+      delegations: content.delegations,
+      streaming: false,
+    });
+    this.#touch(entry);
+    const hadCards = this.#cardEntries.delete(entry);
+    const hasCards = entry.infoCollect.length > 0 || entry.connectorSetup.length > 0;
+    if (hasCards) this.#cardEntries.add(entry);
+    if (hadCards || hasCards) this.#resolveCards();
+  }
+
+  #applyResolution(record: ChatStreamRecord, raw: PaymentGateResolutionRawEvent): void {
+    const known = this.#resolutions.get(raw.orderId);
+    if (known && compareRecordIds(known.at, record.id) > 0) return;
+    this.#resolutions.set(raw.orderId, { at: record.id, status: raw.status });
+    const gate = this.#gates.get(raw.orderId);
+    if (gate) this.#touch(gate);
+  }
+
+  #applyResult(record: ChatStreamRecord, raw: ResultRawEvent): void {
+    const entries = this.#turns.get(this.#turnOf(record)) ?? [];
+    for (const entry of entries) {
+      if (!entry.streaming) continue;
+      entry.streaming = false;
+      this.#touch(entry);
+    }
+    if (raw.subtype === 'success') return;
+    // The notice goes on the turn's last reply; a turn that failed before replying gets a system row.
+    const target =
+      entries.reduce<Entry | undefined>(
+        (last, entry) => (last && compareEntries(last, entry) > 0 ? last : entry),
+        undefined,
+      ) ??
+      this.#insert(
+        createEntry({
+          id: record.id,
+          role: 'system',
+          at: record.id,
+          turnId: record.turnId,
+          timestamp: record.timestamp,
+        }),
+      );
+    if (raw.subtype === 'error') target.error = raw.error || TURN_FAILED;
+    else target.interrupted = true;
+    this.#touch(target);
+  }
+
+  #addAgentEntry(record: ChatStreamRecord, id: string, agentId: string, fields: Partial<Entry>): Entry {
+    const entry = createEntry({
+      id,
+      role: 'agent',
+      at: record.id,
+      agentId,
+      senderName: record.agentName,
+      turnId: record.turnId,
+      timestamp: record.timestamp,
+      ...fields,
+    });
+    const turn = this.#turnOf(record);
+    const entries = this.#turns.get(turn);
+    if (entries) entries.push(entry);
+    else this.#turns.set(turn, [entry]);
+    return this.#insert(entry);
+  }
+
+  /**
+   * Matches every card answer to its card: by `toolUseId` when the answer names one, else the latest
+   * unanswered card of its kind before it. Recomputed as a whole, since answers and cards arrive in any order.
+   */
+  #resolveCards(): void {
+    type Card = { entry: Entry; slot: CardSlot<InfoCollectPayload | ConnectorSetupRequest>; kind: CardAnswer['kind'] };
+    const cards: Card[] = [...this.#cardEntries]
+      .sort(compareEntries)
+      .flatMap((entry) => [
+        ...entry.infoCollect.map((slot) => ({ entry, slot, kind: 'infoCollect' as const })),
+        ...entry.connectorSetup.map((slot) => ({ entry, slot, kind: 'connectorSetup' as const })),
+      ]);
+    const answered = new Map<Card['slot'], CardAnswer>();
+    const answers = [...this.#answers].sort((a, b) => compareRecordIds(a.at, b.at));
+    for (const answer of answers) {
+      const fits = (card: Card) =>
+        card.kind === answer.kind &&
+        (answer.kind !== 'connectorSetup' ||
+          (card.slot.request as ConnectorSetupRequest).connectorTypeId === answer.connectorTypeId);
+      const card = answer.toolUseId
+        ? cards.find((c) => fits(c) && c.slot.request.toolUseId === answer.toolUseId)
+        : cards.findLast((c) => fits(c) && !answered.has(c.slot) && compareRecordIds(c.entry.at, answer.at) < 0);
+      if (card && !answered.has(card.slot)) answered.set(card.slot, answer);
+    }
+    for (const { entry, slot } of cards) {
+      const answer = answered.get(slot);
+      if (slot.answer === answer) continue;
+      slot.answer = answer;
+      this.#touch(entry);
+    }
+  }
+
+  #snapshot(entry: Entry): ChatMessage {
+    const payment = entry.payment;
+    return Object.freeze({
+      id: entry.id,
+      key: entry.key,
+      role: entry.role,
+      agentId: entry.agentId,
+      turnId: entry.turnId,
+      timestamp: entry.timestamp,
+      senderName: entry.senderName,
+      senderAvatar: entry.senderAvatar,
+      text: entry.text.toString(),
+      blocks: entry.blocks,
+      parts: entry.parts,
+      attachment: entry.attachment,
+      payment: payment && { gate: payment, status: this.#resolutions.get(payment.orderId)?.status ?? 'pending' },
+      infoCollect: entry.infoCollect.map(({ request, answer }) => ({
+        request,
+        answered: answer !== undefined,
+        ...(answer?.kind === 'infoCollect'
+          ? { answer: { action: answer.action, ...(answer.values ? { values: answer.values } : {}) } }
+          : {}),
+      })),
+      connectorSetup: entry.connectorSetup.map(({ request, answer }) => ({ request, answered: answer !== undefined })),
+      delegations: entry.delegations,
+      streaming: entry.streaming,
+      status: entry.status,
+      error: entry.error,
+      interrupted: entry.interrupted,
+    });
+  }
+
+  #turnOf(record: ChatStreamRecord): string {
+    return record.turnId ?? this.#currentTurn;
+  }
+
+  #markApplied(recordId: string): void {
+    this.#applied.add(recordId);
+    if (this.#firstId === undefined || compareRecordIds(recordId, this.#firstId) < 0) this.#firstId = recordId;
+    if (this.#lastId === undefined || compareRecordIds(recordId, this.#lastId) > 0) this.#lastId = recordId;
+  }
+
+  #insert(entry: Entry): Entry {
+    this.#byId.set(entry.id, entry);
+    const last = this.#order.at(-1);
+    if (last && compareEntries(entry, last) < 0) this.#sorted = false;
+    this.#order.push(entry);
+    this.#list = undefined;
+    return entry;
+  }
+
+  #remove(entry: Entry): void {
+    this.#order.splice(this.#order.indexOf(entry), 1);
+    this.#byId.delete(entry.id);
+    this.#removeLocal(entry);
+    this.#list = undefined;
+  }
+
+  #touch(entry: Entry): void {
+    entry.snapshot = undefined;
+    this.#list = undefined;
+  }
+
+  #local(localId: string): Entry | undefined {
+    const entry = this.#byId.get(localId);
+    return entry?.local ? entry : undefined;
+  }
+
+  #dropLocal(localId: string): void {
+    const entry = this.#local(localId);
+    if (entry) this.#remove(entry);
+  }
+
+  #removeLocal(entry: Entry): void {
+    const index = this.#locals.indexOf(entry);
+    if (index >= 0) this.#locals.splice(index, 1);
+  }
+
+  #setLocal(localId: string, fields: Partial<Entry>): boolean {
+    const entry = this.#local(localId);
+    if (!entry) return false;
+    Object.assign(entry, fields);
+    this.#touch(entry);
+    return true;
+  }
+
+  #moveLocal(localId: string, fields: Partial<Entry>): boolean {
+    this.#sorted = false;
+    return this.#setLocal(localId, { ...fields, n: ++this.#localCount });
+  }
+
+  #matchLocal(text: string, parts: MessagePart[] | undefined): Entry | undefined {
+    const key = JSON.stringify(parts ?? []);
+    return this.#locals.find((entry) => entry.text.toString() === text && JSON.stringify(entry.parts) === key);
+  }
+}

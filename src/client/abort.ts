@@ -1,0 +1,34 @@
+import { AbortError } from './errors.js';
+
+/** Aborts `controller` when `signal` aborts; returns the function that undoes the link. */
+export function linkSignal(signal: AbortSignal | undefined, controller: AbortController): () => void {
+  if (!signal) return () => {};
+  if (signal.aborted) {
+    controller.abort(signal.reason);
+    return () => {};
+  }
+  const onAbort = () => controller.abort(signal.reason);
+  signal.addEventListener('abort', onAbort, { once: true });
+  return () => signal.removeEventListener('abort', onAbort);
+}
+
+/** Waits `ms`; rejects with AbortError as soon as `signal` aborts. */
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(new AbortError());
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(new AbortError());
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/** Exponential backoff with jitter: `base · 2^attempt`, at most `max`, minus up to a quarter. */
+export function backoff(attempt: number, base: number, max: number): number {
+  return Math.min(base * 2 ** attempt, max) * (1 - Math.random() * 0.25);
+}

@@ -1,0 +1,144 @@
+import type { RequestOptions, SvcClientConfig } from './config.js';
+import { Conversation, type ConversationOptions } from './conversation.js';
+import { SvcSdkError } from './errors.js';
+import { type HttpClient, httpOf, path } from './http.js';
+import { type RecordStreamOptions, readTurn, streamRecords, type TurnReadOptions } from './record-stream.js';
+import { collectTurn, mergeMcpTokens } from './turn.js';
+import type {
+  AgentTurn,
+  ChatStreamRecord,
+  ConnectorCredentialsResult,
+  HistoryOptions,
+  HistoryResult,
+  InterruptResult,
+  MessageAudioResult,
+  MessagesResult,
+  SendRequest,
+  SendResult,
+} from './types.js';
+
+export interface ResumeTurnOptions extends TurnReadOptions {
+  /** Read after this record: the `userEventId` of a send, or the id of the last record already seen. */
+  lastEventId: string;
+}
+
+/** The protocol-level chat client (spec 4.2): one method per conversation route, plus turn helpers. */
+export class ChatClient {
+  readonly http: HttpClient;
+
+  constructor(http: HttpClient | SvcClientConfig = {}) {
+    this.http = httpOf(http);
+  }
+
+  /**
+   * Sends a message and returns at once; the reply is read from the stream after `userEventId`. Never
+   * retried: a replay would send the message twice. The client's `mcpTokens` are merged in (the request's win).
+   */
+  async send(req: SendRequest, opts: RequestOptions = {}): Promise<SendResult> {
+    const mcpTokens = await mergeMcpTokens(this.http.config.mcpTokens, req.mcpTokens);
+    const body: SendRequest = { ...req, mcpTokens };
+    return this.http.json({ ...opts, method: 'POST', path: '/conversations/send', body, idempotent: false });
+  }
+
+  /**
+   * The conversation's record stream, long-lived: it reconnects by itself (unless `reconnect: false`),
+   * resuming after the last record it yielded. Without `lastEventId` it starts at the live tail.
+   */
+  async *stream(
+    conversationId: string,
+    opts: RecordStreamOptions = {},
+  ): AsyncGenerator<ChatStreamRecord, void, undefined> {
+    yield* streamRecords(this.http, path`/conversations/${conversationId}/stream`, opts);
+  }
+
+  /** Reads from `lastEventId` through the `result` record that ends the turn, then stops. */
+  async *resumeTurn(
+    conversationId: string,
+    opts: ResumeTurnOptions,
+  ): AsyncGenerator<ChatStreamRecord, void, undefined> {
+    yield* readTurn((signal) => this.stream(conversationId, { lastEventId: opts.lastEventId, signal }), opts);
+  }
+
+  /** The reply to a message already sent: its records up to the end of the turn. */
+  async *followTurn(sent: SendResult, opts: TurnReadOptions = {}): AsyncGenerator<ChatStreamRecord, void, undefined> {
+    const lastEventId = sent.userEventId ?? sent.userMessage?.id;
+    if (!lastEventId) throw new SvcSdkError('The send result has no userEventId: the reply cannot be followed.');
+    yield* this.resumeTurn(sent.conversationId, { ...opts, lastEventId });
+  }
+
+  /** Sends, then yields the records of the reply through the end of the turn. */
+  async *runTurn(req: SendRequest, opts: TurnReadOptions = {}): AsyncGenerator<ChatStreamRecord, void, undefined> {
+    yield* this.followTurn(await this.send(req, { signal: opts.signal }), opts);
+  }
+
+  /** Sends and waits for the end of the turn. A failed turn is returned too: check `result.subtype`. */
+  async sendMessage(req: SendRequest, opts: TurnReadOptions = {}): Promise<AgentTurn> {
+    const sent = await this.send(req, { signal: opts.signal });
+    return collectTurn(sent.conversationId, this.followTurn(sent, opts));
+  }
+
+  /** The whole history: every record except deltas and status changes, oldest first. */
+  async messages(
+    conversationId: string,
+    opts: RequestOptions & { includeThinking?: boolean } = {},
+  ): Promise<MessagesResult> {
+    const { includeThinking, ...request } = opts;
+    return this.http.json({
+      ...request,
+      method: 'GET',
+      path: path`/conversations/${conversationId}/messages`,
+      query: { includeThinking },
+    });
+  }
+
+  /** One page of history before the cursor `before` (default: the end), oldest first, and `hasMore`. */
+  async history(conversationId: string, opts: HistoryOptions & RequestOptions = {}): Promise<HistoryResult> {
+    const { before, turns, maxEntries, includeThinking, ...request } = opts;
+    return this.http.json({
+      ...request,
+      method: 'GET',
+      path: path`/conversations/${conversationId}/history`,
+      query: { before, turns, maxEntries, includeThinking },
+    });
+  }
+
+  /** Stops the running reply; its `result` record (`interrupted`) follows in the stream. */
+  async interrupt(conversationId: string, opts: RequestOptions = {}): Promise<InterruptResult> {
+    return this.http.json({ ...opts, method: 'POST', path: path`/conversations/${conversationId}/interrupt` });
+  }
+
+  /** A reply read aloud, as base64 audio. Retried when safe: speech is cached per message. */
+  async messageAudio(
+    agentId: string,
+    messageId: string,
+    conversationId: string,
+    opts: RequestOptions = {},
+  ): Promise<MessageAudioResult> {
+    return this.http.json({
+      ...opts,
+      method: 'POST',
+      path: path`/agents/${agentId}/messages/${messageId}/audio`,
+      body: { conversationId },
+      idempotent: true,
+    });
+  }
+
+  /** Stores the caller's own credentials for a connector type; values are never returned. */
+  async submitConnectorCredentials(
+    connectorTypeId: string,
+    credentials: Record<string, string>,
+    opts: RequestOptions = {},
+  ): Promise<ConnectorCredentialsResult> {
+    return this.http.json({
+      ...opts,
+      method: 'PUT',
+      path: path`/profile/credentials/${connectorTypeId}`,
+      body: { credentials },
+    });
+  }
+
+  /** A handle that remembers the conversation id once the first message created it. */
+  conversation(opts: ConversationOptions = {}): Conversation {
+    return new Conversation(this, opts);
+  }
+}

@@ -1,0 +1,87 @@
+import type { ChatClient } from './chat.js';
+import type { RequestOptions } from './config.js';
+import type { TurnReadOptions } from './record-stream.js';
+import { collectTurn, type MessageOptions, toSendRequest } from './turn.js';
+import type { AgentTurn, ChatStreamRecord, ConnectorSetupRequest, InterruptResult, SendResult } from './types.js';
+
+export interface ConversationOptions {
+  /** Continue this conversation. Without it the first message starts a new one. */
+  conversationId?: string;
+  /** Agents of the new conversation. Default `[config.agentId]`. */
+  targetAgentIds?: string[];
+  /** Tokens sent with every message of this conversation (over the client's, under a message's own). */
+  mcpTokens?: Record<string, string>;
+}
+
+export interface ConnectorSetupOptions extends MessageOptions {
+  /** Send a message so the agent retries with the new credentials. Default true. */
+  notify?: boolean;
+}
+
+/**
+ * A conversation handle: `id` is set by the first send (or given), and every later message continues it.
+ * A handle without an id always starts a new conversation, never the caller's most recent one.
+ */
+export class Conversation {
+  #id: string | undefined;
+
+  constructor(
+    readonly chat: ChatClient,
+    readonly options: ConversationOptions = {},
+  ) {
+    this.#id = options.conversationId;
+  }
+
+  /** The conversation id, once known. */
+  get id(): string | undefined {
+    return this.#id;
+  }
+
+  /** Sends and waits for the end of the turn. */
+  async send(message: string, opts: MessageOptions = {}): Promise<AgentTurn> {
+    const { sent, wait } = await this.#send(message, opts);
+    return collectTurn(sent.conversationId, this.chat.followTurn(sent, wait));
+  }
+
+  /** Sends and yields the records of the reply through the end of the turn. */
+  async *stream(message: string, opts: MessageOptions = {}): AsyncGenerator<ChatStreamRecord, void, undefined> {
+    const { sent, wait } = await this.#send(message, opts);
+    yield* this.chat.followTurn(sent, wait);
+  }
+
+  /** Stops the running reply. Before the first message there is nothing to stop. */
+  async interrupt(opts: RequestOptions = {}): Promise<InterruptResult> {
+    if (!this.#id) return { interrupted: false, reason: 'no reply is running' };
+    return this.chat.interrupt(this.#id, opts);
+  }
+
+  /**
+   * Saves the user's answer to a connector-setup card, then (unless `notify: false`) tells the agent
+   * with a card-action message so it retries, and returns that turn.
+   */
+  async submitConnectorSetup(
+    setup: ConnectorSetupRequest,
+    values: Record<string, string>,
+    opts: ConnectorSetupOptions = {},
+  ): Promise<AgentTurn | undefined> {
+    const { notify = true, ...messageOptions } = opts;
+    await this.chat.submitConnectorCredentials(setup.connectorTypeId, values, { signal: opts.signal });
+    if (!notify) return undefined;
+    return this.send(`Connected ${setup.name}.`, {
+      ...messageOptions,
+      toolAction: true,
+      metadata: { connectorSetup: { connectorTypeId: setup.connectorTypeId, status: 'submitted' } },
+    });
+  }
+
+  async #send(message: string, opts: MessageOptions): Promise<{ sent: SendResult; wait: TurnReadOptions }> {
+    const mcpTokens = { ...this.options.mcpTokens, ...opts.mcpTokens };
+    const fields: MessageOptions = this.#id
+      ? { ...opts, conversationId: this.#id, mcpTokens }
+      : { targetAgentIds: this.options.targetAgentIds, newConversation: true, ...opts, mcpTokens };
+    const { request, wait } = toSendRequest(message, fields, this.chat.http.config.agentId);
+    const sent = await this.chat.send(request, { signal: wait.signal });
+    this.#id = sent.conversationId;
+    return { sent, wait };
+  }
+}

@@ -1,0 +1,175 @@
+/**
+ * Helpers of spec section 6: each reads one record of the stream (docs/protocol.md, "Record").
+ * Cards and delegations are `tool_use` blocks with reserved names; agent input is checked before use,
+ * so a malformed card gives `null` instead of a broken one.
+ */
+import type {
+  AssistantRawEvent,
+  ChatStreamRecord,
+  ConnectorSetupField,
+  ConnectorSetupRequest,
+  ContentBlock,
+  Delegation,
+  FileAttachment,
+  InfoCollectField,
+  InfoCollectPayload,
+  PaymentGatePayload,
+  PaymentResolution,
+  ToolCall,
+  ToolUseBlock,
+} from './types.js';
+
+/** Tool names the helpers and the cards recognise. */
+export const RESERVED_TOOL_NAMES = {
+  infoCollect: 'collect_info',
+  connectorSetup: 'setup_connector',
+  delegate: 'delegate',
+} as const;
+
+/** The text of an `assistant` or `user` message record (text blocks joined); '' for every other record. */
+export function extractText(record: ChatStreamRecord): string {
+  const raw = record.raw;
+  if (raw.type !== 'assistant' && raw.type !== 'user') return '';
+  const blocks: readonly ContentBlock[] = Array.isArray(raw.message?.content) ? raw.message.content : [];
+  return blocks
+    .filter((block) => block.type === 'text')
+    .map((block) => block.text)
+    .join('');
+}
+
+/** Every `tool_use` block of an `assistant` record. */
+export function extractToolCalls(record: ChatStreamRecord): ToolCall[] {
+  return toolUses(record).map(({ id, name, input }) => ({ id, name, input }));
+}
+
+/** The `result` record ends a turn. */
+export function isTurnComplete(record: ChatStreamRecord): boolean {
+  return record.raw.type === 'result';
+}
+
+/** The turn was interrupted (a `result` of subtype `interrupted`). */
+export function isInterrupt(record: ChatStreamRecord): boolean {
+  return record.raw.type === 'result' && record.raw.subtype === 'interrupted';
+}
+
+export function isAgentRecord(record: ChatStreamRecord): boolean {
+  return record.sender === 'agent' || record.sender === 'assistant';
+}
+
+/** URLs of the image blocks of an `assistant` record. */
+export function extractImages(record: ChatStreamRecord): string[] {
+  return blocksOf(record).flatMap((block) =>
+    block.type === 'image' && block.source?.type === 'url' && typeof block.source.url === 'string'
+      ? [block.source.url]
+      : [],
+  );
+}
+
+/** The file of an `attachment` record. */
+export function extractFileAttachment(record: ChatStreamRecord): FileAttachment | null {
+  return record.raw.type === 'attachment' && record.raw.file ? record.raw.file : null;
+}
+
+export function isDelegationTool(name: string): boolean {
+  return name === RESERVED_TOOL_NAMES.delegate;
+}
+
+/** Hand-overs to other agents (`delegate` tool calls) of an `assistant` record. */
+export function extractDelegations(record: ChatStreamRecord): Delegation[] {
+  const from = record.raw.type === 'assistant' ? record.raw.agentId : undefined;
+  return toolUses(record)
+    .filter((block) => isDelegationTool(block.name) && isString(block.input.agentId))
+    .map(({ id, input }) => ({
+      toolUseId: id,
+      ...(from ? { fromAgentId: from } : {}),
+      agentId: input.agentId as string,
+      ...(isString(input.agentName) ? { agentName: input.agentName } : {}),
+      task: isString(input.task) ? input.task : '',
+    }));
+}
+
+/** The payment card of a `payment_gate` record. */
+export function extractPaymentGate(record: ChatStreamRecord): PaymentGatePayload | null {
+  return record.raw.type === 'payment_gate' && record.raw.payment ? record.raw.payment : null;
+}
+
+export function isPaymentGate(record: ChatStreamRecord): boolean {
+  return extractPaymentGate(record) !== null;
+}
+
+/** `{ orderId, status }` of a `payment_gate_resolution` record. */
+export function extractPaymentResolution(record: ChatStreamRecord): PaymentResolution | null {
+  const raw = record.raw;
+  return raw.type === 'payment_gate_resolution' ? { orderId: raw.orderId, status: raw.status } : null;
+}
+
+/** The information-collection card (`collect_info` tool call) of an `assistant` record. */
+export function extractInfoCollect(record: ChatStreamRecord): InfoCollectPayload | null {
+  const block = toolUses(record).find((b) => b.name === RESERVED_TOOL_NAMES.infoCollect);
+  if (!block || !isString(block.input.title) || !Array.isArray(block.input.fields)) return null;
+  const { title, description, submitLabel } = block.input;
+  return {
+    toolUseId: block.id,
+    title,
+    ...(isString(description) ? { description } : {}),
+    ...(isString(submitLabel) ? { submitLabel } : {}),
+    fields: (block.input.fields as unknown[]).filter(isNamedField) as InfoCollectField[],
+  };
+}
+
+export function isInfoCollect(record: ChatStreamRecord): boolean {
+  return extractInfoCollect(record) !== null;
+}
+
+/** The `metadata` of a `toolAction` message that answers an information-collection card. */
+export function infoCollectSubmitMetadata(values: Record<string, unknown>, toolUseId?: string) {
+  return { infoCollect: { action: 'submit' as const, values, ...(toolUseId ? { toolUseId } : {}) } };
+}
+
+/** The `metadata` of a `toolAction` message that skips an information-collection card. */
+export function infoCollectSkipMetadata(toolUseId?: string) {
+  return { infoCollect: { action: 'skip' as const, ...(toolUseId ? { toolUseId } : {}) } };
+}
+
+/** The connector-setup cards (`setup_connector` tool calls) of an `assistant` record. */
+export function extractConnectorSetup(record: ChatStreamRecord): ConnectorSetupRequest[] {
+  return toolUses(record)
+    .filter(
+      (b) =>
+        b.name === RESERVED_TOOL_NAMES.connectorSetup &&
+        isString(b.input.connectorTypeId) &&
+        Array.isArray(b.input.fields),
+    )
+    .map(({ id, input }) => ({
+      toolUseId: id,
+      connectorTypeId: input.connectorTypeId as string,
+      name: isString(input.name) ? input.name : (input.connectorTypeId as string),
+      ...(isString(input.description) ? { description: input.description } : {}),
+      fields: (input.fields as unknown[]).filter(isNamedField) as ConnectorSetupField[],
+    }));
+}
+
+export function isConnectorSetup(record: ChatStreamRecord): boolean {
+  return extractConnectorSetup(record).length > 0;
+}
+
+function blocksOf(record: ChatStreamRecord): ContentBlock[] {
+  const raw = record.raw as AssistantRawEvent;
+  return raw.type === 'assistant' && Array.isArray(raw.message?.content) ? raw.message.content : [];
+}
+
+function toolUses(record: ChatStreamRecord): ToolUseBlock[] {
+  return blocksOf(record).filter(
+    (block): block is ToolUseBlock =>
+      block.type === 'tool_use' && isString(block.name) && typeof block.input === 'object' && block.input !== null,
+  );
+}
+
+function isString(value: unknown): value is string {
+  return typeof value === 'string';
+}
+
+function isNamedField(field: unknown): boolean {
+  const f = field as { name?: unknown; label?: unknown } | null;
+  return typeof f === 'object' && f !== null && isString(f.name) && isString(f.label);
+}

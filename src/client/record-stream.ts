@@ -1,0 +1,136 @@
+import { backoff, linkSignal, sleep } from './abort.js';
+import { AbortError, APIConnectionError, APITimeoutError, ApiError, SvcSdkError } from './errors.js';
+import { type HttpClient, type Query, retryAfterMs } from './http.js';
+import { readSse } from './sse.js';
+import type { ChatStreamRecord } from './types.js';
+
+export type ConnectionState = 'open' | 'reconnecting';
+
+export interface RecordStreamOptions {
+  /** Start after this record; without it the stream starts at the live tail. */
+  lastEventId?: string;
+  signal?: AbortSignal;
+  /** Reconnect after a disconnect, resuming after the last record yielded. Default true. */
+  reconnect?: boolean;
+  onConnectionChange?: (state: ConnectionState) => void;
+}
+
+export interface TurnReadOptions {
+  /** Silence (no record) longer than this ends the wait with `APITimeoutError`. Default 180000. */
+  idleTimeoutMs?: number;
+  signal?: AbortSignal;
+}
+
+export const DEFAULT_IDLE_TIMEOUT_MS = 180_000;
+const RECONNECT_BASE_MS = 250;
+const RECONNECT_MAX_MS = 10_000;
+/** How many yielded ids are remembered to drop a replayed duplicate. */
+const SEEN_IDS = 2048;
+
+/**
+ * The resume logic on top of the SSE reader, in one place: a long-lived record stream that reconnects
+ * with backoff and `Last-Event-ID` set to the id of the last record it yielded, so no record is lost,
+ * and that drops any record whose id it already yielded, so none is repeated.
+ */
+export async function* streamRecords(
+  http: HttpClient,
+  path: string,
+  options: RecordStreamOptions & {
+    /** Sent until the first record is read, e.g. `turns` (a replay that a cursor makes moot). */
+    firstQuery?: Query;
+  } = {},
+): AsyncGenerator<ChatStreamRecord, void, undefined> {
+  const { signal, reconnect = true, onConnectionChange } = options;
+  let cursor = options.lastEventId;
+  let failures = 0;
+  const seen = new Set<string>();
+  for (;;) {
+    let delay: number | undefined;
+    try {
+      const query = cursor === undefined ? options.firstQuery : undefined;
+      const events = readSse(
+        http,
+        { path, query },
+        { lastEventId: cursor, signal, onOpen: () => onConnectionChange?.('open') },
+      );
+      for await (const event of events) {
+        if (event.event !== undefined && event.event !== 'record') continue;
+        const record = parseRecord(event.data);
+        failures = 0;
+        if (seen.has(record.id)) continue;
+        remember(seen, record.id);
+        // The cursor moves only when a record is dispatched to the caller, never on an `id:` line.
+        cursor = record.id;
+        yield record;
+      }
+      if (!reconnect) return;
+    } catch (err) {
+      if (!reconnect || !isTransient(err)) throw err;
+      delay = retryAfterMs(err);
+    }
+    onConnectionChange?.('reconnecting');
+    await sleep(delay ?? backoff(failures++, RECONNECT_BASE_MS, RECONNECT_MAX_MS), signal);
+  }
+}
+
+/**
+ * Reads records up to and including the `result` record that ends a turn, then stops. Silence longer
+ * than `idleTimeoutMs` throws `APITimeoutError`; time the caller spends on a record does not count.
+ */
+export async function* readTurn(
+  records: (signal: AbortSignal) => AsyncIterable<ChatStreamRecord>,
+  options: TurnReadOptions = {},
+): AsyncGenerator<ChatStreamRecord, void, undefined> {
+  const idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
+  const controller = new AbortController();
+  const unlink = linkSignal(options.signal, controller);
+  let timedOut = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const arm = () => {
+    timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, idleTimeoutMs);
+  };
+  try {
+    arm();
+    for await (const record of records(controller.signal)) {
+      clearTimeout(timer);
+      yield record;
+      if (record.raw.type === 'result') return;
+      arm();
+    }
+    throw new APIConnectionError('the stream ended before the turn did');
+  } catch (err) {
+    if (timedOut && !options.signal?.aborted) {
+      throw new APITimeoutError(`no record for ${idleTimeoutMs} ms while waiting for the end of the turn`);
+    }
+    throw err;
+  } finally {
+    clearTimeout(timer);
+    unlink();
+    controller.abort();
+  }
+}
+
+function parseRecord(data: string): ChatStreamRecord {
+  try {
+    const record = JSON.parse(data) as ChatStreamRecord;
+    if (typeof record?.id === 'string' && record.raw) return record;
+  } catch {
+    // Reported below.
+  }
+  throw new SvcSdkError(`The stream carried a malformed record: ${data.slice(0, 200)}`);
+}
+
+function remember(seen: Set<string>, id: string): void {
+  seen.add(id);
+  if (seen.size > SEEN_IDS) seen.delete(seen.values().next().value!);
+}
+
+/** A disconnect, a timeout, a 429 or a 5xx: worth reconnecting. Auth and lookup errors are not. */
+function isTransient(err: unknown): boolean {
+  if (err instanceof AbortError) return false;
+  if (err instanceof ApiError) return err.status === 429 || err.status >= 500;
+  return err instanceof APIConnectionError;
+}

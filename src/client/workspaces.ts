@@ -1,0 +1,159 @@
+import type { RequestOptions, SvcClientConfig } from './config.js';
+import { type HttpClient, httpOf, path } from './http.js';
+import type {
+  AgentList,
+  GrantCreditsRequest,
+  GrantResult,
+  MemberList,
+  MintSessionRequest,
+  ProvisionMemberRequest,
+  ProvisionResult,
+  SessionToken,
+  SingleAgent,
+  StartVisitorSessionRequest,
+  Workspace,
+} from './types.js';
+
+/**
+ * Workspace administration (spec 4.1), slug first. Server-side code with a workspace key (`sk_…`) uses
+ * it, e.g. to mint a session token for a visitor. Retries: provisionMember and grantCredits are idempotent
+ * by design and retried when safe; suspendMember is not (a replay answers 404), nor are the rest.
+ */
+export class WorkspacesClient {
+  readonly http: HttpClient;
+
+  constructor(http: HttpClient | SvcClientConfig = {}) {
+    this.http = httpOf(http);
+  }
+
+  /** The workspace of the key in use. */
+  async whoami(opts: RequestOptions = {}): Promise<Workspace> {
+    return this.http.json({ ...opts, method: 'GET', path: '/workspaces/whoami' });
+  }
+
+  /** Creates the member for `sp_user_ref`, or returns the existing one with `created: false`. */
+  async provisionMember(
+    slug: string,
+    body: ProvisionMemberRequest,
+    opts: RequestOptions = {},
+  ): Promise<ProvisionResult> {
+    return this.http.json({ ...opts, method: 'POST', path: path`/workspaces/${slug}/members`, body, idempotent: true });
+  }
+
+  async listMembers(slug: string, opts: RequestOptions = {}): Promise<MemberList> {
+    return this.http.json({ ...opts, method: 'GET', path: path`/workspaces/${slug}/members` });
+  }
+
+  /** Suspends a member; tokens already issued keep working. A second call answers 404. */
+  async suspendMember(slug: string, memberId: string, opts: RequestOptions = {}): Promise<void> {
+    await this.http.json({
+      ...opts,
+      method: 'DELETE',
+      path: path`/workspaces/${slug}/members/${memberId}`,
+      idempotent: false,
+    });
+  }
+
+  /** Moves credits from the owner's wallet; a replay of `idempotency_key` returns the first result. */
+  async grantCredits(
+    slug: string,
+    memberId: string,
+    body: GrantCreditsRequest,
+    opts: RequestOptions = {},
+  ): Promise<GrantResult> {
+    return this.http.json({
+      ...opts,
+      method: 'POST',
+      path: path`/workspaces/${slug}/members/${memberId}/credits`,
+      body,
+      idempotent: true,
+    });
+  }
+
+  /** A session token for an existing member (`ttl_seconds` 1 to 86400, default 3600). */
+  async mintSession(slug: string, body: MintSessionRequest, opts: RequestOptions = {}): Promise<SessionToken> {
+    return this.http.json({ ...opts, method: 'POST', path: path`/workspaces/${slug}/sessions`, body });
+  }
+
+  /** provisionMember, then mintSession (spec rule 4.1.1): a session token for a visitor in one call. */
+  async startVisitorSession(
+    slug: string,
+    body: StartVisitorSessionRequest,
+    opts: RequestOptions = {},
+  ): Promise<SessionToken> {
+    const { sp_user_ref, display_name, ttl_seconds } = body;
+    await this.provisionMember(
+      slug,
+      display_name === undefined ? { sp_user_ref } : { sp_user_ref, display_name },
+      opts,
+    );
+    return this.mintSession(slug, ttl_seconds === undefined ? { sp_user_ref } : { sp_user_ref, ttl_seconds }, opts);
+  }
+
+  async listAgents(slug: string, opts: RequestOptions = {}): Promise<AgentList> {
+    return this.http.json({ ...opts, method: 'GET', path: path`/workspaces/${slug}/agents` });
+  }
+
+  async getAgent(slug: string, agentId: string, opts: RequestOptions = {}): Promise<SingleAgent> {
+    return this.http.json({ ...opts, method: 'GET', path: path`/workspaces/${slug}/agents/${agentId}` });
+  }
+
+  /** Texts a sign-in code to `phone` (E.164). Sent without a credential: the route refuses one. */
+  async sendSmsCode(slug: string, body: { phone: string }, opts: RequestOptions = {}): Promise<void> {
+    await this.http.json({ ...opts, method: 'POST', path: path`/workspaces/${slug}/sms/send`, body, anonymous: true });
+  }
+
+  /** Exchanges a code for a session token (valid 24 h). Sent without a credential: the route refuses one. */
+  async verifySmsCode(
+    slug: string,
+    body: { phone: string; code: string },
+    opts: RequestOptions = {},
+  ): Promise<SessionToken> {
+    return this.http.json({
+      ...opts,
+      method: 'POST',
+      path: path`/workspaces/${slug}/sms/verify`,
+      body,
+      anonymous: true,
+    });
+  }
+}
+
+/** `client.workspace(slug)`: the workspace methods bound to one slug (all but whoami). */
+export class WorkspaceHandle {
+  constructor(
+    readonly slug: string,
+    readonly workspaces: WorkspacesClient,
+  ) {}
+
+  provisionMember(body: ProvisionMemberRequest, opts?: RequestOptions) {
+    return this.workspaces.provisionMember(this.slug, body, opts);
+  }
+  listMembers(opts?: RequestOptions) {
+    return this.workspaces.listMembers(this.slug, opts);
+  }
+  suspendMember(memberId: string, opts?: RequestOptions) {
+    return this.workspaces.suspendMember(this.slug, memberId, opts);
+  }
+  grantCredits(memberId: string, body: GrantCreditsRequest, opts?: RequestOptions) {
+    return this.workspaces.grantCredits(this.slug, memberId, body, opts);
+  }
+  mintSession(body: MintSessionRequest, opts?: RequestOptions) {
+    return this.workspaces.mintSession(this.slug, body, opts);
+  }
+  startVisitorSession(body: StartVisitorSessionRequest, opts?: RequestOptions) {
+    return this.workspaces.startVisitorSession(this.slug, body, opts);
+  }
+  listAgents(opts?: RequestOptions) {
+    return this.workspaces.listAgents(this.slug, opts);
+  }
+  getAgent(agentId: string, opts?: RequestOptions) {
+    return this.workspaces.getAgent(this.slug, agentId, opts);
+  }
+  sendSmsCode(body: { phone: string }, opts?: RequestOptions) {
+    return this.workspaces.sendSmsCode(this.slug, body, opts);
+  }
+  verifySmsCode(body: { phone: string; code: string }, opts?: RequestOptions) {
+    return this.workspaces.verifySmsCode(this.slug, body, opts);
+  }
+}

@@ -1,0 +1,154 @@
+import { Lexer, type Links, type Token } from 'marked';
+import { markdown } from './marked.js';
+import { type SanitizeOptions, sanitizeFragment } from './sanitize.js';
+
+export interface StreamMarkdownOptions extends SanitizeOptions {
+  /** Runs on every sanitized fragment before it is inserted (the element adds its copy buttons here). */
+  decorate?: (fragment: DocumentFragment) => void;
+}
+
+const BLANK_LINE_END = /\n[ \t]*\n$/;
+const TAG = /<(\/?)([a-z][\w-]*)[^>]*>|<!--[\s\S]*?-->/gi;
+const VOID_TAG = /^(?:area|base|br|col|embed|hr|img|input|link|meta|param|source|track|wbr)$/i;
+
+/**
+ * Renders markdown that arrives in pieces, at a cost linear in its length (design.md "Streaming markdown").
+ * Only the unsettled tail is lexed again; a block is settled once it ends with a blank line and two more
+ * blocks follow it, and is then rendered, sanitized and appended once. After every render the content of
+ * `target` equals the sanitized rendering of the whole text so far.
+ */
+export class StreamMarkdown {
+  #text = '';
+  /** The text ended with `\r`, so a `\n` opening the next piece belongs to the same line break. */
+  #cr = false;
+  /** Where the live tail starts in `#text`, and how many child nodes of `target` come before it. */
+  #settledEnd = 0;
+  #settledNodes = 0;
+  /** Link definitions in the settled text, which the tail's references may use. */
+  #links: Links = {};
+  /** Link definitions (label → target) known when the settled text was rendered; a new or changed one may
+   * change how it renders. */
+  #seen = '';
+  /** Whether the settled text could hold a reference (`[…]`) at all. */
+  #settledHasBrackets = false;
+  #frame = 0;
+
+  constructor(
+    readonly target: HTMLElement,
+    readonly options: StreamMarkdownOptions = {},
+  ) {}
+
+  /** The whole text received so far. */
+  get text(): string {
+    return this.#text;
+  }
+
+  /** Adds a piece of text; the view catches up at the next animation frame (at most one render per frame). */
+  push(delta: string): void {
+    if (!delta) return;
+    const text = delta.replace(/\r\n?/g, '\n');
+    this.#text += this.#cr && delta[0] === '\n' ? text.slice(1) : text;
+    this.#cr = delta.endsWith('\r');
+    this.#frame ||= requestAnimationFrame(() => this.flush());
+  }
+
+  /** Renders what has arrived now instead of at the next frame. */
+  flush(): void {
+    this.#render(true);
+  }
+
+  /** Ends the turn: one full render of the whole text, which also applies link definitions that came late. */
+  finish(): void {
+    this.#reset();
+    this.#render(false);
+  }
+
+  /** Replaces the text and renders it whole. */
+  replace(text: string): void {
+    this.#text = '';
+    this.#cr = false;
+    this.push(text);
+    this.finish();
+  }
+
+  #reset(): void {
+    this.#settledEnd = this.#settledNodes = 0;
+    this.#links = {};
+    this.#seen = '';
+    this.#settledHasBrackets = false;
+  }
+
+  #render(settle: boolean): void {
+    cancelAnimationFrame(this.#frame);
+    this.#frame = 0;
+    const lexer = new Lexer(markdown.defaults);
+    Object.assign(lexer.tokens.links, this.#links);
+    const tokens = lexer.lex(this.#text.slice(this.#settledEnd));
+    const seen = JSON.stringify(lexer.tokens.links);
+    if (!this.#settledHasBrackets) this.#seen = seen;
+    else if (seen !== this.#seen) {
+      // A definition arrived (or grew) that settled text may reference: render everything again.
+      this.#reset();
+      this.#render(settle);
+      return;
+    }
+    const { target } = this;
+    while (target.childNodes.length > this.#settledNodes) target.lastChild!.remove();
+    const count = settle ? settledCount(tokens) : 0;
+    if (count) {
+      const settled = tokens.slice(0, count);
+      markdown.walkTokens(settled, (token) => {
+        if (token.type === 'def') this.#links[token.tag] ??= { href: token.href, title: token.title };
+      });
+      for (const token of settled) {
+        this.#settledEnd += token.raw.length;
+        this.#settledHasBrackets ||= token.raw.includes(']');
+      }
+      target.append(this.#fragment(settled));
+      this.#settledNodes = target.childNodes.length;
+    }
+    target.append(this.#fragment(tokens.slice(count)));
+  }
+
+  #fragment(tokens: Token[]): DocumentFragment {
+    const fragment = sanitizeFragment(markdown.parser(tokens), this.options);
+    this.options.decorate?.(fragment);
+    return fragment;
+  }
+}
+
+/**
+ * How many leading tokens are settled. The cut goes after a blank line with two more blocks after it
+ * (shorter rules break: `2` is a paragraph, `2.` a list item) and where no raw HTML element is left open,
+ * since an open one would take in the blocks after it in the whole rendering.
+ */
+function settledCount(tokens: Token[]): number {
+  const blocks = tokens.flatMap((token, index) => (token.type === 'space' ? [] : [index]));
+  const open: string[] = [];
+  let count = 0;
+  for (let b = 0; b + 2 < blocks.length; b++) {
+    if (!trackHtml(tokens[blocks[b]], open)) break;
+    const raw = tokens.slice(blocks[b], blocks[b + 1]).reduce((text, token) => text + token.raw, '');
+    if (!open.length && BLANK_LINE_END.test(raw)) count = blocks[b + 1];
+  }
+  return count;
+}
+
+/**
+ * Follows the raw HTML tags of a block on the stack of open elements. False when a tag closes another than
+ * the innermost open one: the browser's repair of misnested tags can reach into later blocks.
+ */
+function trackHtml(block: Token, open: string[]): boolean {
+  let nested = true;
+  markdown.walkTokens([block], (token) => {
+    if (token.type !== 'html') return;
+    for (const [, close, tag] of token.text.matchAll(TAG)) {
+      const name = tag?.toLowerCase();
+      if (!name || VOID_TAG.test(name)) continue;
+      if (!close) open.push(name);
+      // A stray end tag with nothing open is ignored by the browser (or makes an empty element).
+      else if (open.length && open.pop() !== name) nested = false;
+    }
+  });
+  return nested;
+}

@@ -1,0 +1,27 @@
+/** Where `persist` keeps the conversation id: `localStorage`, so it survives a reload and a new tab. */
+export interface PersistedChat {
+  load(): string | undefined;
+  save(conversationId: string | null): void;
+}
+
+export function persistedChat(slot: string): PersistedChat {
+  const key = `svc-chat:${slot}`;
+  // Storage can be disabled or full (private modes, quotas): persistence is then skipped, never fatal.
+  return {
+    load() {
+      try {
+        return localStorage.getItem(key) ?? undefined;
+      } catch {
+        return undefined;
+      }
+    },
+    save(conversationId) {
+      try {
+        if (conversationId) localStorage.setItem(key, conversationId);
+        else localStorage.removeItem(key);
+      } catch {
+        // See above.
+      }
+    },
+  };
+}

@@ -1,0 +1,610 @@
+import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
+import { repeat } from 'lit/directives/repeat.js';
+import { ChatStore } from '../chat/chat-store.js';
+import {
+  authorizedFetch,
+  type SessionGrant,
+  type TokenProvider,
+  TokenSource,
+  tokenEndpointProvider,
+} from '../chat/token-source.js';
+import { ChatClient } from '../client/chat.js';
+import { HttpClient } from '../client/http.js';
+import type { SendResult } from '../client/types.js';
+import { ChatController } from './chat-controller.js';
+import { icons } from './icons.js';
+import { type ChatLabels, labelsFor } from './labels.js';
+import { renderMessage, type ViewContext } from './message-view.js';
+import { type PersistedChat, persistedChat } from './persist.js';
+import styles from './svc-chat.styles.js';
+import { SvcElement } from './svc-element.js';
+import { type PlatformTokens, tokenStyle } from './tokens.js';
+import './svc-markdown.js';
+import type { SignedIn } from './svc-sms-sign-in.js';
+import './svc-sms-sign-in.js';
+
+export type ChatMode = 'inline' | 'launcher';
+export type ChatTheme = 'light' | 'dark' | 'auto';
+
+/** Distance from the bottom under which the list follows new content. */
+const STICK_PX = 48;
+/** Distance from the top under which older messages are loaded. */
+const HISTORY_PX = 200;
+
+/**
+ * @summary The embeddable chat: a visitor signs in, talks to the site's agents and watches replies stream in
+ * as rendered, sanitized markdown.
+ *
+ * Configure it with attributes (`base-url`, `agent-ids`, `token-endpoint`, …) or properties (`client`,
+ * `tokenProvider`, `labels`, `tokens`). Authentication, most preferred first: `client` (a ready client);
+ * `tokenProvider` or `token-endpoint` (the site's backend mints a visitor session with its workspace key;
+ * the token is renewed before it expires and on a 401); `token` (a session token, not renewed);
+ * `sign-in="sms"` with `workspace` (the visitor signs in with a code sent by SMS).
+ *
+ * @slot header-actions - Extra buttons in the header, before the built-in ones.
+ * @slot empty - Shown instead of the default text while the conversation is empty.
+ *
+ * @csspart launcher - The floating button of `mode="launcher"`.
+ * @csspart badge - The unread count on the launcher.
+ * @csspart panel - The chat window.
+ * @csspart header - The top bar; `title` is its heading.
+ * @csspart title - The heading.
+ * @csspart new-button - Starts a new conversation.
+ * @csspart close-button - Closes the launcher's panel.
+ * @csspart notice - The line that says "Reconnecting…" or shows an error.
+ * @csspart messages - The scrolling conversation (`role="log"`).
+ * @csspart empty - The empty conversation's text.
+ * @csspart message - Each message row; also `message-user`, `message-agent` or `message-system`.
+ * @csspart avatar - An agent's or the user's avatar.
+ * @csspart name - The sender's name.
+ * @csspart bubble - The message's content.
+ * @csspart message-error - Why a send or a reply failed.
+ * @csspart retry-button - Sends a failed message again.
+ * @csspart tool-call - A tool the agent used (expandable).
+ * @csspart image - An image in a reply.
+ * @csspart jump-button - "New messages" when the reader is above the end.
+ * @csspart status - "Aria is typing…".
+ * @csspart composer - The input row; `input`, `send-button` and `stop-button` are inside.
+ * @csspart input - The message field.
+ * @csspart send-button - Sends the message.
+ * @csspart stop-button - Stops the running reply.
+ * @csspart sign-in - The SMS sign-in area.
+ *
+ * @cssprop --svc-color-primary - Buttons, the launcher and the user's bubbles.
+ * @cssprop --svc-color-on-primary - Text on the primary color.
+ * @cssprop --svc-color-bg - Background of the panel.
+ * @cssprop --svc-color-surface - Background of hovered controls and notices.
+ * @cssprop --svc-color-text - Text.
+ * @cssprop --svc-color-muted - Secondary text.
+ * @cssprop --svc-color-border - Borders.
+ * @cssprop --svc-color-danger - Errors and the unread badge.
+ * @cssprop --svc-color-link - Links in replies.
+ * @cssprop --svc-color-code-bg - Code in replies.
+ * @cssprop --svc-color-user-bubble - The user's bubbles.
+ * @cssprop --svc-color-on-user-bubble - Text in the user's bubbles.
+ * @cssprop --svc-color-agent-bubble - The agents' bubbles.
+ * @cssprop --svc-color-focus - Focus rings.
+ * @cssprop --svc-font-family - Text font.
+ * @cssprop --svc-font-mono - Code font.
+ * @cssprop --svc-font-size - Base font size.
+ * @cssprop --svc-radius-s - Small corners.
+ * @cssprop --svc-radius-m - Bubble corners.
+ * @cssprop --svc-radius-l - Panel corners.
+ * @cssprop --svc-shadow - Shadow of the launcher and its panel.
+ * @cssprop --svc-chat-width - Width of the launcher's panel.
+ * @cssprop --svc-chat-height - Height of the launcher's panel.
+ * @cssprop --svc-chat-offset - Distance of the launcher from the window's corner.
+ *
+ * @fires svc-ready - The chat can be used; `detail: { conversationId }`.
+ * @fires svc-signed-in - A visitor signed in by SMS; `detail: { user_id, expires_at }` (never the token).
+ * @fires svc-message-sent - The service stored a message; `detail: { conversationId, text, result }`.
+ * @fires svc-turn-complete - A reply ended; `detail: { conversationId, text, subtype, error? }`.
+ * @fires svc-error - Something failed; `detail: { message, status? }`.
+ * @fires svc-open - The launcher's panel opened.
+ * @fires svc-close - The launcher's panel closed.
+ */
+export class SvcChat extends SvcElement {
+  static override styles = styles;
+
+  static override properties = {
+    baseUrl: { attribute: 'base-url' },
+    agentId: { attribute: 'agent-id' },
+    agentIds: { attribute: 'agent-ids' },
+    conversationId: { attribute: 'conversation-id' },
+    workspace: {},
+    token: {},
+    tokenEndpoint: { attribute: 'token-endpoint' },
+    signIn: { attribute: 'sign-in' },
+    mode: { reflect: true },
+    theme: { reflect: true },
+    lang: {},
+    persist: {},
+    persistSession: { attribute: 'persist-session', type: Boolean },
+    heading: {},
+    imageHosts: { attribute: 'image-hosts' },
+    opened: { attribute: 'open', type: Boolean, reflect: true },
+    client: { attribute: false },
+    tokenProvider: { attribute: false },
+    labels: { attribute: false },
+    tokens: { attribute: false },
+    agents: { attribute: false },
+    _signedOut: { state: true },
+    _fatal: { state: true },
+    _unread: { state: true },
+    _awayFromEnd: { state: true },
+  };
+
+  /** Service address; default: this page's origin. */
+  declare baseUrl?: string;
+  /** The agent of new conversations. */
+  declare agentId?: string;
+  /** Several agents of new conversations, space or comma separated (a coordinator dispatches to each). */
+  declare agentIds?: string;
+  /** Shows this conversation instead of starting a new one. */
+  declare conversationId?: string;
+  /** Workspace slug, for `sign-in="sms"`. */
+  declare workspace?: string;
+  /** A session token (never a workspace key). */
+  declare token?: string;
+  /** URL of the site's backend that answers `POST` with `{ token, expires_at }`. */
+  declare tokenEndpoint?: string;
+  /** `sms`: visitors sign in with a code sent by SMS. */
+  declare signIn?: string;
+  mode: ChatMode = 'inline';
+  theme: ChatTheme = 'light';
+  /** Language of the labels: `en` or `zh-CN` (default: the page's language). */
+  declare lang: string;
+  /**
+   * Present: the conversation continues after a page reload (its id is kept in `localStorage`). A value
+   * names the slot, so two chats on one site keep separate conversations.
+   */
+  declare persist?: string;
+  /** Also keeps an SMS-signed-in visitor's session token in `sessionStorage` (opt-in). */
+  persistSession = false;
+  /** The header's title; default: the `title` label. */
+  declare heading?: string;
+  /** Hosts images in replies may load from, space separated. */
+  declare imageHosts?: string;
+  /** The launcher's panel is open. Use `open()` and `close()`. */
+  opened = false;
+  /** A ready client: its `chat` part is used as it is. */
+  declare client?: { chat: ChatClient };
+  /** Returns a fresh session token (or `{ token, expires_at }`) from the site's backend. */
+  declare tokenProvider?: TokenProvider;
+  /** Overrides of any label. */
+  declare labels?: Partial<ChatLabels>;
+  /** Design tokens applied to this chat (`{ colorPrimary: 'teal' }`). */
+  declare tokens?: Partial<PlatformTokens>;
+  /** Names and avatars of agents by id, for multi-agent conversations. */
+  declare agents?: Record<string, { name: string; avatar?: string }>;
+
+  declare _signedOut: boolean;
+  declare _fatal?: string;
+  _unread = 0;
+  _awayFromEnd = false;
+
+  readonly #chat = new ChatController(this);
+  #smsGrant?: SessionGrant;
+  #persisted?: PersistedChat;
+  #unsubscribes: (() => void)[] = [];
+  #draft = '';
+  #stick = true;
+  #restoreFrom?: { height: number; top: number };
+
+  constructor() {
+    super();
+    this.addEventListener('keydown', (event) => {
+      if (event.key === 'Escape' && this.mode === 'launcher' && this.opened) {
+        event.stopPropagation();
+        this.close();
+      }
+    });
+  }
+
+  get #labels(): ChatLabels {
+    return labelsFor(this.lang || document.documentElement.lang, this.labels);
+  }
+
+  get #store(): ChatStore | undefined {
+    return this.#chat.store;
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    this.#start();
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.#stop();
+  }
+
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    const restart = ['baseUrl', 'token', 'tokenEndpoint', 'tokenProvider', 'client', 'signIn', 'workspace', 'persist'];
+    if (this.hasUpdated && restart.some((key) => changed.has(key as keyof SvcChat))) this.#start();
+    else if (changed.has('conversationId') && this.hasUpdated && this.conversationId) {
+      void this.#store?.load(this.conversationId);
+    }
+    if (changed.has('agentId') || changed.has('agentIds')) {
+      if (this.#store) this.#store.targetAgentIds = this.#targetAgentIds();
+    }
+    if (changed.has('tokens')) {
+      for (const [name, value] of Object.entries(tokenStyle(this.tokens ?? {}))) this.style.setProperty(name, value);
+    }
+  }
+
+  // ------------------------------------------------------------ public methods
+
+  /** Sends a message as the visitor would. */
+  async send(text: string): Promise<SendResult | undefined> {
+    return this.#store?.send(text);
+  }
+
+  /** Stops the running reply. */
+  async interrupt(): Promise<void> {
+    await this.#store?.interrupt();
+  }
+
+  /** Opens the launcher's panel. */
+  open(): void {
+    if (this.opened) return;
+    this.opened = true;
+    this._unread = 0;
+    this.#stick = true;
+    this.emit('svc-open', {});
+    this.updateComplete.then(() => this.#input?.focus());
+  }
+
+  /** Closes the launcher's panel; focus returns to the launcher. */
+  close(): void {
+    if (!this.opened) return;
+    this.opened = false;
+    this.emit('svc-close', {});
+    this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>('[part~=launcher]')?.focus());
+  }
+
+  /** Starts a new conversation. */
+  newConversation(): void {
+    this.#store?.reset();
+    this.#input?.focus();
+  }
+
+  // ------------------------------------------------------------ setup
+
+  #targetAgentIds(): string[] | undefined {
+    const ids = (this.agentIds ?? this.agentId ?? '').split(/[\s,]+/).filter(Boolean);
+    return ids.length ? ids : undefined;
+  }
+
+  #stop(): void {
+    for (const off of this.#unsubscribes) off();
+    this.#unsubscribes = [];
+    this.#chat.detach();
+  }
+
+  /** (Re)builds the client and the store from the current configuration. */
+  #start(): void {
+    this.#stop();
+    this._fatal = undefined;
+    this._signedOut = false;
+    const baseUrl = this.baseUrl || location.origin;
+    this.#persisted =
+      this.persist !== undefined && this.persist !== null
+        ? persistedChat(`${this.persist || baseUrl}|${this.#targetAgentIds()?.join(',') ?? ''}`)
+        : undefined;
+
+    let chat = this.client?.chat;
+    if (!chat) {
+      const tokens = this.#tokenSource();
+      if (!tokens) {
+        this._signedOut = this.signIn === 'sms';
+        return;
+      }
+      chat = new ChatClient(new HttpClient({ baseUrl, fetch: authorizedFetch(tokens) }));
+    }
+
+    const store = new ChatStore({ api: chat, targetAgentIds: this.#targetAgentIds() });
+    this.#unsubscribes = [
+      store.on('message-sent', ({ request, result }) =>
+        this.emit('svc-message-sent', { conversationId: result.conversationId, text: request.message, result }),
+      ),
+      store.on('turn-complete', (detail) => {
+        if (this.mode === 'launcher' && !this.opened) this._unread += 1;
+        this.emit('svc-turn-complete', detail);
+      }),
+      store.on('error', ({ message, status }) => {
+        if (status === 401 && this.signIn === 'sms') this.#signOut();
+        this.emit('svc-error', { message, status });
+      }),
+      store.on('conversation-change', ({ conversationId }) => this.#persisted?.save(conversationId)),
+    ];
+    this.#chat.attach(store);
+    const resume = this.conversationId || this.#persisted?.load();
+    if (resume) void store.load(resume);
+    this.emit('svc-ready', { conversationId: resume ?? null });
+  }
+
+  #tokenSource(): TokenSource | undefined {
+    if (this.tokenProvider) return new TokenSource(this.tokenProvider);
+    if (this.tokenEndpoint) return new TokenSource(tokenEndpointProvider(this.tokenEndpoint));
+    if (this.token) {
+      if (this.token.startsWith('sk_')) {
+        this._fatal = 'A workspace API key must never be used in a browser: mint a session token on your server.';
+        return undefined;
+      }
+      const token = this.token;
+      return new TokenSource(async () => token);
+    }
+    if (this.signIn === 'sms') {
+      const grant = this.#smsGrant ?? (this.persistSession ? readSession(this.#sessionKey) : undefined);
+      if (!grant) return undefined;
+      // An SMS session cannot be renewed silently: when it ends, the visitor signs in again.
+      const source = new TokenSource(async () => {
+        throw Object.assign(new Error(this.#labels.sessionExpired), { status: 401 });
+      });
+      source.set(grant);
+      return source;
+    }
+    return undefined;
+  }
+
+  get #sessionKey(): string {
+    return `svc-chat-session:${this.baseUrl || location.origin}|${this.workspace ?? ''}`;
+  }
+
+  #signedIn(event: CustomEvent<SignedIn>): void {
+    // The page hears who signed in, never the token itself.
+    event.stopPropagation();
+    const { token, user_id, expires_at } = event.detail;
+    if (!token) return;
+    this.#smsGrant = { token, expires_at };
+    this.emit('svc-signed-in', { user_id, expires_at });
+    if (this.persistSession) sessionStorage.setItem(this.#sessionKey, JSON.stringify(this.#smsGrant));
+    this.#start();
+  }
+
+  #signOut(): void {
+    this.#smsGrant = undefined;
+    sessionStorage.removeItem(this.#sessionKey);
+    this.#stop();
+    this._signedOut = true;
+  }
+
+  // ------------------------------------------------------------ scrolling and history
+
+  get #list(): HTMLElement | null {
+    return this.renderRoot.querySelector('[part~=messages]');
+  }
+
+  get #input(): HTMLTextAreaElement | null {
+    return this.renderRoot.querySelector('[part~=input]');
+  }
+
+  #onScroll(): void {
+    const list = this.#list;
+    if (!list) return;
+    this.#stick = list.scrollHeight - list.scrollTop - list.clientHeight < STICK_PX;
+    if (this.#stick) this._awayFromEnd = false;
+    this.#loadOlderNearTop(list);
+  }
+
+  /** Near the top of what is loaded, older messages are fetched and put above, keeping the view in place. */
+  #loadOlderNearTop(list: HTMLElement): void {
+    const store = this.#store;
+    if (list.scrollTop > HISTORY_PX || !store?.hasMoreHistory || store.loadingHistory || this.#restoreFrom) return;
+    this.#restoreFrom = { height: list.scrollHeight, top: list.scrollTop };
+    void store.loadOlder();
+  }
+
+  #jumpToEnd(): void {
+    const list = this.#list;
+    this.#stick = true;
+    this._awayFromEnd = false;
+    list?.scrollTo({ top: list.scrollHeight });
+  }
+
+  protected override updated(): void {
+    const list = this.#list;
+    if (!list) return;
+    if (this.#restoreFrom && !this.#store?.loadingHistory) {
+      list.scrollTop = this.#restoreFrom.top + (list.scrollHeight - this.#restoreFrom.height);
+      this.#restoreFrom = undefined;
+    } else if (this.#stick) {
+      list.scrollTop = list.scrollHeight;
+    } else if (this.#store?.running) {
+      this._awayFromEnd = true;
+    }
+    // A page of history that does not fill the list cannot be scrolled up: fetch the next one.
+    if (list.scrollHeight <= list.clientHeight) this.#loadOlderNearTop(list);
+  }
+
+  // ------------------------------------------------------------ composer
+
+  #submit(event?: Event): void {
+    event?.preventDefault();
+    const input = this.#input;
+    const text = (input?.value ?? '').trim();
+    const store = this.#store;
+    if (!text || !store || store.running) return;
+    this.#draft = '';
+    if (input) input.value = '';
+    this.#stick = true;
+    void store.send(text);
+  }
+
+  #onKeydown(event: KeyboardEvent): void {
+    if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) this.#submit(event);
+  }
+
+  // ------------------------------------------------------------ rendering
+
+  protected override render(): TemplateResult {
+    const labels = this.#labels;
+    if (this.mode !== 'launcher') return this.#renderPanel(labels);
+    return html`
+      ${this.opened ? this.#renderPanel(labels) : nothing}
+      <button
+        part="launcher"
+        type="button"
+        aria-label=${this.opened ? labels.close : labels.open}
+        aria-expanded=${this.opened ? 'true' : 'false'}
+        @click=${() => (this.opened ? this.close() : this.open())}
+      >
+        ${this.opened ? icons.close : icons.chat}
+        ${
+          this._unread > 0 && !this.opened
+            ? html`<span part="badge" aria-label=${labels.unread(this._unread)}>${this._unread}</span>`
+            : nothing
+        }
+      </button>
+    `;
+  }
+
+  #renderPanel(labels: ChatLabels): TemplateResult {
+    const launcher = this.mode === 'launcher';
+    const title = this.heading || labels.title;
+    return html`
+      <section
+        part="panel"
+        role=${launcher ? 'dialog' : 'region'}
+        aria-label=${title}
+      >
+        <header part="header">
+          <h2 part="title">${title}</h2>
+          <slot name="header-actions"></slot>
+          ${
+            this.#store
+              ? html`<button class="icon-button" part="new-button" type="button" title=${labels.newConversation}
+                aria-label=${labels.newConversation} @click=${() => this.newConversation()}>${icons.plus}</button>`
+              : nothing
+          }
+          ${
+            launcher
+              ? html`<button class="icon-button" part="close-button" type="button" title=${labels.close}
+                aria-label=${labels.close} @click=${() => this.close()}>${icons.close}</button>`
+              : nothing
+          }
+        </header>
+        ${this.#renderBody(labels)}
+      </section>
+    `;
+  }
+
+  #renderBody(labels: ChatLabels): TemplateResult {
+    if (this._fatal) return html`<div part="notice" class="error" role="alert">${this._fatal}</div>`;
+    if (this._signedOut) {
+      return html`<div part="sign-in">
+        <svc-sms-sign-in
+          base-url=${this.baseUrl || location.origin}
+          workspace=${this.workspace ?? ''}
+          lang=${this.lang || document.documentElement.lang || 'en'}
+          .labels=${this.labels}
+          @svc-signed-in=${(e: CustomEvent<SignedIn>) => this.#signedIn(e)}
+        ></svc-sms-sign-in>
+      </div>`;
+    }
+    const store = this.#store;
+    if (!store)
+      return html`<div part="notice">${this.tokenEndpoint || this.tokenProvider ? labels.connecting : labels.signInRequired}</div>`;
+    const messages = store.messages;
+    const view: ViewContext = {
+      labels,
+      agents: this.agents,
+      imageHosts: this.imageHosts,
+      retry: (id) => void store.retry(id),
+    };
+    const status = this.#statusText(labels, store);
+    return html`
+      ${store.connection === 'reconnecting' ? html`<div part="notice" role="status">${labels.reconnecting}</div>` : nothing}
+      ${store.error ? html`<div part="notice" class="error" role="alert">${store.error}</div>` : nothing}
+      <div
+        part="messages"
+        role="log"
+        aria-live="polite"
+        aria-relevant="additions"
+        aria-busy=${store.running ? 'true' : 'false'}
+        aria-label=${labels.messageList}
+        tabindex="0"
+        @scroll=${() => this.#onScroll()}
+      >
+        ${store.loadingHistory ? html`<div class="history-note" role="status">${labels.loadingOlder}</div>` : nothing}
+        ${
+          messages.length === 0 && !store.loadingHistory
+            ? html`<div part="empty"><slot name="empty">${labels.empty}</slot></div>`
+            : repeat(
+                messages,
+                (m) => m.key,
+                (m) => renderMessage(m, view),
+              )
+        }
+      </div>
+      ${
+        this._awayFromEnd
+          ? html`<button part="jump-button" type="button" @click=${() => this.#jumpToEnd()}>↓</button>`
+          : nothing
+      }
+      <div part="status" aria-live="polite">${status}</div>
+      <form part="composer" @submit=${(e: Event) => this.#submit(e)}>
+        <textarea
+          part="input"
+          rows="1"
+          aria-label=${labels.placeholder}
+          placeholder=${labels.placeholder}
+          .value=${this.#draft}
+          @input=${(e: Event) => {
+            this.#draft = (e.target as HTMLTextAreaElement).value;
+          }}
+          @keydown=${(e: KeyboardEvent) => this.#onKeydown(e)}
+        ></textarea>
+        ${
+          store.running
+            ? html`<button part="stop-button" type="button" aria-label=${labels.stop} title=${labels.stop}
+              @click=${() => void store.interrupt()}>${icons.stop}</button>`
+            : html`<button part="send-button" type="submit" aria-label=${labels.send} title=${labels.send}>${icons.send}</button>`
+        }
+      </form>
+    `;
+  }
+
+  #statusText(labels: ChatLabels, store: ChatStore): string {
+    for (const [agentId, status] of Object.entries(store.agentStatus)) {
+      if (status === 'idle') continue;
+      const name = this.agents?.[agentId]?.name ?? labels.agent;
+      const what = status === 'thinking' ? labels.thinking : status === 'typing' ? labels.typing : labels.usingTool;
+      return `${name} · ${what}`;
+    }
+    return '';
+  }
+}
+
+function readSession(key: string): SessionGrant | undefined {
+  try {
+    const grant = JSON.parse(sessionStorage.getItem(key) ?? 'null') as SessionGrant | null;
+    if (!grant?.token || (grant.expires_at && Date.parse(grant.expires_at) <= Date.now())) return undefined;
+    return grant;
+  } catch {
+    return undefined;
+  }
+}
+
+SvcChat.define('svc-chat');
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'svc-chat': SvcChat;
+  }
+  interface GlobalEventHandlersEventMap {
+    'svc-ready': CustomEvent<{ conversationId: string | null }>;
+    'svc-message-sent': CustomEvent<{ conversationId: string; text: string; result: SendResult }>;
+    'svc-turn-complete': CustomEvent<{
+      conversationId: string;
+      turnId?: string;
+      subtype: string;
+      text: string;
+      error?: string;
+    }>;
+    'svc-error': CustomEvent<{ message: string; status?: number }>;
+    'svc-open': CustomEvent<Record<string, never>>;
+    'svc-close': CustomEvent<Record<string, never>>;
+  }
+}

@@ -1,0 +1,111 @@
+import { css } from 'lit';
+
+export default css`
+  :host {
+    display: block;
+    color: var(--svc-color-text, inherit);
+    line-height: 1.55;
+    overflow-wrap: anywhere;
+    --_border: var(--svc-color-border, rgb(127 127 127 / 0.3));
+    --_code-bg: var(--svc-color-code-bg, rgb(127 127 127 / 0.12));
+    --_radius: var(--svc-radius-s, 6px);
+  }
+  [part='base'] > :first-child {
+    margin-top: 0;
+  }
+  [part='base'] > :last-child {
+    margin-bottom: 0;
+  }
+  h1, h2, h3, h4, h5, h6 {
+    margin: 1.1em 0 0.5em;
+    font-weight: 600;
+    line-height: 1.25;
+  }
+  h1 {
+    font-size: 1.5em;
+  }
+  h2 {
+    font-size: 1.3em;
+  }
+  h3 {
+    font-size: 1.15em;
+  }
+  h4, h5, h6 {
+    font-size: 1em;
+  }
+  p, ul, ol, dl, blockquote, pre, table, details, figure {
+    margin: 0 0 0.75em;
+  }
+  ul, ol {
+    padding-left: 1.5em;
+  }
+  li > ul, li > ol {
+    margin: 0.2em 0;
+  }
+  a {
+    color: var(--svc-color-link, #2563eb);
+    text-underline-offset: 2px;
+  }
+  code, kbd, samp, pre {
+    font-family: var(--svc-font-mono, ui-monospace, SFMono-Regular, Menlo, Consolas, monospace);
+    font-size: 0.9em;
+  }
+  :not(pre) > code {
+    padding: 0.1em 0.35em;
+    border-radius: var(--_radius);
+    background: var(--_code-bg);
+  }
+  pre {
+    overflow-x: auto;
+    padding: 0.75em 1em;
+    border-radius: var(--_radius);
+    background: var(--_code-bg);
+    line-height: 1.45;
+    tab-size: 2;
+  }
+  pre code {
+    font-size: inherit;
+  }
+  [part='copy'] {
+    display: block;
+    margin: 0 0 0.25em auto;
+    padding: 0.15em 0.6em;
+    border: 1px solid var(--_border);
+    border-radius: var(--_radius);
+    background: none;
+    color: var(--svc-color-muted, #6b7280);
+    font: inherit;
+    font-size: 0.75em;
+    cursor: pointer;
+  }
+  table {
+    display: block;
+    overflow-x: auto;
+    width: max-content;
+    max-width: 100%;
+    border-collapse: collapse;
+  }
+  th, td {
+    padding: 0.35em 0.7em;
+    border: 1px solid var(--_border);
+  }
+  th {
+    background: var(--_code-bg);
+    font-weight: 600;
+  }
+  blockquote {
+    margin-left: 0;
+    padding-left: 1em;
+    border-left: 3px solid var(--_border);
+    color: var(--svc-color-muted, #6b7280);
+  }
+  hr {
+    margin: 1.25em 0;
+    border: 0;
+    border-top: 1px solid var(--_border);
+  }
+  img {
+    max-width: 100%;
+    height: auto;
+  }
+`;

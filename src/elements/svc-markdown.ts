@@ -1,0 +1,135 @@
+import type { PropertyValues } from 'lit';
+import { StreamMarkdown, type StreamMarkdownOptions } from './markdown/stream-markdown.js';
+import { SvcElement } from './svc-element.js';
+import styles from './svc-markdown.styles.js';
+
+/**
+ * @summary Renders markdown from an agent or a user safely: sanitized, links open in a new tab, and a reply
+ * that streams in is rendered in time linear in its length.
+ *
+ * Set `text` to render a whole text, or feed a streaming reply with `append(delta)` and end it with `finish()`.
+ * Under a Trusted Types policy, allow the policy names `dompurify` and `lit-html`.
+ *
+ * @csspart base - The rendered content.
+ * @csspart copy - The copy button above each code block.
+ *
+ * @cssprop --svc-color-text - Text color.
+ * @cssprop --svc-color-muted - Blockquotes and the copy button.
+ * @cssprop --svc-color-link - Links.
+ * @cssprop --svc-color-code-bg - Background of code and table headers.
+ * @cssprop --svc-color-border - Table, rule, blockquote and button borders.
+ * @cssprop --svc-font-mono - Font of code.
+ * @cssprop --svc-radius-s - Corner radius of code blocks and the copy button.
+ *
+ * @fires svc-copy - A code block was copied to the clipboard; `detail: { text }`.
+ */
+export class SvcMarkdown extends SvcElement {
+  static override styles = styles;
+
+  static override properties = {
+    text: { attribute: false, noAccessor: true },
+    streaming: { type: Boolean, reflect: true },
+    imageHosts: {
+      attribute: 'image-hosts',
+      converter: (value: string | null) => value?.split(/[\s,]+/).filter(Boolean),
+    },
+    copyLabel: { attribute: 'copy-label' },
+    copiedLabel: { attribute: 'copied-label' },
+  };
+
+  /** True while a reply streams in (between the first `append` and `finish`). Reflected as `streaming`. */
+  streaming = false;
+  /**
+   * Hosts images may load from (attribute `image-hosts`, space or comma separated). Images from other hosts
+   * become links. Unset: every `https:`/`http:` image loads.
+   */
+  declare imageHosts?: string[];
+  /** Label of the copy buttons. */
+  copyLabel = 'Copy';
+  /** Label a copy button shows for a moment after copying. */
+  copiedLabel = 'Copied';
+
+  #base = document.createElement('div');
+  #options: StreamMarkdownOptions = { decorate: (fragment) => this.#addCopyButtons(fragment) };
+  #markdown = new StreamMarkdown(this.#base, this.#options);
+
+  constructor() {
+    super();
+    this.#base.part.add('base');
+    this.#base.addEventListener('click', (event) => {
+      const button = (event.target as Element).closest('button[part=copy]');
+      if (button) this.#copy(button, button.nextElementSibling?.textContent ?? '');
+    });
+  }
+
+  /** The whole markdown text. Setting it renders it whole; it also grows with `append`. */
+  get text(): string {
+    return this.#markdown.text;
+  }
+
+  set text(value: string) {
+    this.streaming = false;
+    this.#markdown.replace(value ?? '');
+  }
+
+  /**
+   * Adds streamed text; the view catches up once per animation frame. (This replaces the DOM's `append`:
+   * the element takes no child nodes.)
+   */
+  override append(delta: string): void {
+    this.streaming = true;
+    this.#markdown.push(delta);
+  }
+
+  /** Ends the stream: renders the whole text once more (late link definitions apply). */
+  finish(): void {
+    this.streaming = false;
+    this.#markdown.finish();
+  }
+
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    if (changed.has('imageHosts')) {
+      this.#options.imageHosts = this.imageHosts;
+      if (this.text) this.#markdown.finish();
+    }
+  }
+
+  protected override render() {
+    return this.#base;
+  }
+
+  #addCopyButtons(fragment: DocumentFragment): void {
+    // Buttons are added as nodes after sanitizing: sanitized content has no buttons of its own.
+    for (const pre of fragment.querySelectorAll('pre')) {
+      const button = document.createElement('button');
+      button.type = 'button';
+      button.part.add('copy');
+      button.textContent = this.copyLabel;
+      pre.before(button);
+    }
+  }
+
+  async #copy(button: Element, text: string): Promise<void> {
+    try {
+      await navigator.clipboard.writeText(text);
+    } catch {
+      return; // The browser refused (no permission or focus); the label stays "Copy".
+    }
+    button.textContent = this.copiedLabel;
+    setTimeout(() => {
+      button.textContent = this.copyLabel;
+    }, 1500);
+    this.emit('svc-copy', { text });
+  }
+}
+
+SvcMarkdown.define('svc-markdown');
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'svc-markdown': SvcMarkdown;
+  }
+  interface GlobalEventHandlersEventMap {
+    'svc-copy': CustomEvent<{ text: string }>;
+  }
+}

@@ -1,0 +1,278 @@
+import { css, html, nothing, unsafeCSS } from 'lit';
+import { ApiError } from '../client/errors.js';
+import { HttpClient } from '../client/http.js';
+import type { SessionToken } from '../client/types.js';
+import { WorkspacesClient } from '../client/workspaces.js';
+import { type ChatLabels, labelsFor } from './labels.js';
+import { SvcElement } from './svc-element.js';
+import { themeRules } from './tokens.js';
+
+/** Who signed in. `token` is there only on the sign-in element's own event, for pages that use it alone. */
+export interface SignedIn {
+  user_id: string;
+  expires_at: string;
+  token?: string;
+}
+
+const E164 = /^\+[1-9]\d{7,14}$/;
+/** The service accepts a new code for a phone after 30 s. */
+const RESEND_SECONDS = 30;
+
+/**
+ * @summary Signs a visitor in with a code sent by SMS: phone number, code, session token.
+ *
+ * The SMS routes take no credential, so this element needs only `base-url` and `workspace`. Inside
+ * `<svc-chat sign-in="sms">` it appears by itself; alone, listen for `svc-signed-in`.
+ *
+ * @csspart form - Each of the two steps.
+ * @csspart label - Field labels.
+ * @csspart input - The phone and code fields.
+ * @csspart button - The main button.
+ * @csspart link-button - "Use another number" and "Send a new code".
+ * @csspart message - What happened ("We sent a code…").
+ * @csspart error - What went wrong.
+ *
+ * @fires svc-signed-in - The visitor signed in; `detail: { token, user_id, expires_at }`.
+ */
+export class SvcSmsSignIn extends SvcElement {
+  static override styles = [
+    unsafeCSS(themeRules(':host([theme=light])', ':host([theme=dark])', ':host([theme=auto])')),
+    css`
+      :host {
+        display: block;
+        font-family: var(--svc-font-family, system-ui, sans-serif);
+        color: var(--svc-color-text, #1f2328);
+      }
+      [part='form'] {
+        display: grid;
+        gap: 10px;
+        max-width: 360px;
+        margin: 0 auto;
+      }
+      [part='label'] {
+        font-size: 0.9em;
+        font-weight: 600;
+      }
+      [part='input'] {
+        font: inherit;
+        padding: 10px 12px;
+        border: 1px solid var(--svc-color-border, #d9dee5);
+        border-radius: var(--svc-radius-s, 6px);
+        background: var(--svc-color-bg, #fff);
+        color: inherit;
+      }
+      [part='input'][name='code'] {
+        letter-spacing: 0.3em;
+        font-variant-numeric: tabular-nums;
+      }
+      [part='button'] {
+        font: inherit;
+        font-weight: 600;
+        padding: 10px 12px;
+        border: 0;
+        border-radius: var(--svc-radius-s, 6px);
+        background: var(--svc-color-primary, #4f46e5);
+        color: var(--svc-color-on-primary, #fff);
+        cursor: pointer;
+      }
+      [part='button']:disabled {
+        opacity: 0.55;
+        cursor: default;
+      }
+      [part='link-button'] {
+        font: inherit;
+        font-size: 0.9em;
+        padding: 0;
+        border: 0;
+        background: none;
+        color: var(--svc-color-link, #1d5fd1);
+        cursor: pointer;
+        justify-self: start;
+      }
+      [part='link-button']:disabled {
+        color: var(--svc-color-muted, #5b6470);
+        cursor: default;
+      }
+      [part='message'] {
+        margin: 0;
+        color: var(--svc-color-muted, #5b6470);
+        font-size: 0.9em;
+      }
+      [part='error'] {
+        margin: 0;
+        color: var(--svc-color-danger, #c62828);
+        font-size: 0.9em;
+      }
+      :focus-visible {
+        outline: 2px solid var(--svc-color-focus, #4f46e5);
+        outline-offset: 2px;
+      }
+    `,
+  ];
+
+  static override properties = {
+    baseUrl: { attribute: 'base-url' },
+    workspace: {},
+    lang: {},
+    theme: { reflect: true },
+    labels: { attribute: false },
+    _step: { state: true },
+    _phone: { state: true },
+    _error: { state: true },
+    _busy: { state: true },
+    _wait: { state: true },
+  };
+
+  /** Service address; default: this page's origin. */
+  declare baseUrl?: string;
+  /** The workspace the visitor joins. */
+  declare workspace: string;
+  declare lang: string;
+  /** `light`, `dark` or `auto`; unset inside `<svc-chat>`, which themes it. */
+  declare theme?: string;
+  /** Overrides of any label. */
+  declare labels?: Partial<ChatLabels>;
+
+  _step: 'phone' | 'code' = 'phone';
+  _phone = '';
+  _error = '';
+  _busy = false;
+  /** Seconds until another code may be sent. */
+  _wait = 0;
+  #timer?: ReturnType<typeof setInterval>;
+
+  get #labels(): ChatLabels {
+    return labelsFor(this.lang || document.documentElement.lang, this.labels);
+  }
+
+  get #workspaces(): WorkspacesClient {
+    // No apiKey: these routes take no credential, and none is sent.
+    return new WorkspacesClient(new HttpClient({ baseUrl: this.baseUrl || location.origin }));
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    clearInterval(this.#timer);
+  }
+
+  async #sendCode(event?: Event): Promise<void> {
+    event?.preventDefault();
+    const labels = this.#labels;
+    const phone = this.#phoneInput();
+    if (!E164.test(phone)) {
+      this._error = labels.badPhone;
+      return;
+    }
+    await this.#run(async () => {
+      await this.#workspaces.sendSmsCode(this.workspace, { phone });
+      this._phone = phone;
+      this._step = 'code';
+      this.#countdown(RESEND_SECONDS);
+      await this.updateComplete;
+      this.renderRoot.querySelector<HTMLInputElement>('input[name=code]')?.focus();
+    });
+  }
+
+  async #verify(event: Event): Promise<void> {
+    event.preventDefault();
+    const input = this.renderRoot.querySelector<HTMLInputElement>('input[name=code]');
+    const code = (input?.value ?? '').replace(/\D/g, '');
+    if (code.length !== 6) {
+      this._error = this.#labels.wrongCode;
+      return;
+    }
+    await this.#run(async () => {
+      const session: SessionToken = await this.#workspaces.verifySmsCode(this.workspace, { phone: this._phone, code });
+      this.emit('svc-signed-in', session);
+    });
+  }
+
+  /** Runs a step with the button disabled, turning any failure into words a visitor understands. */
+  async #run(step: () => Promise<void>): Promise<void> {
+    this._busy = true;
+    this._error = '';
+    try {
+      await step();
+    } catch (err) {
+      this._error = this.#explain(err);
+      if (err instanceof ApiError && err.status === 429) this.#countdown(retryAfter(err) ?? RESEND_SECONDS);
+    } finally {
+      this._busy = false;
+    }
+  }
+
+  #explain(err: unknown): string {
+    const labels = this.#labels;
+    if (!(err instanceof ApiError)) return labels.networkError;
+    if (err.status === 401) return labels.wrongCode;
+    if (err.status === 429) return labels.tooManyTries;
+    if (err.status === 400) return labels.badPhone;
+    if (err.status === 403 && /disabled/.test(err.message)) return labels.smsDisabled;
+    return err.message;
+  }
+
+  #countdown(seconds: number): void {
+    clearInterval(this.#timer);
+    this._wait = Math.ceil(seconds);
+    this.#timer = setInterval(() => {
+      this._wait = Math.max(0, this._wait - 1);
+      if (this._wait === 0) clearInterval(this.#timer);
+    }, 1000);
+  }
+
+  #phoneInput(): string {
+    const value = this.renderRoot.querySelector<HTMLInputElement>('input[name=phone]')?.value ?? this._phone;
+    return value.replace(/[\s()-]/g, '');
+  }
+
+  protected override render() {
+    const labels = this.#labels;
+    const error = this._error ? html`<p part="error" role="alert">${this._error}</p>` : nothing;
+    if (this._step === 'phone') {
+      return html`<form part="form" @submit=${(e: Event) => this.#sendCode(e)} novalidate>
+        <label part="label" for="phone">${labels.phoneLabel}</label>
+        <input part="input" id="phone" name="phone" type="tel" inputmode="tel" autocomplete="tel"
+          placeholder=${labels.phonePlaceholder} .value=${this._phone} required
+          aria-invalid=${this._error ? 'true' : 'false'} aria-describedby="phone-error" />
+        <div id="phone-error">${error}</div>
+        <button part="button" type="submit" ?disabled=${this._busy || this._wait > 0}>
+          ${this._wait > 0 ? labels.resendIn(this._wait) : labels.sendCode}
+        </button>
+      </form>`;
+    }
+    return html`<form part="form" @submit=${(e: Event) => this.#verify(e)} novalidate>
+      <p part="message" role="status">${labels.codeSent(this._phone)}</p>
+      <label part="label" for="code">${labels.codeLabel}</label>
+      <input part="input" id="code" name="code" type="text" inputmode="numeric" autocomplete="one-time-code"
+        maxlength="6" pattern="[0-9]{6}" required aria-invalid=${this._error ? 'true' : 'false'}
+        aria-describedby="code-error" />
+      <div id="code-error">${error}</div>
+      <button part="button" type="submit" ?disabled=${this._busy}>${labels.verify}</button>
+      <button part="link-button" type="button" ?disabled=${this._busy || this._wait > 0}
+        @click=${() => this.#sendCode()}>
+        ${this._wait > 0 ? labels.resendIn(this._wait) : labels.resend}
+      </button>
+      <button part="link-button" type="button" @click=${() => {
+        this._step = 'phone';
+        this._error = '';
+      }}>${labels.changePhone}</button>
+    </form>`;
+  }
+}
+
+function retryAfter(err: ApiError): number | undefined {
+  const seconds = Number(err.headers?.get('retry-after'));
+  return Number.isFinite(seconds) && seconds > 0 ? seconds : undefined;
+}
+
+SvcSmsSignIn.define('svc-sms-sign-in');
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'svc-sms-sign-in': SvcSmsSignIn;
+  }
+  interface GlobalEventHandlersEventMap {
+    /** Alone, the detail holds the session token; `<svc-chat>` re-emits it without the token. */
+    'svc-signed-in': CustomEvent<SignedIn>;
+  }
+}

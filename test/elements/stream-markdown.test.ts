@@ -1,0 +1,334 @@
+import { expect, nextFrame } from '@open-wc/testing';
+import { Lexer } from 'marked';
+import { markdownToHtml } from '../../src/elements/markdown/marked.js';
+import { sanitizeHtml } from '../../src/elements/markdown/sanitize.js';
+import { StreamMarkdown } from '../../src/elements/markdown/stream-markdown.js';
+
+const FENCE = '```';
+
+const FEATURES = `# Release notes
+
+Intro with **bold**, _em_, \`code\`, ~~strike~~ and a [link](https://example.com "title").
+Same paragraph, and an autolink https://example.org/path?q=1 and <https://example.net>.
+
+## Lists
+
+- one
+- two
+  - nested *a*
+  - nested b
+- three
+
+1. first
+2. second
+
+   continued paragraph in the item
+
+3. third
+
+2
+2. looks like a list
+#
+Heading-ish
+
+- [ ] task open
+- [x] task done
+
+## Code
+
+${FENCE}ts
+const x = 1;
+
+
+function f() {
+  return x < 2 && "<b>";
+}
+${FENCE}
+
+~~~
+tilde fence
+~~~
+
+    indented code
+
+    more indented
+
+## Table
+
+| Name | Qty | Note |
+|:-----|----:|:----:|
+| a    |   1 | x    |
+| b    |  22 | \`y\`  |
+
+> quote line
+> continued
+>
+> - list in quote
+
+Setext heading
+==============
+
+Paragraph then rule
+---
+
+***
+
+Text with <kbd>Ctrl</kbd>, <b>bold</b> html, &amp; &copy; entities and a [bad](javascript:alert(1)) link.
+
+<details>
+<summary>More</summary>
+
+Hidden *markdown* inside.
+
+</details>
+
+Final paragraph.
+`;
+
+const REFERENCES = `See [the docs][docs] and [Guide] and ![logo][img].
+
+Paragraph two.
+
+Paragraph three [inline](https://x.test).
+
+- item [docs]
+
+[docs]: https://docs.example.com "Docs"
+[guide]: https://guide.example.com
+
+[img]: https://img.example.com/logo.png
+
+After the definitions, [docs] again.
+`;
+
+const UNBALANCED_HTML = [
+  'Para with <b>bold that never closes',
+  '',
+  'next para',
+  '',
+  '<div>',
+  '',
+  'inside the div',
+  '',
+  '</div>',
+  '',
+  'A <span>closed</span> span.',
+  '',
+  'Last <i>one',
+  '',
+].join('\r\n');
+
+/** Blocks without blank lines between them, and misnested or stray raw HTML. */
+const TIGHT = `# Title
+Text right under the title.
+**Steps:**
+- one
+- two
+Paragraph after a list.
+> quote
+## Next
+| a | b |
+|---|---|
+| 1 | 2 |
+Trailing text.
+
+<b><i>misnested</b></i> tags
+
+and </div> a stray end tag </p> here.
+
+- item <em>opens
+
+- next item
+
+Done.
+`;
+
+/** A long reply: sections of every kind, repeated. */
+const LONG = Array.from(
+  { length: 40 },
+  (_, i) => `## Part ${i}
+
+Some text for part ${i}, with a [link](https://example.com/${i}) and \`code ${i}\`.
+
+- point ${i}.1
+- point ${i}.2
+
+${FENCE}js
+console.log(${i});
+${FENCE}
+
+| k | v |
+|---|---|
+| ${i} | ${i * 2} |
+`,
+).join('\n');
+
+function random(seed: number): () => number {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Splits `text` into pieces of 1 to `max` characters. */
+function deltas(text: string, seed: number, max: number): string[] {
+  const next = random(seed);
+  const pieces: string[] = [];
+  for (let at = 0; at < text.length; ) {
+    const size = 1 + Math.floor(next() * max);
+    pieces.push(text.slice(at, at + size));
+    at += size;
+  }
+  return pieces;
+}
+
+const whole = (text: string) => sanitizeHtml(markdownToHtml(text));
+
+/** Streams `text` in the given pieces, rendering after each, and returns the prefixes whose output differed. */
+function mismatches(pieces: string[]): string[] {
+  const target = document.createElement('div');
+  const stream = new StreamMarkdown(target);
+  const wrong: string[] = [];
+  let prefix = '';
+  for (const piece of pieces) {
+    prefix += piece;
+    stream.push(piece);
+    stream.flush();
+    if (target.innerHTML !== whole(prefix)) wrong.push(prefix);
+  }
+  stream.finish();
+  if (target.innerHTML !== whole(prefix)) wrong.push(`${prefix} (after finish)`);
+  return wrong;
+}
+
+/** Counts the characters marked's block lexer is given. */
+function countLexedCharacters(): { readonly count: number; restore(): void } {
+  const original = Lexer.prototype.lex;
+  const counter = {
+    count: 0,
+    restore: () => {
+      Lexer.prototype.lex = original;
+    },
+  };
+  Lexer.prototype.lex = function (this: Lexer, src: string) {
+    counter.count += src.length;
+    return original.call(this, src);
+  };
+  return counter;
+}
+
+describe('StreamMarkdown', () => {
+  it('equals the whole rendering after every single character of a document with every block kind', () => {
+    expect(mismatches([...FEATURES])).to.deep.equal([]);
+  });
+
+  it('equals the whole rendering after every character when link definitions arrive late', () => {
+    expect(mismatches([...REFERENCES])).to.deep.equal([]);
+  });
+
+  it('equals the whole rendering for random-sized deltas of several documents', () => {
+    for (const text of [FEATURES, REFERENCES, UNBALANCED_HTML, TIGHT, LONG]) {
+      for (const seed of [1, 2, 3]) {
+        expect(mismatches(deltas(text, seed, 17)), `seed ${seed}`).to.deep.equal([]);
+      }
+    }
+  });
+
+  it('equals the whole rendering after every character of blocks not separated by blank lines', () => {
+    expect(mismatches([...TIGHT])).to.deep.equal([]);
+  });
+
+  it('keeps raw HTML that opens across blocks from splitting the output', () => {
+    expect(mismatches(deltas(UNBALANCED_HTML, 7, 3))).to.deep.equal([]);
+    const target = document.createElement('div');
+    new StreamMarkdown(target).replace(UNBALANCED_HTML);
+    // The unclosed <b> carries on over the next paragraph, as a browser parses the whole text.
+    expect(target.querySelector('b > p')?.textContent).to.equal('next para');
+  });
+
+  it('appends settled blocks once and keeps their nodes while the reply grows', () => {
+    const target = document.createElement('div');
+    const stream = new StreamMarkdown(target);
+    stream.push('First paragraph.\n\nSecond.\n\nThird.\n\n');
+    stream.flush();
+    const first = target.querySelector('p')!;
+    for (const piece of deltas(LONG, 4, 40)) {
+      stream.push(piece);
+      stream.flush();
+    }
+    expect(target.querySelector('p')).to.equal(first);
+  });
+
+  it('lexes a long reply about once over, not once per delta', () => {
+    const text = LONG.repeat(3);
+    const pieces = deltas(text, 5, 8);
+    const lexed = countLexedCharacters();
+    try {
+      const target = document.createElement('div');
+      const stream = new StreamMarkdown(target);
+      for (const piece of pieces) {
+        stream.push(piece);
+        stream.flush();
+      }
+      stream.finish();
+      expect(target.innerHTML).to.equal(whole(text));
+    } finally {
+      lexed.restore();
+    }
+    // Re-lexing the whole text per delta would be about pieces × length / 2 characters: here ~100 times more.
+    expect(pieces.length).to.be.greaterThan(4000);
+    expect(lexed.count).to.be.lessThan(text.length * 20);
+  });
+
+  it('renders at most once per animation frame however many deltas arrive', async () => {
+    const target = document.createElement('div');
+    const stream = new StreamMarkdown(target);
+    const lexed = countLexedCharacters();
+    try {
+      for (const piece of deltas('Hello **streaming** world.\n\nMore text.', 6, 3)) stream.push(piece);
+      expect(target.innerHTML).to.equal('');
+      await nextFrame();
+      expect(lexed.count).to.equal(stream.text.length);
+    } finally {
+      lexed.restore();
+    }
+    expect(target.innerHTML).to.equal(whole(stream.text));
+  });
+
+  it('joins a CRLF line break split across two deltas', () => {
+    const target = document.createElement('div');
+    const stream = new StreamMarkdown(target);
+    for (const piece of ['line one\r', '\nline two\r', '\n\r\n# Title']) stream.push(piece);
+    stream.flush();
+    expect(stream.text).to.equal('line one\nline two\n\n# Title');
+    expect(target.innerHTML).to.equal(whole('line one\r\nline two\r\n\r\n# Title'));
+  });
+
+  it('replaces the text and renders it whole', () => {
+    const target = document.createElement('div');
+    const stream = new StreamMarkdown(target);
+    stream.push('old text\n\nold\n\nold\n\nold');
+    stream.flush();
+    stream.replace('# New');
+    expect(target.innerHTML).to.equal(whole('# New'));
+    expect(stream.text).to.equal('# New');
+  });
+
+  it('passes every sanitized fragment through decorate before inserting it', () => {
+    const target = document.createElement('div');
+    const stream = new StreamMarkdown(target, {
+      decorate: (fragment) => {
+        for (const pre of fragment.querySelectorAll('pre')) pre.dataset.seen = '';
+      },
+    });
+    for (const piece of deltas(LONG, 8, 30)) {
+      stream.push(piece);
+      stream.flush();
+    }
+    const blocks = target.querySelectorAll('pre');
+    expect(blocks.length).to.equal(40);
+    expect([...blocks].every((pre) => pre.hasAttribute('data-seen'))).to.equal(true);
+  });
+});

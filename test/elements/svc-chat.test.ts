@@ -1,0 +1,267 @@
+import { expect, fixture, html, oneEvent } from '@open-wc/testing';
+import '../../src/elements/svc-chat.js';
+import { ChatClient } from '../../src/client/chat.js';
+import { HttpClient } from '../../src/client/http.js';
+import type { SvcChat } from '../../src/elements/svc-chat.js';
+import { lastSmsCode, mintVisitorSession, service, until } from '../helpers/browser-service.js';
+
+const part = <T extends Element = HTMLElement>(el: SvcChat, name: string) =>
+  el.shadowRoot!.querySelector<T>(`[part~="${name}"]`);
+const parts = (el: SvcChat, name: string) => [...el.shadowRoot!.querySelectorAll<HTMLElement>(`[part~="${name}"]`)];
+const agentTexts = (el: SvcChat) =>
+  parts(el, 'message-agent').map((m) => m.querySelector('svc-markdown')?.shadowRoot?.textContent?.trim() ?? '');
+
+async function chatWithToken(attrs: { agent?: string; mode?: string } = {}): Promise<SvcChat> {
+  const { url } = await service();
+  const { token } = await mintVisitorSession();
+  return fixture<SvcChat>(html`<div style="height: 600px">
+    <svc-chat base-url=${url} token=${token} agent-ids=${attrs.agent ?? 'agent_echo'} mode=${attrs.mode ?? 'inline'}></svc-chat>
+  </div>`).then((div) => div.querySelector('svc-chat')!);
+}
+
+function type(el: SvcChat, text: string, key: Partial<KeyboardEventInit> = { key: 'Enter' }) {
+  const input = part<HTMLTextAreaElement>(el, 'input')!;
+  input.value = text;
+  input.dispatchEvent(new Event('input'));
+  input.dispatchEvent(new KeyboardEvent('keydown', { bubbles: true, composed: true, cancelable: true, ...key }));
+}
+
+describe('<svc-chat>', () => {
+  it('sends with Enter, shows the message at once and streams the rendered reply', async () => {
+    const el = await chatWithToken();
+    const sent = oneEvent(el, 'svc-message-sent');
+    const complete = oneEvent(el, 'svc-turn-complete');
+    type(el, 'hello **world**');
+    // Optimistic: the user's message is there while it is still being sent.
+    await new Promise((r) => setTimeout(r));
+    await el.updateComplete;
+    expect(parts(el, 'message-user').map((m) => m.textContent?.trim())).to.deep.equal(['hello **world**']);
+    expect(part(el, 'message-user')!.classList.contains('sending')).to.equal(true);
+    expect(part<HTMLTextAreaElement>(el, 'input')!.value).to.equal('');
+    const { detail } = await sent;
+    expect(detail.text).to.equal('hello **world**');
+    expect(detail.conversationId).to.match(/^c_/);
+    const done = await complete;
+    expect(done.detail.subtype).to.equal('success');
+    await until(() => agentTexts(el)[0] === 'Echo: hello world', 10_000, 'the echoed reply');
+    // Markdown is rendered, not shown as asterisks.
+    const markdown = part(el, 'message-agent')!.querySelector('svc-markdown')!;
+    expect(markdown.shadowRoot!.querySelector('strong')?.textContent).to.equal('world');
+    expect(part(el, 'name')?.textContent).to.equal('Echo');
+  });
+
+  it('keeps Shift+Enter as a newline instead of sending', async () => {
+    const el = await chatWithToken();
+    type(el, 'first line', { key: 'Enter', shiftKey: true });
+    expect(parts(el, 'message-user')).to.have.length(0);
+  });
+
+  it('shows a stop button while a reply runs, stops it, and can send again', async () => {
+    const el = await chatWithToken({ agent: 'agent_aria' });
+    type(el, '/slow 20');
+    const stop = await until(() => part<HTMLButtonElement>(el, 'stop-button'), 10_000, 'the stop button');
+    await until(() => agentTexts(el)[0]?.length > 10, 10_000, 'some streamed text');
+    const complete = oneEvent(el, 'svc-turn-complete');
+    stop.click();
+    const { detail } = await complete;
+    expect(detail.subtype).to.equal('interrupted');
+    await until(() => part(el, 'send-button'), 5000, 'the send button back');
+    expect(el.shadowRoot!.textContent).to.contain('Stopped.');
+    const next = oneEvent(el, 'svc-turn-complete');
+    type(el, '/help');
+    expect((await next).detail.subtype).to.equal('success');
+  });
+
+  it('opens and closes as a launcher, with Escape, and counts unread replies', async () => {
+    const el = await chatWithToken({ mode: 'launcher' });
+    expect(part(el, 'panel')).to.equal(null);
+    const launcher = part<HTMLButtonElement>(el, 'launcher')!;
+    const opened = oneEvent(el, 'svc-open');
+    launcher.click();
+    await opened;
+    expect(el.hasAttribute('open')).to.equal(true);
+    expect(part(el, 'panel')!.getAttribute('role')).to.equal('dialog');
+
+    const closed = oneEvent(el, 'svc-close');
+    part(el, 'input')!.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true, composed: true }));
+    await closed;
+    await el.updateComplete;
+    expect(part(el, 'panel')).to.equal(null);
+    expect(el.shadowRoot!.activeElement === part(el, 'launcher'), 'focus back on the launcher').to.equal(true);
+
+    // A reply that completes while closed shows up as unread on the launcher.
+    const complete = oneEvent(el, 'svc-turn-complete');
+    await el.send('ping');
+    await complete;
+    await until(() => part(el, 'badge'), 5000, 'the unread badge');
+    expect(part(el, 'badge')!.textContent).to.equal('1');
+    el.open();
+    await el.updateComplete;
+    expect(part(el, 'badge')).to.equal(null);
+  });
+
+  it('refuses a workspace key with a clear message', async () => {
+    const el = await fixture<SvcChat>(html`<svc-chat token="sk_live_secret"></svc-chat>`);
+    expect(part(el, 'notice')!.textContent).to.contain('workspace API key must never be used in a browser');
+    expect(part(el, 'input')).to.equal(null);
+  });
+
+  it('renews the token through its provider on a 401 without losing the conversation', async () => {
+    const { url } = await service();
+    const good = await mintVisitorSession();
+    let calls = 0;
+    const el = await fixture<SvcChat>(html`<div style="height: 600px"><svc-chat base-url=${url} agent-ids="agent_echo"
+      .tokenProvider=${async () => (++calls === 1 ? { token: 'st_revoked_or_expired' } : good)}></svc-chat></div>`).then(
+      (d) => d.querySelector('svc-chat')!,
+    );
+    const complete = oneEvent(el, 'svc-turn-complete');
+    await el.send('after renewal');
+    await complete;
+    expect(calls).to.equal(2);
+    await until(() => agentTexts(el)[0] === 'Echo: after renewal', 10_000, 'the reply');
+  });
+
+  it('keeps a failed message with a retry that sends it', async () => {
+    const { url } = await service();
+    const { token } = await mintVisitorSession();
+    let failNext = true;
+    const flaky: typeof fetch = (input, init) => {
+      if (failNext && String(input).endsWith('/conversations/send')) {
+        failNext = false;
+        return Promise.reject(new TypeError('Failed to fetch'));
+      }
+      return fetch(input, init);
+    };
+    const client = {
+      chat: new ChatClient(new HttpClient({ baseUrl: url, apiKey: token, fetch: flaky, maxRetries: 0 })),
+    };
+    const el = await fixture<SvcChat>(
+      html`<div style="height: 600px"><svc-chat agent-ids="agent_echo" .client=${client}></svc-chat></div>`,
+    ).then((d) => d.querySelector('svc-chat')!);
+    await el.send('try me');
+    const retry = await until(() => part<HTMLButtonElement>(el, 'retry-button'), 5000, 'the retry button');
+    expect(el.shadowRoot!.textContent).to.contain('Not sent.');
+    const complete = oneEvent(el, 'svc-turn-complete');
+    retry.click();
+    await complete;
+    await until(() => agentTexts(el)[0] === 'Echo: try me', 10_000, 'the reply');
+    expect(parts(el, 'message-user')).to.have.length(1);
+    expect(part(el, 'retry-button')).to.equal(null);
+  });
+
+  it('continues the last conversation after a reload with persist', async () => {
+    localStorage.clear();
+    const { url } = await service();
+    const { token } = await mintVisitorSession();
+    const first = await fixture<SvcChat>(
+      html`<svc-chat base-url=${url} token=${token} agent-ids="agent_echo" persist="t1"></svc-chat>`,
+    );
+    const complete = oneEvent(first, 'svc-turn-complete');
+    await first.send('remember me');
+    const { detail } = await complete;
+    first.remove();
+    const second = await fixture<SvcChat>(
+      html`<svc-chat base-url=${url} token=${token} agent-ids="agent_echo" persist="t1"></svc-chat>`,
+    );
+    await until(() => agentTexts(second)[0] === 'Echo: remember me', 10_000, 'the restored reply');
+    expect(parts(second, 'message-user')[0].textContent?.trim()).to.equal('remember me');
+    expect(detail.conversationId).to.equal(localStorage.getItem(`svc-chat:t1|agent_echo`));
+  });
+
+  it('signs a visitor in by SMS and then chats', async () => {
+    const { url } = await service();
+    const el =
+      await fixture<SvcChat>(html`<div style="height: 600px"><svc-chat base-url=${url} sign-in="sms" workspace="demo"
+      agent-ids="agent_echo"></svc-chat></div>`).then((d) => d.querySelector('svc-chat')!);
+    const signIn = part(el, 'sign-in')!.querySelector('svc-sms-sign-in')!;
+    await signIn.updateComplete;
+    const phone = `+86139${String(Date.now()).slice(-8)}`;
+    const phoneInput = signIn.shadowRoot!.querySelector<HTMLInputElement>('input[name=phone]')!;
+    phoneInput.value = phone;
+    signIn.shadowRoot!.querySelector<HTMLButtonElement>('button[type=submit]')!.click();
+    const codeInput = await until(
+      () => signIn.shadowRoot!.querySelector<HTMLInputElement>('input[name=code]'),
+      5000,
+      'the code step',
+    );
+    const code = await until(() => lastSmsCode(phone), 5000, 'the SMS');
+    // A wrong code first: a clear message, and the visitor can try again.
+    codeInput.value = code === '000000' ? '111111' : '000000';
+    signIn.shadowRoot!.querySelector<HTMLButtonElement>('button[type=submit]')!.click();
+    await until(() => signIn.shadowRoot!.querySelector('[part=error]'), 5000, 'the wrong-code message');
+    expect(signIn.shadowRoot!.querySelector('[part=error]')!.textContent).to.contain('wrong or has expired');
+    const signedIn = oneEvent(el, 'svc-signed-in');
+    codeInput.value = code;
+    signIn.shadowRoot!.querySelector<HTMLButtonElement>('button[type=submit]')!.click();
+    const { detail } = await signedIn;
+    expect(detail.user_id).to.be.a('string');
+    expect(detail).not.to.have.property('token');
+    await until(() => part(el, 'input'), 5000, 'the composer');
+    const complete = oneEvent(el, 'svc-turn-complete');
+    await el.send('signed in');
+    await complete;
+    await until(() => agentTexts(el)[0] === 'Echo: signed in', 10_000, 'the reply');
+  });
+
+  it('follows the theme and the language, and takes design tokens', async () => {
+    const { url } = await service();
+    const { token } = await mintVisitorSession();
+    const el = await fixture<SvcChat>(html`<svc-chat base-url=${url} token=${token} theme="dark" lang="zh-CN"
+      .tokens=${{ colorPrimary: 'rgb(0, 128, 128)' }}></svc-chat>`);
+    const panel = part(el, 'panel')!;
+    expect(getComputedStyle(panel).backgroundColor).to.equal('rgb(21, 23, 28)');
+    expect(part<HTMLTextAreaElement>(el, 'input')!.placeholder).to.equal('输入消息…');
+    expect(getComputedStyle(part(el, 'send-button')!).backgroundColor).to.equal('rgb(0, 128, 128)');
+    el.theme = 'light';
+    await el.updateComplete;
+    expect(getComputedStyle(panel).backgroundColor).to.equal('rgb(255, 255, 255)');
+  });
+
+  it('loads older messages when the reader scrolls up, keeping the view in place', async function () {
+    this.timeout(60_000);
+    const { url } = await service();
+    const { token } = await mintVisitorSession();
+    const chat = new ChatClient(new HttpClient({ baseUrl: url, apiKey: token }));
+    let conversationId: string | undefined;
+    for (let i = 1; i <= 14; i++) {
+      const turn = await chat.sendMessage({
+        message: `message ${i}`,
+        conversationId,
+        targetAgentIds: ['agent_echo'],
+        newConversation: !conversationId,
+      });
+      conversationId = turn.conversationId;
+    }
+    const el = await fixture<SvcChat>(html`<div style="height: 400px"><svc-chat base-url=${url} token=${token}
+      conversation-id=${conversationId!}></svc-chat></div>`).then((d) => d.querySelector('svc-chat')!);
+    await until(() => parts(el, 'message-user').length === 10, 10_000, 'the latest page');
+    const list = part(el, 'messages')!;
+    await until(() => list.scrollTop > 0, 5000, 'the list scrolled to the end');
+    list.scrollTop = 0;
+    list.dispatchEvent(new Event('scroll'));
+    await until(() => parts(el, 'message-user').length === 14, 10_000, 'the older page');
+    expect(parts(el, 'message-user')[0].textContent?.trim()).to.equal('message 1');
+    // The message that was at the top is still in view: the older page went above it.
+    expect(list.scrollTop).to.be.greaterThan(100);
+  });
+
+  it('does not pull a reader who scrolled up back to the end while a reply streams', async function () {
+    this.timeout(30_000);
+    const el = await chatWithToken({ agent: 'agent_aria' });
+    const done = oneEvent(el, 'svc-turn-complete');
+    await el.send('/markdown');
+    await done;
+    const list = part(el, 'messages')!;
+    await until(() => list.scrollHeight > list.clientHeight + 200, 5000, 'a long reply');
+    const started = oneEvent(el, 'svc-message-sent');
+    await el.send('/slow 4');
+    await started;
+    list.scrollTop = 0;
+    list.dispatchEvent(new Event('scroll'));
+    await until(() => agentTexts(el).at(-1)!.length > 40, 10_000, 'streaming');
+    await new Promise((r) => setTimeout(r, 500));
+    expect(list.scrollTop).to.equal(0);
+    expect(part(el, 'jump-button')).not.to.equal(null);
+    await el.interrupt();
+  });
+});

@@ -1,0 +1,74 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+
+/**
+ * A @web/test-runner plugin that starts the real reference service (demo workspace, in-memory database) for
+ * the browser tests, and serves `/__svc/config.js` with its URL and demo key and `/__svc/sms?phone=` with the
+ * last SMS code sent to a phone, read from the outbox file.
+ */
+export function svcServicePlugin() {
+  let child;
+  let dir;
+  let config;
+  return {
+    name: 'svc-service',
+    async serverStart() {
+      dir = mkdtempSync(join(tmpdir(), 'svc-wtr-'));
+      const outbox = join(dir, 'outbox.jsonl');
+      child = spawn(
+        process.execPath,
+        [
+          'bin/svc-server.js',
+          '--port',
+          '0',
+          '--db',
+          ':memory:',
+          '--demo',
+          '--sms-outbox',
+          outbox,
+          '--files-dir',
+          join(dir, 'files'),
+        ],
+        { stdio: ['ignore', 'pipe', 'inherit'] },
+      );
+      const lines = createInterface({ input: child.stdout });
+      config = await new Promise((resolve, reject) => {
+        const found = {};
+        child.once('exit', (code) => reject(new Error(`svc-server exited with ${code}`)));
+        lines.on('line', (line) => {
+          const url = /^listening on (\S+)/.exec(line);
+          const key = /^demo workspace API key: (\S+)/.exec(line);
+          if (url) found.url = url[1];
+          if (key) found.apiKey = key[1];
+          if (found.url && found.apiKey) resolve({ ...found, outbox });
+        });
+      });
+    },
+    async serverStop() {
+      child?.kill('SIGTERM');
+      if (dir) rmSync(dir, { recursive: true, force: true });
+    },
+    serve(context) {
+      if (context.path === '/__svc/config.js') {
+        return { body: `export default ${JSON.stringify({ url: config.url, apiKey: config.apiKey })};`, type: 'js' };
+      }
+      if (context.path === '/__svc/sms') {
+        const phone = context.URL.searchParams.get('phone');
+        let text = '';
+        try {
+          text = readFileSync(config.outbox, 'utf8');
+        } catch {}
+        const codes = text
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l))
+          .filter((m) => m.phone === phone);
+        return { body: JSON.stringify(codes.at(-1) ?? null), type: 'json' };
+      }
+      return undefined;
+    },
+  };
+}
