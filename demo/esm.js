@@ -1,4 +1,4 @@
-import { SvcClient } from '/dist/svc-chat.esm.js';
+import { ChatClient } from '/dist/svc-chat.esm.js';
 
 const chat = document.getElementById('esm-chat');
 const log = document.getElementById('events');
@@ -17,4 +17,4 @@ for (const name of ['svc-ready', 'svc-message-sent', 'svc-turn-complete', 'svc-e
   });
 }
 
-console.info('SvcClient is available for direct use:', typeof SvcClient);
+console.info('ChatClient is available for direct use:', typeof ChatClient);

@@ -185,6 +185,7 @@ export class SvcChat extends SvcElement {
 
   readonly #chat = new ChatController(this);
   #smsGrant?: SessionGrant;
+  #setup?: string;
   #persisted?: PersistedChat;
   #unsubscribes: (() => void)[] = [];
   #draft = '';
@@ -220,8 +221,7 @@ export class SvcChat extends SvcElement {
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
-    const restart = ['baseUrl', 'token', 'tokenEndpoint', 'tokenProvider', 'client', 'signIn', 'workspace', 'persist'];
-    if (this.hasUpdated && restart.some((key) => changed.has(key as keyof SvcChat))) this.#start();
+    if (this.#setup !== this.#currentSetup()) this.#start();
     else if (changed.has('conversationId') && this.hasUpdated && this.conversationId) {
       void this.#store?.load(this.conversationId);
     }
@@ -276,6 +276,27 @@ export class SvcChat extends SvcElement {
     return ids.length ? ids : undefined;
   }
 
+  /**
+   * What the client and the store were built from: when any of it changes (also a `tokenProvider` set just
+   * after the element connected), the chat starts again with it.
+   */
+  #currentSetup(): string {
+    const auth = [this.baseUrl, this.token, this.tokenEndpoint, this.signIn, this.workspace, this.persist];
+    return `${JSON.stringify(auth)}|${this.#ids.get(this.tokenProvider)}|${this.#ids.get(this.client)}`;
+  }
+
+  /** Identities of the object-valued settings, for `#currentSetup`. */
+  readonly #ids = {
+    map: new WeakMap<object, number>(),
+    next: 1,
+    get(value: object | undefined): number {
+      if (!value) return 0;
+      let id = this.map.get(value);
+      if (!id) this.map.set(value, (id = this.next++));
+      return id;
+    },
+  };
+
   #stop(): void {
     for (const off of this.#unsubscribes) off();
     this.#unsubscribes = [];
@@ -285,6 +306,7 @@ export class SvcChat extends SvcElement {
   /** (Re)builds the client and the store from the current configuration. */
   #start(): void {
     this.#stop();
+    this.#setup = this.#currentSetup();
     this._fatal = undefined;
     this._signedOut = false;
     const baseUrl = this.baseUrl || location.origin;

@@ -1,0 +1,172 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { expect, type Locator, type Page, test } from '@playwright/test';
+
+/**
+ * The demo pages as a visitor uses them, against the real service that `npm start` runs (started by
+ * global-setup.ts on a free port). Screenshots of the main states go to test-results/screenshots.
+ */
+const url = (path: string) => `${process.env.SVC_E2E_URL}${path}`;
+const shot = (page: Page, name: string) => page.screenshot({ path: `test-results/screenshots/${name}.png` });
+
+/** Everything the page logs as an error (CSP violations included) fails the test that caused it. */
+function watchErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') errors.push(msg.text());
+  });
+  page.on('pageerror', (err) => errors.push(err.message));
+  return errors;
+}
+
+const inline = (page: Page) => page.locator('#inline-chat');
+const input = (chat: Locator) => chat.locator('[part~="input"]');
+const agentReplies = (chat: Locator) => chat.locator('[part~="message-agent"] [part~="bubble"]');
+
+async function send(chat: Locator, text: string) {
+  await input(chat).fill(text);
+  await input(chat).press('Enter');
+}
+
+test('the home page chats through the script tag and streams a rendered markdown reply', async ({ page }) => {
+  const errors = watchErrors(page);
+  await page.goto(url('/'));
+  const chat = inline(page);
+  await expect(input(chat)).toBeVisible();
+  await send(chat, '/markdown');
+  await expect(chat.locator('[part~="message-user"]')).toHaveText(['/markdown']);
+  // The stop button shows while the reply streams, the send button when it is done.
+  await expect(chat.locator('[part~="stop-button"]')).toBeVisible();
+  await expect(chat.locator('[part~="send-button"]')).toBeVisible({ timeout: 20_000 });
+  const reply = agentReplies(chat).last();
+  await expect(reply.locator('table').first()).toBeVisible();
+  await expect(reply.locator('pre code').first()).toBeVisible();
+  await expect(reply.locator('h2').first()).toBeVisible();
+  await expect(chat.locator('[part~="name"]').last()).toHaveText('Aria');
+  await shot(page, 'home-markdown-reply');
+  expect(errors).toEqual([]);
+});
+
+test('a visitor stops a slow reply and sends again', async ({ page }) => {
+  await page.goto(url('/'));
+  const chat = inline(page);
+  await send(chat, '/slow 20');
+  const stop = chat.locator('[part~="stop-button"]');
+  await expect(stop).toBeVisible();
+  await expect(agentReplies(chat).last()).toContainText(/\w{3,}/, { timeout: 10_000 });
+  await shot(page, 'streaming-with-stop');
+  await stop.click();
+  await expect(chat.getByText('Stopped.')).toBeVisible({ timeout: 5000 });
+  await expect(chat.locator('[part~="send-button"]')).toBeVisible();
+  await send(chat, '/help');
+  await expect(agentReplies(chat).last()).toContainText('/markdown', { timeout: 10_000 });
+});
+
+test('the conversation continues after a reload', async ({ page }) => {
+  await page.goto(url('/'));
+  const chat = inline(page);
+  await send(chat, '/help');
+  // A reply still running keeps the send button hidden: wait for it, as a visitor would.
+  await expect(chat.locator('[part~="send-button"]')).toBeVisible({ timeout: 10_000 });
+  await send(chat, 'remember this line');
+  await expect(chat.locator('[part~="message-user"]').last()).toHaveText('remember this line');
+  await expect(chat.locator('[part~="send-button"]')).toBeVisible({ timeout: 10_000 });
+  await page.reload();
+  await expect(inline(page).locator('[part~="message-user"]').last()).toHaveText('remember this line');
+  await send(inline(page), '/help');
+  await expect(inline(page).locator('[part~="message-user"]').last()).toHaveText('/help');
+});
+
+test('the launcher opens, closes with Escape and returns focus', async ({ page }) => {
+  await page.goto(url('/'));
+  const launcher = page.locator('#launcher-chat');
+  const button = launcher.locator('[part~="launcher"]');
+  await expect(button).toBeVisible();
+  await expect(launcher.locator('[part~="panel"]')).toHaveCount(0);
+  await button.click();
+  await expect(launcher.locator('[part~="panel"]')).toBeVisible();
+  await expect(input(launcher)).toBeFocused();
+  await shot(page, 'launcher-open');
+  await page.keyboard.press('Escape');
+  await expect(launcher.locator('[part~="panel"]')).toHaveCount(0);
+  await expect(button).toBeFocused();
+});
+
+test('the launcher fills a small screen', async ({ browser }) => {
+  // Reduced motion: the panel appears in place, without its rise animation.
+  const page = await browser.newPage({ viewport: { width: 390, height: 740 }, reducedMotion: 'reduce' });
+  await page.goto(url('/'));
+  await page.locator('#launcher-chat [part~="launcher"]').click();
+  const box = await page.locator('#launcher-chat [part~="panel"]').boundingBox();
+  expect(box).toMatchObject({ x: 0, y: 0, width: 390, height: 740 });
+  await shot(page, 'launcher-mobile');
+  await page.close();
+});
+
+test('keyboard only: reach the input, send, and stop', async ({ page }) => {
+  await page.goto(url('/'));
+  const chat = inline(page);
+  await input(chat).focus();
+  await page.keyboard.type('/slow 10');
+  await page.keyboard.press('Enter');
+  await expect(chat.locator('[part~="stop-button"]')).toBeVisible();
+  await page.keyboard.press('Tab');
+  await expect(chat.locator('[part~="stop-button"]')).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(chat.getByText('Stopped.')).toBeVisible({ timeout: 5000 });
+  // Every control has a name a screen reader can say.
+  for (const name of ['new-button', 'send-button']) {
+    await expect(chat.locator(`[part~="${name}"]`)).toHaveAttribute('aria-label', /\w/);
+  }
+  await expect(chat.locator('[part~="messages"]')).toHaveAttribute('role', 'log');
+});
+
+test('dark theme follows the system with theme="auto"', async ({ browser }) => {
+  const page = await browser.newPage({ colorScheme: 'dark' });
+  await page.goto(url('/'));
+  const panel = inline(page).locator('[part~="panel"]');
+  await expect(panel).toHaveCSS('background-color', 'rgb(21, 23, 28)');
+  await send(inline(page), '/markdown');
+  await expect(inline(page).locator('[part~="send-button"]')).toBeVisible({ timeout: 20_000 });
+  await shot(page, 'dark-theme');
+  await page.close();
+});
+
+test('a visitor signs in by SMS on the SMS page and chats', async ({ page }) => {
+  const errors = watchErrors(page);
+  await page.goto(url('/sms'));
+  const chat = page.locator('#sms-chat');
+  const phone = `+86137${String(Date.now()).slice(-8)}`;
+  await chat.locator('input[name="phone"]').fill(phone);
+  await shot(page, 'sms-phone');
+  await chat.getByRole('button', { name: 'Send code' }).click();
+  await expect(chat.locator('input[name="code"]')).toBeVisible();
+  await expect.poll(() => lastCode(phone), { timeout: 5000 }).toMatch(/^\d{6}$/);
+  await chat.locator('input[name="code"]').fill(lastCode(phone)!);
+  await chat.getByRole('button', { name: 'Sign in' }).click();
+  await expect(input(chat)).toBeVisible();
+  await send(chat, '/help');
+  await expect(agentReplies(chat).last()).toContainText('/markdown', { timeout: 10_000 });
+  await shot(page, 'sms-signed-in');
+  expect(errors).toEqual([]);
+});
+
+test('the ES module page uses a token provider and Chinese labels', async ({ page }) => {
+  const errors = watchErrors(page);
+  await page.goto(url('/esm'));
+  const chat = page.locator('#esm-chat');
+  await expect(input(chat)).toHaveAttribute('placeholder', '输入消息…');
+  await send(chat, '/help');
+  await expect(agentReplies(chat).last()).toContainText('/markdown', { timeout: 10_000 });
+  await expect(page.locator('#events')).toContainText('svc-turn-complete');
+  expect(errors).toEqual([]);
+});
+
+function lastCode(phone: string): string | undefined {
+  const outbox = process.env.SVC_E2E_OUTBOX ?? '';
+  if (!existsSync(outbox)) return undefined;
+  const lines = readFileSync(outbox, 'utf8').split('\n').filter(Boolean);
+  return lines
+    .map((line) => JSON.parse(line) as { phone: string; code: string })
+    .filter((m) => m.phone === phone)
+    .at(-1)?.code;
+}
