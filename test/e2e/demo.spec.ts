@@ -1,4 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { expect, type Locator, type Page, test } from '@playwright/test';
 
 /**
@@ -170,3 +172,24 @@ function lastCode(phone: string): string | undefined {
     .filter((m) => m.phone === phone)
     .at(-1)?.code;
 }
+
+test("the README's script-tag snippet chats from a page on another origin", async ({ page }) => {
+  const readme = readFileSync('README.md', 'utf8');
+  const snippet = /## Chat on your own page[\s\S]*?```html\n([\s\S]*?)```/.exec(readme)?.[1];
+  expect(snippet).toContain('<svc-chat');
+  const site = createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html' });
+    res.end(snippet!.replaceAll('http://127.0.0.1:8787', process.env.SVC_E2E_URL!));
+  });
+  await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+  try {
+    const { port } = site.address() as AddressInfo;
+    await page.goto(`http://127.0.0.1:${port}/chat.html`);
+    const chat = page.locator('svc-chat');
+    await chat.locator('[part~="launcher"]').click();
+    await send(chat, '/help');
+    await expect(agentReplies(chat).last()).toContainText('/markdown', { timeout: 10_000 });
+  } finally {
+    site.close();
+  }
+});
