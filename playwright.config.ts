@@ -1,4 +1,5 @@
 import { defineConfig } from '@playwright/test';
+import { chromiumLaunchOptions } from './test/helpers/chromium.mjs';
 
 /** End-to-end tests: Debian's Chromium (or CHROME_PATH) against the real service and demo pages. */
 export default defineConfig({
@@ -14,15 +15,6 @@ export default defineConfig({
   use: {
     headless: true,
     screenshot: 'only-on-failure',
-    launchOptions: {
-      executablePath: process.env.CHROME_PATH || '/usr/bin/chromium',
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-dev-shm-usage',
-      ],
-    },
+    launchOptions: chromiumLaunchOptions,
   },
 });

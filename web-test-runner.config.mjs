@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { playwrightLauncher } from '@web/test-runner-playwright';
+import { chromiumLaunchOptions } from './test/helpers/chromium.mjs';
 import { svcServicePlugin } from './test/helpers/wtr-service.mjs';
 
 /** Browser tests (elements, cards, browser-only client code) in the system Chromium through Playwright. */
@@ -22,16 +23,7 @@ export default {
       product: 'chromium',
       // Copy buttons are tested against the real clipboard.
       createBrowserContext: ({ browser }) => browser.newContext({ permissions: ['clipboard-read', 'clipboard-write'] }),
-      launchOptions: {
-        executablePath: process.env.CHROME_PATH || '/usr/bin/chromium',
-        args: [
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-dev-shm-usage',
-        ],
-      },
+      launchOptions: chromiumLaunchOptions,
     }),
   ],
 };
