@@ -11,4 +11,8 @@ export const icons = {
   send: icon(svg`<path d="M5 12h13M13 6l6 6-6 6"/>`),
   stop: icon(svg`<rect x="7" y="7" width="10" height="10" rx="1.5" fill="currentColor" stroke="none"/>`),
   file: icon(svg`<path d="M14 3H7a2 2 0 0 0-2 2v14a2 2 0 0 0 2 2h10a2 2 0 0 0 2-2V8z"/><path d="M14 3v5h5"/>`),
+  paperclip: icon(svg`<path d="m21 11-8.5 8.5a5 5 0 0 1-7-7L14 4a3.5 3.5 0 0 1 5 5l-8.5 8.5a2 2 0 0 1-3-3L15 7"/>`),
+  download: icon(svg`<path d="M12 4v11M7 10l5 5 5-5M5 20h14"/>`),
+  speaker: icon(svg`<path d="M4 9h4l5-4v14l-5-4H4z"/><path d="M16.5 8.5a5 5 0 0 1 0 7M19 6a8.5 8.5 0 0 1 0 12"/>`),
+  pause: icon(svg`<path d="M9 6v12M15 6v12"/>`),
 };

@@ -1,5 +1,7 @@
+import { type ContentLabels, EN_CONTENT_LABELS, ZH_CONTENT_LABELS } from './content-labels.js';
+
 /** Every string `<svc-chat>` shows, so a site can translate or reword any of them (`labels` property). */
-export interface ChatLabels {
+export interface ChatLabels extends ContentLabels {
   title: string;
   placeholder: string;
   send: string;
@@ -45,6 +47,7 @@ export interface ChatLabels {
 }
 
 export const EN_LABELS: ChatLabels = {
+  ...EN_CONTENT_LABELS,
   title: 'Chat',
   placeholder: 'Write a message…',
   send: 'Send',
@@ -89,6 +92,7 @@ export const EN_LABELS: ChatLabels = {
 };
 
 export const ZH_LABELS: ChatLabels = {
+  ...ZH_CONTENT_LABELS,
   title: '对话',
   placeholder: '输入消息…',
   send: '发送',

@@ -25,6 +25,9 @@ class MarkdownText extends Directive {
     if (text === this.#text && streaming === this.#streaming) return nothing;
     if (streaming && text.length >= this.#fed && (this.#streaming || this.#fed === 0)) {
       element.append(text.slice(this.#fed));
+    } else if (this.#streaming && text === element.text) {
+      // The final record repeats what streamed in: one full render settles it (late link definitions).
+      element.finish();
     } else {
       element.text = text;
     }

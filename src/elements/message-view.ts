@@ -1,15 +1,31 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import type { ChatMessage } from '../chat/chat-message.js';
-import type { ContentBlock, MessagePart } from '../client/types.js';
+import type { ContentBlock, Delegation, MessagePart } from '../client/types.js';
+import '../cards/svc-connector-setup.js';
+import '../cards/svc-info-collect.js';
+import '../cards/svc-payment-gate.js';
+import { formatBytes } from './attachments.js';
+import type { FileDownloadController } from './file-download.js';
+import { icons } from './icons.js';
+import type { ImageViewerController } from './image-viewer.js';
 import type { ChatLabels } from './labels.js';
 import { markdownText } from './markdown-stream.js';
+import type { ReadAloudController } from './read-aloud.js';
+import { safeUrl } from './safe-url.js';
 
 /** What rendering a message needs from the chat around it. */
 export interface ViewContext {
   labels: ChatLabels;
+  /** Language of dates, sizes, amounts and the cards' labels. */
+  lang: string;
   agents?: Record<string, { name: string; avatar?: string }>;
   imageHosts?: string;
+  /** Show the agents' thinking blocks. */
+  showThinking: boolean;
   retry(messageId: string): void;
+  readAloud: ReadAloudController;
+  downloads: FileDownloadController;
+  images: ImageViewerController;
 }
 
 /** One row of the conversation. Everything textual goes through Lit bindings or the sanitizing markdown. */
@@ -29,7 +45,7 @@ function renderUser(message: ChatMessage, view: ViewContext): TemplateResult {
   return html`<div part="message message-user" class="message ${message.status ?? ''}">
     <div class="body">
       ${message.senderName ? html`<span part="name">${message.senderName}</span>` : nothing}
-      ${message.parts.length ? html`<div class="parts">${message.parts.map(renderPart)}</div>` : nothing}
+      ${message.parts.length ? html`<div class="parts">${message.parts.map((p) => renderPart(p, view))}</div>` : nothing}
       ${message.text ? html`<div part="bubble">${message.text}</div>` : nothing}
       ${
         failed
@@ -43,12 +59,14 @@ function renderUser(message: ChatMessage, view: ViewContext): TemplateResult {
   </div>`;
 }
 
+function agentName(agentId: string | undefined, view: ViewContext, fallback?: string): string {
+  return (agentId ? view.agents?.[agentId]?.name : undefined) ?? fallback ?? view.labels.agent;
+}
+
 function renderAgent(message: ChatMessage, view: ViewContext): TemplateResult {
   const agent = message.agentId ? view.agents?.[message.agentId] : undefined;
-  const name = agent?.name ?? message.senderName ?? view.labels.agent;
+  const name = agentName(message.agentId, view, message.senderName);
   const avatar = agent?.avatar ?? message.senderAvatar;
-  const tools = message.blocks.filter((b) => b.type === 'tool_use');
-  const images = message.blocks.filter((b) => b.type === 'image');
   return html`<div part="message message-agent" class="message" data-agent=${message.agentId ?? ''}>
     ${
       avatar
@@ -57,7 +75,8 @@ function renderAgent(message: ChatMessage, view: ViewContext): TemplateResult {
     }
     <div class="body">
       <span part="name">${name}</span>
-      ${tools.map(renderToolCall)}
+      ${view.showThinking ? message.blocks.map((b) => renderThinking(b, view)) : nothing}
+      ${message.blocks.map((b) => renderToolCall(b, view))}
       ${
         message.text || message.streaming
           ? html`<div part="bubble" class=${message.streaming ? 'cursor' : ''}>
@@ -70,19 +89,53 @@ function renderAgent(message: ChatMessage, view: ViewContext): TemplateResult {
           </div>`
           : nothing
       }
-      ${images.map((b) => renderImage(b, view))}
+      ${message.blocks.map((b) => renderImage(b, view))}
+      ${message.delegations.map((d) => renderDelegation(d, name, view))}
+      ${message.attachment ? renderAttachment(message, view) : nothing}
+      ${
+        message.payment
+          ? html`<svc-payment-gate part="card payment-card" lang=${view.lang} .payment=${message.payment.gate}
+            status=${message.payment.status}></svc-payment-gate>`
+          : nothing
+      }
+      ${message.infoCollect.map(
+        (card) => html`<svc-info-collect part="card info-card" lang=${view.lang} .request=${card.request}
+          ?answered=${card.answered} .answer=${card.answer}></svc-info-collect>`,
+      )}
+      ${message.connectorSetup.map(
+        (card) => html`<svc-connector-setup part="card connector-card" lang=${view.lang} .request=${card.request}
+          ?answered=${card.answered}></svc-connector-setup>`,
+      )}
       ${message.interrupted ? html`<span class="meta">${view.labels.interrupted}</span>` : nothing}
       ${message.error ? html`<span part="message-error" role="alert">${view.labels.replyFailed} ${message.error}</span>` : nothing}
+      ${view.readAloud.canRead(message) ? renderReadAloud(message, view) : nothing}
     </div>
   </div>`;
 }
 
-function renderToolCall(block: ContentBlock): TemplateResult | typeof nothing {
+function renderThinking(block: ContentBlock, view: ViewContext): TemplateResult | typeof nothing {
+  if (block.type !== 'thinking') return nothing;
+  return html`<details part="thinking">
+    <summary>${view.labels.thoughts}</summary>
+    <div class="thinking-text">${block.thinking}</div>
+  </details>`;
+}
+
+function renderToolCall(block: ContentBlock, view: ViewContext): TemplateResult | typeof nothing {
   if (block.type !== 'tool_use') return nothing;
   return html`<details part="tool-call">
-    <summary>${block.name}</summary>
+    <summary>${view.labels.toolInput(block.name)}</summary>
     <pre>${JSON.stringify(block.input, null, 2)}</pre>
   </details>`;
+}
+
+/** "Aria → Scout: task", read as a sentence. */
+function renderDelegation(delegation: Delegation, from: string, view: ViewContext): TemplateResult {
+  const fromName = agentName(delegation.fromAgentId, view, from);
+  const to = agentName(delegation.agentId, view, delegation.agentName ?? delegation.agentId);
+  return html`<p part="delegation" role="note" aria-label=${view.labels.handover(fromName, to, delegation.task)}>
+    <span aria-hidden="true"><strong>${fromName}</strong> → <strong>${to}</strong>${delegation.task ? `: ${delegation.task}` : ''}</span>
+  </p>`;
 }
 
 /** Agent images load only from allowed hosts when `image-hosts` is set; others become links. */
@@ -92,25 +145,70 @@ function renderImage(block: ContentBlock, view: ViewContext): TemplateResult | t
   if (!url) return nothing;
   const allowed = !view.imageHosts || view.imageHosts.split(/[\s,]+/).includes(url.host);
   return allowed
-    ? html`<img part="image" src=${url.href} alt="" loading="lazy" referrerpolicy="no-referrer" />`
+    ? renderZoomable(url.href, view)
     : html`<a href=${url.href} target="_blank" rel="noopener noreferrer">${url.href}</a>`;
 }
 
-function renderPart(part: MessagePart): TemplateResult | typeof nothing {
-  if (part.type === 'image_url') {
-    const url = safeUrl(part.image_url.url);
-    return url ? html`<img part="image" src=${url.href} alt="" loading="lazy" />` : nothing;
-  }
-  if (part.type === 'file') return html`<span part="bubble" class="file">${part.file.filename}</span>`;
-  return nothing;
+/** An image that opens larger on click (or Enter / Space: it is a button). */
+function renderZoomable(url: string, view: ViewContext): TemplateResult {
+  return html`<button part="image-button" type="button" aria-label=${view.labels.openImage}
+    @click=${(e: Event) => void view.images.show(url, view.labels.image, e.currentTarget as HTMLElement)}>
+    <img part="image" src=${url} alt="" loading="lazy" referrerpolicy="no-referrer" />
+  </button>`;
 }
 
-/** Only http(s) URLs reach `src`/`href` attributes. */
-export function safeUrl(value: string): URL | undefined {
-  try {
-    const url = new URL(value, location.href);
-    return url.protocol === 'https:' || url.protocol === 'http:' ? url : undefined;
-  } catch {
-    return undefined;
+function renderAttachment(message: ChatMessage, view: ViewContext): TemplateResult {
+  const file = message.attachment!;
+  const busy = view.downloads.busy.has(message.id);
+  const size = typeof file.size === 'number' ? formatBytes(file.size, view.lang) : '';
+  return html`<div part="file">
+    <span part="file-icon" aria-hidden="true">${icons.file}</span>
+    <span class="file-text">
+      <span part="file-name">${file.name}</span>
+      ${size ? html`<span class="meta">${size}</span>` : nothing}
+    </span>
+    <button part="download-button" type="button" ?disabled=${busy} aria-label=${view.labels.download(file.name)}
+      @click=${() => void view.downloads.download(message.id, file)}>
+      ${busy ? view.labels.downloading : icons.download}
+    </button>
+    ${
+      view.downloads.failed.has(message.id)
+        ? html`<span part="message-error" role="alert">${view.labels.downloadFailed(file.name)}</span>`
+        : nothing
+    }
+  </div>`;
+}
+
+function renderReadAloud(message: ChatMessage, view: ViewContext): TemplateResult {
+  const { readAloud, labels } = view;
+  const state = readAloud.messageId === message.id ? readAloud.state : undefined;
+  const label =
+    state === 'playing'
+      ? labels.pauseReading
+      : state === 'paused'
+        ? labels.resumeReading
+        : state === 'loading'
+          ? labels.preparingAudio
+          : labels.readAloud;
+  return html`<div class="actions">
+    <button part="read-aloud-button" type="button" aria-label=${label} title=${label}
+      ?disabled=${state === 'loading'}
+      data-state=${state ?? 'idle'} @click=${() => void readAloud.toggle(message)}>
+      ${state === 'playing' ? icons.pause : icons.speaker}
+    </button>
+    ${readAloud.failedId === message.id ? html`<span part="message-error" role="alert">${labels.audioFailed}</span>` : nothing}
+  </div>`;
+}
+
+function renderPart(part: MessagePart, view: ViewContext): TemplateResult | typeof nothing {
+  if (part.type === 'image_url') {
+    const url = safeUrl(part.image_url.url);
+    return url ? renderZoomable(url.href, view) : nothing;
   }
+  if (part.type === 'file') {
+    const url = safeUrl(part.file.file_url);
+    return html`<a part="file-chip" href=${url?.href ?? nothing} target="_blank" rel="noopener noreferrer"
+      download=${part.file.filename}>${icons.file}<span>${part.file.filename}</span></a>`;
+  }
+  return nothing;
 }

@@ -1,5 +1,4 @@
 import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
-import { repeat } from 'lit/directives/repeat.js';
 import { ChatStore } from '../chat/chat-store.js';
 import {
   authorizedFetch,
@@ -11,14 +10,19 @@ import {
 import { ChatClient } from '../client/chat.js';
 import { HttpClient } from '../client/http.js';
 import type { SendResult } from '../client/types.js';
+import { renderAttachButton, renderAttachments, renderDropZone } from './attachments.js';
+import attachmentsStyles from './attachments.styles.js';
+import { ChatContent } from './chat-content.js';
 import { ChatController } from './chat-controller.js';
 import { icons } from './icons.js';
 import { type ChatLabels, labelsFor } from './labels.js';
 import { renderMessage, type ViewContext } from './message-view.js';
+import messageViewStyles from './message-view.styles.js';
 import { type PersistedChat, persistedChat } from './persist.js';
 import styles from './svc-chat.styles.js';
 import { SvcElement } from './svc-element.js';
 import { type PlatformTokens, tokenStyle } from './tokens.js';
+import { virtualList } from './virtual-list.js';
 import './svc-markdown.js';
 import type { SignedIn } from './svc-sms-sign-in.js';
 import './svc-sms-sign-in.js';
@@ -69,6 +73,20 @@ const HISTORY_PX = 200;
  * @csspart send-button - Sends the message.
  * @csspart stop-button - Stops the running reply.
  * @csspart sign-in - The SMS sign-in area.
+ * @csspart attach-button - Chooses files to attach.
+ * @csspart attachments - The files waiting to be sent, above the input; each is an `attachment`.
+ * @csspart attachment - A file waiting to be sent (`attachment-preview`, `attachment-name`, `upload-progress`).
+ * @csspart remove-attachment - Takes a file out of the message.
+ * @csspart attachment-error - Why a file was refused or could not be uploaded.
+ * @csspart drop-zone - Shown while files are dragged over the panel.
+ * @csspart file - A file an agent made; `file-name`, `download-button` inside.
+ * @csspart file-chip - A file the visitor sent.
+ * @csspart image-button - An image in the conversation; opens the `lightbox`.
+ * @csspart lightbox - The dialog showing an image larger (`lightbox-image`, `lightbox-close`).
+ * @csspart read-aloud-button - Reads a reply aloud, pauses and resumes.
+ * @csspart delegation - An agent handing a task to another.
+ * @csspart thinking - An agent's thoughts (with `show-thinking`).
+ * @csspart card - A card; also `payment-card`, `info-card` or `connector-card`.
  *
  * @cssprop --svc-color-primary - Buttons, the launcher and the user's bubbles.
  * @cssprop --svc-color-on-primary - Text on the primary color.
@@ -104,7 +122,7 @@ const HISTORY_PX = 200;
  * @fires svc-close - The launcher's panel closed.
  */
 export class SvcChat extends SvcElement {
-  static override styles = styles;
+  static override styles = [...styles, messageViewStyles, attachmentsStyles];
 
   static override properties = {
     baseUrl: { attribute: 'base-url' },
@@ -128,6 +146,8 @@ export class SvcChat extends SvcElement {
     labels: { attribute: false },
     tokens: { attribute: false },
     agents: { attribute: false },
+    showThinking: { attribute: 'show-thinking', type: Boolean },
+    accept: {},
     _signedOut: { state: true },
     _fatal: { state: true },
     _unread: { state: true },
@@ -177,6 +197,10 @@ export class SvcChat extends SvcElement {
   declare tokens?: Partial<PlatformTokens>;
   /** Names and avatars of agents by id, for multi-agent conversations. */
   declare agents?: Record<string, { name: string; avatar?: string }>;
+  /** Shows the agents' thinking (collapsed) above their replies. */
+  showThinking = false;
+  /** Kinds of files visitors may attach, as a file input's `accept` (`image/*,.pdf`); default: any kind. */
+  declare accept?: string;
 
   declare _signedOut: boolean;
   declare _fatal?: string;
@@ -184,6 +208,11 @@ export class SvcChat extends SvcElement {
   _awayFromEnd = false;
 
   readonly #chat = new ChatController(this);
+  readonly #content = new ChatContent(this, {
+    labels: () => this.#labels,
+    lang: () => this.#lang,
+    accept: () => this.accept,
+  });
   #smsGrant?: SessionGrant;
   #setup?: string;
   #persisted?: PersistedChat;
@@ -204,6 +233,10 @@ export class SvcChat extends SvcElement {
 
   get #labels(): ChatLabels {
     return labelsFor(this.lang || document.documentElement.lang, this.labels);
+  }
+
+  get #lang(): string {
+    return this.lang || document.documentElement.lang || 'en';
   }
 
   get #store(): ChatStore | undefined {
@@ -292,7 +325,10 @@ export class SvcChat extends SvcElement {
     get(value: object | undefined): number {
       if (!value) return 0;
       let id = this.map.get(value);
-      if (!id) this.map.set(value, (id = this.next++));
+      if (!id) {
+        id = this.next++;
+        this.map.set(value, id);
+      }
       return id;
     },
   };
@@ -301,6 +337,7 @@ export class SvcChat extends SvcElement {
     for (const off of this.#unsubscribes) off();
     this.#unsubscribes = [];
     this.#chat.detach();
+    this.#content.detach();
   }
 
   /** (Re)builds the client and the store from the current configuration. */
@@ -341,6 +378,7 @@ export class SvcChat extends SvcElement {
       store.on('conversation-change', ({ conversationId }) => this.#persisted?.save(conversationId)),
     ];
     this.#chat.attach(store);
+    this.#content.attach(chat, store);
     const resume = this.conversationId || this.#persisted?.load();
     if (resume) void store.load(resume);
     this.emit('svc-ready', { conversationId: resume ?? null });
@@ -447,11 +485,20 @@ export class SvcChat extends SvcElement {
     const input = this.#input;
     const text = (input?.value ?? '').trim();
     const store = this.#store;
-    if (!text || !store || store.running) return;
+    const attachments = this.#content.attachments;
+    const parts = attachments.parts;
+    if (!store || store.running) return;
+    if (attachments.uploading) {
+      attachments.notice = this.#labels.waitForUploads;
+      this.requestUpdate();
+      return;
+    }
+    if (!text && !parts.length) return;
     this.#draft = '';
     if (input) input.value = '';
     this.#stick = true;
-    void store.send(text);
+    attachments.clear();
+    void store.send(text, parts.length ? { parts } : {});
   }
 
   #onKeydown(event: KeyboardEvent): void {
@@ -490,6 +537,10 @@ export class SvcChat extends SvcElement {
         part="panel"
         role=${launcher ? 'dialog' : 'region'}
         aria-label=${title}
+        @dragover=${this.#store ? this.#content.attachments.onDragOver : nothing}
+        @dragleave=${this.#store ? this.#content.attachments.onDragLeave : nothing}
+        @drop=${this.#store ? this.#content.attachments.onDrop : nothing}
+        @paste=${this.#store ? this.#content.attachments.onPaste : nothing}
       >
         <header part="header">
           <h2 part="title">${title}</h2>
@@ -534,6 +585,9 @@ export class SvcChat extends SvcElement {
       agents: this.agents,
       imageHosts: this.imageHosts,
       retry: (id) => void store.retry(id),
+      lang: this.#lang,
+      showThinking: this.showThinking,
+      ...this.#content.view,
     };
     const status = this.#statusText(labels, store);
     return html`
@@ -553,7 +607,7 @@ export class SvcChat extends SvcElement {
         ${
           messages.length === 0 && !store.loadingHistory
             ? html`<div part="empty"><slot name="empty">${labels.empty}</slot></div>`
-            : repeat(
+            : virtualList(
                 messages,
                 (m) => m.key,
                 (m) => renderMessage(m, view),
@@ -566,7 +620,9 @@ export class SvcChat extends SvcElement {
           : nothing
       }
       <div part="status" aria-live="polite">${status}</div>
+      ${renderAttachments(this.#content.attachments, labels, this.#lang)}
       <form part="composer" @submit=${(e: Event) => this.#submit(e)}>
+        ${renderAttachButton(this.#content.attachments, labels, this.accept)}
         <textarea
           part="input"
           rows="1"
@@ -585,6 +641,7 @@ export class SvcChat extends SvcElement {
             : html`<button part="send-button" type="submit" aria-label=${labels.send} title=${labels.send}>${icons.send}</button>`
         }
       </form>
+      ${renderDropZone(this.#content.attachments, labels)} ${this.#content.renderOverlays(labels)}
     `;
   }
 

@@ -1,0 +1,61 @@
+import type { ChatApi } from '../../src/chat/chat-api.js';
+import type { ChatStreamRecord, HistoryResult, InterruptResult, SendResult } from '../../src/client/types.js';
+
+/** A zero-delay task boundary (setTimeout would be clamped to 4 ms after a few nested calls). */
+function nextTask(): Promise<void> {
+  return new Promise((done) => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => done();
+    channel.port2.postMessage(null);
+  });
+}
+
+/**
+ * A ChatApi with a fixed history whose stream delivers the records handed to `deliver`, `perTask` at a
+ * time with a task boundary between groups, as network chunks reach the real client. What it measures is
+ * the widget, not the network.
+ */
+export class FakeChatApi implements ChatApi {
+  #stream?: { push(records: ChatStreamRecord[]): void };
+
+  constructor(readonly historyRecords: ChatStreamRecord[] = []) {}
+
+  async send(): Promise<SendResult> {
+    throw new Error('the benchmark sends nothing');
+  }
+
+  async history(): Promise<HistoryResult> {
+    return { entries: this.historyRecords, hasMore: false };
+  }
+
+  async interrupt(): Promise<InterruptResult> {
+    return { interrupted: false, reason: 'no reply is running' };
+  }
+
+  async *stream(_id: string, opts: { signal?: AbortSignal } = {}): AsyncGenerator<ChatStreamRecord> {
+    const queue: ChatStreamRecord[][] = [];
+    let wake: (() => void) | undefined;
+    this.#stream = {
+      push(records) {
+        queue.push(records);
+        wake?.();
+      },
+    };
+    while (!opts.signal?.aborted) {
+      const group = queue.shift();
+      if (group) yield* group;
+      else await new Promise<void>((done) => (wake = done));
+    }
+  }
+
+  /** Resolves once every record was handed to the stream's reader. */
+  async deliver(records: ChatStreamRecord[], perTask: number): Promise<void> {
+    while (!this.#stream) await nextTask();
+    for (let i = 0; i < records.length; i += perTask) {
+      this.#stream.push(records.slice(i, i + perTask));
+      await nextTask();
+    }
+  }
+}
+
+export { nextTask };

@@ -1,0 +1,72 @@
+/** Long conversations: 5,000 messages in history through the real `<svc-chat>`, fed by a fake ChatApi. */
+import type { ChatStreamRecord } from '../../src/client/types.js';
+import { FakeChatApi } from './fake-chat-api.js';
+import { countElements, frames, mountChat } from './mount.js';
+import { RecordWriter } from './records.js';
+
+const REPLIES = [
+  'Sure. Here is **what changed** since your last visit:\n\n- the `billing` page loads faster\n- invoices can be exported as CSV\n\nAnything else?',
+  'The order ships on *Monday*. You can follow it at [the tracking page](https://example.com/track).',
+  '```js\nconst total = items.reduce((sum, item) => sum + item.price, 0);\n```\n\nThat sums the prices.',
+  '| plan | price |\n| --- | --- |\n| basic | 5 |\n| pro | 12 |\n\nThe **pro** plan includes priority support.',
+];
+
+function conversation(messages: number): ChatStreamRecord[] {
+  const writer = new RecordWriter('c_bench');
+  const records: ChatStreamRecord[] = [];
+  for (let turn = 1; turn <= messages / 2; turn++) {
+    records.push(writer.user(`Question number ${turn}: how does this work?`, turn));
+    records.push(writer.reply(`m_${turn}`, `${REPLIES[turn % REPLIES.length]}\n\n(reply ${turn})`, turn));
+    records.push(writer.result(turn));
+  }
+  return records;
+}
+
+let api = new FakeChatApi();
+
+const list = () => document.querySelector('svc-chat')?.renderRoot.querySelector<HTMLElement>('[part~=messages]');
+
+Object.assign(window, {
+  bench: {
+    prepare(messages: number) {
+      document.querySelector('svc-chat')?.remove();
+      api = new FakeChatApi(conversation(messages));
+    },
+    /** Milliseconds from adding the element to the newest message painted at the bottom of the list. */
+    async firstPaint(messages: number): Promise<number> {
+      const start = performance.now();
+      await mountChat(api);
+      const newest = `(reply ${messages / 2})`;
+      const shown = [...(list()?.querySelectorAll('svc-markdown') ?? [])].at(-1)?.renderRoot.textContent ?? '';
+      if (!shown.includes(newest)) throw new Error(`the newest message is not shown: ${shown.slice(-80)}`);
+      // mountChat waited two frames: the paint is one frame before it returned.
+      return performance.now() - start;
+    },
+    stats() {
+      const memory = (performance as unknown as { memory?: { usedJSHeapSize: number } }).memory;
+      return {
+        elements: countElements(),
+        rows: list()?.querySelectorAll('[part~=message]').length ?? 0,
+        heapMb: memory ? memory.usedJSHeapSize / 1e6 : 0,
+      };
+    },
+    /** Scrolls the list to the top 1,200 px a frame, as a fast flick does; returns each frame's duration. */
+    async scrollToTop(): Promise<number[]> {
+      const element = list();
+      if (!element) throw new Error('no list');
+      const times: number[] = [];
+      let last = performance.now();
+      for (let i = 0; i < 5000 && element.scrollTop > 0; i++) {
+        element.scrollTop -= 1200;
+        await frames(1);
+        const now = performance.now();
+        times.push(now - last);
+        last = now;
+      }
+      if (element.scrollTop > 0) throw new Error('the list did not reach the top');
+      const first = element.querySelector('[part~=message-user] [part~=bubble]')?.textContent ?? '';
+      if (!first.includes('Question number 1:')) throw new Error(`the oldest message is not shown: ${first}`);
+      return times;
+    },
+  },
+});

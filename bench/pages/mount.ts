@@ -1,0 +1,41 @@
+import '../../src/elements/index.js';
+import type { ChatClient } from '../../src/client/chat.js';
+import type { SvcChat } from '../../src/elements/svc-chat.js';
+import type { FakeChatApi } from './fake-chat-api.js';
+
+/** A fresh `<svc-chat>` showing the fake conversation; resolves once its history is on screen. */
+export async function mountChat(api: FakeChatApi, height = '680px'): Promise<SvcChat> {
+  document.querySelector('svc-chat')?.remove();
+  const chat = document.createElement('svc-chat');
+  chat.style.height = height;
+  chat.style.display = 'block';
+  chat.client = { chat: api as unknown as ChatClient };
+  chat.conversationId = 'c_bench';
+  document.body.append(chat);
+  await until(
+    () => !chat.renderRoot.querySelector('.history-note') && chat.renderRoot.querySelector('[part~=message]'),
+  );
+  await frames(2);
+  return chat;
+}
+
+export function frames(count: number): Promise<void> {
+  return new Promise((done) => {
+    const step = (left: number) => (left ? requestAnimationFrame(() => step(left - 1)) : done());
+    step(count);
+  });
+}
+
+export async function until(check: () => unknown): Promise<void> {
+  while (!check()) await frames(1);
+}
+
+/** Every element in the document, shadow trees included. */
+export function countElements(root: Document | ShadowRoot = document): number {
+  let count = 0;
+  for (const element of root.querySelectorAll('*')) {
+    count++;
+    if (element.shadowRoot) count += countElements(element.shadowRoot);
+  }
+  return count;
+}

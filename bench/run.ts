@@ -1,0 +1,27 @@
+/**
+ * `npm run bench`: every benchmark in one run, printed and written to bench/results.json. Figures, not tests.
+ * `--full` also streams the reply through a renderer that re-parses the whole text per delta and through
+ * deep-chat (each takes minutes: their work grows with the square of the reply's length).
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT } from './browser.js';
+import { renderBenchmarks } from './render.js';
+import { serviceBenchmark } from './service.js';
+import { sizeBenchmark } from './size.js';
+import { startupBenchmark } from './startup.js';
+
+const full = process.argv.includes('--full');
+
+const results = {
+  date: new Date().toISOString(),
+  node: process.version,
+  size: await sizeBenchmark(),
+  ...(await renderBenchmarks({ naive: full, deepChat: full })),
+  startup: await startupBenchmark(),
+  service: await serviceBenchmark(),
+};
+const file = join(ROOT, 'bench/results.json');
+writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
+console.log(JSON.stringify(results, null, 2));
+console.log(`written to ${file}`);

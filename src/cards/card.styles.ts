@@ -1,0 +1,129 @@
+import { css, unsafeCSS } from 'lit';
+import { PLATFORM_TOKENS, type PlatformTokens, themeRules, tokenStyle } from '../elements/tokens.js';
+
+/**
+ * `var(--svc-…, <light default>)`: a card inherits the tokens of the chat or page around it, and alone on a
+ * page without any it still looks like the light theme.
+ */
+export function token(name: keyof PlatformTokens) {
+  const [property] = Object.keys(tokenStyle({ [name]: PLATFORM_TOKENS[name] }));
+  return unsafeCSS(`var(${property}, ${PLATFORM_TOKENS[name]})`);
+}
+
+/** Styles every card shares: the frame, headings, fields, buttons and messages. */
+export default [
+  // Tokens are declared only when the card has a `theme` of its own; otherwise they are inherited.
+  unsafeCSS(themeRules(':host([theme=light])', ':host([theme=dark])', ':host([theme=auto])')),
+  css`
+    :host {
+      display: block;
+      max-width: 380px;
+      font-family: ${token('fontFamily')};
+      font-size: ${token('fontSize')};
+      line-height: 1.45;
+      color: ${token('colorText')};
+    }
+    :host([hidden]) {
+      display: none;
+    }
+    *,
+    *::before,
+    *::after {
+      box-sizing: border-box;
+    }
+    [part~='base'] {
+      display: grid;
+      gap: 10px;
+      padding: 14px 16px;
+      border: 1px solid ${token('colorBorder')};
+      border-radius: ${token('radiusM')};
+      background: ${token('colorBg')};
+    }
+    [part~='title'] {
+      margin: 0;
+      font-size: 1em;
+      font-weight: 600;
+    }
+    [part~='description'] {
+      margin: 0;
+      font-size: 0.9em;
+      color: ${token('colorMuted')};
+    }
+    form {
+      display: grid;
+      gap: 10px;
+      margin: 0;
+    }
+    [part~='field'] {
+      display: grid;
+      gap: 4px;
+    }
+    [part~='label'] {
+      font-size: 0.88em;
+      font-weight: 600;
+    }
+    .optional {
+      font-weight: 400;
+      color: ${token('colorMuted')};
+    }
+    [part~='input'] {
+      width: 100%;
+      font: inherit;
+      padding: 8px 10px;
+      border: 1px solid ${token('colorBorder')};
+      border-radius: ${token('radiusS')};
+      background: ${token('colorBg')};
+      color: inherit;
+    }
+    textarea[part~='input'] {
+      min-height: 4.5em;
+      resize: vertical;
+    }
+    [part~='input'][aria-invalid='true'] {
+      border-color: ${token('colorDanger')};
+    }
+    [part~='field-error'],
+    [part~='error'] {
+      margin: 0;
+      font-size: 0.85em;
+      color: ${token('colorDanger')};
+    }
+    [part~='actions'] {
+      display: flex;
+      flex-wrap: wrap;
+      gap: 8px;
+    }
+    button {
+      font: inherit;
+      cursor: pointer;
+    }
+    [part~='button'] {
+      padding: 8px 14px;
+      border: 0;
+      border-radius: ${token('radiusS')};
+      background: ${token('colorPrimary')};
+      color: ${token('colorOnPrimary')};
+      font-weight: 600;
+    }
+    [part~='secondary-button'] {
+      padding: 8px 14px;
+      border: 1px solid ${token('colorBorder')};
+      border-radius: ${token('radiusS')};
+      background: transparent;
+      color: inherit;
+    }
+    button:disabled {
+      opacity: 0.55;
+      cursor: default;
+    }
+    [part~='status'] {
+      margin: 0;
+      font-size: 0.9em;
+      font-weight: 600;
+    }
+    :focus-visible {
+      outline: 2px solid ${token('colorFocus')};
+      outline-offset: 2px;
+    }
+  `,
+];

@@ -1,0 +1,86 @@
+import { ContextConsumer } from '@lit/context';
+import type { PropertyDeclarations } from 'lit';
+import type { SendResult } from '../client/types.js';
+import { SvcElement } from '../elements/svc-element.js';
+import { type CardClient, cardHostContext } from './context.js';
+
+/**
+ * What every card shares: the client (its own `client` property, else the chat around it, through the
+ * card-host context), the language of its labels and an optional theme of its own.
+ */
+export class SvcCard extends SvcElement {
+  static override properties: PropertyDeclarations = {
+    client: { attribute: false },
+    lang: {},
+    theme: { reflect: true },
+  };
+
+  /** A client (e.g. an `SvcClient`) for a card used alone; inside `<svc-chat>` the chat's is used. */
+  declare client?: CardClient;
+  /** Language of the labels: `en` or `zh-CN` (default: the page's language). */
+  declare lang: string;
+  /**
+   * `light`, `dark` or `auto`: the card sets the design tokens itself. Unset, it inherits them (inside
+   * `<svc-chat>` the chat's theme, on a page whatever `--svc-*` values apply, else the light defaults).
+   */
+  declare theme?: 'light' | 'dark' | 'auto';
+
+  readonly #host = new ContextConsumer(this, { context: cardHostContext, subscribe: true });
+
+  /** The chat that provides this card, unless the card has a client of its own. */
+  protected get chatHost() {
+    return this.client ? undefined : this.#host.value;
+  }
+
+  protected get cardClient(): CardClient | undefined {
+    return this.client ?? this.#host.value?.client;
+  }
+
+  protected get language(): string {
+    return this.lang || document.documentElement.lang || 'en';
+  }
+}
+
+/** Why a card answer was not sent. */
+export class CardActionError extends Error {
+  constructor(
+    message: string,
+    readonly reason: 'no-conversation' | 'failed',
+  ) {
+    super(message);
+  }
+}
+
+/** A card the user answers with a `toolAction` message. */
+export class SvcAnswerCard extends SvcCard {
+  static override properties: PropertyDeclarations = {
+    conversationId: { attribute: 'conversation-id' },
+  };
+
+  /** The conversation the card belongs to, when it is used alone with `client`. */
+  declare conversationId?: string;
+
+  /** True when an answer can reach the agent: inside a chat, or alone with a client and a conversation. */
+  protected get canAnswer(): boolean {
+    return this.chatHost ? true : !!(this.client && this.conversationId);
+  }
+
+  /**
+   * Sends a card action (`toolAction: true` with `metadata`): through the chat around the card, or with
+   * the card's own client into `conversationId`. Throws a {@link CardActionError} when it was not sent.
+   */
+  protected async sendAction(message: string, metadata: Record<string, unknown>): Promise<SendResult> {
+    const host = this.chatHost;
+    if (host) {
+      const result = await host.send(message, { toolAction: true, metadata });
+      if (!result) throw new CardActionError('the chat could not send it', 'failed');
+      return result;
+    }
+    if (!this.client || !this.conversationId) throw new CardActionError('no conversation', 'no-conversation');
+    try {
+      return await this.client.chat.send({ message, conversationId: this.conversationId, toolAction: true, metadata });
+    } catch (err) {
+      throw new CardActionError(err instanceof Error ? err.message : String(err), 'failed');
+    }
+  }
+}

@@ -1,0 +1,29 @@
+import { css } from 'lit';
+import cardStyles, { token } from './card.styles.js';
+
+export default [
+  ...cardStyles,
+  css`
+    .secret {
+      display: flex;
+      gap: 6px;
+    }
+    .secret [part~='input'] {
+      flex: 1;
+      min-width: 0;
+    }
+    [part~='toggle'] {
+      display: grid;
+      place-items: center;
+      padding: 0 10px;
+      border: 1px solid ${token('colorBorder')};
+      border-radius: ${token('radiusS')};
+      background: transparent;
+      color: ${token('colorMuted')};
+      font-size: 0.85em;
+    }
+    [part~='status'] {
+      color: ${token('colorSuccess')};
+    }
+  `,
+];

@@ -1,0 +1,216 @@
+import { html, nothing, type PropertyDeclarations, type PropertyValues, svg, type TemplateResult } from 'lit';
+import type { ConnectorSetupField, ConnectorSetupRequest } from '../client/types.js';
+import { type ConnectorLabels, cardLabels, DEFAULT_CONNECTOR_LABELS, ZH_CONNECTOR_LABELS } from './labels.js';
+import { SvcAnswerCard } from './svc-card.js';
+import styles from './svc-connector-setup.styles.js';
+
+const EYE = svg`<svg viewBox="0 0 24 24" width="18" height="18" fill="none" stroke="currentColor" stroke-width="2"
+  aria-hidden="true"><path d="M2 12s3.5-7 10-7 10 7 10 7-3.5 7-10 7S2 12 2 12Z"/><circle cx="12" cy="12" r="3"/></svg>`;
+
+/**
+ * @summary A connector-setup card: the credentials an agent needs for a service (secret ones masked, with
+ * a show toggle), stored for the user, after which the agent is told to try again.
+ *
+ * What it does is `Conversation.submitConnectorSetup(setup, values, { notify })`: the values go to
+ * `chat.submitConnectorCredentials`, then (unless `notify` is false) a `toolAction` message
+ * `{ connectorSetup: { connectorTypeId, status: 'submitted', toolUseId } }` makes the agent retry. Inside
+ * `<svc-chat>` that message goes through the chat; alone, give it `request` (from
+ * `extractConnectorSetup(record)`), a `client` and `conversation-id`.
+ *
+ * The host reflects its state as the `state` attribute: `open` or `submitted`.
+ *
+ * @csspart base - The card.
+ * @csspart title - The connector's name.
+ * @csspart description - Why the credentials are needed.
+ * @csspart field - One credential: its label, control and error.
+ * @csspart label - A field's label.
+ * @csspart input - A field's input.
+ * @csspart toggle - Shows or hides a secret field.
+ * @csspart field-error - Why a field's value cannot be saved.
+ * @csspart actions - The buttons.
+ * @csspart button - The save button.
+ * @csspart error - Why saving failed.
+ * @csspart status - "… is set up" once saved.
+ *
+ * @cssprop --svc-color-primary - The save button.
+ * @cssprop --svc-color-danger - Errors.
+ * @cssprop --svc-color-success - The saved status.
+ * @cssprop --svc-color-text - Text.
+ * @cssprop --svc-color-muted - Secondary text.
+ * @cssprop --svc-color-border - Borders.
+ * @cssprop --svc-color-bg - Backgrounds.
+ *
+ * @fires svc-connector-submit - Before the credentials are stored; cancelable. `detail: { connectorTypeId,
+ * fields }` (the names of the fields filled in, never their values).
+ * @fires svc-connector-saved - The credentials were stored; `detail: { connectorTypeId, fields }`.
+ */
+export class SvcConnectorSetup extends SvcAnswerCard {
+  static override styles = styles;
+
+  static override properties: PropertyDeclarations = {
+    request: { attribute: false },
+    answered: { type: Boolean },
+    notify: { attribute: false },
+    labels: { attribute: false },
+    _errors: { state: true },
+    _shown: { state: true },
+    _busy: { state: true },
+    _error: { state: true },
+    _saved: { state: true },
+  };
+
+  /** The card (`setup_connector` tool call). */
+  declare request?: ConnectorSetupRequest;
+  /** The card was answered (e.g. seen in history). */
+  answered = false;
+  /** After saving, tell the agent with a card-action message so it retries. */
+  notify = true;
+  /** Overrides of any label. */
+  declare labels?: Partial<ConnectorLabels>;
+
+  _errors: Record<string, string> = {};
+  /** Secret fields shown in clear. */
+  _shown: ReadonlySet<string> = new Set();
+  _busy = false;
+  _error = '';
+  _saved = false;
+
+  get #labels(): ConnectorLabels {
+    return cardLabels(this.language, DEFAULT_CONNECTOR_LABELS, ZH_CONNECTOR_LABELS, this.labels);
+  }
+
+  protected override updated(changed: PropertyValues<this>): void {
+    super.updated(changed);
+    this.setAttribute('state', this.answered || this._saved ? 'submitted' : 'open');
+  }
+
+  /** Checks the fields, stores the credentials, then (with `notify`) tells the agent. */
+  async submit(): Promise<void> {
+    const request = this.request;
+    const form = this.renderRoot.querySelector('form');
+    if (!request || !form || this._busy) return;
+    const labels = this.#labels;
+    const data = new FormData(form);
+    const values: Record<string, string> = {};
+    const errors: Record<string, string> = {};
+    for (const field of request.fields) {
+      const value = String(data.get(field.name) ?? '').trim();
+      if (value) values[field.name] = value;
+      else if (field.required) errors[field.name] = labels.required;
+    }
+    this._errors = errors;
+    const invalid = request.fields.findIndex((field) => errors[field.name]);
+    if (invalid >= 0) {
+      await this.updateComplete;
+      this.renderRoot.querySelector<HTMLElement>(`#field-${invalid}`)?.focus();
+      return;
+    }
+    const { connectorTypeId } = request;
+    const detail = { connectorTypeId, fields: Object.keys(values) };
+    if (this.emit('svc-connector-submit', detail, { cancelable: true }).defaultPrevented) return;
+    const client = this.cardClient;
+    if (!client) {
+      this._error = labels.noConversation;
+      return;
+    }
+    if (this.notify && !this.canAnswer) {
+      this._error = labels.noConversation;
+      return;
+    }
+    this._busy = true;
+    this._error = '';
+    try {
+      await client.chat.submitConnectorCredentials(connectorTypeId, values);
+      // The values are stored: they are not kept in the page any longer than needed.
+      form.reset();
+      this._saved = true;
+      this.emit('svc-connector-saved', detail);
+      if (this.notify) {
+        await this.sendAction(`Connected ${request.name}.`, {
+          connectorSetup: { connectorTypeId, status: 'submitted', toolUseId: request.toolUseId },
+        });
+      }
+    } catch (err) {
+      this._error = this._saved
+        ? labels.notifyFailed
+        : labels.saveFailed(err instanceof Error ? err.message : String(err));
+    } finally {
+      this._busy = false;
+    }
+  }
+
+  #toggle(name: string): void {
+    const shown = new Set(this._shown);
+    if (!shown.delete(name)) shown.add(name);
+    this._shown = shown;
+  }
+
+  protected override render(): TemplateResult {
+    const request = this.request;
+    if (!request) return html``;
+    const labels = this.#labels;
+    const done = this.answered || this._saved;
+    return html`<section part="base" aria-label=${request.name}>
+      <h3 part="title">${request.name}</h3>
+      ${request.description ? html`<p part="description">${request.description}</p>` : nothing}
+      ${
+        done
+          ? html`<p part="status" role="status">${labels.connected(request.name)}</p>`
+          : html`<form
+            novalidate
+            autocomplete="off"
+            @submit=${(e: Event) => {
+              e.preventDefault();
+              void this.submit();
+            }}
+          >
+            ${request.fields.map((field, i) => this.#renderField(field, i, labels))}
+            <div part="actions">
+              <button part="button" type="submit" ?disabled=${this._busy}>
+                ${this._busy ? labels.saving : labels.save}
+              </button>
+            </div>
+          </form>`
+      }
+      ${this._error ? html`<p part="error" role="alert">${this._error}</p>` : nothing}
+    </section>`;
+  }
+
+  #renderField(field: ConnectorSetupField, index: number, labels: ConnectorLabels): TemplateResult {
+    const id = `field-${index}`;
+    const error = this._errors[field.name];
+    const shown = this._shown.has(field.name);
+    const input = html`<input part="input" id=${id} name=${field.name}
+      type=${field.secret && !shown ? 'password' : 'text'} autocomplete="off" spellcheck="false"
+      ?required=${!!field.required} placeholder=${field.placeholder ?? nothing}
+      aria-invalid=${error ? 'true' : 'false'} aria-describedby=${error ? `${id}-error` : nothing} />`;
+    return html`<div part="field">
+      <label part="label" for=${id}>
+        ${field.label}${field.required ? html`<span aria-hidden="true"> *</span>` : html` <span class="optional">(${labels.optional})</span>`}
+      </label>
+      ${
+        field.secret
+          ? html`<div class="secret">
+            ${input}
+            <button part="toggle" type="button" aria-pressed=${shown ? 'true' : 'false'}
+              aria-label=${shown ? labels.hide(field.label) : labels.show(field.label)}
+              @click=${() => this.#toggle(field.name)}>${EYE}</button>
+          </div>`
+          : input
+      }
+      ${error ? html`<p part="field-error" id=${`${id}-error`}>${error}</p>` : nothing}
+    </div>`;
+  }
+}
+
+SvcConnectorSetup.define('svc-connector-setup');
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'svc-connector-setup': SvcConnectorSetup;
+  }
+  interface GlobalEventHandlersEventMap {
+    'svc-connector-submit': CustomEvent<{ connectorTypeId: string; fields: string[] }>;
+    'svc-connector-saved': CustomEvent<{ connectorTypeId: string; fields: string[] }>;
+  }
+}

@@ -1,0 +1,240 @@
+import { html, nothing, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
+import type { InfoCollectAnswer } from '../chat/chat-message.js';
+import { infoCollectSkipMetadata, infoCollectSubmitMetadata } from '../client/events.js';
+import type { InfoCollectField, InfoCollectPayload } from '../client/types.js';
+import { cardLabels, DEFAULT_INFO_COLLECT_LABELS, type InfoCollectLabels, ZH_INFO_COLLECT_LABELS } from './labels.js';
+import { CardActionError, SvcAnswerCard } from './svc-card.js';
+import styles from './svc-info-collect.styles.js';
+import { validateField } from './validate-field.js';
+
+const INPUT_TYPES: Record<string, { type: string; inputmode?: string; autocomplete?: string }> = {
+  text: { type: 'text' },
+  email: { type: 'email', inputmode: 'email', autocomplete: 'email' },
+  phone: { type: 'tel', inputmode: 'tel', autocomplete: 'tel' },
+  number: { type: 'text', inputmode: 'decimal' },
+  date: { type: 'date' },
+};
+
+/**
+ * @summary An information-collection card: a form built from the agent's `collect_info` fields, checked
+ * before it is sent, then shown as answered with the values given (also when reloaded from history).
+ *
+ * Inside `<svc-chat>` the answer goes through the chat; alone, give it `request` (from
+ * `extractInfoCollect(record)`), a `client` and `conversation-id`. The answer is a `toolAction` message with
+ * `infoCollectSubmitMetadata(values, toolUseId)` or `infoCollectSkipMetadata(toolUseId)`.
+ *
+ * The host reflects its state as the `state` attribute: `open`, `submitted` or `skipped`.
+ *
+ * @csspart base - The card.
+ * @csspart title - The card's title.
+ * @csspart description - The card's description.
+ * @csspart field - One field: its label, control and error.
+ * @csspart label - A field's label.
+ * @csspart input - A field's control (input, select or textarea).
+ * @csspart field-error - Why a field's value cannot be sent.
+ * @csspart actions - The buttons.
+ * @csspart button - The submit button.
+ * @csspart secondary-button - The skip button.
+ * @csspart error - Why the answer was not sent.
+ * @csspart status - "Sent" or "Skipped" once answered.
+ * @csspart summary - The values sent.
+ *
+ * @cssprop --svc-color-primary - The submit button.
+ * @cssprop --svc-color-danger - Errors.
+ * @cssprop --svc-color-success - The answered status.
+ * @cssprop --svc-color-text - Text.
+ * @cssprop --svc-color-muted - Secondary text.
+ * @cssprop --svc-color-border - Borders.
+ * @cssprop --svc-color-bg - Backgrounds.
+ * @cssprop --svc-radius-m - The card's corners.
+ * @cssprop --svc-radius-s - Corners of fields and buttons.
+ *
+ * @fires svc-info-submit - Before the answer is sent; cancelable (a host that cancels handles it itself).
+ * `detail: { toolUseId, action: 'submit' | 'skip', values? }`.
+ */
+export class SvcInfoCollect extends SvcAnswerCard {
+  static override styles = styles;
+
+  static override properties: PropertyDeclarations = {
+    request: { attribute: false },
+    answered: { type: Boolean },
+    answer: { attribute: false },
+    labels: { attribute: false },
+    _errors: { state: true },
+    _busy: { state: true },
+    _error: { state: true },
+    _sent: { state: true },
+  };
+
+  /** The card (`collect_info` tool call). */
+  declare request?: InfoCollectPayload;
+  /** The card was answered (e.g. seen in history), even when `answer` is unknown. */
+  answered = false;
+  /** The answer given, to summarize. */
+  declare answer?: InfoCollectAnswer;
+  /** Overrides of any label. */
+  declare labels?: Partial<InfoCollectLabels>;
+
+  _errors: Record<string, string> = {};
+  _busy = false;
+  _error = '';
+  declare _sent?: InfoCollectAnswer;
+
+  get #labels(): InfoCollectLabels {
+    return cardLabels(this.language, DEFAULT_INFO_COLLECT_LABELS, ZH_INFO_COLLECT_LABELS, this.labels);
+  }
+
+  /** The answer shown: the one given, the one just sent, or "answered" without details. */
+  get #answer(): InfoCollectAnswer | undefined {
+    return this.answer ?? this._sent ?? (this.answered ? { action: 'submit' } : undefined);
+  }
+
+  protected override updated(changed: PropertyValues<this>): void {
+    super.updated(changed);
+    const answer = this.#answer;
+    this.setAttribute('state', answer ? (answer.action === 'skip' ? 'skipped' : 'submitted') : 'open');
+  }
+
+  /** Checks the form and sends the values; a field that cannot be sent gets a message and the focus. */
+  async submit(): Promise<void> {
+    const request = this.request;
+    const form = this.renderRoot.querySelector('form');
+    if (!request || !form || this._busy) return;
+    const data = new FormData(form);
+    const labels = this.#labels;
+    const errors: Record<string, string> = {};
+    const values: Record<string, string | number> = {};
+    for (const field of request.fields) {
+      const result = validateField(field, String(data.get(field.name) ?? ''), labels);
+      if (result.error !== undefined) errors[field.name] = result.error;
+      else if (result.value !== undefined) values[field.name] = result.value;
+    }
+    this._errors = errors;
+    const invalid = request.fields.findIndex((field) => errors[field.name]);
+    if (invalid >= 0) {
+      await this.updateComplete;
+      this.renderRoot.querySelector<HTMLElement>(`#field-${invalid}`)?.focus();
+      return;
+    }
+    await this.#answerWith({ action: 'submit', values });
+  }
+
+  /** Declines to answer. */
+  async skip(): Promise<void> {
+    if (this.request && !this._busy) await this.#answerWith({ action: 'skip' });
+  }
+
+  async #answerWith(answer: InfoCollectAnswer): Promise<void> {
+    const { toolUseId } = this.request!;
+    const labels = this.#labels;
+    const request = this.emit('svc-info-submit', { toolUseId, ...answer }, { cancelable: true });
+    if (request.defaultPrevented) return;
+    this._busy = true;
+    this._error = '';
+    try {
+      await this.sendAction(
+        '',
+        answer.action === 'submit'
+          ? infoCollectSubmitMetadata(answer.values ?? {}, toolUseId)
+          : infoCollectSkipMetadata(toolUseId),
+      );
+      this._sent = answer;
+    } catch (err) {
+      this._error =
+        err instanceof CardActionError && err.reason === 'no-conversation' ? labels.noConversation : labels.sendFailed;
+    } finally {
+      this._busy = false;
+    }
+  }
+
+  protected override render(): TemplateResult {
+    const request = this.request;
+    if (!request) return html``;
+    const labels = this.#labels;
+    const answer = this.#answer;
+    return html`<section part="base" aria-label=${request.title}>
+      <h3 part="title">${request.title}</h3>
+      ${request.description ? html`<p part="description">${request.description}</p>` : nothing}
+      ${answer ? this.#renderAnswer(request, answer, labels) : this.#renderForm(request, labels)}
+    </section>`;
+  }
+
+  #renderForm(request: InfoCollectPayload, labels: InfoCollectLabels): TemplateResult {
+    return html`<form
+      novalidate
+      @submit=${(e: Event) => {
+        e.preventDefault();
+        void this.submit();
+      }}
+    >
+      ${request.fields.map((field, i) => this.#renderField(field, i, labels))}
+      ${this._error ? html`<p part="error" role="alert">${this._error}</p>` : nothing}
+      <div part="actions">
+        <button part="button" type="submit" ?disabled=${this._busy}>
+          ${this._busy ? labels.sending : (request.submitLabel ?? labels.submit)}
+        </button>
+        <button part="secondary-button" type="button" ?disabled=${this._busy} @click=${() => void this.skip()}>
+          ${labels.skip}
+        </button>
+      </div>
+    </form>`;
+  }
+
+  #renderField(field: InfoCollectField, index: number, labels: InfoCollectLabels): TemplateResult {
+    const id = `field-${index}`;
+    const error = this._errors[field.name];
+    const common = {
+      id,
+      invalid: error ? 'true' : 'false',
+      describedBy: error ? `${id}-error` : nothing,
+    };
+    let control: TemplateResult;
+    if (field.type === 'select') {
+      control = html`<select part="input" id=${common.id} name=${field.name} ?required=${!!field.required}
+        aria-invalid=${common.invalid} aria-describedby=${common.describedBy}>
+        <option value="">${field.placeholder ?? labels.choose}</option>
+        ${(field.options ?? []).map((option) => html`<option value=${option}>${option}</option>`)}
+      </select>`;
+    } else if (field.type === 'textarea') {
+      control = html`<textarea part="input" id=${common.id} name=${field.name} ?required=${!!field.required}
+        placeholder=${field.placeholder ?? nothing} aria-invalid=${common.invalid}
+        aria-describedby=${common.describedBy}></textarea>`;
+    } else {
+      const kind = INPUT_TYPES[field.type] ?? INPUT_TYPES.text!;
+      control = html`<input part="input" id=${common.id} name=${field.name} type=${kind.type}
+        inputmode=${kind.inputmode ?? nothing} autocomplete=${kind.autocomplete ?? 'off'}
+        ?required=${!!field.required} placeholder=${field.placeholder ?? nothing} aria-invalid=${common.invalid}
+        aria-describedby=${common.describedBy} />`;
+    }
+    return html`<div part="field">
+      <label part="label" for=${id}>
+        ${field.label}${field.required ? html`<span aria-hidden="true"> *</span>` : html` <span class="optional">(${labels.optional})</span>`}
+      </label>
+      ${control}
+      ${error ? html`<p part="field-error" id=${`${id}-error`}>${error}</p>` : nothing}
+    </div>`;
+  }
+
+  #renderAnswer(request: InfoCollectPayload, answer: InfoCollectAnswer, labels: InfoCollectLabels): TemplateResult {
+    const given = request.fields.filter((field) => answer.values?.[field.name] !== undefined);
+    return html`<p part="status" role="status">${answer.action === 'skip' ? labels.skipped : labels.submitted}</p>
+      ${
+        given.length
+          ? html`<dl part="summary">
+            ${given.map((field) => html`<dt>${field.label}</dt><dd>${String(answer.values![field.name])}</dd>`)}
+          </dl>`
+          : nothing
+      }`;
+  }
+}
+
+SvcInfoCollect.define('svc-info-collect');
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'svc-info-collect': SvcInfoCollect;
+  }
+  interface GlobalEventHandlersEventMap {
+    'svc-info-submit': CustomEvent<{ toolUseId: string; action: 'submit' | 'skip'; values?: Record<string, unknown> }>;
+  }
+}

@@ -1,0 +1,240 @@
+import { html, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
+import { ApiError } from '../client/errors.js';
+import type { PaymentGatePayload, PaymentStatus } from '../client/types.js';
+import { safeUrl } from '../elements/safe-url.js';
+import { cardLabels, DEFAULT_PAYMENT_LABELS, type PaymentLabels, ZH_PAYMENT_LABELS } from './labels.js';
+import { SvcCard } from './svc-card.js';
+import styles from './svc-payment-gate.styles.js';
+
+/** Polling of the order's status: quick after the pay page was opened, slower while nothing happens. */
+const POLL_FIRST_MS = 1_000;
+const POLL_IDLE_MS = 3_000;
+const POLL_MAX_MS = 30_000;
+/** A second click this soon after the first opens no second pay page. */
+const REOPEN_AFTER_MS = 1_500;
+
+/**
+ * @summary A payment card: the order's title and amount in CNY, a button that opens the pay page, and the
+ * order's status (`pending`, `paid`, `expired`, `canceled`) as it changes.
+ *
+ * Inside `<svc-chat>` it gets `payment` and the conversation's `status`; alone, give it `payment` (from
+ * `extractPaymentGate(record)`) and a `client`. Either way it also follows the order with
+ * `payments.status` while it is pending. An order past `expiresAt` cannot be paid from the card.
+ *
+ * The host reflects the status it shows as its `state` attribute.
+ *
+ * @csspart base - The card.
+ * @csspart title - The order's title.
+ * @csspart description - The order's description.
+ * @csspart amount - The amount.
+ * @csspart status - The order's status.
+ * @csspart countdown - The time left to pay.
+ * @csspart button - The pay button.
+ *
+ * @cssprop --svc-color-primary - The pay button.
+ * @cssprop --svc-color-success - The paid status.
+ * @cssprop --svc-color-text - Text.
+ * @cssprop --svc-color-muted - Secondary text.
+ * @cssprop --svc-color-border - The card's border.
+ * @cssprop --svc-color-bg - The card's background.
+ * @cssprop --svc-radius-m - The card's corners.
+ *
+ * @fires svc-payment-open - Before the pay page opens; cancelable (the page opens nothing when canceled).
+ * `detail: { orderId, payUrl, amountCny }`.
+ * @fires svc-payment-status - The status shown changed; `detail: { orderId, status }`.
+ */
+export class SvcPaymentGate extends SvcCard {
+  static override styles = styles;
+
+  static override properties: PropertyDeclarations = {
+    payment: { attribute: false },
+    status: {},
+    labels: { attribute: false },
+    _polled: { state: true },
+    _now: { state: true },
+    _opening: { state: true },
+    _opened: { state: true },
+  };
+
+  /** The order (`payment_gate` record's `payment`). */
+  declare payment?: PaymentGatePayload;
+  /** The status the conversation reported (its `payment_gate_resolution`); `pending` until one arrives. */
+  status: PaymentStatus = 'pending';
+  /** Overrides of any label. */
+  declare labels?: Partial<PaymentLabels>;
+
+  declare _polled?: PaymentStatus;
+  _now = Date.now();
+  _opening = false;
+  _opened = false;
+
+  #shown?: PaymentStatus;
+  #pollTimer?: ReturnType<typeof setTimeout>;
+  #pollDelay = POLL_IDLE_MS;
+  #polling?: AbortController;
+  #tick?: ReturnType<typeof setInterval>;
+  #reopen?: ReturnType<typeof setTimeout>;
+
+  get #labels(): PaymentLabels {
+    return cardLabels(this.language, DEFAULT_PAYMENT_LABELS, ZH_PAYMENT_LABELS, this.labels);
+  }
+
+  /** What the card shows: a final status from the conversation or the service, else expired by the clock. */
+  get shownStatus(): PaymentStatus {
+    const final = [this.status, this._polled].find((s) => s && s !== 'pending');
+    if (final) return final;
+    return this.#msLeft() <= 0 ? 'expired' : 'pending';
+  }
+
+  #msLeft(): number {
+    const expires = Date.parse(this.payment?.expiresAt ?? '');
+    return Number.isNaN(expires) ? Number.POSITIVE_INFINITY : expires - this._now;
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    this._now = Date.now();
+    this.#follow(0);
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.#stopFollowing();
+    clearTimeout(this.#reopen);
+    this._opening = false;
+  }
+
+  protected override updated(changed: PropertyValues<this>): void {
+    const status = this.shownStatus;
+    if (status !== this.#shown) {
+      const before = this.#shown;
+      this.#shown = status;
+      this.setAttribute('state', status);
+      if (before !== undefined) this.emit('svc-payment-status', { orderId: this.payment?.orderId ?? '', status });
+    }
+    if (status !== 'pending') this.#stopFollowing();
+    else if (changed.has('payment') || changed.has('client')) this.#follow(0);
+  }
+
+  /** Pays: opens the pay page in a new tab unless the host cancels `svc-payment-open`. */
+  pay(): void {
+    const payment = this.payment;
+    const url = payment && safeUrl(payment.payUrl);
+    if (!payment || !url || this._opening || this.shownStatus !== 'pending') return;
+    this._opening = true;
+    this.#reopen = setTimeout(() => {
+      this._opening = false;
+    }, REOPEN_AFTER_MS);
+    const event = this.emit(
+      'svc-payment-open',
+      { orderId: payment.orderId, payUrl: url.href, amountCny: payment.amountCny },
+      { cancelable: true },
+    );
+    if (event.defaultPrevented) return;
+    window.open(url.href, '_blank', 'noopener');
+    this._opened = true;
+    this.#pollDelay = POLL_FIRST_MS;
+    this.#follow(POLL_FIRST_MS);
+  }
+
+  /** Follows a pending order: a clock for the countdown, and the service's status with backoff. */
+  #follow(firstPollInMs: number): void {
+    if (!this.isConnected || !this.payment || this.shownStatus !== 'pending') return;
+    this.#tick ??= setInterval(() => {
+      const wasLeft = this.#msLeft();
+      this._now = Date.now();
+      // At expiry the service settles the order: ask at once instead of at the next backoff step.
+      if (wasLeft > 0 && this.#msLeft() <= 0) this.#schedulePoll(0);
+    }, 1000);
+    this.#schedulePoll(firstPollInMs);
+  }
+
+  #schedulePoll(delayMs: number): void {
+    clearTimeout(this.#pollTimer);
+    this.#pollTimer = setTimeout(() => void this.#poll(), delayMs);
+  }
+
+  async #poll(): Promise<void> {
+    const payments = this.cardClient?.payments;
+    const orderId = this.payment?.orderId;
+    if (!orderId) return;
+    this.#polling?.abort();
+    const polling = new AbortController();
+    this.#polling = polling;
+    try {
+      // Without a client yet (the chat's context may come later) the next step asks again.
+      if (!payments) throw new Error('no client');
+      const { status } = await payments.status(orderId, { signal: polling.signal });
+      if (polling.signal.aborted || orderId !== this.payment?.orderId) return;
+      this._polled = status;
+      if (status !== 'pending') return;
+    } catch (err) {
+      // An order the service does not know for this user will never change: stop asking.
+      if (polling.signal.aborted || (err instanceof ApiError && err.status === 404)) return;
+    }
+    this.#pollDelay = Math.min(this.#pollDelay * 2, POLL_MAX_MS);
+    this.#schedulePoll(this.#pollDelay);
+  }
+
+  #stopFollowing(): void {
+    clearInterval(this.#tick);
+    this.#tick = undefined;
+    clearTimeout(this.#pollTimer);
+    this.#polling?.abort();
+  }
+
+  protected override render(): TemplateResult {
+    const labels = this.#labels;
+    const payment = this.payment;
+    if (!payment) return html``;
+    const status = this.shownStatus;
+    const amount = formatCny(payment.amountCny, this.language);
+    const pending = status === 'pending';
+    const left = this.#msLeft();
+    return html`<section part="base" aria-label=${payment.title}>
+      <h3 part="title">${payment.title}</h3>
+      ${payment.description ? html`<p part="description">${payment.description}</p>` : ''}
+      <p part="amount">${amount}</p>
+      <p part="status" role="status">
+        ${pending && this._opened ? labels.waiting : labels[status]}
+      </p>
+      ${pending && Number.isFinite(left) ? html`<p part="countdown">${labels.expiresIn(formatDuration(left))}</p>` : ''}
+      <div part="actions">
+        <button part="button" type="button" ?disabled=${!pending || this._opening} @click=${() => this.pay()}>
+          ${this._opening ? labels.opening : this._opened && pending ? labels.payAgain : labels.pay(amount)}
+        </button>
+      </div>
+    </section>`;
+  }
+}
+
+/** The amount as the reader's locale writes yuan, e.g. `CN¥9.90` (en) or `¥9.90` (zh-CN). */
+export function formatCny(amount: number, lang: string): string {
+  try {
+    return new Intl.NumberFormat(lang, { style: 'currency', currency: 'CNY' }).format(amount);
+  } catch {
+    // An invalid language tag must not break the card.
+    return new Intl.NumberFormat('en', { style: 'currency', currency: 'CNY' }).format(amount);
+  }
+}
+
+/** `4:05` or `1:02:03`. */
+function formatDuration(ms: number): string {
+  const total = Math.max(0, Math.ceil(ms / 1000));
+  const hours = Math.floor(total / 3600);
+  const minutes = Math.floor((total % 3600) / 60);
+  const seconds = String(total % 60).padStart(2, '0');
+  return hours ? `${hours}:${String(minutes).padStart(2, '0')}:${seconds}` : `${minutes}:${seconds}`;
+}
+
+SvcPaymentGate.define('svc-payment-gate');
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'svc-payment-gate': SvcPaymentGate;
+  }
+  interface GlobalEventHandlersEventMap {
+    'svc-payment-open': CustomEvent<{ orderId: string; payUrl: string; amountCny: number }>;
+    'svc-payment-status': CustomEvent<{ orderId: string; status: PaymentStatus }>;
+  }
+}

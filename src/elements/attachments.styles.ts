@@ -1,0 +1,118 @@
+import { css } from 'lit';
+
+/** The composer's attachments: the attach button, the files waiting to be sent and the drop zone. */
+export default css`
+  [part~='attach-button'] {
+    flex: none;
+    display: grid;
+    place-items: center;
+    width: 36px;
+    height: 36px;
+    padding: 0;
+    border: 0;
+    border-radius: var(--svc-radius-s);
+    background: transparent;
+    color: var(--svc-color-muted);
+  }
+  [part~='attach-button']:hover {
+    background: var(--svc-color-surface);
+    color: var(--svc-color-text);
+  }
+  [part~='attach-button'] svg {
+    width: 18px;
+    height: 18px;
+  }
+  [part~='attachments'] {
+    margin: 0 12px 6px;
+  }
+  [part~='attachment-list'] {
+    display: flex;
+    flex-wrap: wrap;
+    gap: 6px;
+    margin: 0;
+    padding: 0;
+    list-style: none;
+  }
+  [part~='attachment'] {
+    display: flex;
+    align-items: center;
+    gap: 8px;
+    max-width: 240px;
+    padding: 4px 4px 4px 6px;
+    border: 1px solid var(--svc-color-border);
+    border-radius: var(--svc-radius-s);
+    background: var(--svc-color-bg);
+    font-size: 0.82em;
+  }
+  [part~='attachment'].failed {
+    border-color: var(--svc-color-danger);
+  }
+  [part~='attachment-preview'] {
+    width: 36px;
+    height: 36px;
+    object-fit: cover;
+    border-radius: 4px;
+  }
+  [part~='attachment-icon'] svg {
+    width: 22px;
+    height: 22px;
+    color: var(--svc-color-muted);
+  }
+  .attachment-text {
+    display: grid;
+    min-width: 0;
+  }
+  [part~='attachment-name'] {
+    overflow: hidden;
+    text-overflow: ellipsis;
+    white-space: nowrap;
+  }
+  .attachment-meta {
+    display: flex;
+    align-items: center;
+    gap: 6px;
+    color: var(--svc-color-muted);
+  }
+  [part~='upload-progress'] {
+    width: 48px;
+    height: 6px;
+  }
+  [part~='attachment-error'] {
+    margin: 0;
+    color: var(--svc-color-danger);
+    font-size: 0.85em;
+  }
+  [part~='remove-attachment'] {
+    flex: none;
+    display: grid;
+    place-items: center;
+    width: 24px;
+    height: 24px;
+    padding: 0;
+    border: 0;
+    border-radius: 50%;
+    background: transparent;
+    color: var(--svc-color-muted);
+  }
+  [part~='remove-attachment']:hover {
+    background: var(--svc-color-surface);
+    color: var(--svc-color-text);
+  }
+  [part~='remove-attachment'] svg {
+    width: 14px;
+    height: 14px;
+  }
+  [part~='drop-zone'] {
+    position: absolute;
+    inset: 8px;
+    z-index: 1;
+    display: grid;
+    place-items: center;
+    border: 2px dashed var(--svc-color-primary);
+    border-radius: var(--svc-radius-m);
+    background: color-mix(in srgb, var(--svc-color-bg) 88%, transparent);
+    color: var(--svc-color-primary);
+    font-weight: 600;
+    pointer-events: none;
+  }
+`;

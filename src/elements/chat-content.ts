@@ -1,0 +1,80 @@
+import { ContextProvider } from '@lit/context';
+import type { ReactiveControllerHost } from 'lit';
+import { type CardHost, cardHostContext } from '../cards/context.js';
+import type { ChatStore } from '../chat/chat-store.js';
+import type { ChatClient } from '../client/chat.js';
+import { FilesClient } from '../client/files.js';
+import { PaymentsClient } from '../client/payments.js';
+import { AttachmentsController } from './attachments.js';
+import { FileDownloadController } from './file-download.js';
+import { ImageViewerController } from './image-viewer.js';
+import type { ChatLabels } from './labels.js';
+import type { ViewContext } from './message-view.js';
+import { ReadAloudController } from './read-aloud.js';
+
+export interface ChatContentOptions {
+  labels(): ChatLabels;
+  lang(): string;
+  /** Accepted kinds of attachments (a file input's `accept`). */
+  accept(): string | undefined;
+}
+
+interface Services {
+  chat: ChatClient;
+  files: FilesClient;
+  store: ChatStore;
+}
+
+/**
+ * Everything `<svc-chat>` shows besides text: it provides the cards with the chat's client (context), and
+ * holds the composer's attachments, file downloads, reading aloud and the image viewer.
+ */
+export class ChatContent {
+  readonly attachments: AttachmentsController;
+  readonly #readAloud: ReadAloudController;
+  readonly #downloads: FileDownloadController;
+  readonly #images: ImageViewerController;
+  readonly #cards: ContextProvider<typeof cardHostContext>;
+  #services?: Services;
+
+  constructor(host: ReactiveControllerHost & HTMLElement, options: ChatContentOptions) {
+    this.#cards = new ContextProvider(host, { context: cardHostContext });
+    this.attachments = new AttachmentsController(host, { ...options, files: () => this.#services?.files });
+    this.#readAloud = new ReadAloudController(host, () => {
+      const services = this.#services;
+      return services && { http: services.chat.http, conversationId: services.store.conversationId };
+    });
+    this.#downloads = new FileDownloadController(host, () => {
+      const services = this.#services;
+      return services && { files: services.files, conversationId: services.store.conversationId };
+    });
+    this.#images = new ImageViewerController(host);
+  }
+
+  /** The chat's client and store changed: the cards and the controllers use them from now on. */
+  attach(chat: ChatClient, store: ChatStore): void {
+    this.#services = { chat, files: new FilesClient(chat.http), store };
+    const cardHost: CardHost = {
+      client: { chat, payments: new PaymentsClient(chat.http) },
+      send: (text, options) => store.send(text, options),
+    };
+    this.#cards.setValue(cardHost);
+  }
+
+  detach(): void {
+    this.#services = undefined;
+    this.#readAloud.stop();
+    this.attachments.clear();
+    this.#cards.setValue(undefined);
+  }
+
+  /** What `renderMessage` needs of these. */
+  get view(): Pick<ViewContext, 'readAloud' | 'downloads' | 'images'> {
+    return { readAloud: this.#readAloud, downloads: this.#downloads, images: this.#images };
+  }
+
+  /** The one audio element of the chat and the image viewer. */
+  renderOverlays(labels: ChatLabels) {
+    return [this.#readAloud.render(), this.#images.render(labels)];
+  }
+}

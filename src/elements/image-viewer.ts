@@ -1,0 +1,66 @@
+import { html, nothing, type ReactiveController, type ReactiveControllerHost, type TemplateResult } from 'lit';
+import { createRef, ref } from 'lit/directives/ref.js';
+import { icons } from './icons.js';
+import type { ChatLabels } from './labels.js';
+
+/**
+ * Shows an image of the conversation larger, in a modal `<dialog>`: focus moves into it, Escape, the close
+ * button or a click beside the image close it, and focus returns to the image that opened it.
+ */
+export class ImageViewerController implements ReactiveController {
+  #image?: { url: string; alt: string };
+  #opener?: HTMLElement;
+  readonly #dialog = createRef<HTMLDialogElement>();
+
+  constructor(private readonly host: ReactiveControllerHost) {
+    host.addController(this);
+  }
+
+  get open(): boolean {
+    return !!this.#image;
+  }
+
+  async show(url: string, alt: string, opener?: HTMLElement): Promise<void> {
+    this.#image = { url, alt };
+    this.#opener = opener;
+    this.host.requestUpdate();
+    await this.host.updateComplete;
+    const dialog = this.#dialog.value;
+    if (dialog && !dialog.open) dialog.showModal();
+  }
+
+  close(): void {
+    this.#dialog.value?.close();
+  }
+
+  hostDisconnected(): void {
+    this.#image = undefined;
+  }
+
+  #closed(): void {
+    this.#image = undefined;
+    this.host.requestUpdate();
+    this.#opener?.focus();
+    this.#opener = undefined;
+  }
+
+  render(labels: ChatLabels): TemplateResult | typeof nothing {
+    const image = this.#image;
+    if (!image) return nothing;
+    return html`<dialog
+      part="lightbox"
+      aria-label=${image.alt || labels.image}
+      ${ref(this.#dialog)}
+      @close=${() => this.#closed()}
+      @click=${(e: Event) => e.target === e.currentTarget && this.close()}
+      @keydown=${(e: KeyboardEvent) => {
+        // Escape closes the image only, not a launcher's panel around it.
+        if (e.key === 'Escape') e.stopPropagation();
+      }}
+    >
+      <button part="lightbox-close" type="button" aria-label=${labels.closeImage} title=${labels.closeImage}
+        @click=${() => this.close()}>${icons.close}</button>
+      <img part="lightbox-image" src=${image.url} alt=${image.alt} referrerpolicy="no-referrer" />
+    </dialog>`;
+  }
+}

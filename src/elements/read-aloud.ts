@@ -1,0 +1,117 @@
+import { html, type ReactiveController, type ReactiveControllerHost, type TemplateResult } from 'lit';
+import { createRef, ref } from 'lit/directives/ref.js';
+import type { ChatMessage } from '../chat/chat-message.js';
+import { downloadMessageAudio, MessageAudioCache } from '../client/audio.js';
+import type { HttpClient } from '../client/http.js';
+
+export type ReadingState = 'loading' | 'playing' | 'paused';
+
+/** Where the speech of a reply comes from: the chat's HTTP client and the conversation shown. */
+export interface SpeechSource {
+  http: HttpClient;
+  conversationId: string | null;
+}
+
+/**
+ * Reads agent replies aloud through one `<audio>` element per chat, so only one plays at a time: asking
+ * for another reply stops the current one. Speech is fetched once per message (`downloadMessageAudio`)
+ * and kept in a {@link MessageAudioCache}, which is released when the chat leaves the page.
+ */
+export class ReadAloudController implements ReactiveController {
+  /** The reply being read, if any. */
+  messageId?: string;
+  state?: ReadingState;
+  /** The reply whose speech could not be had. */
+  failedId?: string;
+
+  readonly #cache = new MessageAudioCache();
+  readonly #audio = createRef<HTMLAudioElement>();
+  #loading?: AbortController;
+
+  constructor(
+    private readonly host: ReactiveControllerHost,
+    private readonly source: () => SpeechSource | undefined,
+  ) {
+    host.addController(this);
+  }
+
+  /** A finished reply with text can be read aloud. */
+  canRead(message: ChatMessage): boolean {
+    return message.role === 'agent' && !message.streaming && !!message.text.trim() && !!message.agentId;
+  }
+
+  /** Plays a reply; on the reply being read it pauses or resumes. */
+  async toggle(message: ChatMessage): Promise<void> {
+    const audio = this.#audio.value;
+    if (!audio) return;
+    if (message.id === this.messageId) {
+      if (this.state === 'playing') audio.pause();
+      else if (this.state === 'paused') await this.#play(audio);
+      return;
+    }
+    this.stop();
+    const source = this.source();
+    if (!source?.conversationId || !message.agentId) return;
+    this.#set(message.id, 'loading');
+    this.failedId = undefined;
+    const loading = new AbortController();
+    this.#loading = loading;
+    try {
+      let entry = this.#cache.get(message.id);
+      if (!entry) {
+        const blob = await downloadMessageAudio(source.http, message.agentId, source.conversationId, message.id, {
+          signal: loading.signal,
+        });
+        entry = { blob, url: URL.createObjectURL(blob) };
+        this.#cache.set(message.id, entry);
+      }
+      if (loading.signal.aborted) return;
+      audio.src = entry.url!;
+      await this.#play(audio);
+    } catch {
+      if (loading.signal.aborted) return;
+      this.failedId = message.id;
+      this.#set(undefined, undefined);
+    }
+  }
+
+  /** Stops reading. */
+  stop(): void {
+    this.#loading?.abort();
+    this.#loading = undefined;
+    this.#audio.value?.pause();
+    this.#set(undefined, undefined);
+  }
+
+  hostDisconnected(): void {
+    this.stop();
+    this.#cache.clear();
+  }
+
+  async #play(audio: HTMLAudioElement): Promise<void> {
+    try {
+      await audio.play();
+    } catch {
+      // The browser refused to start sound without a gesture: the reader can press play again.
+      if (this.messageId) this.#set(this.messageId, 'paused');
+    }
+  }
+
+  #set(messageId: string | undefined, state: ReadingState | undefined): void {
+    this.messageId = messageId;
+    this.state = state;
+    this.host.requestUpdate();
+  }
+
+  /** The chat's one audio element. */
+  render(): TemplateResult {
+    return html`<audio
+      part="audio"
+      preload="none"
+      ${ref(this.#audio)}
+      @playing=${() => this.messageId && this.#set(this.messageId, 'playing')}
+      @pause=${(e: Event) => this.messageId && !(e.target as HTMLAudioElement).ended && this.#set(this.messageId, 'paused')}
+      @ended=${() => this.#set(undefined, undefined)}
+    ></audio>`;
+  }
+}

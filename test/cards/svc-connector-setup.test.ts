@@ -1,0 +1,86 @@
+import { expect, fixture, html, oneEvent } from '@open-wc/testing';
+import '../../src/cards/svc-connector-setup.js';
+import type { SvcConnectorSetup } from '../../src/cards/svc-connector-setup.js';
+import { extractConnectorSetup } from '../../src/client/events.js';
+import { until } from '../helpers/browser-service.js';
+import { chat, fill, idle, part, parts, turn, typeAndSend, visitorClient, waitFor } from './helpers.js';
+
+const agentTexts = (el: Element) =>
+  parts(el, 'message-agent').map((m) => m.querySelector('svc-markdown')?.shadowRoot?.textContent?.trim() ?? '');
+
+describe('<svc-connector-setup>', () => {
+  it('alone: masks secrets with a show toggle, requires fields, stores them and tells the agent', async () => {
+    const client = await visitorClient();
+    const { conversationId, records } = await turn(client, '/connect github');
+    const [request] = records.flatMap(extractConnectorSetup);
+    const card = await fixture<SvcConnectorSetup>(html`<svc-connector-setup lang="en" .client=${client}
+      conversation-id=${conversationId} .request=${request}></svc-connector-setup>`);
+    expect(part(card, 'title')!.textContent).to.equal('Github');
+
+    const key = card.shadowRoot!.querySelector<HTMLInputElement>('[name=api_key]')!;
+    expect(key.type).to.equal('password');
+    const toggle = part<HTMLButtonElement>(card, 'toggle')!;
+    expect(toggle.getAttribute('aria-label')).to.equal('Show API key');
+    toggle.click();
+    await card.updateComplete;
+    expect(key.type).to.equal('text');
+    expect(toggle.getAttribute('aria-pressed')).to.equal('true');
+
+    part<HTMLButtonElement>(card, 'button')!.click();
+    await until(() => part(card, 'field-error'), 2000, 'the required error');
+    expect(part(card, 'field-error')!.textContent).to.equal('This field is required.');
+    expect(card.shadowRoot!.activeElement).to.equal(key);
+
+    fill(card, 'api_key', 'ghp_secret');
+    const submitting = oneEvent(card, 'svc-connector-submit');
+    const saved = oneEvent(card, 'svc-connector-saved');
+    part<HTMLButtonElement>(card, 'button')!.click();
+    // The page hears which fields were filled, never their values.
+    expect((await submitting).detail).to.deep.equal({ connectorTypeId: 'github', fields: ['api_key'] });
+    await saved;
+    await until(() => card.getAttribute('state') === 'submitted', 5000, 'the saved state');
+    expect(part(card, 'status')!.textContent).to.contain('Github is set up');
+    expect(card.shadowRoot!.querySelector('input')).to.equal(null);
+
+    await until(
+      async () => {
+        const { entries } = await client.chat.messages(conversationId);
+        return entries.some((r) => JSON.stringify(r.raw).includes('is connected now (stored fields: api_key)'));
+      },
+      10_000,
+      'the agent to retry with the credentials',
+    );
+  });
+
+  it('alone: shows why the credentials could not be stored', async () => {
+    const client = await visitorClient();
+    const { conversationId, records } = await turn(client, '/connect notion');
+    const [request] = records.flatMap(extractConnectorSetup);
+    // A connector type id the service refuses (upper case).
+    const broken = { ...request!, connectorTypeId: 'Notion' };
+    const card = await fixture<SvcConnectorSetup>(html`<svc-connector-setup lang="en" .client=${client}
+      conversation-id=${conversationId} .request=${broken}></svc-connector-setup>`);
+    fill(card, 'api_key', 'secret');
+    part<HTMLButtonElement>(card, 'button')!.click();
+    await until(() => part(card, 'error'), 5000, 'the error');
+    expect(part(card, 'error')!.textContent).to.contain('The credentials could not be saved: connectorTypeId must be');
+    expect(card.getAttribute('state')).to.equal('open');
+  });
+
+  it('in the chat: sets up a connector and the agent confirms it', async () => {
+    const el = await chat();
+    typeAndSend(el, '/connect github');
+    const card = await waitFor<SvcConnectorSetup>(el, 'svc-connector-setup', 'the connector card');
+    await until(() => card.shadowRoot?.querySelector('[name=api_key]'), 5000, 'the fields');
+    await idle(el);
+    fill(card, 'api_key', 'ghp_chat');
+    fill(card, 'account', 'me@example.com');
+    part<HTMLButtonElement>(card, 'button')!.click();
+    await until(() => card.getAttribute('state') === 'submitted', 5000, 'the saved state');
+    await until(
+      () => agentTexts(el).some((t) => t.includes('github is connected now (stored fields: api_key, account)')),
+      10_000,
+      'the confirmation',
+    );
+  });
+});
