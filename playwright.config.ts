@@ -12,6 +12,8 @@ export default defineConfig({
   timeout: 60_000,
   expect: { timeout: 10_000 },
   reporter: [['list']],
+  // `embed`: the framework guides' snippets in real pages (test/embed/, after `npm run build`).
+  projects: [{ name: 'e2e' }, { name: 'embed', testDir: 'test/embed' }],
   use: {
     headless: true,
     screenshot: 'only-on-failure',

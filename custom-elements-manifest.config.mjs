@@ -1,0 +1,90 @@
+/**
+ * Custom Elements Manifest (`custom-elements.json`, read by IDEs and Storybook) from the JSDoc of the
+ * elements and cards: `npm run manifest` writes it; `npm test` checks it is current (scripts/check-manifest.mjs).
+ */
+
+/** `X.define('svc-tag')` with a string literal: the class and tag it registers. */
+function readDefine(ts, node) {
+  if (!ts.isCallExpression(node) || !ts.isPropertyAccessExpression(node.expression)) return undefined;
+  const { expression: target, name } = node.expression;
+  const [tag] = node.arguments;
+  if (name.text !== 'define' || !ts.isIdentifier(target) || !tag || !ts.isStringLiteral(tag)) return undefined;
+  return { className: target.text, tagName: tag.text };
+}
+
+/** Names declared `state: true` in a class's `static properties`: internal reactive state, not attributes. */
+function readStateProperties(ts, node) {
+  const names = [];
+  for (const member of node.members) {
+    const isStatic = member.modifiers?.some((m) => m.kind === ts.SyntaxKind.StaticKeyword);
+    if (!isStatic || member.name?.getText() !== 'properties' || !member.initializer) continue;
+    if (!ts.isObjectLiteralExpression(member.initializer)) continue;
+    for (const property of member.initializer.properties) {
+      const options = ts.isPropertyAssignment(property) ? property.initializer : undefined;
+      const state =
+        options &&
+        ts.isObjectLiteralExpression(options) &&
+        options.properties.some(
+          (o) => o.name?.getText() === 'state' && o.initializer?.kind === ts.SyntaxKind.TrueKeyword,
+        );
+      if (state) names.push(property.name.getText());
+    }
+  }
+  return names;
+}
+
+/**
+ * Fits the analyzer to our conventions: elements register with `SvcChat.define('svc-chat')` (tolerant of a
+ * second registration), which it does not recognise, and the generic `customElements.define(tag, this)` in
+ * that helper is no element; `state: true` properties and `#private` members are not public API.
+ */
+function svcConventionsPlugin() {
+  const stateByClass = new Map();
+  return {
+    name: 'svc-conventions',
+    analyzePhase({ ts, node, moduleDoc }) {
+      if (ts.isClassDeclaration(node) && node.name) {
+        stateByClass.set(`${moduleDoc.path}#${node.name.text}`, readStateProperties(ts, node));
+        return;
+      }
+      const defined = readDefine(ts, node);
+      const declaration =
+        defined && moduleDoc.declarations?.find((d) => d.kind === 'class' && d.name === defined.className);
+      if (!declaration) return;
+      declaration.customElement = true;
+      declaration.tagName = defined.tagName;
+      moduleDoc.exports = [
+        ...(moduleDoc.exports ?? []),
+        {
+          kind: 'custom-element-definition',
+          name: defined.tagName,
+          declaration: { name: defined.className, module: moduleDoc.path },
+        },
+      ];
+    },
+    moduleLinkPhase({ moduleDoc }) {
+      const exported = new Set((moduleDoc.exports ?? []).map((e) => e.declaration.name));
+      moduleDoc.declarations = (moduleDoc.declarations ?? []).filter((d) => exported.has(d.name));
+      const elements = new Set(moduleDoc.declarations.filter((d) => d.customElement).map((d) => d.name));
+      moduleDoc.exports = (moduleDoc.exports ?? []).filter(
+        (e) => e.kind !== 'custom-element-definition' || elements.has(e.declaration.name),
+      );
+      for (const declaration of moduleDoc.declarations) {
+        if (declaration.kind !== 'class') continue;
+        const state = new Set(stateByClass.get(`${moduleDoc.path}#${declaration.name}`));
+        declaration.members = declaration.members?.filter((m) => m.privacy !== 'private' && !state.has(m.name));
+        declaration.attributes = declaration.attributes?.filter((a) => !state.has(a.fieldName));
+      }
+    },
+  };
+}
+
+export default {
+  globs: ['src/elements/*.ts', 'src/cards/*.ts'],
+  exclude: ['src/**/*.styles.ts'],
+  outdir: '.',
+  litelement: true,
+  // package.json already names the manifest; the check writes to a temporary folder and must not touch it.
+  packagejson: false,
+  plugins: [svcConventionsPlugin()],
+};

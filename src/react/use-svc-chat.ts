@@ -1,0 +1,171 @@
+import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
+import type { ChatApi } from '../chat/chat-api.js';
+import type { ChatMessage } from '../chat/chat-message.js';
+import { ChatStore, type ChatStoreEvents, type ConnectionState, type SendOptions } from '../chat/chat-store.js';
+import { authorizedFetch, type TokenProvider, TokenSource, tokenEndpointProvider } from '../chat/token-source.js';
+import { ChatClient } from '../client/chat.js';
+import { HttpClient } from '../client/http.js';
+import type { AgentStatus, InterruptResult, SendResult } from '../client/types.js';
+
+/**
+ * Where the chat talks to, as `<svc-chat>` takes it. Authentication, most preferred first: `client`;
+ * `tokenProvider` or `tokenEndpoint` (renewed before it expires and on a 401); `token` (not renewed).
+ */
+export interface UseSvcChatOptions {
+  /** A ready client (e.g. `new SvcClient(…)`), used as it is; keep it stable (a new one rebuilds the chat). */
+  client?: { chat: ChatApi };
+  /** Service address; default: this page's origin. */
+  baseUrl?: string;
+  /** A session token (never a workspace key). */
+  token?: string;
+  /** Returns a fresh session token (or `{ token, expires_at }`) from the site's backend. */
+  tokenProvider?: TokenProvider;
+  /** URL of the site's backend that answers `POST` with `{ token, expires_at }`. */
+  tokenEndpoint?: string;
+  /** Agents of new conversations. */
+  agentIds?: string[];
+  /** Shows this conversation instead of starting a new one. */
+  conversationId?: string;
+  /** Turns per page of history. */
+  historyTurns?: number;
+  onMessageSent?: (detail: ChatStoreEvents['message-sent']) => void;
+  onTurnComplete?: (detail: ChatStoreEvents['turn-complete']) => void;
+  onError?: (detail: ChatStoreEvents['error']) => void;
+  onConversationChange?: (detail: ChatStoreEvents['conversation-change']) => void;
+}
+
+/** `loading`: the latest page of history is being read; `running`: a message is sent or a reply runs. */
+export type SvcChatStatus = 'idle' | 'loading' | 'running';
+
+export interface SvcChatState {
+  messages: readonly ChatMessage[];
+  status: SvcChatStatus;
+  running: boolean;
+  connection: ConnectionState;
+  error: string | null;
+  conversationId: string | null;
+  agentStatus: Readonly<Record<string, AgentStatus>>;
+  hasMoreHistory: boolean;
+  loadingHistory: boolean;
+  /** Resolves to the send's result, or `undefined` when it failed (the message stays, `failed`, for `retry`). */
+  send: (text: string, options?: SendOptions) => Promise<SendResult | undefined>;
+  interrupt: () => Promise<InterruptResult | undefined>;
+  /** Sends a `failed` message again. */
+  retry: (messageId: string) => Promise<SendResult | undefined>;
+  loadOlder: () => Promise<void>;
+  /** Starts a new conversation with the next message. */
+  reset: () => void;
+  clearError: () => void;
+  /** The store itself, `null` until the first effect ran or without credentials. */
+  store: ChatStore | null;
+}
+
+const WORKSPACE_KEY_IN_BROWSER =
+  'A workspace API key must never be used in a browser: mint a session token on your server.';
+
+const NO_MESSAGES: readonly ChatMessage[] = Object.freeze([]);
+const NO_STATUS: Readonly<Record<string, AgentStatus>> = Object.freeze({});
+const noSubscription = () => () => {};
+
+/**
+ * The chat of `<svc-chat>` without its view: the same {@link ChatStore}, for a page that renders messages
+ * itself. The store is rebuilt when the connection options change and disposed on unmount.
+ */
+export function useSvcChat(options: UseSvcChatOptions): SvcChatState {
+  // Callbacks and the token provider are read when used, so passing new functions each render is fine.
+  const latest = useRef(options);
+  latest.current = options;
+  const { client, baseUrl, token, tokenEndpoint, historyTurns } = options;
+  const hasProvider = !!options.tokenProvider;
+  const [store, setStore] = useState<ChatStore | null>(null);
+  const [setupError, setSetupError] = useState<string | null>(null);
+
+  useEffect(() => {
+    if (token?.startsWith('sk_')) {
+      setSetupError(WORKSPACE_KEY_IN_BROWSER);
+      return;
+    }
+    const api = client?.chat ?? chatApi(baseUrl, tokenSource(latest, tokenEndpoint, token, hasProvider));
+    if (!api) return;
+    const created = new ChatStore({ api, targetAgentIds: latest.current.agentIds, historyTurns });
+    const offs = [
+      created.on('message-sent', (detail) => latest.current.onMessageSent?.(detail)),
+      created.on('turn-complete', (detail) => latest.current.onTurnComplete?.(detail)),
+      created.on('error', (detail) => latest.current.onError?.(detail)),
+      created.on('conversation-change', (detail) => latest.current.onConversationChange?.(detail)),
+    ];
+    setSetupError(null);
+    setStore(created);
+    return () => {
+      for (const off of offs) off();
+      created.dispose();
+      setStore(null);
+    };
+  }, [client, baseUrl, token, tokenEndpoint, hasProvider, historyTurns]);
+
+  const conversationId = options.conversationId;
+  useEffect(() => {
+    if (store && conversationId && conversationId !== store.conversationId) void store.load(conversationId);
+  }, [store, conversationId]);
+
+  const agentKey = options.agentIds?.join(' ');
+  useEffect(() => {
+    if (store) store.targetAgentIds = agentKey ? agentKey.split(' ') : undefined;
+  }, [store, agentKey]);
+
+  useSyncExternalStore(
+    store ? store.subscribe : noSubscription,
+    () => store?.version ?? -1,
+    () => -1,
+  );
+
+  const send = useCallback(
+    (text: string, sendOptions?: SendOptions) => store?.send(text, sendOptions) ?? Promise.resolve(undefined),
+    [store],
+  );
+  const interrupt = useCallback(() => store?.interrupt() ?? Promise.resolve(undefined), [store]);
+  const retry = useCallback((id: string) => store?.retry(id) ?? Promise.resolve(undefined), [store]);
+  const loadOlder = useCallback(() => store?.loadOlder() ?? Promise.resolve(), [store]);
+  const reset = useCallback(() => store?.reset(), [store]);
+  const clearError = useCallback(() => {
+    setSetupError(null);
+    store?.clearError();
+  }, [store]);
+
+  const loading = !!store?.loadingHistory && store.messages.length === 0;
+  return {
+    messages: store?.messages ?? NO_MESSAGES,
+    status: store?.running ? 'running' : loading ? 'loading' : 'idle',
+    running: store?.running ?? false,
+    connection: store?.connection ?? 'idle',
+    error: setupError ?? store?.error ?? null,
+    conversationId: store?.conversationId ?? null,
+    agentStatus: store?.agentStatus ?? NO_STATUS,
+    hasMoreHistory: store?.hasMoreHistory ?? false,
+    loadingHistory: store?.loadingHistory ?? false,
+    send,
+    interrupt,
+    retry,
+    loadOlder,
+    reset,
+    clearError,
+    store,
+  };
+}
+
+function tokenSource(
+  latest: { current: UseSvcChatOptions },
+  tokenEndpoint: string | undefined,
+  token: string | undefined,
+  hasProvider: boolean,
+): TokenSource | undefined {
+  if (hasProvider) return new TokenSource(() => latest.current.tokenProvider!());
+  if (tokenEndpoint) return new TokenSource(tokenEndpointProvider(tokenEndpoint));
+  if (token) return new TokenSource(async () => token);
+  return undefined;
+}
+
+function chatApi(baseUrl: string | undefined, tokens: TokenSource | undefined): ChatApi | undefined {
+  if (!tokens) return undefined;
+  return new ChatClient(new HttpClient({ baseUrl: baseUrl || location.origin, fetch: authorizedFetch(tokens) }));
+}

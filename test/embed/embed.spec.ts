@@ -1,0 +1,139 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, type Locator, type Page, test } from '@playwright/test';
+import { buildApp, ROOT } from './build-app.js';
+import { filesUnder, type Site, startSite, page as wrap } from './site.js';
+
+/**
+ * The chat embedded the ways the guides in docs/frameworks/ show (their snippets are the files used here),
+ * in real pages of a real site, against the real service: each sends a message to `agent_echo` and sees
+ * the echo rendered.
+ */
+
+const snippet = readFileSync(join(import.meta.dirname, 'html/snippet.html'), 'utf8');
+const asset = (name: string) => join(ROOT, 'dist', name);
+
+let site: Site;
+let builds: string;
+
+test.beforeAll(async () => {
+  builds = mkdtempSync(join(tmpdir(), 'svc-embed-'));
+  // React's development build: its warnings (unknown props, effects run twice by StrictMode) show.
+  await buildApp('react', join(builds, 'react'), { mode: 'development' });
+  await buildApp('vue', join(builds, 'vue'), {
+    // The full build of Vue compiles the app's template in the browser.
+    alias: [{ find: /^vue$/, replacement: 'vue/dist/vue.esm-bundler.js' }],
+    define: {
+      __VUE_OPTIONS_API__: 'true',
+      __VUE_PROD_DEVTOOLS__: 'false',
+      __VUE_PROD_HYDRATION_MISMATCH_DETAILS__: 'false',
+    },
+  });
+  site = await startSite({
+    '/assets/svc-chat.js': asset('svc-chat.js'),
+    '/assets/svc-chat.esm.js': asset('svc-chat.esm.js'),
+    '/html/': wrap(snippet),
+    // The script loaded again, as a classic script and as the ES module build, after the chat is on the page.
+    '/twice/': wrap(
+      `${snippet}\n<script src="/assets/svc-chat.js"></script>\n<script type="module" src="/assets/svc-chat.esm.js"></script>`,
+    ),
+    ...filesUnder(join(builds, 'react'), '/react/'),
+    ...filesUnder(join(builds, 'vue'), '/vue/'),
+  });
+});
+
+test.afterAll(async () => {
+  await site?.close();
+  if (builds) rmSync(builds, { recursive: true, force: true });
+});
+
+/** Every error the page logs or throws. */
+function watchErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') errors.push(msg.text());
+  });
+  page.on('pageerror', (err) => errors.push(err.message));
+  return errors;
+}
+
+/** Types into the widget's field, presses Enter and waits for the echo, rendered as markdown. */
+async function chatThrough(chat: Locator, text: string) {
+  const input = chat.locator('[part~="input"]');
+  await input.fill(`${text} **bold**`);
+  await input.press('Enter');
+  await expect(chat.locator('[part~="message-user"]').last()).toContainText(`${text} **bold**`);
+  const reply = chat.locator('[part~="message-agent"] [part~="bubble"]').last();
+  await expect(reply).toHaveText(`Echo: ${text} bold`);
+  await expect(reply.locator('strong')).toHaveText('bold');
+}
+
+test('plain HTML: one script tag and the element chat with the agent', async ({ page }) => {
+  const errors = watchErrors(page);
+  await page.goto(`${site.url}/html/`);
+  await chatThrough(page.locator('svc-chat'), 'hello from html');
+  // The classic script also offers the chat client and the record helpers to the page.
+  expect(await page.evaluate(() => typeof (window as { Svc?: { ChatClient?: unknown } }).Svc?.ChatClient)).toBe(
+    'function',
+  );
+  expect(errors).toEqual([]);
+});
+
+test('the script loaded twice: no error, one registration, and the chat works', async ({ page }) => {
+  const errors = watchErrors(page);
+  await page.goto(`${site.url}/twice/`);
+  // Both copies ran: the ES module build is evaluated after the classic script.
+  await page.waitForFunction(() => document.readyState === 'complete');
+  const first = await page.evaluate(
+    () => customElements.get('svc-chat') === document.querySelector('svc-chat')?.constructor,
+  );
+  expect(first).toBe(true);
+  await expect(page.locator('svc-chat')).toHaveCount(1);
+  await chatThrough(page.locator('svc-chat'), 'hello twice');
+  expect(errors).toEqual([]);
+});
+
+test('React: ChatBox with event props, and useSvcChat driving a chat drawn by React', async ({ page }) => {
+  const errors = watchErrors(page);
+  await page.goto(`${site.url}/react/`);
+  await chatThrough(page.locator('svc-chat'), 'hello from react');
+  // onTurnComplete arrived as a React prop callback.
+  await expect(page.getByText('Replies: 1')).toBeVisible();
+
+  const custom = page.getByRole('form', { name: 'Custom chat' });
+  await custom.getByLabel('Message').fill('hook says *hi*');
+  await custom.getByRole('button', { name: 'Send' }).click();
+  await expect(custom.locator('li.user')).toHaveText(['hook says hi']);
+  const reply = custom.locator('li.agent svc-markdown');
+  await expect(reply).toHaveText('Echo: hook says hi');
+  await expect(reply.locator('em')).toHaveText('hi');
+  await expect(custom.getByRole('button', { name: 'Send' })).toBeEnabled();
+  expect(errors).toEqual([]);
+});
+
+test('React: useInjectStyles adds the token sheet once and removes it with its last user', async ({ page }) => {
+  await page.goto(`${site.url}/react/`);
+  const tokenSheets = () =>
+    page.evaluate(
+      () =>
+        document.adoptedStyleSheets.filter((sheet) =>
+          [...sheet.cssRules].some((rule) => rule.cssText.includes('--svc-color-primary')),
+        ).length,
+    );
+  const custom = page.getByRole('form', { name: 'Custom chat' });
+  await expect(custom).toBeVisible();
+  // StrictMode runs the effect, its cleanup and the effect again: still one sheet.
+  expect(await tokenSheets()).toBe(1);
+  await page.getByRole('button', { name: 'Hide custom chat' }).click();
+  await expect(custom).toHaveCount(0);
+  expect(await tokenSheets()).toBe(0);
+});
+
+test('Vue: the element in a Vue template, its event handled by Vue', async ({ page }) => {
+  const errors = watchErrors(page);
+  await page.goto(`${site.url}/vue/`);
+  await chatThrough(page.locator('svc-chat'), 'hello from vue');
+  await expect(page.getByText('Replies: 1')).toBeVisible();
+  expect(errors).toEqual([]);
+});

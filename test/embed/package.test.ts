@@ -1,0 +1,129 @@
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { build, type Rollup } from 'vite';
+import { ROOT } from './build-app.js';
+
+/**
+ * The built package as its users get it (run after `npm run build`): every entry resolves, a bundler keeps
+ * the modules that register the elements, and the guides' snippets are the tested files and type-check
+ * against the published `.d.ts`.
+ */
+
+interface PackageJson {
+  name: string;
+  exports: Record<string, string | { types: string; default: string }>;
+  sideEffects: string[] | false;
+}
+const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as PackageJson;
+
+/**
+ * What a site's bundler makes of `source` importing the package installed in `node_modules` with this
+ * package.json (`sideEffects` overridable), dependencies left out.
+ */
+async function bundleWithPackage(dir: string, source: string, sideEffects: PackageJson['sideEffects']) {
+  const installed = join(dir, 'node_modules', pkg.name);
+  rmSync(installed, { recursive: true, force: true });
+  mkdirSync(installed, { recursive: true });
+  cpSync(join(ROOT, 'dist/lib'), join(installed, 'dist/lib'), { recursive: true });
+  writeFileSync(join(installed, 'package.json'), JSON.stringify({ ...pkg, sideEffects }));
+  const entry = join(dir, 'site.js');
+  writeFileSync(entry, source);
+  const result = (await build({
+    configFile: false,
+    logLevel: 'silent',
+    root: dir,
+    build: {
+      write: false,
+      minify: false,
+      lib: { entry, formats: ['es'], fileName: 'site' },
+      rolldownOptions: { external: [/^lit($|\/)/, /^@lit\//, 'marked', 'dompurify', 'eventsource-parser'] },
+    },
+  })) as Rollup.RollupOutput[];
+  return result
+    .flatMap((output) => output.output)
+    .map((chunk) => (chunk.type === 'chunk' ? chunk.code : ''))
+    .join('\n');
+}
+
+describe('package: the built entries', () => {
+  let dir: string;
+  before(() => {
+    assert.ok(existsSync(join(ROOT, 'dist/lib/index.js')), 'run `npm run build` first');
+    dir = mkdtempSync(join(tmpdir(), 'svc-package-'));
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('every export of package.json names files that exist, with types for each module entry', () => {
+    for (const [subpath, target] of Object.entries(pkg.exports)) {
+      const files = typeof target === 'string' ? [target] : [target.types, target.default];
+      for (const file of files) assert.ok(existsSync(join(ROOT, file)), `${subpath}: ${file} is missing`);
+    }
+    assert.deepEqual(
+      Object.keys(pkg.exports).filter((k) => typeof pkg.exports[k] === 'object'),
+      ['.', './elements', './react', './tools'],
+    );
+  });
+
+  it("a bundler keeps the element registrations of `import '@svc/agent-sdk/elements'`", async () => {
+    const code = await bundleWithPackage(dir, `import '${pkg.name}/elements';\n`, pkg.sideEffects);
+    assert.match(code, /customElements\.define\(/);
+    for (const tag of ['svc-chat', 'svc-markdown', 'svc-sms-sign-in', 'svc-payment-gate', 'svc-info-collect']) {
+      assert.match(code, new RegExp(`\\.define\\("${tag}"\\)`), `${tag} is registered`);
+    }
+  });
+
+  it('sideEffects names every module that registers an element, in the build and in the sources', () => {
+    const listed = new Set(pkg.sideEffects || []);
+    for (const folder of ['elements', 'cards']) {
+      for (const file of readdirSync(join(ROOT, 'src', folder)).filter((f) => f.endsWith('.ts'))) {
+        if (!/\.define\('svc-/.test(readFileSync(join(ROOT, 'src', folder, file), 'utf8'))) continue;
+        assert.ok(listed.has(`./src/${folder}/${file}`), `./src/${folder}/${file} is in sideEffects`);
+        assert.ok(listed.has(`./dist/lib/${folder}/${file.replace(/\.ts$/, '.js')}`), `its build is in sideEffects`);
+      }
+    }
+  });
+
+  it('without the sideEffects list the same bundle loses them (the check above can fail)', async () => {
+    const code = await bundleWithPackage(dir, `import '${pkg.name}/elements';\n`, false);
+    assert.doesNotMatch(code, /\.define\("svc-chat"\)/);
+  });
+
+  it('the tools entry throws NotImplementedError of the main entry, naming the reserved function', async () => {
+    const { tool, createSdkMcpServer } = await import(`${pkg.name}/tools`);
+    const { NotImplementedError } = await import(pkg.name);
+    assert.throws(
+      () => tool('weather', {}),
+      (err: Error) => err instanceof NotImplementedError && /tool\(\)/.test(err.message),
+    );
+    assert.throws(
+      () => createSdkMcpServer({ name: 'x' }),
+      (err: Error) => err instanceof NotImplementedError && /createSdkMcpServer\(\)/.test(err.message),
+    );
+  });
+
+  it("the React and Vue guides' snippets type-check against the published .d.ts", () => {
+    const tsc = join(ROOT, 'node_modules/typescript/bin/tsc');
+    execFileSync(process.execPath, [tsc, '-p', join(import.meta.dirname, 'tsconfig.json')], { stdio: 'pipe' });
+  });
+});
+
+describe('package: the framework guides', () => {
+  const guides: Record<string, string[]> = {
+    'html.md': ['html/snippet.html'],
+    'react.md': ['react/App.jsx'],
+    'vue.md': ['vue/main.js'],
+  };
+  for (const [guide, snippets] of Object.entries(guides)) {
+    it(`docs/frameworks/${guide} shows the snippet the embed tests run`, () => {
+      const text = readFileSync(join(ROOT, 'docs/frameworks', guide), 'utf8');
+      for (const file of snippets) {
+        const snippet = readFileSync(join(import.meta.dirname, file), 'utf8').trim();
+        assert.ok(text.includes(snippet), `${guide} should include test/embed/${file} verbatim`);
+      }
+    });
+  }
+});
