@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { type Alias, build } from 'vite';
+import { type Alias, build, type PluginOption } from 'vite';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -27,7 +27,7 @@ export function packageAliases(): Alias[] {
 export async function buildApp(
   name: string,
   outDir: string,
-  extra: { alias?: Alias[]; define?: Record<string, string>; mode?: string } = {},
+  extra: { alias?: Alias[]; define?: Record<string, string>; mode?: string; plugins?: PluginOption[] } = {},
 ): Promise<void> {
   await build({
     configFile: false,
@@ -37,6 +37,7 @@ export async function buildApp(
     base: `/${name}/`,
     resolve: { alias: [...packageAliases(), ...(extra.alias ?? [])] },
     define: extra.define,
+    plugins: extra.plugins,
     build: { outDir, emptyOutDir: true, minify: false },
   });
 }

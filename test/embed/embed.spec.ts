@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, type Locator, type Page, test } from '@playwright/test';
+import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { buildApp, ROOT } from './build-app.js';
 import { filesUnder, type Site, startSite, page as wrap } from './site.js';
 
@@ -30,6 +31,8 @@ test.beforeAll(async () => {
       __VUE_PROD_HYDRATION_MISMATCH_DETAILS__: 'false',
     },
   });
+  // Svelte compiles its components at build time, as a site's Vite does with the Svelte plugin.
+  await buildApp('svelte', join(builds, 'svelte'), { plugins: [svelte()] });
   site = await startSite({
     '/assets/svc-chat.js': asset('svc-chat.js'),
     '/assets/svc-chat.esm.js': asset('svc-chat.esm.js'),
@@ -40,6 +43,7 @@ test.beforeAll(async () => {
     ),
     ...filesUnder(join(builds, 'react'), '/react/'),
     ...filesUnder(join(builds, 'vue'), '/vue/'),
+    ...filesUnder(join(builds, 'svelte'), '/svelte/'),
   });
 });
 
@@ -134,6 +138,21 @@ test('Vue: the element in a Vue template, its event handled by Vue', async ({ pa
   const errors = watchErrors(page);
   await page.goto(`${site.url}/vue/`);
   await chatThrough(page.locator('svc-chat'), 'hello from vue');
+  await expect(page.getByText('Replies: 1')).toBeVisible();
+  expect(errors).toEqual([]);
+});
+
+test('Svelte: the element in a Svelte 5 component, given properties and its event handled by Svelte', async ({
+  page,
+}) => {
+  const errors = watchErrors(page);
+  await page.goto(`${site.url}/svelte/`);
+  const chat = page.locator('svc-chat');
+  // `labels` arrived as an object property, not as the attribute "[object Object]".
+  await expect(chat.locator('[part~="input"]')).toHaveAttribute('placeholder', 'Ask us anything');
+  await expect(chat.locator('[part~="title"]')).toHaveText('Support');
+  // The session comes from `tokenProvider`, a function only a property can carry.
+  await chatThrough(chat, 'hello from svelte');
   await expect(page.getByText('Replies: 1')).toBeVisible();
   expect(errors).toEqual([]);
 });

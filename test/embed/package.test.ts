@@ -116,6 +116,7 @@ describe('package: the framework guides', () => {
     'html.md': ['html/snippet.html'],
     'react.md': ['react/App.jsx'],
     'vue.md': ['vue/main.js'],
+    'svelte.md': ['svelte/App.svelte'],
   };
   for (const [guide, snippets] of Object.entries(guides)) {
     it(`docs/frameworks/${guide} shows the snippet the embed tests run`, () => {
