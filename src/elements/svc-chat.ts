@@ -232,7 +232,7 @@ export class SvcChat extends SvcElement {
   }
 
   get #labels(): ChatLabels {
-    return labelsFor(this.lang || document.documentElement.lang, this.labels);
+    return labelsFor(this.#lang, this.labels);
   }
 
   get #lang(): string {
@@ -570,7 +570,7 @@ export class SvcChat extends SvcElement {
         <svc-sms-sign-in
           base-url=${this.baseUrl || location.origin}
           workspace=${this.workspace ?? ''}
-          lang=${this.lang || document.documentElement.lang || 'en'}
+          lang=${this.#lang}
           .labels=${this.labels}
           @svc-signed-in=${(e: CustomEvent<SignedIn>) => this.#signedIn(e)}
         ></svc-sms-sign-in>
