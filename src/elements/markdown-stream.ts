@@ -4,7 +4,7 @@ import type { SvcMarkdown } from './svc-markdown.js';
 
 /**
  * Feeds a message's text into its `<svc-markdown>`: while the reply streams, only the new text is appended
- * (linear work in the reply's length); when it ends, the final text is rendered whole once.
+ * (linear work in the reply's length); when it ends, only a final text that differs is rendered whole.
  */
 class MarkdownText extends Directive {
   #fed = 0;
@@ -25,8 +25,10 @@ class MarkdownText extends Directive {
     if (text === this.#text && streaming === this.#streaming) return nothing;
     if (streaming && text.length >= this.#fed && (this.#streaming || this.#fed === 0)) {
       element.append(text.slice(this.#fed));
-    } else if (this.#streaming && text === element.text) {
-      // The final record repeats what streamed in: one full render settles it (late link definitions).
+    } else if (this.#streaming && this.#text !== undefined && text.startsWith(this.#text)) {
+      // The final text repeats what streamed in, and may end with deltas that came in the same network read:
+      // only those are new, and the streamed rendering is finished instead of a 60 KB reply rendered again.
+      if (text.length > this.#fed) element.append(text.slice(this.#fed));
       element.finish();
     } else {
       element.text = text;

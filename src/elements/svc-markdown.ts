@@ -81,7 +81,7 @@ export class SvcMarkdown extends SvcElement {
     this.#markdown.push(delta);
   }
 
-  /** Ends the stream: renders the whole text once more (late link definitions apply). */
+  /** Ends the stream: renders the rest of the text now instead of at the next frame. */
   finish(): void {
     this.streaming = false;
     this.#markdown.finish();
@@ -90,7 +90,7 @@ export class SvcMarkdown extends SvcElement {
   protected override willUpdate(changed: PropertyValues<this>): void {
     if (changed.has('imageHosts')) {
       this.#options.imageHosts = this.imageHosts;
-      if (this.text) this.#markdown.finish();
+      if (this.text) this.#markdown.renderAll();
     }
   }
 

@@ -248,6 +248,50 @@ describe('StreamMarkdown', () => {
     expect(target.querySelector('b > p')?.textContent).to.equal('next para');
   });
 
+  it('keeps what a reader selected in the reply when the reply ends', () => {
+    const target = document.createElement('div');
+    document.body.append(target);
+    try {
+      const stream = new StreamMarkdown(target);
+      for (const piece of deltas(LONG, 9, 12)) {
+        stream.push(piece);
+        stream.flush();
+      }
+      const heading = target.querySelector('h2')!;
+      getSelection()!.selectAllChildren(heading);
+      stream.finish();
+      expect(target.innerHTML).to.equal(whole(LONG));
+      // Settled blocks are not rendered again at the end: the selection still holds the heading's text.
+      expect(getSelection()!.toString()).to.equal('Part 0');
+      expect(target.querySelector('h2')).to.equal(heading);
+    } finally {
+      getSelection()!.removeAllRanges();
+      target.remove();
+    }
+  });
+
+  it('ends equal to the whole rendering when raw HTML in a later block parses differently on its own', () => {
+    // On its own, a part that starts with a comment or <script> puts them (and the line break after
+    // them) in the parsed document's head: while streaming, a line break goes missing.
+    const text = [
+      'Intro.',
+      'More.',
+      'And more.',
+      '<!-- note -->\n<div>a</div>',
+      '<script>first()</script>\n<script>second()</script>',
+      'End.',
+      'Last.',
+    ].join('\n\n');
+    const target = document.createElement('div');
+    const stream = new StreamMarkdown(target);
+    for (const piece of text) {
+      stream.push(piece);
+      stream.flush();
+    }
+    stream.finish();
+    expect(target.innerHTML).to.equal(whole(text));
+  });
+
   it('appends settled blocks once and keeps their nodes while the reply grows', () => {
     const target = document.createElement('div');
     const stream = new StreamMarkdown(target);

@@ -166,6 +166,21 @@ describe('<svc-markdown>', () => {
     expect([...base(el).querySelectorAll('img')].map((img) => img.alt)).to.deep.equal(['leak']);
   });
 
+  it('applies new image hosts to the blocks of a streamed reply', async () => {
+    const el = await render('');
+    const text = '![chart](https://evil.example/chart.png)\n\nOne.\n\nTwo.\n\nThree.\n';
+    for (const piece of text.match(/[\s\S]{1,5}/g)!) {
+      el.append(piece);
+      await nextFrame();
+    }
+    el.finish();
+    expect(base(el).querySelector('img')?.alt).to.equal('chart');
+    el.imageHosts = ['img.example'];
+    await elementUpdated(el);
+    expect(base(el).querySelector('img')).to.equal(null);
+    expect(base(el).querySelector('a')!.textContent).to.equal('chart');
+  });
+
   it('tolerates being defined twice', () => {
     expect(() => SvcMarkdown.define('svc-markdown')).not.to.throw();
     expect(customElements.get('svc-markdown')).to.equal(SvcMarkdown);

@@ -31,6 +31,13 @@ export class StreamMarkdown {
   #seen = '';
   /** Whether the settled text could hold a reference (`[…]`) at all. */
   #settledHasBrackets = false;
+  /**
+   * Raw HTML was rendered in a part that does not start the text. Parsed on its own, such a part can differ
+   * from the same markup within the whole text (a leading comment or `<script>` goes to the document's head
+   * and takes the whitespace after it along), so the end of the turn renders the whole text again. Markdown
+   * without raw HTML renders as balanced elements that parse alike in parts and whole.
+   */
+  #htmlAfterStart = false;
   #frame = 0;
 
   constructor(
@@ -57,8 +64,17 @@ export class StreamMarkdown {
     this.#render(true);
   }
 
-  /** Ends the turn: one full render of the whole text, which also applies link definitions that came late. */
+  /**
+   * Ends the turn: the content now equals the whole rendering. Only the tail is rendered, since every
+   * render applies link definitions that came late (a 60 KB reply rendered whole again was a 60 ms task
+   * at the end of every long turn); the whole text is rendered again only after raw HTML in a later part.
+   */
   finish(): void {
+    this.#render(false, true);
+  }
+
+  /** Renders the whole text again, as when options that change every block (the image hosts) changed. */
+  renderAll(): void {
     this.#reset();
     this.#render(false);
   }
@@ -68,7 +84,7 @@ export class StreamMarkdown {
     this.#text = '';
     this.#cr = false;
     this.push(text);
-    this.finish();
+    this.renderAll();
   }
 
   #reset(): void {
@@ -76,9 +92,11 @@ export class StreamMarkdown {
     this.#links = {};
     this.#seen = '';
     this.#settledHasBrackets = false;
+    this.#htmlAfterStart = false;
   }
 
-  #render(settle: boolean): void {
+  /** Renders the tail, settling what it can (`settle`); `exact`: the parts must equal the whole rendering. */
+  #render(settle: boolean, exact = false): void {
     cancelAnimationFrame(this.#frame);
     this.#frame = 0;
     const lexer = new Lexer(markdown.defaults);
@@ -92,6 +110,10 @@ export class StreamMarkdown {
       this.#render(settle);
       return;
     }
+    if (exact && this.#settledEnd > 0 && (this.#htmlAfterStart || hasHtml(tokens))) {
+      this.renderAll();
+      return;
+    }
     const { target } = this;
     while (target.childNodes.length > this.#settledNodes) target.lastChild!.remove();
     const count = settle ? settledCount(tokens) : 0;
@@ -99,6 +121,7 @@ export class StreamMarkdown {
       const settled = tokens.slice(0, count);
       markdown.walkTokens(settled, (token) => {
         if (token.type === 'def') this.#links[token.tag] ??= { href: token.href, title: token.title };
+        else if (token.type === 'html' && this.#settledEnd > 0) this.#htmlAfterStart = true;
       });
       for (const token of settled) {
         this.#settledEnd += token.raw.length;
@@ -115,6 +138,15 @@ export class StreamMarkdown {
     this.options.decorate?.(fragment);
     return fragment;
   }
+}
+
+/** Whether any of the tokens, or a token inside them, is raw HTML. */
+function hasHtml(tokens: Token[]): boolean {
+  let found = false;
+  markdown.walkTokens(tokens, (token) => {
+    found ||= token.type === 'html';
+  });
+  return found;
 }
 
 /**
