@@ -119,6 +119,15 @@ export class SvcInfoCollect extends SvcAnswerCard {
     await this.#answerWith({ action: 'submit', values });
   }
 
+  /** A field marked wrong is checked again as the visitor corrects it, so a fixed field stops saying so. */
+  #recheck(input: HTMLInputElement): void {
+    const field = this.request?.fields.find((f) => f.name === input.name);
+    if (!field || !(field.name in this._errors)) return;
+    const { [field.name]: _, ...others } = this._errors;
+    const { error } = validateField(field, input.value, this.#labels);
+    this._errors = error === undefined ? others : { ...others, [field.name]: error };
+  }
+
   /** Declines to answer. */
   async skip(): Promise<void> {
     if (this.request && !this._busy) await this.#answerWith({ action: 'skip' });
@@ -162,6 +171,7 @@ export class SvcInfoCollect extends SvcAnswerCard {
   #renderForm(request: InfoCollectPayload, labels: InfoCollectLabels): TemplateResult {
     return html`<form
       novalidate
+      @input=${(e: Event) => this.#recheck(e.target as HTMLInputElement)}
       @submit=${(e: Event) => {
         e.preventDefault();
         void this.submit();

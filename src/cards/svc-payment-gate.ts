@@ -199,11 +199,15 @@ export class SvcPaymentGate extends SvcCard {
         ${pending && this._opened ? labels.waiting : labels[status]}
       </p>
       ${pending && Number.isFinite(left) ? html`<p part="countdown">${labels.expiresIn(formatDuration(left))}</p>` : ''}
-      <div part="actions">
-        <button part="button" type="button" ?disabled=${!pending || this._opening} @click=${() => this.pay()}>
-          ${this._opening ? labels.opening : this._opened && pending ? labels.payAgain : labels.pay(amount)}
-        </button>
-      </div>
+      ${
+        status === 'paid' || status === 'canceled'
+          ? ''
+          : html`<div part="actions">
+            <button part="button" type="button" ?disabled=${!pending || this._opening} @click=${() => this.pay()}>
+              ${!pending ? labels.pay(amount) : this._opening ? labels.opening : this._opened ? labels.payAgain : labels.pay(amount)}
+            </button>
+          </div>`
+      }
     </section>`;
   }
 }

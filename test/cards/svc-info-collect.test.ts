@@ -45,7 +45,10 @@ describe('<svc-info-collect>', () => {
     expect(card.shadowRoot!.querySelector('[name=name]')!.getAttribute('aria-invalid')).to.equal('true');
     expect(requests).to.equal(0);
 
+    // A corrected field stops saying it is wrong as soon as it is right.
     fill(card, 'name', 'Ada');
+    await until(() => parts(card, 'field-error').length === 2, 2000, 'the fixed field to clear');
+    expect(card.shadowRoot!.querySelector('[name=name]')!.getAttribute('aria-invalid')).to.equal('false');
     fill(card, 'email', 'ada@example.com');
     fill(card, 'seats', '12');
     card.shadowRoot!.querySelector<HTMLSelectElement>('select[name=plan]')!.value = 'Team';

@@ -193,3 +193,34 @@ test("the README's script-tag snippet chats from a page on another origin", asyn
     site.close();
   }
 });
+
+test('a visitor fills the form card and pays from the payment card on the local pay page', async ({ page }) => {
+  const errors = watchErrors(page);
+  await page.goto(url('/'));
+  const chat = inline(page);
+  await send(chat, '/form');
+  const form = chat.locator('svc-info-collect');
+  await expect(form.locator('[part="title"]')).toBeVisible({ timeout: 10_000 });
+  // Required fields are checked before anything is sent.
+  await form.locator('[part="button"]').click();
+  await expect(form.locator('[part="field-error"]').first()).toBeVisible();
+  await form.locator('input[name="name"]').fill('Ada Lovelace');
+  await form.locator('input[name="email"]').fill('ada@example.com');
+  await form.locator('select[name="plan"]').selectOption('Team');
+  await shot(page, 'form-card');
+  await form.locator('[part="button"]').click();
+  await expect(form.locator('[part="status"]')).toBeVisible();
+  await expect(agentReplies(chat).last()).toContainText('Ada Lovelace', { timeout: 10_000 });
+
+  await expect(chat.locator('[part~="send-button"]')).toBeVisible({ timeout: 10_000 });
+  await send(chat, '/pay 9.90');
+  const card = chat.locator('svc-payment-gate');
+  await expect(card.locator('[part="amount"]')).toContainText('9.90', { timeout: 10_000 });
+  const [payPage] = await Promise.all([page.waitForEvent('popup'), card.locator('[part="button"]').click()]);
+  await payPage.getByRole('button', { name: /^Pay/ }).click();
+  await expect(payPage.locator('body')).toContainText(/paid/i);
+  await payPage.close();
+  await expect(card).toHaveAttribute('state', 'paid', { timeout: 15_000 });
+  await shot(page, 'payment-paid');
+  expect(errors).toEqual([]);
+});
