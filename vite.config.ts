@@ -1,5 +1,6 @@
 import { defineConfig } from 'vite';
 import { minifyLitCss } from './scripts/minify-lit-css.js';
+import { minifyLitHtml } from './scripts/minify-lit-html.js';
 
 /** Left to the user's bundler: the package's dependencies and React (an optional peer dependency). */
 const LIBRARY_EXTERNALS = [
@@ -23,8 +24,8 @@ const LIBRARY_EXTERNALS = [
 export default defineConfig(({ mode }) => {
   if (mode === 'bundle') {
     return {
-      // Lit's styles are strings to the minifier: collapse them before it runs.
-      plugins: [minifyLitCss()],
+      // Lit's styles and templates are strings to the minifier: collapse them before it runs.
+      plugins: [minifyLitCss(), minifyLitHtml()],
       build: {
         outDir: 'dist',
         emptyOutDir: false,

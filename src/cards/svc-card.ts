@@ -1,6 +1,6 @@
-import { ContextConsumer } from '@lit/context';
 import type { PropertyDeclarations } from 'lit';
 import type { SendResult } from '../client/types.js';
+import { ContextConsumer } from '../elements/context-protocol.js';
 import { SvcElement } from '../elements/svc-element.js';
 import { type CardClient, cardHostContext } from './context.js';
 
@@ -25,7 +25,7 @@ export class SvcCard extends SvcElement {
    */
   declare theme?: 'light' | 'dark' | 'auto';
 
-  readonly #host = new ContextConsumer(this, { context: cardHostContext, subscribe: true });
+  readonly #host = new ContextConsumer(this, cardHostContext);
 
   /** The chat that provides this card, unless the card has a client of its own. */
   protected get chatHost() {

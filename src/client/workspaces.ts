@@ -1,5 +1,6 @@
 import type { RequestOptions, SvcClientConfig } from './config.js';
 import { type HttpClient, httpOf, path } from './http.js';
+import * as sms from './sms.js';
 import type {
   AgentList,
   GrantCreditsRequest,
@@ -100,7 +101,7 @@ export class WorkspacesClient {
 
   /** Texts a sign-in code to `phone` (E.164). Sent without a credential: the route refuses one. */
   async sendSmsCode(slug: string, body: { phone: string }, opts: RequestOptions = {}): Promise<void> {
-    await this.http.json({ ...opts, method: 'POST', path: path`/workspaces/${slug}/sms/send`, body, anonymous: true });
+    await sms.sendSmsCode(this.http, slug, body, opts);
   }
 
   /** Exchanges a code for a session token (valid 24 h). Sent without a credential: the route refuses one. */
@@ -109,13 +110,7 @@ export class WorkspacesClient {
     body: { phone: string; code: string },
     opts: RequestOptions = {},
   ): Promise<SessionToken> {
-    return this.http.json({
-      ...opts,
-      method: 'POST',
-      path: path`/workspaces/${slug}/sms/verify`,
-      body,
-      anonymous: true,
-    });
+    return sms.verifySmsCode(this.http, slug, body, opts);
   }
 }
 

@@ -1,4 +1,3 @@
-import { ContextProvider } from '@lit/context';
 import type { ReactiveControllerHost } from 'lit';
 import { type CardHost, cardHostContext } from '../cards/context.js';
 import type { ChatStore } from '../chat/chat-store.js';
@@ -6,6 +5,7 @@ import type { ChatClient } from '../client/chat.js';
 import { FilesClient } from '../client/files.js';
 import { PaymentsClient } from '../client/payments.js';
 import { AttachmentsController } from './attachments.js';
+import { ContextProvider } from './context-protocol.js';
 import { FileDownloadController } from './file-download.js';
 import { ImageViewerController } from './image-viewer.js';
 import type { ChatLabels } from './labels.js';
@@ -34,11 +34,11 @@ export class ChatContent {
   readonly #readAloud: ReadAloudController;
   readonly #downloads: FileDownloadController;
   readonly #images: ImageViewerController;
-  readonly #cards: ContextProvider<typeof cardHostContext>;
+  readonly #cards: ContextProvider<CardHost>;
   #services?: Services;
 
-  constructor(host: ReactiveControllerHost & HTMLElement, options: ChatContentOptions) {
-    this.#cards = new ContextProvider(host, { context: cardHostContext });
+  constructor(host: ReactiveControllerHost & HTMLElement & { renderRoot: ParentNode }, options: ChatContentOptions) {
+    this.#cards = new ContextProvider(host, cardHostContext);
     this.attachments = new AttachmentsController(host, { ...options, files: () => this.#services?.files });
     this.#readAloud = new ReadAloudController(host, () => {
       const services = this.#services;

@@ -1,5 +1,4 @@
 import { html, nothing, type ReactiveController, type ReactiveControllerHost, type TemplateResult } from 'lit';
-import { createRef, ref } from 'lit/directives/ref.js';
 import { icons } from './icons.js';
 import type { ChatLabels } from './labels.js';
 
@@ -10,10 +9,14 @@ import type { ChatLabels } from './labels.js';
 export class ImageViewerController implements ReactiveController {
   #image?: { url: string; alt: string };
   #opener?: HTMLElement;
-  readonly #dialog = createRef<HTMLDialogElement>();
 
-  constructor(private readonly host: ReactiveControllerHost) {
+  constructor(private readonly host: ReactiveControllerHost & { renderRoot: ParentNode }) {
     host.addController(this);
+  }
+
+  /** Looked up rather than kept by the `ref` directive, which the script-tag bundle would otherwise carry. */
+  get #dialog(): HTMLDialogElement | null {
+    return this.host.renderRoot.querySelector('dialog[part="lightbox"]');
   }
 
   get open(): boolean {
@@ -25,12 +28,12 @@ export class ImageViewerController implements ReactiveController {
     this.#opener = opener;
     this.host.requestUpdate();
     await this.host.updateComplete;
-    const dialog = this.#dialog.value;
+    const dialog = this.#dialog;
     if (dialog && !dialog.open) dialog.showModal();
   }
 
   close(): void {
-    this.#dialog.value?.close();
+    this.#dialog?.close();
   }
 
   hostDisconnected(): void {
@@ -50,7 +53,6 @@ export class ImageViewerController implements ReactiveController {
     return html`<dialog
       part="lightbox"
       aria-label=${image.alt || labels.image}
-      ${ref(this.#dialog)}
       @close=${() => this.#closed()}
       @click=${(e: Event) => e.target === e.currentTarget && this.close()}
       @keydown=${(e: KeyboardEvent) => {

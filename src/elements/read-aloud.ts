@@ -1,5 +1,4 @@
 import { html, type ReactiveController, type ReactiveControllerHost, type TemplateResult } from 'lit';
-import { createRef, ref } from 'lit/directives/ref.js';
 import type { ChatMessage } from '../chat/chat-message.js';
 import { downloadMessageAudio, MessageAudioCache } from '../client/audio.js';
 import type { HttpClient } from '../client/http.js';
@@ -25,14 +24,18 @@ export class ReadAloudController implements ReactiveController {
   failedId?: string;
 
   readonly #cache = new MessageAudioCache();
-  readonly #audio = createRef<HTMLAudioElement>();
   #loading?: AbortController;
 
   constructor(
-    private readonly host: ReactiveControllerHost,
+    private readonly host: ReactiveControllerHost & { renderRoot: ParentNode },
     private readonly source: () => SpeechSource | undefined,
   ) {
     host.addController(this);
+  }
+
+  /** Looked up rather than kept by the `ref` directive, which the script-tag bundle would otherwise carry. */
+  get #audio(): HTMLAudioElement | null {
+    return this.host.renderRoot.querySelector('audio[part="audio"]');
   }
 
   /** A finished reply with text can be read aloud. */
@@ -42,7 +45,7 @@ export class ReadAloudController implements ReactiveController {
 
   /** Plays a reply; on the reply being read it pauses or resumes. */
   async toggle(message: ChatMessage): Promise<void> {
-    const audio = this.#audio.value;
+    const audio = this.#audio;
     if (!audio) return;
     if (message.id === this.messageId) {
       if (this.state === 'playing') audio.pause();
@@ -79,7 +82,7 @@ export class ReadAloudController implements ReactiveController {
   stop(): void {
     this.#loading?.abort();
     this.#loading = undefined;
-    this.#audio.value?.pause();
+    this.#audio?.pause();
     this.#set(undefined, undefined);
   }
 
@@ -108,7 +111,6 @@ export class ReadAloudController implements ReactiveController {
     return html`<audio
       part="audio"
       preload="none"
-      ${ref(this.#audio)}
       @playing=${() => this.messageId && this.#set(this.messageId, 'playing')}
       @pause=${(e: Event) => this.messageId && !(e.target as HTMLAudioElement).ended && this.#set(this.messageId, 'paused')}
       @ended=${() => this.#set(undefined, undefined)}

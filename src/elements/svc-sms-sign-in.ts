@@ -1,8 +1,8 @@
 import { css, html, nothing, unsafeCSS } from 'lit';
 import { ApiError } from '../client/errors.js';
 import { HttpClient } from '../client/http.js';
+import { sendSmsCode, verifySmsCode } from '../client/sms.js';
 import type { SessionToken } from '../client/types.js';
-import { WorkspacesClient } from '../client/workspaces.js';
 import { type ChatLabels, labelsFor } from './labels.js';
 import { SvcElement } from './svc-element.js';
 import { themeRules } from './tokens.js';
@@ -145,9 +145,9 @@ export class SvcSmsSignIn extends SvcElement {
     return labelsFor(this.lang || document.documentElement.lang, this.labels);
   }
 
-  get #workspaces(): WorkspacesClient {
+  get #http(): HttpClient {
     // No apiKey: these routes take no credential, and none is sent.
-    return new WorkspacesClient(new HttpClient({ baseUrl: this.baseUrl || location.origin }));
+    return new HttpClient({ baseUrl: this.baseUrl || location.origin });
   }
 
   override disconnectedCallback(): void {
@@ -164,7 +164,7 @@ export class SvcSmsSignIn extends SvcElement {
       return;
     }
     await this.#run(async () => {
-      await this.#workspaces.sendSmsCode(this.workspace, { phone });
+      await sendSmsCode(this.#http, this.workspace, { phone });
       this._phone = phone;
       this._step = 'code';
       this.#countdown(RESEND_SECONDS);
@@ -182,7 +182,7 @@ export class SvcSmsSignIn extends SvcElement {
       return;
     }
     await this.#run(async () => {
-      const session: SessionToken = await this.#workspaces.verifySmsCode(this.workspace, { phone: this._phone, code });
+      const session: SessionToken = await verifySmsCode(this.#http, this.workspace, { phone: this._phone, code });
       this.emit('svc-signed-in', session);
     });
   }
