@@ -6,7 +6,12 @@ import { svcServicePlugin } from './test/helpers/wtr-service.mjs';
 
 /** Browser tests (elements, cards, browser-only client code) in the system Chromium through Playwright. */
 export default {
-  files: ['test/elements/**/*.test.ts', 'test/cards/**/*.test.ts', 'test/browser/**/*.test.ts'],
+  files: [
+    'test/elements/**/*.test.ts',
+    'test/cards/**/*.test.ts',
+    'test/browser/**/*.test.ts',
+    'test/security/**/*.test.ts',
+  ],
   nodeResolve: true,
   concurrency: 2,
   testsFinishTimeout: 60_000,

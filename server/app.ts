@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import type { AppContext } from './context.js';
 import { HttpError } from './errors.js';
 import { routeModules } from './routes/index.js';
@@ -23,6 +23,8 @@ const FASTIFY_DETAILS: Record<string, string> = {
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'Content-Length does not match the body',
   FST_ERR_CTP_EMPTY_JSON_BODY: 'request body is not valid JSON',
   FST_ERR_CTP_INVALID_JSON_BODY: 'request body is not valid JSON',
+  FST_ERR_BAD_URL: 'the URL is malformed',
+  FST_ERR_MAX_PARAM_LENGTH: 'a path segment of the URL is too long',
 };
 
 export function buildApp(ctx: AppContext, options: FastifyServerOptions = {}): FastifyInstance {
@@ -32,6 +34,15 @@ export function buildApp(ctx: AppContext, options: FastifyServerOptions = {}): F
     forceCloseConnections: true,
     // Request logs carry method and path only; tokens live in headers and are never logged.
     logger: false,
+    // The router's own refusals (a malformed URL, a path segment over 100 characters) answer before any
+    // hook: without this they carry Fastify's body (echoing the path) instead of `{ detail }` and no CORS.
+    frameworkErrors: (error, _req, reply) => {
+      const detail = FASTIFY_DETAILS[error.code] ?? 'bad request';
+      (reply as FastifyReply)
+        .headers(CORS_HEADERS)
+        .code(error.statusCode ?? 400)
+        .send({ detail });
+    },
     ...options,
   });
 

@@ -39,9 +39,13 @@ export function readFixture(path: string): Fixture {
   return JSON.parse(readFileSync(path, 'utf8')) as Fixture;
 }
 
-/** Loads a fixture into an empty database. Slugs, key ids and agent ids must be unique. */
+/**
+ * Loads a fixture. Slugs, key ids and agent ids must be unique. A workspace the database already holds (a
+ * restart on the same `--db` file) is kept as stored, so its wallet, members and conversations survive.
+ */
 export function loadFixture(db: Db, input: Fixture): void {
   const fixture = fixtureSchema.parse(input);
-  for (const ws of fixture.workspaces) insertWorkspace(db, ws);
+  const stored = db.prepare('SELECT 1 FROM workspaces WHERE slug = ?');
+  for (const ws of fixture.workspaces) if (!stored.get(ws.slug)) insertWorkspace(db, ws);
   for (const key of fixture.personal_keys) insertPersonalKey(db, key.secret, key.user_id);
 }

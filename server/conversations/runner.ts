@@ -1,4 +1,11 @@
-import type { InterruptResult, MessagePart, SendResult, UserRawEvent } from '../../src/client/types.js';
+import type {
+  AgentStatus,
+  ChatStreamRecord,
+  InterruptResult,
+  MessagePart,
+  SendResult,
+  UserRawEvent,
+} from '../../src/client/types.js';
 import type { AppContext } from '../context.js';
 import { conflict } from '../errors.js';
 import { randomId } from '../ids.js';
@@ -9,9 +16,11 @@ import {
   insertTurn,
   isTurnRunning,
   markTurnEnded,
+  type NewRecord,
   parseCursor,
   recentEntries,
   runningTurns,
+  turnRecords,
 } from '../store/conversations.js';
 import { ActiveTurn } from './active-turn.js';
 
@@ -118,6 +127,9 @@ export function endAbandonedTurns(ctx: AppContext): void {
   ctx.db.transaction(() => {
     for (const turn of runningTurns(ctx.db)) {
       markTurnEnded(ctx.db, turn.id, 'error');
+      for (const record of closingRecords(turnRecords(ctx.db, turn.id))) {
+        insertRecord(ctx.db, turn.conversation_id, { ...record, turnId: turn.id });
+      }
       insertRecord(ctx.db, turn.conversation_id, {
         sender: 'system',
         event: 'result',
@@ -133,4 +145,41 @@ export function endAbandonedTurns(ctx: AppContext): void {
       });
     }
   })();
+}
+
+/**
+ * What a turn cut short by a crash left open, closed as `ActiveTurn.end` closes it: each reply streamed
+ * without its final `assistant` record gets one holding the text streamed so far (so `messages` and history
+ * keep what the reader saw), and each agent not idle is set idle.
+ */
+function closingRecords(records: ChatStreamRecord[]): NewRecord[] {
+  const open = new Map<string, { agentId: string; agentName?: string; text: string }>();
+  const statuses = new Map<string, { status: AgentStatus; agentName?: string }>();
+  for (const { raw, agentName } of records) {
+    if (raw.type === 'assistant_delta') {
+      const reply = open.get(raw.messageId) ?? { agentId: raw.agentId, agentName, text: '' };
+      reply.text += raw.text;
+      open.set(raw.messageId, reply);
+    } else if (raw.type === 'assistant') open.delete(raw.message.id);
+    else if (raw.type === 'agent_status') statuses.set(raw.agentId, { status: raw.status, agentName });
+  }
+  const closing: NewRecord[] = [...open].map(([id, { agentId, agentName, text }]) => ({
+    sender: 'agent',
+    event: 'message',
+    agentId,
+    agentName,
+    raw: { type: 'assistant', agentId, message: { id, role: 'assistant', content: [{ type: 'text', text }] } },
+  }));
+  for (const [agentId, { status, agentName }] of statuses) {
+    if (status !== 'idle') {
+      closing.push({
+        sender: 'agent',
+        event: 'agent_status',
+        agentId,
+        agentName,
+        raw: { type: 'agent_status', agentId, status: 'idle' },
+      });
+    }
+  }
+  return closing;
 }

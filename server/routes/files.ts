@@ -139,7 +139,11 @@ async function readUpload(
     if (err instanceof req.server.multipartErrors.RequestFileTooLargeError) {
       throw new HttpError(413, `file too large (limit ${formatByteLimit(limit)})`);
     }
-    throw err;
+    // Reading parts only parses the request: anything else that fails here is a malformed body (no
+    // boundary, a truncated part), which the parser reports without a status.
+    const status = (err as { statusCode?: number }).statusCode;
+    if (status !== undefined && status < 500) throw err;
+    throw badRequest('request body is not valid multipart/form-data');
   }
   return { file, fields };
 }

@@ -350,6 +350,11 @@ export function markTurnEnded(db: Db, turnId: string, status: string): boolean {
   return changes === 1;
 }
 
+/** The records of one turn, oldest first. */
+export function turnRecords(db: Db, turnId: string): ChatStreamRecord[] {
+  return (db.prepare('SELECT * FROM records WHERE turn_id = ? ORDER BY id').all(turnId) as RecordRow[]).map(toRecord);
+}
+
 export function runningTurns(db: Db): { id: string; conversation_id: string; started_at: string }[] {
   return db.prepare("SELECT id, conversation_id, started_at FROM turns WHERE status = 'running'").all() as {
     id: string;

@@ -1,4 +1,3 @@
-import type { PropertyValues } from 'lit';
 import { StreamMarkdown, type StreamMarkdownOptions } from './markdown/stream-markdown.js';
 import { SvcElement } from './svc-element.js';
 import styles from './svc-markdown.styles.js';
@@ -31,6 +30,7 @@ export class SvcMarkdown extends SvcElement {
     streaming: { type: Boolean, reflect: true },
     imageHosts: {
       attribute: 'image-hosts',
+      noAccessor: true,
       converter: (value: string | null) => value?.split(/[\s,]+/).filter(Boolean),
     },
     copyLabel: { attribute: 'copy-label' },
@@ -39,11 +39,6 @@ export class SvcMarkdown extends SvcElement {
 
   /** True while a reply streams in (between the first `append` and `finish`). Reflected as `streaming`. */
   streaming = false;
-  /**
-   * Hosts images may load from (attribute `image-hosts`, space or comma separated). Images from other hosts
-   * become links. Unset: every `https:`/`http:` image loads.
-   */
-  declare imageHosts?: string[];
   /** Label of the copy buttons. */
   copyLabel = 'Copy';
   /** Label a copy button shows for a moment after copying. */
@@ -87,11 +82,21 @@ export class SvcMarkdown extends SvcElement {
     this.#markdown.finish();
   }
 
-  protected override willUpdate(changed: PropertyValues<this>): void {
-    if (changed.has('imageHosts')) {
-      this.#options.imageHosts = this.imageHosts;
-      if (this.text) this.#markdown.renderAll();
-    }
+  /**
+   * Hosts images may load from (attribute `image-hosts`, space or comma separated). Images from other hosts
+   * become links. Unset: every `https:`/`http:` image loads.
+   */
+  get imageHosts(): string[] | undefined {
+    return this.#options.imageHosts as string[] | undefined;
+  }
+
+  // Applied at once, not at the next update: a template sets the attribute and then the text, and that first
+  // rendering must not load (so leak to) an image from a host that is not allowed.
+  set imageHosts(value: string[] | undefined) {
+    const old = this.#options.imageHosts;
+    this.#options.imageHosts = value;
+    if (this.text) this.#markdown.renderAll();
+    this.requestUpdate('imageHosts', old);
   }
 
   protected override render() {

@@ -18,10 +18,15 @@ export function service(): Promise<BrowserService> {
 
 let visitors = 0;
 
-/** Provisions a fresh visitor of the demo workspace and mints a session token, as a site's backend does. */
-export async function mintVisitorSession(ttlSeconds = 3600): Promise<{ token: string; expires_at: string }> {
+/**
+ * Provisions a visitor of the demo workspace (a fresh one unless `ref` names one) and mints a session token,
+ * as a site's backend does.
+ */
+export async function mintVisitorSession(
+  ttlSeconds = 3600,
+  ref = `browser_${Date.now()}_${visitors++}_${Math.random().toString(36).slice(2)}`,
+): Promise<{ token: string; expires_at: string }> {
   const { url, apiKey } = await service();
-  const ref = `browser_${Date.now()}_${visitors++}_${Math.random().toString(36).slice(2)}`;
   const call = async (path: string, body: unknown) => {
     const res = await fetch(`${url}/api/v2/workspaces/demo${path}`, {
       method: 'POST',

@@ -68,7 +68,22 @@ export function svcServicePlugin() {
           .filter((m) => m.phone === phone);
         return { body: JSON.stringify(codes.at(-1) ?? null), type: 'json' };
       }
+      if (context.path === '/__svc/csp-page') {
+        return { body: CSP_PAGE, type: 'html', headers: { 'content-security-policy': STRICT_CSP } };
+      }
+      if (context.path === '/__svc/csp-watch.js') return { body: CSP_WATCH, type: 'js' };
       return undefined;
     },
   };
 }
+
+/** The policy a strict host page sets: scripts of its own origin only, and Trusted Types for every HTML sink. */
+const STRICT_CSP = "script-src 'self'; require-trusted-types-for 'script'; trusted-types dompurify lit-html";
+
+/** A page under STRICT_CSP that loads the script-tag build; the CSP test fills it in. */
+const CSP_PAGE = `<!doctype html><html><head><meta charset="utf-8">
+<script src="/__svc/csp-watch.js"></script><script src="/dist/svc-chat.js"></script></head><body></body></html>`;
+
+/** Counts what the policy blocks, from before the bundle loads. */
+const CSP_WATCH = `window.__violations = [];
+document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(e.violatedDirective + ' ' + e.blockedURI));`;

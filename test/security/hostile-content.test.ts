@@ -1,0 +1,188 @@
+import { expect, fixture, html, oneEvent } from '@open-wc/testing';
+import '../../src/elements/svc-chat.js';
+import { ChatClient } from '../../src/client/chat.js';
+import { HttpClient } from '../../src/client/http.js';
+import { markdownToHtml } from '../../src/elements/markdown/marked.js';
+import type { SvcChat } from '../../src/elements/svc-chat.js';
+import { mintVisitorSession, service, until } from '../helpers/browser-service.js';
+
+interface Vector {
+  source: string;
+  payload: string;
+}
+
+/** Vectors per message: the quick size sends every vector in a few dozen messages. */
+const PER_MESSAGE = 12;
+
+/** Elements that must never come out of rendered content. */
+const FORBIDDEN = new Set(
+  'script iframe frame frameset object embed applet form input button select textarea svg math base meta link style template'.split(
+    ' ',
+  ),
+);
+const URL_ATTRIBUTES = new Set(['href', 'src', 'action', 'xlink:href', 'formaction', 'poster', 'background', 'data']);
+const SCRIPT_URL = /^(?:javascript|data|vbscript):/i;
+
+// Read through the prototypes: a payload's <input name="attributes"> could clobber an element's properties.
+const { getAttribute, getAttributeNames } = Element.prototype;
+const localName = Object.getOwnPropertyDescriptor(Element.prototype, 'localName')!.get!;
+
+/** Every element under `root`, into every shadow root. */
+function* walk(root: ParentNode): Generator<Element> {
+  for (const el of root.querySelectorAll('*')) {
+    yield el;
+    if (el.shadowRoot) yield* walk(el.shadowRoot);
+  }
+}
+
+/**
+ * What is dangerous in the messages of a chat: anything that could run script, restyle the page or leak.
+ * Attributes are checked on every element of a message (the chat's own buttons and icons included); forbidden
+ * elements only in rendered content (user bubbles and the markdown of replies), where the chat's own controls
+ * are just the copy buttons it puts before code blocks after sanitizing.
+ */
+function dangers(chat: SvcChat, origins: Set<string>): string[] {
+  const found: string[] = [];
+  for (const message of chat.shadowRoot!.querySelectorAll('[part~="message"]')) {
+    for (const el of walk(message)) {
+      const tag = localName.call(el) as string;
+      const attribute = (name: string) => getAttribute.call(el, name) as string | null;
+      for (const name of getAttributeNames.call(el) as string[]) {
+        if (name.startsWith('on')) found.push(`${tag}[${name}]`);
+        if (name === 'style') found.push(`${tag}[style]`);
+        // biome-ignore lint/suspicious/noControlCharactersInRegex: the URL parser ignores control characters.
+        if (URL_ATTRIBUTES.has(name) && SCRIPT_URL.test(attribute(name)!.replace(/[\u0000-\u0020]/g, ''))) {
+          found.push(`${tag}[${name}=${attribute(name)!.slice(0, 30)}]`);
+        }
+      }
+      if (tag === 'a' && (attribute('target') !== '_blank' || attribute('rel') !== 'noopener noreferrer')) {
+        found.push(`<a href=${attribute('href')?.slice(0, 30)}> without target=_blank rel="noopener noreferrer"`);
+      }
+      const src = attribute('src');
+      if (tag === 'img' && src && !origins.has(new URL(src, location.href).origin)) found.push(`<img src=${src}>`);
+    }
+    const content = [
+      ...message.querySelectorAll('[part~="bubble"]:not(:has(svc-markdown))'),
+      ...[...message.querySelectorAll('svc-markdown')].map((md) => md.shadowRoot!.querySelector('[part=base]')!),
+    ];
+    for (const root of content) {
+      for (const el of walk(root)) {
+        const tag = localName.call(el) as string;
+        const copyButton =
+          tag === 'button' && getAttribute.call(el, 'part') === 'copy' && el.nextElementSibling?.localName === 'pre';
+        if (FORBIDDEN.has(tag) && !copyButton) found.push(`<${tag}> in content`);
+      }
+    }
+  }
+  return found;
+}
+
+/** What ran or loaded: dialogs, the flag our own vectors set, and requests to any origin but ours. */
+const executions = { dialogs: 0 };
+const win = window as unknown as Record<string, unknown>;
+for (const name of ['alert', 'confirm', 'prompt', 'print']) {
+  win[name] = () => {
+    executions.dialogs++;
+  };
+}
+const requested: string[] = [];
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) requested.push(entry.name);
+}).observe({ type: 'resource', buffered: true });
+
+describe('hostile content in <svc-chat>: the XSS corpus as agent replies and user messages', function () {
+  this.timeout(120_000);
+  let vectors: Vector[] = [];
+  let origins: Set<string>;
+  let serviceUrl: string;
+
+  before(async () => {
+    const response = await fetch(new URL('../fixtures/xss-vectors.json', import.meta.url));
+    vectors = ((await response.json()) as { vectors: Vector[] }).vectors;
+    serviceUrl = (await service()).url;
+    origins = new Set([location.origin, new URL(serviceUrl).origin]);
+  });
+
+  const unexpected = () => requested.filter((name) => !origins.has(new URL(name).origin));
+
+  it('detects script, dangerous markup and foreign requests when nothing sanitizes (positive control)', async () => {
+    const raw = await fixture<HTMLDivElement>(html`<div></div>`);
+    raw.innerHTML = markdownToHtml(
+      '<img src="data:,x" onerror="alert(1); window.__xssFlag = 1"> [a](https://a.example)',
+    );
+    await oneEvent(raw.querySelector('img')!, 'error');
+    expect(executions.dialogs).to.equal(1);
+    expect(win.__xssFlag).to.equal(1);
+    // A request to another origin (the service under another host name) is seen.
+    const foreign = serviceUrl.replace('127.0.0.1', 'localhost');
+    const image = new Image();
+    image.src = `${foreign}/api/v2/positive-control.png`;
+    await until(() => requested.some((name) => name.startsWith(foreign)), 10_000, 'the foreign request');
+    requested.length = 0;
+    executions.dialogs = 0;
+    win.__xssFlag = undefined;
+  });
+
+  it(`renders ${PER_MESSAGE} vectors per message, streamed back by the echo agent, with nothing run or loaded`, async () => {
+    const { token } = await mintVisitorSession();
+    const host = new URL(serviceUrl).hostname;
+    // Agent images may come only from the service itself: any other image host becomes a link.
+    const chat = await fixture<SvcChat>(html`<div style="height: 600px"><svc-chat base-url=${serviceUrl}
+      token=${token} agent-ids="agent_echo" image-hosts=${host}></svc-chat></div>`).then(
+      (d) => d.querySelector('svc-chat')!,
+    );
+    const problems: string[] = [];
+    for (let i = 0; i < vectors.length; i += PER_MESSAGE) {
+      const batch = vectors.slice(i, i + PER_MESSAGE);
+      const complete = oneEvent(chat, 'svc-turn-complete');
+      await chat.send(batch.map((v) => v.payload).join('\n\n'));
+      const { detail } = await complete;
+      expect(detail.subtype, `batch ${i / PER_MESSAGE}`).to.equal('success');
+      // Checked while the next reply streams too: every rendering step must be safe.
+      for (const danger of dangers(chat, origins)) problems.push(`vectors ${i}–${i + batch.length - 1}: ${danger}`);
+    }
+    const agents = () => chat.shadowRoot!.querySelectorAll('[part~="message-agent"]');
+    const users = chat.shadowRoot!.querySelectorAll('[part~="message-user"]');
+    await until(() => agents().length === Math.ceil(vectors.length / PER_MESSAGE), 10_000, 'every reply');
+    expect(users.length).to.equal(Math.ceil(vectors.length / PER_MESSAGE));
+    // The replies are the payloads, rendered: the echo text arrived (sanitized markup may drop some of it).
+    expect(agents()[0]!.querySelector('svc-markdown')!.shadowRoot!.textContent).to.contain('Echo:');
+    // Time for load and error events a surviving payload could use.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    problems.push(...dangers(chat, origins));
+    expect(problems).to.deep.equal([]);
+    expect(executions.dialogs).to.equal(0);
+    expect(win.__xssFlag).to.equal(undefined);
+    expect(unexpected()).to.deep.equal([]);
+    const links = [...walk(chat.shadowRoot!)].filter((el) => localName.call(el) === 'a');
+    expect(links.length, 'the corpus holds links').to.be.greaterThan(10);
+  });
+
+  it('renders the same conversation safely again from history', async () => {
+    const { token } = await mintVisitorSession();
+    const chatClient = new ChatClient(new HttpClient({ baseUrl: serviceUrl, apiKey: token }));
+    let conversationId: string | undefined;
+    for (let i = 0; i < vectors.length; i += 4 * PER_MESSAGE) {
+      const message = vectors
+        .slice(i, i + 4 * PER_MESSAGE)
+        .map((v) => v.payload)
+        .join('\n\n');
+      const turn = await chatClient.sendMessage({
+        message,
+        targetAgentIds: ['agent_echo'],
+        ...(conversationId ? { conversationId } : { newConversation: true }),
+      });
+      conversationId = turn.conversationId;
+    }
+    const chat = await fixture<SvcChat>(html`<div style="height: 600px"><svc-chat base-url=${serviceUrl}
+      token=${token} conversation-id=${conversationId!} image-hosts=${new URL(serviceUrl).hostname}></svc-chat></div>`).then(
+      (d) => d.querySelector('svc-chat')!,
+    );
+    await until(() => chat.shadowRoot!.querySelectorAll('[part~="message-agent"]').length >= 8, 10_000, 'the history');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(dangers(chat, origins)).to.deep.equal([]);
+    expect(executions.dialogs).to.equal(0);
+    expect(win.__xssFlag).to.equal(undefined);
+    expect(unexpected()).to.deep.equal([]);
+  });
+});

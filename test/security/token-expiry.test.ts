@@ -1,0 +1,79 @@
+import { expect, fixture, html, oneEvent } from '@open-wc/testing';
+import '../../src/elements/svc-chat.js';
+import { ChatClient } from '../../src/client/chat.js';
+import { extractText } from '../../src/client/events.js';
+import { HttpClient } from '../../src/client/http.js';
+import type { SvcChat } from '../../src/elements/svc-chat.js';
+import { mintVisitorSession, service, until } from '../helpers/browser-service.js';
+
+/** Lifetime of every token the provider mints: shorter than the first reply. */
+const TTL_SECONDS = 2;
+
+const parts = (el: SvcChat, name: string) => [...el.shadowRoot!.querySelectorAll<HTMLElement>(`[part~="${name}"]`)];
+const shownText = (node: Node | null | undefined) => (node?.textContent ?? '').replace(/\s+/g, ' ').trim();
+
+/**
+ * A chat whose token provider mints 2-second tokens for one visitor; `bare` hands out only the token (the
+ * widget learns it expired from a 401) instead of `{ token, expires_at }` (renewed before it expires).
+ */
+async function expiringChat(bare: boolean) {
+  const { url } = await service();
+  const ref = `expiry_${Date.now()}_${Math.random().toString(36).slice(2)}`;
+  const minted: string[] = [];
+  const provider = async () => {
+    const grant = await mintVisitorSession(TTL_SECONDS, ref);
+    minted.push(grant.token);
+    return bare ? grant.token : grant;
+  };
+  const el = await fixture<SvcChat>(html`<div style="height: 600px"><svc-chat base-url=${url} agent-ids="agent_aria"
+    .tokenProvider=${provider}></svc-chat></div>`).then((d) => d.querySelector('svc-chat')!);
+  return { el, minted, url, ref };
+}
+
+/** Two replies, the first outliving the token it started with, then the chat compared with what the service stored. */
+async function converseAcrossExpiry(el: SvcChat, url: string, ref: string) {
+  const errors: string[] = [];
+  el.addEventListener('svc-error', (e) => errors.push((e as CustomEvent<{ message: string }>).detail.message));
+  const first = oneEvent(el, 'svc-turn-complete');
+  await el.send('/slow 3');
+  expect((await first).detail.subtype).to.equal('success');
+  const second = oneEvent(el, 'svc-turn-complete');
+  await el.send('/slow 1');
+  const { detail } = await second;
+  expect(detail.subtype).to.equal('success');
+
+  const { token } = await mintVisitorSession(60, ref);
+  const chat = new ChatClient(new HttpClient({ baseUrl: url, apiKey: token }));
+  const { entries } = await chat.messages(detail.conversationId);
+  const stored = (type: string) => entries.filter((e) => e.raw.type === type).map((e) => extractText(e).trim());
+  await until(
+    () => parts(el, 'message-agent').every((m) => !m.querySelector('[part~="bubble"].cursor')),
+    10_000,
+    'the replies to finish rendering',
+  );
+  expect(parts(el, 'message-user').map((m) => shownText(m.querySelector('[part~="bubble"]')))).to.deep.equal(
+    stored('user'),
+  );
+  expect(parts(el, 'message-agent').map((m) => shownText(m.querySelector('svc-markdown')?.shadowRoot))).to.deep.equal(
+    stored('assistant').map((text) => text.replace(/\s+/g, ' ')),
+  );
+  expect(errors).to.deep.equal([]);
+}
+
+describe('a session token that expires mid-conversation', function () {
+  this.timeout(60_000);
+
+  it('is renewed before it expires through the token provider, losing no message or record', async () => {
+    const { el, minted, url, ref } = await expiringChat(false);
+    await converseAcrossExpiry(el, url, ref);
+    expect(minted.length).to.be.at.least(2);
+    expect(new Set(minted).size).to.equal(minted.length);
+  });
+
+  it('is renewed on the 401 when the provider does not say when it expires, losing nothing', async () => {
+    const { el, minted, url, ref } = await expiringChat(true);
+    await converseAcrossExpiry(el, url, ref);
+    // One token for the first reply, and exactly one renewal after the service refused the expired one.
+    expect(minted.length).to.equal(2);
+  });
+});
