@@ -12,7 +12,7 @@ export type TokenProvider = () => Promise<SessionGrant | string>;
  * and whenever the service says 401. Concurrent callers share one renewal.
  */
 export class TokenSource {
-  #grant?: { token: string; expiresAt: number };
+  #grant?: { token: string; expiresAt: number; margin: number };
   #pending?: Promise<string>;
 
   constructor(
@@ -24,7 +24,7 @@ export class TokenSource {
   /** A token good for at least `marginMs`, renewed if needed. */
   token(): Promise<string> {
     const grant = this.#grant;
-    if (grant && grant.expiresAt - Date.now() > this.marginMs) return Promise.resolve(grant.token);
+    if (grant && grant.expiresAt - Date.now() > grant.margin) return Promise.resolve(grant.token);
     return this.refresh();
   }
 
@@ -34,8 +34,7 @@ export class TokenSource {
       .then((result) => {
         const grant = typeof result === 'string' ? { token: result } : result;
         if (!grant?.token) throw new Error('the token provider returned no token');
-        const expiresAt = grant.expires_at ? Date.parse(grant.expires_at) : Number.POSITIVE_INFINITY;
-        this.#grant = { token: grant.token, expiresAt: Number.isNaN(expiresAt) ? Number.POSITIVE_INFINITY : expiresAt };
+        this.set(grant);
         return grant.token;
       })
       .finally(() => {
@@ -46,8 +45,11 @@ export class TokenSource {
 
   /** Sets a token obtained elsewhere (SMS sign-in). */
   set(grant: SessionGrant): void {
-    const expiresAt = grant.expires_at ? Date.parse(grant.expires_at) : Number.POSITIVE_INFINITY;
-    this.#grant = { token: grant.token, expiresAt };
+    const parsed = grant.expires_at ? Date.parse(grant.expires_at) : Number.NaN;
+    const expiresAt = Number.isNaN(parsed) ? Number.POSITIVE_INFINITY : parsed;
+    // A short-lived token is renewed in the last quarter of its life, not before every request.
+    const margin = Math.min(this.marginMs, (expiresAt - Date.now()) / 4);
+    this.#grant = { token: grant.token, expiresAt, margin };
   }
 
   clear(): void {
