@@ -43,14 +43,9 @@ export interface PaymentOrder {
 /** Creates a pending order and returns the payload of its `payment_gate` record. */
 export function createPaymentOrder(
   ctx: AppContext,
-  o: {
-    conversationId: string;
-    userId: string;
-    agentId: string;
-    amountCny: number;
-    title: string;
-    description?: string;
+  o: Pick<PaymentOrder, 'conversationId' | 'userId' | 'agentId' | 'amountCny' | 'title' | 'description'> & {
     expiresInSeconds: number;
+    /** The origin the caller reached the service at: the pay page lives there. */
     baseUrl: string;
   },
 ): PaymentGatePayload {
