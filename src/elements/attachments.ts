@@ -208,10 +208,17 @@ export function formatBytes(bytes: number, lang: string): string {
       : bytes >= 1024
         ? (['kilobyte', bytes / 1024] as const)
         : (['byte', bytes] as const);
+  // "137 bytes", not the short form's "137 byte"; "1.5 kB" and "20 MB" read well short.
+  const options = {
+    style: 'unit',
+    unit,
+    unitDisplay: unit === 'byte' ? 'long' : 'short',
+    maximumFractionDigits: 1,
+  } as const;
   try {
-    return new Intl.NumberFormat(lang, { style: 'unit', unit, maximumFractionDigits: 1 }).format(size);
+    return new Intl.NumberFormat(lang, options).format(size);
   } catch {
-    return new Intl.NumberFormat('en', { style: 'unit', unit, maximumFractionDigits: 1 }).format(size);
+    return new Intl.NumberFormat('en', options).format(size);
   }
 }
 

@@ -22,6 +22,8 @@ export interface ViewContext {
   imageHosts?: string;
   /** Show the agents' thinking blocks. */
   showThinking: boolean;
+  /** Keys of agent messages that follow one of the same agent: shown without repeating avatar and name. */
+  continued: ReadonlySet<string>;
   retry(messageId: string): void;
   readAloud: ReadAloudController;
   downloads: FileDownloadController;
@@ -67,14 +69,17 @@ function renderAgent(message: ChatMessage, view: ViewContext): TemplateResult {
   const agent = message.agentId ? view.agents?.[message.agentId] : undefined;
   const name = agentName(message.agentId, view, message.senderName);
   const avatar = agent?.avatar ?? message.senderAvatar;
-  return html`<div part="message message-agent" class="message" data-agent=${message.agentId ?? ''}>
+  const continued = view.continued.has(message.key);
+  return html`<div part="message message-agent" class="message ${continued ? 'continued' : ''}" data-agent=${message.agentId ?? ''}>
     ${
-      avatar
-        ? html`<img part="avatar" src=${avatar} alt="" referrerpolicy="no-referrer" />`
-        : html`<span part="avatar" aria-hidden="true">${name.slice(0, 1).toUpperCase()}</span>`
+      continued
+        ? html`<span class="avatar-space"></span>`
+        : avatar
+          ? html`<img part="avatar" src=${avatar} alt="" referrerpolicy="no-referrer" />`
+          : html`<span part="avatar" aria-hidden="true">${name.slice(0, 1).toUpperCase()}</span>`
     }
     <div class="body">
-      <span part="name">${name}</span>
+      <span part="name" class=${continued ? 'visually-hidden' : ''}>${name}</span>
       ${view.showThinking ? message.blocks.map((b) => renderThinking(b, view)) : nothing}
       ${message.blocks.map((b) => renderToolCall(b, view))}
       ${

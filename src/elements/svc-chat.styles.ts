@@ -223,6 +223,13 @@ export default [
       font-weight: 600;
       object-fit: cover;
     }
+    .avatar-space {
+      flex: none;
+      width: 30px;
+    }
+    .continued {
+      margin-top: -8px;
+    }
     .body {
       display: flex;
       flex-direction: column;

@@ -1,4 +1,5 @@
 import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
+import type { ChatMessage } from '../chat/chat-message.js';
 import { ChatStore } from '../chat/chat-store.js';
 import {
   authorizedFetch,
@@ -587,6 +588,7 @@ export class SvcChat extends SvcElement {
       retry: (id) => void store.retry(id),
       lang: this.#lang,
       showThinking: this.showThinking,
+      continued: continuedRuns(messages),
       ...this.#content.view,
     };
     const status = this.#statusText(labels, store);
@@ -654,6 +656,18 @@ export class SvcChat extends SvcElement {
     }
     return '';
   }
+}
+
+/** Agent messages that directly follow a message of the same agent: one avatar and name per run. */
+function continuedRuns(messages: readonly ChatMessage[]): Set<string> {
+  const continued = new Set<string>();
+  for (let i = 1; i < messages.length; i++) {
+    const [previous, message] = [messages[i - 1]!, messages[i]!];
+    if (message.role === 'agent' && previous.role === 'agent' && previous.agentId === message.agentId) {
+      continued.add(message.key);
+    }
+  }
+  return continued;
 }
 
 function readSession(key: string): SessionGrant | undefined {

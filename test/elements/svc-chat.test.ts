@@ -50,6 +50,20 @@ describe('<svc-chat>', () => {
     expect(part(el, 'name')?.textContent).to.equal('Echo');
   });
 
+  it('shows one avatar and name for a run of messages from the same agent', async () => {
+    const el = await chatWithToken({ agent: 'agent_aria' });
+    const complete = oneEvent(el, 'svc-turn-complete');
+    await el.send('/file');
+    await complete;
+    await until(() => parts(el, 'message-agent').length === 3, 10_000, 'the reply and its two files');
+    expect(parts(el, 'avatar')).to.have.length(1);
+    const names = parts(el, 'name');
+    expect(names.map((n) => n.textContent)).to.deep.equal(['Aria', 'Aria', 'Aria']);
+    expect(names.filter((n) => !n.classList.contains('visually-hidden'))).to.have.length(1);
+    // A file's size reads as a person would say it.
+    expect(el.shadowRoot!.textContent).to.match(/\d+ bytes/);
+  });
+
   it('keeps Shift+Enter as a newline instead of sending', async () => {
     const el = await chatWithToken();
     type(el, 'first line', { key: 'Enter', shiftKey: true });
