@@ -215,7 +215,7 @@ export class SvcChat extends SvcElement {
     accept: () => this.accept,
   });
   #smsGrant?: SessionGrant;
-  #setup?: string;
+  #setup?: unknown[];
   #persisted?: PersistedChat;
   #unsubscribes: (() => void)[] = [];
   #draft = '';
@@ -255,7 +255,7 @@ export class SvcChat extends SvcElement {
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
-    if (this.#setup !== this.#currentSetup()) this.#start();
+    if (this.#currentSetup().some((value, i) => value !== this.#setup?.[i])) this.#start();
     else if (changed.has('conversationId') && this.hasUpdated && this.conversationId) {
       void this.#store?.load(this.conversationId);
     }
@@ -314,25 +314,18 @@ export class SvcChat extends SvcElement {
    * What the client and the store were built from: when any of it changes (also a `tokenProvider` set just
    * after the element connected), the chat starts again with it.
    */
-  #currentSetup(): string {
-    const auth = [this.baseUrl, this.token, this.tokenEndpoint, this.signIn, this.workspace, this.persist];
-    return `${JSON.stringify(auth)}|${this.#ids.get(this.tokenProvider)}|${this.#ids.get(this.client)}`;
+  #currentSetup(): unknown[] {
+    return [
+      this.baseUrl,
+      this.token,
+      this.tokenEndpoint,
+      this.signIn,
+      this.workspace,
+      this.persist,
+      this.tokenProvider,
+      this.client,
+    ];
   }
-
-  /** Identities of the object-valued settings, for `#currentSetup`. */
-  readonly #ids = {
-    map: new WeakMap<object, number>(),
-    next: 1,
-    get(value: object | undefined): number {
-      if (!value) return 0;
-      let id = this.map.get(value);
-      if (!id) {
-        id = this.next++;
-        this.map.set(value, id);
-      }
-      return id;
-    },
-  };
 
   #stop(): void {
     for (const off of this.#unsubscribes) off();
