@@ -2,25 +2,11 @@ import { css } from 'lit';
 
 /** The composer's attachments: the attach button, the files waiting to be sent and the drop zone. */
 export default css`
+  /* Both are icon buttons (svc-chat.styles.ts) of their own size. */
   [part~='attach-button'] {
     flex: none;
-    display: grid;
-    place-items: center;
     width: 36px;
     height: 36px;
-    padding: 0;
-    border: 0;
-    border-radius: var(--svc-radius-s);
-    background: transparent;
-    color: var(--svc-color-muted);
-  }
-  [part~='attach-button']:hover {
-    background: var(--svc-color-surface);
-    color: var(--svc-color-text);
-  }
-  [part~='attach-button'] svg {
-    width: 18px;
-    height: 18px;
   }
   [part~='attachments'] {
     margin: 0 12px 6px;
@@ -84,19 +70,9 @@ export default css`
   }
   [part~='remove-attachment'] {
     flex: none;
-    display: grid;
-    place-items: center;
     width: 24px;
     height: 24px;
-    padding: 0;
-    border: 0;
     border-radius: 50%;
-    background: transparent;
-    color: var(--svc-color-muted);
-  }
-  [part~='remove-attachment']:hover {
-    background: var(--svc-color-surface);
-    color: var(--svc-color-text);
   }
   [part~='remove-attachment'] svg {
     width: 14px;

@@ -228,7 +228,7 @@ export function renderAttachButton(
   labels: ChatLabels,
   accept: string | undefined,
 ): TemplateResult {
-  return html`<button part="attach-button" type="button" aria-label=${labels.attach} title=${labels.attach}
+  return html`<button class="icon-button" part="attach-button" type="button" aria-label=${labels.attach} title=${labels.attach}
       @click=${(e: Event) =>
         (e.currentTarget as HTMLElement).parentElement?.querySelector<HTMLInputElement>('input[type=file]')?.click()}>
       ${icons.paperclip}
@@ -285,7 +285,7 @@ function renderPending(
       </span>
       ${file.error ? html`<span part="attachment-error" role="alert">${file.error}</span>` : nothing}
     </span>
-    <button part="remove-attachment" type="button" aria-label=${labels.removeFile(file.name)}
+    <button class="icon-button" part="remove-attachment" type="button" aria-label=${labels.removeFile(file.name)}
       title=${labels.removeFile(file.name)} @click=${() => attachments.remove(file.id)}>${icons.close}</button>
   </li>`;
 }

@@ -5,11 +5,12 @@ export default css`
   [part~='card'] {
     width: 100%;
   }
-  [part~='thinking'] {
+  [part~='thinking'],
+  [part~='tool-call'] {
     font-size: 0.85em;
     color: var(--svc-color-muted);
   }
-  [part~='thinking'] summary {
+  summary {
     cursor: pointer;
   }
   .thinking-text {
@@ -65,28 +66,12 @@ export default css`
     text-overflow: ellipsis;
     white-space: nowrap;
   }
-  [part~='download-button'],
-  [part~='read-aloud-button'] {
-    display: grid;
-    place-items: center;
+  /* An icon button (svc-chat.styles.ts) that widens for "Downloading…". */
+  [part~='download-button'] {
+    width: auto;
     min-width: 32px;
-    height: 32px;
     padding: 0 6px;
-    border: 0;
-    border-radius: var(--svc-radius-s);
-    background: transparent;
-    color: var(--svc-color-muted);
     font-size: 0.85em;
-  }
-  [part~='download-button']:hover,
-  [part~='read-aloud-button']:hover {
-    background: var(--svc-color-surface);
-    color: var(--svc-color-text);
-  }
-  [part~='download-button'] svg,
-  [part~='read-aloud-button'] svg {
-    width: 18px;
-    height: 18px;
   }
   [part~='read-aloud-button'][data-state='playing'] {
     color: var(--svc-color-primary);

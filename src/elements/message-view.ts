@@ -172,7 +172,7 @@ function renderAttachment(message: ChatMessage, view: ViewContext): TemplateResu
       <span part="file-name">${file.name}</span>
       ${size ? html`<span class="meta">${size}</span>` : nothing}
     </span>
-    <button part="download-button" type="button" ?disabled=${busy} aria-label=${view.labels.download(file.name)}
+    <button class="icon-button" part="download-button" type="button" ?disabled=${busy} aria-label=${view.labels.download(file.name)}
       @click=${() => void view.downloads.download(message.id, file)}>
       ${busy ? view.labels.downloading : icons.download}
     </button>
@@ -196,7 +196,7 @@ function renderReadAloud(message: ChatMessage, view: ViewContext): TemplateResul
           ? labels.preparingAudio
           : labels.readAloud;
   return html`<div class="actions">
-    <button part="read-aloud-button" type="button" aria-label=${label} title=${label}
+    <button class="icon-button" part="read-aloud-button" type="button" aria-label=${label} title=${label}
       ?disabled=${state === 'loading'}
       data-state=${state ?? 'idle'} @click=${() => void readAloud.toggle(message)}>
       ${state === 'playing' ? icons.pause : icons.speaker}

@@ -165,7 +165,9 @@ export default [
       background: var(--svc-color-surface);
       color: var(--svc-color-text);
     }
-    .icon-button svg {
+    .icon-button svg,
+    [part~='send-button'] svg,
+    [part~='stop-button'] svg {
       width: 18px;
       height: 18px;
     }
@@ -305,13 +307,6 @@ export default [
         opacity: 0;
       }
     }
-    [part~='tool-call'] {
-      font-size: 0.85em;
-      color: var(--svc-color-muted);
-    }
-    [part~='tool-call'] summary {
-      cursor: pointer;
-    }
     [part~='tool-call'] pre {
       margin: 4px 0 0;
       padding: 6px 8px;
@@ -380,11 +375,6 @@ export default [
     [part~='stop-button'] {
       background: var(--svc-color-text);
       color: var(--svc-color-bg);
-    }
-    [part~='send-button'] svg,
-    [part~='stop-button'] svg {
-      width: 18px;
-      height: 18px;
     }
     [part~='sign-in'] {
       flex: 1;

@@ -220,6 +220,8 @@ export class SvcChat extends SvcElement {
   #unsubscribes: (() => void)[] = [];
   #draft = '';
   #stick = true;
+  /** Rows grow after they render (a card draws itself, an image loads): the list still follows the end. */
+  readonly #grown = new ResizeObserver(() => this.#stick && this.#jumpToEnd());
   #restoreFrom?: { height: number; top: number };
 
   constructor() {
@@ -358,9 +360,12 @@ export class SvcChat extends SvcElement {
 
     const store = new ChatStore({ api: chat, targetAgentIds: this.#targetAgentIds() });
     this.#unsubscribes = [
-      store.on('message-sent', ({ request, result }) =>
-        this.emit('svc-message-sent', { conversationId: result.conversationId, text: request.message, result }),
-      ),
+      store.on('message-sent', ({ request, result }) => {
+        // A message that went through (a retry too) makes the last failure old news: its notice goes, while
+        // the failed message keeps its own.
+        store.clearError();
+        this.emit('svc-message-sent', { conversationId: result.conversationId, text: request.message, result });
+      }),
       store.on('turn-complete', (detail) => {
         if (this.mode === 'launcher' && !this.opened) this._unread += 1;
         this.emit('svc-turn-complete', detail);
@@ -468,6 +473,8 @@ export class SvcChat extends SvcElement {
     } else if (this.#store?.running) {
       this._awayFromEnd = true;
     }
+    this.#grown.disconnect();
+    for (const row of list.children) this.#grown.observe(row);
     // A page of history that does not fill the list cannot be scrolled up: fetch the next one.
     if (list.scrollHeight <= list.clientHeight) this.#loadOlderNearTop(list);
   }

@@ -224,3 +224,14 @@ test('a visitor fills the form card and pays from the payment card on the local 
   await shot(page, 'payment-paid');
   expect(errors).toEqual([]);
 });
+
+test('on a phone the home page fits the screen and its launcher is in reach', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 740 });
+  await page.goto(url('/'));
+  // The embed's long lines scroll inside their block; the page itself never scrolls sideways.
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  const launcher = page.locator('#launcher-chat [part~="launcher"]');
+  await expect(launcher).toBeInViewport();
+  await launcher.click();
+  await expect(page.locator('#launcher-chat [part~="composer"] [part~="input"]')).toBeVisible();
+});

@@ -155,12 +155,34 @@ describe('<svc-chat>', () => {
     await el.send('try me');
     const retry = await until(() => part<HTMLButtonElement>(el, 'retry-button'), 5000, 'the retry button');
     expect(el.shadowRoot!.textContent).to.contain('Not sent.');
+    expect(part(el, 'notice')?.textContent).to.contain('Failed to fetch');
     const complete = oneEvent(el, 'svc-turn-complete');
     retry.click();
     await complete;
     await until(() => agentTexts(el)[0] === 'Echo: try me', 10_000, 'the reply');
     expect(parts(el, 'message-user')).to.have.length(1);
     expect(part(el, 'retry-button')).to.equal(null);
+    // The failure is over: its notice does not stay above the conversation.
+    expect(part(el, 'notice')).to.equal(null);
+  });
+
+  it('follows a card that draws itself after its message to the end of the list', async function () {
+    this.timeout(20_000);
+    const el = await chatWithToken({ agent: 'agent_aria' });
+    const done = oneEvent(el, 'svc-turn-complete');
+    await el.send('/form');
+    await done;
+    const list = part(el, 'messages')!;
+    const card = await until(() => el.shadowRoot!.querySelector('svc-info-collect'), 5000, 'the form card');
+    await card.updateComplete;
+    await until(() => list.scrollHeight > list.clientHeight, 5000, 'a list taller than its view');
+    // The card's fields and buttons are in view, not below the fold.
+    await until(
+      () => list.scrollHeight - list.scrollTop - list.clientHeight < 2,
+      5000,
+      'the list scrolled to the end of the card',
+    );
+    expect(part(el, 'jump-button')).to.equal(null);
   });
 
   it('continues the last conversation after a reload with persist', async () => {
