@@ -21,7 +21,8 @@ function watchErrors(page: Page): string[] {
 }
 
 const inline = (page: Page) => page.locator('#inline-chat');
-const input = (chat: Locator) => chat.locator('[part~="input"]');
+// The composer's field (the SMS sign-in form's fields share its part name).
+const input = (chat: Locator) => chat.locator('textarea[part~="input"]');
 const agentReplies = (chat: Locator) => chat.locator('[part~="message-agent"] [part~="bubble"]');
 
 async function send(chat: Locator, text: string) {
