@@ -44,15 +44,6 @@ export default css`
     height: 22px;
     color: var(--svc-color-muted);
   }
-  .attachment-text {
-    display: grid;
-    min-width: 0;
-  }
-  [part~='attachment-name'] {
-    overflow: hidden;
-    text-overflow: ellipsis;
-    white-space: nowrap;
-  }
   .attachment-meta {
     display: flex;
     align-items: center;

@@ -57,11 +57,14 @@ export default css`
     height: 20px;
     color: var(--svc-color-muted);
   }
-  .file-text {
+  /* A file's name next to its icon, in a reply and among the attachments waiting to be sent. */
+  .file-text,
+  .attachment-text {
     display: grid;
     min-width: 0;
   }
-  [part~='file-name'] {
+  [part~='file-name'],
+  [part~='attachment-name'] {
     overflow: hidden;
     text-overflow: ellipsis;
     white-space: nowrap;
