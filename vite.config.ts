@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { defineConfig } from 'vite';
 import { minifyLitCss } from './scripts/minify-lit-css.js';
 import { minifyLitHtml } from './scripts/minify-lit-html.js';
@@ -14,32 +15,57 @@ const LIBRARY_EXTERNALS = [
   /^react-dom($|\/)/,
 ];
 
+/** What the script-tag files share: final files, so minified (Vite leaves whitespace in ES library output). */
+const SCRIPT_TAG_BUILD = {
+  outDir: 'dist',
+  emptyOutDir: false,
+  // ES2022 keeps `#private` members native (ES2021 turns each into a WeakMap and helpers: 1.7 KB gzip).
+  target: 'es2022',
+  minify: true,
+  sourcemap: true,
+} as const;
+
 /**
- * Two builds from one config:
+ * Three builds from one config:
  * - `vite build`: the package entries (`.`, `./elements`, `./react`, `./tools`) as ES modules, with their
- *   dependencies left to the user's bundler;
- * - `vite build --mode bundle`: the self-contained script-tag files `dist/svc-chat.js` (classic script)
- *   and `dist/svc-chat.esm.js`, with lit, marked and dompurify inside.
+ *   dependencies left to the user's bundler (which puts the markdown engine in a chunk of its own);
+ * - `vite build --mode bundle`: the script-tag files `dist/svc-chat.js` (classic script) and
+ *   `dist/svc-chat.esm.js`, with lit inside;
+ * - `vite build --mode bundle-markdown`: `dist/svc-chat-markdown.js`, the markdown engine (marked, DOMPurify)
+ *   that either script-tag file loads from next to itself when a message first needs it.
  */
 export default defineConfig(({ mode }) => {
   if (mode === 'bundle') {
     return {
       // Lit's styles and templates are strings to the minifier: collapse them before it runs.
       plugins: [minifyLitCss(), minifyLitHtml()],
+      resolve: {
+        alias: [
+          { find: /^\.\/import-engine\.js$/, replacement: resolve('src/elements/markdown/import-engine.script.ts') },
+        ],
+      },
       build: {
-        outDir: 'dist',
-        emptyOutDir: false,
-        // ES2022 keeps `#private` members native (ES2021 turns each into a WeakMap and helpers: 1.7 KB gzip).
-        target: 'es2022',
-        minify: true,
-        sourcemap: true,
-        // Vite leaves whitespace in ES library output for the user's bundler; this file is final, so minify it.
-        rolldownOptions: { output: { minify: true } },
+        ...SCRIPT_TAG_BUILD,
+        // `import.meta.url` in the classic script is never reached (see import-engine.script.ts).
+        rolldownOptions: { output: { minify: true }, checks: { emptyImportMeta: false } },
         lib: {
           entry: 'src/bundle.ts',
           name: 'Svc',
           formats: ['iife', 'es'],
           fileName: (format) => (format === 'es' ? 'svc-chat.esm.js' : 'svc-chat.js'),
+        },
+      },
+    };
+  }
+  if (mode === 'bundle-markdown') {
+    return {
+      build: {
+        ...SCRIPT_TAG_BUILD,
+        rolldownOptions: { output: { minify: true } },
+        lib: {
+          entry: 'src/elements/markdown/stream-markdown.ts',
+          formats: ['es'],
+          fileName: () => 'svc-chat-markdown.js',
         },
       },
     };

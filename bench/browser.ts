@@ -1,6 +1,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { extname, join, normalize, resolve } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { type Browser, type CDPSession, chromium, type Page } from '@playwright/test';
 import { build } from 'vite';
 
@@ -67,8 +68,14 @@ export async function serve(
       if (!path.startsWith(prefix)) continue;
       const file = normalize(join(dir, path.slice(prefix.length)));
       if (!file.startsWith(dir) || !statSync(file, { throwIfNoEntry: false })?.isFile()) break;
-      res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' });
-      res.end(readFileSync(file));
+      // Scripts go gzipped when the browser accepts it, as a CDN serves them.
+      const gzip = extname(file) === '.js' && /\bgzip\b/.test(req.headers['accept-encoding'] ?? '');
+      const body = readFileSync(file);
+      res.writeHead(200, {
+        'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
+        ...(gzip ? { 'content-encoding': 'gzip' } : {}),
+      });
+      res.end(gzip ? gzipSync(body, { level: 9 }) : body);
       return;
     }
     res.writeHead(404).end();

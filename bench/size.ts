@@ -19,7 +19,8 @@ function sizesOf(code: string | Buffer): Sizes {
   };
 }
 
-/** What a site's bundler keeps of `entry` (minified, everything bundled), with the modules it kept. */
+/** What a site's bundler keeps of `entry` (minified, everything bundled): the entry chunk's sizes, and the
+ * modules kept in every chunk (the markdown engine is a chunk of its own). */
 async function bundle(source: string, name: string) {
   const dir = mkdtempSync(join(tmpdir(), 'svc-bench-size-'));
   try {
@@ -30,8 +31,8 @@ async function bundle(source: string, name: string) {
       logLevel: 'silent',
       build: { write: false, target: 'es2022', minify: true, lib: { entry, formats: ['es'], fileName: name } },
     })) as Rollup.RollupOutput[];
-    const chunk = output.output[0];
-    return { sizes: sizesOf(chunk.code), modules: chunk.modules };
+    const chunks = output.output.filter((item): item is Rollup.OutputChunk => item.type === 'chunk');
+    return { sizes: sizesOf(chunks[0].code), modules: Object.assign({}, ...chunks.map((chunk) => chunk.modules)) };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -60,7 +61,7 @@ function treemap(modules: Rollup.OutputChunk['modules']): Record<string, number>
 /** Benchmark 1: bundle sizes, with deep-chat's own bundle measured in the same run. */
 export async function sizeBenchmark() {
   const files: Record<string, Sizes> = {};
-  const built = ['dist/svc-chat.js', 'dist/svc-chat.esm.js'];
+  const built = ['dist/svc-chat.js', 'dist/svc-chat.esm.js', 'dist/svc-chat-markdown.js'];
   const lib = join(ROOT, 'dist/lib');
   if (existsSync(lib)) {
     for (const file of readdirSync(lib)) if (file.endsWith('.js')) built.push(`dist/lib/${file}`);
@@ -69,12 +70,21 @@ export async function sizeBenchmark() {
     const path = join(ROOT, file);
     if (existsSync(path)) files[file] = sizesOf(readFileSync(path));
   }
+  const [script, engine] = [files['dist/svc-chat.js'], files['dist/svc-chat-markdown.js']];
+  // The whole widget a script-tag page ends up with: the script and the engine it loads for the first message.
+  const completeScriptTag = script &&
+    engine && {
+      bytes: script.bytes + engine.bytes,
+      gzip: script.gzip + engine.gzip,
+      brotli: script.brotli + engine.brotli,
+    };
   const index = JSON.stringify(join(ROOT, 'src/index.ts'));
   const chatOnly = await bundle(`export { ChatClient } from ${index};\n`, 'chat-client-only');
   const whole = await bundle(`export * from ${JSON.stringify(join(ROOT, 'src/bundle.ts'))};\n`, 'script-tag');
   const deepChat = 'node_modules/deep-chat/dist/deepChat.bundle.js';
   return {
     files,
+    completeScriptTag,
     importOnlyChatClient: chatOnly.sizes,
     deepChat: { file: deepChat, ...sizesOf(readFileSync(join(ROOT, deepChat))) },
     scriptTagTreemapBytes: treemap(whole.modules),

@@ -17,6 +17,7 @@ import { ChatContent } from './chat-content.js';
 import { ChatController } from './chat-controller.js';
 import { icons } from './icons.js';
 import { type ChatLabels, labelsFor } from './labels.js';
+import { loadMarkdownEngine } from './markdown/engine.js';
 import { renderMessage, type ViewContext } from './message-view.js';
 import messageViewStyles from './message-view.styles.js';
 import { type PersistedChat, persistedChat } from './persist.js';
@@ -254,6 +255,13 @@ export class SvcChat extends SvcElement {
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     this.#stop();
+  }
+
+  protected override firstUpdated(): void {
+    // The chat is on screen: fetch the markdown renderer while the page is idle, before a message needs it.
+    const preload = () => void loadMarkdownEngine().catch(() => {});
+    if (typeof requestIdleCallback === 'function') requestIdleCallback(preload, { timeout: 2000 });
+    else setTimeout(preload, 200);
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {

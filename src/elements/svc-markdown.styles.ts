@@ -16,6 +16,10 @@ export default css`
   [part='base'] > :last-child {
     margin-bottom: 0;
   }
+  /* The text before the markdown renderer has loaded. */
+  .plain {
+    white-space: pre-wrap;
+  }
   h1, h2, h3, h4, h5, h6 {
     margin: 1.1em 0 0.5em;
     font-weight: 600;

@@ -1,4 +1,5 @@
-import { StreamMarkdown, type StreamMarkdownOptions } from './markdown/stream-markdown.js';
+import { loadMarkdownEngine, markdownEngine } from './markdown/engine.js';
+import type { StreamMarkdown, StreamMarkdownOptions } from './markdown/stream-markdown.js';
 import { SvcElement } from './svc-element.js';
 import styles from './svc-markdown.styles.js';
 
@@ -8,6 +9,9 @@ import styles from './svc-markdown.styles.js';
  *
  * Set `text` to render a whole text, or feed a streaming reply with `append(delta)` and end it with `finish()`.
  * Under a Trusted Types policy, allow the policy names `dompurify` and `lit-html`.
+ *
+ * The renderer (marked and DOMPurify) loads on first use, in a module of its own; until it arrives, and if it
+ * cannot load, the text shows as plain text. `updateComplete` waits for it.
  *
  * @csspart base - The rendered content.
  * @csspart copy - The copy button above each code block.
@@ -46,10 +50,18 @@ export class SvcMarkdown extends SvcElement {
 
   #base = document.createElement('div');
   #options: StreamMarkdownOptions = { decorate: (fragment) => this.#addCopyButtons(fragment) };
-  #markdown = new StreamMarkdown(this.#base, this.#options);
+  #markdown: StreamMarkdown | PlainText = markdownEngine
+    ? new markdownEngine.StreamMarkdown(this.#base, this.#options)
+    : new PlainText(this.#base);
 
   constructor() {
     super();
+    if (this.#markdown instanceof PlainText) {
+      loadMarkdownEngine().then(
+        () => this.#useEngine(),
+        () => {}, // Logged by the loader; the plain text stays.
+      );
+    }
     this.#base.part.add('base');
     this.#base.addEventListener('click', (event) => {
       const button = (event.target as Element).closest('button[part=copy]');
@@ -103,6 +115,27 @@ export class SvcMarkdown extends SvcElement {
     return this.#base;
   }
 
+  /** Also waits for the markdown renderer, so that the content is rendered markdown once this resolves. */
+  protected override async getUpdateComplete(): Promise<boolean> {
+    const complete = await super.getUpdateComplete();
+    if (this.#markdown instanceof PlainText) {
+      await loadMarkdownEngine().then(
+        () => this.#useEngine(),
+        () => {}, // The plain text stays.
+      );
+    }
+    return complete;
+  }
+
+  /** Swaps the plain text for rendered markdown; a reply still streaming goes on streaming into it. */
+  #useEngine(): void {
+    if (!(this.#markdown instanceof PlainText) || !markdownEngine) return;
+    const { text } = this.#markdown;
+    this.#base.replaceChildren();
+    this.#markdown = new markdownEngine.StreamMarkdown(this.#base, this.#options);
+    if (text) this.#markdown.replace(text);
+  }
+
   #addCopyButtons(fragment: DocumentFragment): void {
     // Buttons are added as nodes after sanitizing: sanitized content has no buttons of its own.
     for (const pre of fragment.querySelectorAll('pre')) {
@@ -126,6 +159,33 @@ export class SvcMarkdown extends SvcElement {
     }, 1500);
     this.emit('svc-copy', { text });
   }
+}
+
+/** The text as it is, until the markdown renderer arrives: content is never held back, and never parsed as HTML. */
+class PlainText {
+  text = '';
+  #paragraph = document.createElement('p');
+
+  constructor(readonly target: HTMLElement) {
+    this.#paragraph.className = 'plain';
+  }
+
+  push(delta: string): void {
+    if (!delta) return;
+    this.text += delta;
+    this.#paragraph.append(delta);
+    if (!this.#paragraph.isConnected) this.target.append(this.#paragraph);
+  }
+
+  replace(text: string): void {
+    this.text = '';
+    this.#paragraph.replaceChildren();
+    this.#paragraph.remove();
+    this.push(text);
+  }
+
+  finish(): void {}
+  renderAll(): void {}
 }
 
 SvcMarkdown.define('svc-markdown');

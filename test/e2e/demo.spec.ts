@@ -190,6 +190,8 @@ test("the README's script-tag snippet chats from a page on another origin", asyn
     await chat.locator('[part~="launcher"]').click();
     await send(chat, '/help');
     await expect(agentReplies(chat).last()).toContainText('/markdown', { timeout: 10_000 });
+    // Rendered as markdown: the engine came from the service's origin too, next to the script.
+    await expect(agentReplies(chat).last().locator('strong').first()).toHaveText('Demo commands');
   } finally {
     site.close();
   }

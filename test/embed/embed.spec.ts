@@ -36,7 +36,11 @@ test.beforeAll(async () => {
   site = await startSite({
     '/assets/svc-chat.js': asset('svc-chat.js'),
     '/assets/svc-chat.esm.js': asset('svc-chat.esm.js'),
+    '/assets/svc-chat-markdown.js': asset('svc-chat-markdown.js'),
     '/html/': wrap(snippet),
+    // Only svc-chat.js deployed, without the markdown engine next to it.
+    '/lone/svc-chat.js': asset('svc-chat.js'),
+    '/lone/': wrap(snippet.replace('/assets/svc-chat.js', '/lone/svc-chat.js')),
     // The script loaded again, as a classic script and as the ES module build, after the chat is on the page.
     '/twice/': wrap(
       `${snippet}\n<script src="/assets/svc-chat.js"></script>\n<script type="module" src="/assets/svc-chat.esm.js"></script>`,
@@ -82,6 +86,29 @@ test('plain HTML: one script tag and the element chat with the agent', async ({ 
     'function',
   );
   expect(errors).toEqual([]);
+});
+
+test('plain HTML: the markdown engine loads once, from next to the script', async ({ page }) => {
+  const engine: string[] = [];
+  page.on('request', (request) => {
+    if (request.url().endsWith('/svc-chat-markdown.js')) engine.push(new URL(request.url()).pathname);
+  });
+  await page.goto(`${site.url}/html/`);
+  await chatThrough(page.locator('svc-chat'), 'engine');
+  expect(engine).toEqual(['/assets/svc-chat-markdown.js']);
+});
+
+test('only svc-chat.js deployed: messages show as plain text, and the console says why', async ({ page }) => {
+  const errors = watchErrors(page);
+  await page.goto(`${site.url}/lone/`);
+  const chat = page.locator('svc-chat');
+  const input = chat.locator('[part~="input"]');
+  await input.fill('plain **text**');
+  await input.press('Enter');
+  const reply = chat.locator('[part~="message-agent"] [part~="bubble"]').last();
+  await expect(reply).toHaveText('Echo: plain **text**');
+  await expect(reply.locator('strong')).toHaveCount(0);
+  expect(errors.some((error) => error.includes('the markdown renderer did not load'))).toBe(true);
 });
 
 test('the script loaded twice: no error, one registration, and the chat works', async ({ page }) => {
