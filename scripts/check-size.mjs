@@ -15,9 +15,9 @@ import { gzipSync } from 'node:zlib';
 const TARGET = 50_000;
 /** What a page loads first (the launcher and the chat), and the engine loaded when a message needs it. */
 const BUDGETS = {
-  'dist/svc-chat.js': 41_600,
-  'dist/svc-chat.esm.js': 41_700,
-  'dist/svc-chat-markdown.js': 28_100,
+  'dist/svc-chat.js': 41_200,
+  'dist/svc-chat.esm.js': 41_300,
+  'dist/svc-chat-markdown.js': 27_900,
 };
 const COMPLETE = { files: ['dist/svc-chat.js', 'dist/svc-chat-markdown.js'], budget: 69_000 };
 
