@@ -66,14 +66,18 @@ export default [
       font-weight: 400;
       color: ${token('colorMuted')};
     }
+    /* Fields and buttons share one frame; every button but the primary one (part button) is outlined. */
+    button,
     [part~='input'] {
-      width: 100%;
       font: inherit;
-      padding: 8px 10px;
+      color: inherit;
       border: 1px solid ${token('colorBorder')};
       border-radius: ${token('radiusS')};
+    }
+    [part~='input'] {
+      width: 100%;
+      padding: 8px 10px;
       background: ${token('colorBg')};
-      color: inherit;
     }
     textarea[part~='input'] {
       min-height: 4.5em;
@@ -94,23 +98,15 @@ export default [
       gap: 8px;
     }
     button {
-      font: inherit;
+      padding: 8px 14px;
+      background: transparent;
       cursor: pointer;
     }
     [part~='button'] {
-      padding: 8px 14px;
       border: 0;
-      border-radius: ${token('radiusS')};
       background: ${token('colorPrimary')};
       color: ${token('colorOnPrimary')};
       font-weight: 600;
-    }
-    [part~='secondary-button'] {
-      padding: 8px 14px;
-      border: 1px solid ${token('colorBorder')};
-      border-radius: ${token('radiusS')};
-      background: transparent;
-      color: inherit;
     }
     button:disabled {
       opacity: 0.55;

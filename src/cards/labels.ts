@@ -132,5 +132,5 @@ export const ZH_CONNECTOR_LABELS: ConnectorLabels = {
 /** The labels for `lang`: Chinese for `zh*`, English otherwise; `overrides` win. */
 export function cardLabels<L extends object>(lang: string, en: L, zh: L, overrides?: Partial<L>): L {
   const base = lang.toLowerCase().startsWith('zh') ? zh : en;
-  return overrides ? { ...base, ...overrides } : base;
+  return { ...base, ...overrides };
 }

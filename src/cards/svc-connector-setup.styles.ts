@@ -16,9 +16,6 @@ export default [
       display: grid;
       place-items: center;
       padding: 0 10px;
-      border: 1px solid ${token('colorBorder')};
-      border-radius: ${token('radiusS')};
-      background: transparent;
       color: ${token('colorMuted')};
       font-size: 0.85em;
     }

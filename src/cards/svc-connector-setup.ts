@@ -1,4 +1,4 @@
-import { html, nothing, type PropertyDeclarations, type PropertyValues, svg, type TemplateResult } from 'lit';
+import { html, nothing, type PropertyDeclarations, svg, type TemplateResult } from 'lit';
 import type { ConnectorSetupField, ConnectorSetupRequest } from '../client/types.js';
 import { type ConnectorLabels, cardLabels, DEFAULT_CONNECTOR_LABELS, ZH_CONNECTOR_LABELS } from './labels.js';
 import { SvcAnswerCard } from './svc-card.js';
@@ -79,8 +79,7 @@ export class SvcConnectorSetup extends SvcAnswerCard {
     return cardLabels(this.language, DEFAULT_CONNECTOR_LABELS, ZH_CONNECTOR_LABELS, this.labels);
   }
 
-  protected override updated(changed: PropertyValues<this>): void {
-    super.updated(changed);
+  protected override updated(): void {
     this.setAttribute('state', this.answered || this._saved ? 'submitted' : 'open');
   }
 
@@ -109,11 +108,7 @@ export class SvcConnectorSetup extends SvcAnswerCard {
     const detail = { connectorTypeId, fields: Object.keys(values) };
     if (this.emit('svc-connector-submit', detail, { cancelable: true }).defaultPrevented) return;
     const client = this.cardClient;
-    if (!client) {
-      this._error = labels.noConversation;
-      return;
-    }
-    if (this.notify && !this.canAnswer) {
+    if (!client || (this.notify && !this.canAnswer)) {
       this._error = labels.noConversation;
       return;
     }
@@ -158,7 +153,6 @@ export class SvcConnectorSetup extends SvcAnswerCard {
           ? html`<p part="status" role="status">${labels.connected(request.name)}</p>`
           : html`<form
             novalidate
-            autocomplete="off"
             @submit=${(e: Event) => {
               e.preventDefault();
               void this.submit();
@@ -182,8 +176,8 @@ export class SvcConnectorSetup extends SvcAnswerCard {
     const shown = this._shown.has(field.name);
     const input = html`<input part="input" id=${id} name=${field.name}
       type=${field.secret && !shown ? 'password' : 'text'} autocomplete="off" spellcheck="false"
-      ?required=${!!field.required} placeholder=${field.placeholder ?? nothing}
-      aria-invalid=${error ? 'true' : 'false'} aria-describedby=${error ? `${id}-error` : nothing} />`;
+      ?required=${field.required} placeholder=${field.placeholder ?? nothing}
+      aria-invalid=${!!error} aria-describedby=${error ? `${id}-error` : nothing} />`;
     return html`<div part="field">
       <label part="label" for=${id}>
         ${field.label}${field.required ? html`<span aria-hidden="true"> *</span>` : html` <span class="optional">(${labels.optional})</span>`}
@@ -192,7 +186,7 @@ export class SvcConnectorSetup extends SvcAnswerCard {
         field.secret
           ? html`<div class="secret">
             ${input}
-            <button part="toggle" type="button" aria-pressed=${shown ? 'true' : 'false'}
+            <button part="toggle" type="button" aria-pressed=${shown}
               aria-label=${shown ? labels.hide(field.label) : labels.show(field.label)}
               @click=${() => this.#toggle(field.name)}>${EYE}</button>
           </div>`

@@ -1,4 +1,4 @@
-import { html, nothing, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
+import { html, nothing, type PropertyDeclarations, type TemplateResult } from 'lit';
 import type { InfoCollectAnswer } from '../chat/chat-message.js';
 import { infoCollectSkipMetadata, infoCollectSubmitMetadata } from '../client/events.js';
 import type { InfoCollectField, InfoCollectPayload } from '../client/types.js';
@@ -7,11 +7,11 @@ import { CardActionError, SvcAnswerCard } from './svc-card.js';
 import styles from './svc-info-collect.styles.js';
 import { validateField } from './validate-field.js';
 
-const INPUT_TYPES: Record<string, { type: string; inputmode?: string; autocomplete?: string }> = {
-  text: { type: 'text' },
+/** The `<input>` of each kind of field that has one; any other kind is plain text. */
+const INPUT_TYPES: Record<string, { type?: string; inputmode?: string; autocomplete?: string }> = {
   email: { type: 'email', inputmode: 'email', autocomplete: 'email' },
   phone: { type: 'tel', inputmode: 'tel', autocomplete: 'tel' },
-  number: { type: 'text', inputmode: 'decimal' },
+  number: { inputmode: 'decimal' },
   date: { type: 'date' },
 };
 
@@ -75,7 +75,8 @@ export class SvcInfoCollect extends SvcAnswerCard {
   /** Overrides of any label. */
   declare labels?: Partial<InfoCollectLabels>;
 
-  _errors: Record<string, string> = {};
+  /** Why each field's value cannot be sent; a field without one can. */
+  _errors: Record<string, string | undefined> = {};
   _busy = false;
   _error = '';
   declare _sent?: InfoCollectAnswer;
@@ -89,8 +90,7 @@ export class SvcInfoCollect extends SvcAnswerCard {
     return this.answer ?? this._sent ?? (this.answered ? { action: 'submit' } : undefined);
   }
 
-  protected override updated(changed: PropertyValues<this>): void {
-    super.updated(changed);
+  protected override updated(): void {
     const answer = this.#answer;
     this.setAttribute('state', answer ? (answer.action === 'skip' ? 'skipped' : 'submitted') : 'open');
   }
@@ -102,12 +102,12 @@ export class SvcInfoCollect extends SvcAnswerCard {
     if (!request || !form || this._busy) return;
     const data = new FormData(form);
     const labels = this.#labels;
-    const errors: Record<string, string> = {};
+    const errors: Record<string, string | undefined> = {};
     const values: Record<string, string | number> = {};
     for (const field of request.fields) {
-      const result = validateField(field, String(data.get(field.name) ?? ''), labels);
-      if (result.error !== undefined) errors[field.name] = result.error;
-      else if (result.value !== undefined) values[field.name] = result.value;
+      const { value, error } = validateField(field, String(data.get(field.name) ?? ''), labels);
+      errors[field.name] = error;
+      if (value !== undefined) values[field.name] = value;
     }
     this._errors = errors;
     const invalid = request.fields.findIndex((field) => errors[field.name]);
@@ -122,10 +122,9 @@ export class SvcInfoCollect extends SvcAnswerCard {
   /** A field marked wrong is checked again as the visitor corrects it, so a fixed field stops saying so. */
   #recheck(input: HTMLInputElement): void {
     const field = this.request?.fields.find((f) => f.name === input.name);
-    if (!field || !(field.name in this._errors)) return;
-    const { [field.name]: _, ...others } = this._errors;
-    const { error } = validateField(field, input.value, this.#labels);
-    this._errors = error === undefined ? others : { ...others, [field.name]: error };
+    if (field && this._errors[field.name]) {
+      this._errors = { ...this._errors, [field.name]: validateField(field, input.value, this.#labels).error };
+    }
   }
 
   /** Declines to answer. */
@@ -135,7 +134,6 @@ export class SvcInfoCollect extends SvcAnswerCard {
 
   async #answerWith(answer: InfoCollectAnswer): Promise<void> {
     const { toolUseId } = this.request!;
-    const labels = this.#labels;
     const request = this.emit('svc-info-submit', { toolUseId, ...answer }, { cancelable: true });
     if (request.defaultPrevented) return;
     this._busy = true;
@@ -149,6 +147,7 @@ export class SvcInfoCollect extends SvcAnswerCard {
       );
       this._sent = answer;
     } catch (err) {
+      const labels = this.#labels;
       this._error =
         err instanceof CardActionError && err.reason === 'no-conversation' ? labels.noConversation : labels.sendFailed;
     } finally {
@@ -193,28 +192,24 @@ export class SvcInfoCollect extends SvcAnswerCard {
   #renderField(field: InfoCollectField, index: number, labels: InfoCollectLabels): TemplateResult {
     const id = `field-${index}`;
     const error = this._errors[field.name];
-    const common = {
-      id,
-      invalid: error ? 'true' : 'false',
-      describedBy: error ? `${id}-error` : nothing,
-    };
+    const describedBy = error ? `${id}-error` : nothing;
     let control: TemplateResult;
     if (field.type === 'select') {
-      control = html`<select part="input" id=${common.id} name=${field.name} ?required=${!!field.required}
-        aria-invalid=${common.invalid} aria-describedby=${common.describedBy}>
+      control = html`<select part="input" id=${id} name=${field.name} ?required=${field.required}
+        aria-invalid=${!!error} aria-describedby=${describedBy}>
         <option value="">${field.placeholder ?? labels.choose}</option>
         ${(field.options ?? []).map((option) => html`<option value=${option}>${option}</option>`)}
       </select>`;
     } else if (field.type === 'textarea') {
-      control = html`<textarea part="input" id=${common.id} name=${field.name} ?required=${!!field.required}
-        placeholder=${field.placeholder ?? nothing} aria-invalid=${common.invalid}
-        aria-describedby=${common.describedBy}></textarea>`;
+      control = html`<textarea part="input" id=${id} name=${field.name} ?required=${field.required}
+        placeholder=${field.placeholder ?? nothing} aria-invalid=${!!error}
+        aria-describedby=${describedBy}></textarea>`;
     } else {
-      const kind = INPUT_TYPES[field.type] ?? INPUT_TYPES.text!;
-      control = html`<input part="input" id=${common.id} name=${field.name} type=${kind.type}
+      const kind = INPUT_TYPES[field.type] ?? {};
+      control = html`<input part="input" id=${id} name=${field.name} type=${kind.type ?? 'text'}
         inputmode=${kind.inputmode ?? nothing} autocomplete=${kind.autocomplete ?? 'off'}
-        ?required=${!!field.required} placeholder=${field.placeholder ?? nothing} aria-invalid=${common.invalid}
-        aria-describedby=${common.describedBy} />`;
+        ?required=${field.required} placeholder=${field.placeholder ?? nothing} aria-invalid=${!!error}
+        aria-describedby=${describedBy} />`;
     }
     return html`<div part="field">
       <label part="label" for=${id}>

@@ -107,10 +107,9 @@ export class SvcPaymentGate extends SvcCard {
   protected override updated(changed: PropertyValues<this>): void {
     const status = this.shownStatus;
     if (status !== this.#shown) {
-      const before = this.#shown;
-      this.#shown = status;
       this.setAttribute('state', status);
-      if (before !== undefined) this.emit('svc-payment-status', { orderId: this.payment?.orderId ?? '', status });
+      if (this.#shown) this.emit('svc-payment-status', { orderId: this.payment?.orderId ?? '', status });
+      this.#shown = status;
     }
     if (status !== 'pending') this.#stopFollowing();
     else if (changed.has('payment') || changed.has('client')) this.#follow(0);
@@ -163,11 +162,12 @@ export class SvcPaymentGate extends SvcCard {
     this.#polling = polling;
     try {
       // Without a client yet (the chat's context may come later) the next step asks again.
-      if (!payments) throw new Error('no client');
-      const { status } = await payments.status(orderId, { signal: polling.signal });
-      if (polling.signal.aborted || orderId !== this.payment?.orderId) return;
-      this._polled = status;
-      if (status !== 'pending') return;
+      if (payments) {
+        const { status } = await payments.status(orderId, { signal: polling.signal });
+        if (polling.signal.aborted || orderId !== this.payment?.orderId) return;
+        this._polled = status;
+        if (status !== 'pending') return;
+      }
     } catch (err) {
       // An order the service does not know for this user will never change: stop asking.
       if (polling.signal.aborted || (err instanceof ApiError && err.status === 404)) return;
@@ -204,7 +204,7 @@ export class SvcPaymentGate extends SvcCard {
           ? ''
           : html`<div part="actions">
             <button part="button" type="button" ?disabled=${!pending || this._opening} @click=${() => this.pay()}>
-              ${!pending ? labels.pay(amount) : this._opening ? labels.opening : this._opened ? labels.payAgain : labels.pay(amount)}
+              ${pending && this._opening ? labels.opening : pending && this._opened ? labels.payAgain : labels.pay(amount)}
             </button>
           </div>`
       }

@@ -6,7 +6,10 @@ const PHONE = /^\+?\d{5,15}$/;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 /** A field's value as the agent gets it, or the reason (in the reader's words) it cannot be sent. */
-export type FieldResult = { value?: string | number; error?: undefined } | { error: string };
+export interface FieldResult {
+  value?: string | number;
+  error?: string;
+}
 
 /** Checks one answer of an information-collection card; an empty optional field gives no value. */
 export function validateField(field: InfoCollectField, raw: string, labels: InfoCollectLabels): FieldResult {

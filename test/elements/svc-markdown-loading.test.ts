@@ -1,6 +1,5 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import '../../src/elements/svc-markdown.js';
-import type { SvcMarkdown } from '../../src/elements/svc-markdown.js';
 
 /**
  * Runs in a page of its own (one per test file), so the markdown renderer has not loaded when the first
@@ -8,7 +7,7 @@ import type { SvcMarkdown } from '../../src/elements/svc-markdown.js';
  */
 describe('<svc-markdown> while its renderer loads', () => {
   it('shows streamed text as plain text at once, then the same text rendered, and streams on', async () => {
-    const el = await fixture<SvcMarkdown>(html`<div></div>`).then((host) => {
+    const el = await fixture<HTMLDivElement>(html`<div></div>`).then((host) => {
       const markdown = document.createElement('svc-markdown');
       host.append(markdown);
       return markdown;
