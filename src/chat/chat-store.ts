@@ -53,36 +53,42 @@ export class ChatStore {
   readonly #historyTurns?: number;
   readonly #events = new Emitter<ChatStoreEvents>();
   readonly #listeners = new Set<() => void>();
-  #log = new MessageLog();
   #conversationId: string | null = null;
-  /** A turn is open: its user record arrived and its `result` did not. */
-  #turnOpen = false;
-  /** The user record that opened the latest turn: a stream resumed after it replays the turn's deltas. */
-  #turnStart?: string;
-  #pendingSends = 0;
-  #agentStatus = NO_STATUS;
-  #connection: ConnectionState = 'idle';
-  #hasMore = false;
-  #loadingHistory = false;
-  /** `load` is fetching the latest page; the stream opens after it. */
-  #loadingLatest = false;
-  #error: string | null = null;
   #version = 0;
   #notifying = false;
-  /** Bumped by `reset`, `load` and `dispose`: results of older requests are dropped. */
-  #epoch = 0;
-  #stream?: AbortController;
-  readonly #requests = new Set<AbortController>();
-  /** What each unsent or failed message was, for `retry`. */
-  readonly #drafts = new Map<string, { text: string; options: SendOptions }>();
-  /** Sends go one at a time: the first message of a new conversation must create it before the next. */
-  #sendQueue: Promise<unknown> = Promise.resolve();
+  /**
+   * Aborted by `reset`, `load` and `dispose`: every request and the stream of the conversation shown
+   * before, whose results are then dropped.
+   */
+  #scope = new AbortController();
+  /** The signal of the stream being read. */
+  #stream?: AbortSignal;
   #disposed = false;
+
+  // The state of the conversation shown, set by #resetState.
+  #log!: MessageLog;
+  /** What each unsent or failed message was, for `retry`. */
+  #drafts!: Map<string, { text: string; options: SendOptions }>;
+  /** A turn is open: its user record arrived and its `result` did not. */
+  #turnOpen!: boolean;
+  /** The user record that opened the latest turn: a stream resumed after it replays the turn's deltas. */
+  #turnStart?: string;
+  #pendingSends!: number;
+  #agentStatus!: Readonly<Record<string, AgentStatus>>;
+  #connection!: ConnectionState;
+  #hasMore!: boolean;
+  #loadingHistory!: boolean;
+  /** `load` is fetching the latest page; the stream opens after it. */
+  #loadingLatest!: boolean;
+  #error!: string | null;
+  /** Sends go one at a time: the first message of a new conversation must create it before the next. */
+  #sendQueue!: Promise<unknown>;
 
   constructor(options: ChatStoreOptions) {
     this.#api = options.api;
     this.targetAgentIds = options.targetAgentIds;
     this.#historyTurns = options.historyTurns;
+    this.#resetState();
   }
 
   get messages(): readonly ChatMessage[] {
@@ -151,8 +157,7 @@ export class ChatStore {
     }
     let localId: string | undefined;
     if (!options.toolAction) {
-      const { parts, senderName, senderAvatar } = options;
-      localId = this.#log.addLocal({ text, parts, senderName, senderAvatar });
+      localId = this.#log.addLocal({ ...options, text });
       this.#drafts.set(localId, { text, options });
     }
     return this.#enqueue(text, options, localId);
@@ -167,24 +172,21 @@ export class ChatStore {
 
   /** Stops the running reply (after a message still being sent is stored); the stream reports the end. */
   async interrupt(): Promise<InterruptResult | undefined> {
-    const epoch = this.#epoch;
+    const { signal } = this.#scope;
     await this.#sendQueue;
     const conversationId = this.#conversationId;
-    if (epoch !== this.#epoch || !conversationId) return undefined;
-    const request = this.#begin();
+    if (signal.aborted || !conversationId) return undefined;
     try {
-      const result = await this.#api.interrupt(conversationId, { signal: request.signal });
-      if (epoch === this.#epoch && !result.interrupted && this.#turnOpen) {
+      const result = await this.#api.interrupt(conversationId, { signal });
+      if (!signal.aborted && !result.interrupted && this.#turnOpen) {
         // Nothing runs on the service: the end of the turn was missed.
         this.#turnOpen = false;
         this.#changed();
       }
       return result;
     } catch (err) {
-      if (epoch === this.#epoch) this.#fail(err);
+      if (!signal.aborted) this.#fail(err);
       return undefined;
-    } finally {
-      this.#requests.delete(request);
     }
   }
 
@@ -224,41 +226,39 @@ export class ChatStore {
   }
 
   #enqueue(text: string, options: SendOptions, localId: string | undefined): Promise<SendResult | undefined> {
-    const epoch = this.#epoch;
+    const { signal } = this.#scope;
     this.#pendingSends++;
     this.#changed();
-    const sent = this.#sendQueue.then(() => this.#dispatch(epoch, text, options, localId));
+    const sent = this.#sendQueue.then(() => this.#dispatch(signal, text, options, localId));
     this.#sendQueue = sent;
     return sent;
   }
 
   async #dispatch(
-    epoch: number,
+    signal: AbortSignal,
     text: string,
     options: SendOptions,
     localId: string | undefined,
   ): Promise<SendResult | undefined> {
-    if (epoch !== this.#epoch) return undefined;
+    if (signal.aborted) return undefined;
     const request = this.#request(text, options);
-    const abort = this.#begin();
     try {
-      const result = await this.#api.send(request, { signal: abort.signal });
-      if (epoch !== this.#epoch) return undefined;
+      const result = await this.#api.send(request, { signal });
+      if (signal.aborted) return undefined;
       // A stream that is not open resumes after the newest record seen before, so no gap is left.
       const resumeFrom = this.#log.lastId ?? result.userEventId;
       this.#adopt(result.conversationId);
       this.#stored(result, localId);
       this.#events.emit('message-sent', { request, result });
-      this.#openStream(resumeFrom);
+      void this.#openStream(resumeFrom);
       return result;
     } catch (err) {
-      if (epoch !== this.#epoch) return undefined;
+      if (signal.aborted) return undefined;
       // A message the stream meanwhile showed as stored was delivered after all.
       if (localId === undefined || this.#log.markFailed(localId, readError(err).message)) this.#fail(err);
       return undefined;
     } finally {
-      this.#requests.delete(abort);
-      if (epoch === this.#epoch) {
+      if (!signal.aborted) {
         this.#pendingSends--;
         this.#changed();
       }
@@ -317,8 +317,8 @@ export class ChatStore {
 
   #endTurn(record: ChatStreamRecord, raw: ResultRawEvent, live: boolean): void {
     this.#turnOpen = false;
-    const agents = new Set([...Object.keys(this.#agentStatus), ...(raw.agentIds ?? [])]);
-    this.#agentStatus = Object.freeze(Object.fromEntries([...agents].map((id) => [id, 'idle' as const])));
+    const agents = [...Object.keys(this.#agentStatus), ...(raw.agentIds ?? [])];
+    this.#agentStatus = Object.freeze(Object.fromEntries(agents.map((id) => [id, 'idle' as const])));
     if (!live) return;
     const error = raw.subtype === 'error' ? raw.error || TURN_FAILED : undefined;
     if (error) {
@@ -337,8 +337,7 @@ export class ChatStore {
 
   async #loadPage(before: string | undefined): Promise<void> {
     const conversationId = this.#conversationId!;
-    const epoch = this.#epoch;
-    const request = this.#begin();
+    const { signal } = this.#scope;
     this.#loadingHistory = true;
     this.#changed();
     try {
@@ -346,9 +345,9 @@ export class ChatStore {
         before,
         includeThinking: true,
         ...(this.#historyTurns ? { turns: this.#historyTurns } : {}),
-        signal: request.signal,
+        signal,
       });
-      if (epoch !== this.#epoch) return;
+      if (signal.aborted) return;
       this.#hasMore = page.hasMore;
       this.#ingest(
         [...page.entries].sort((a, b) => compareRecordIds(a.id, b.id)),
@@ -357,16 +356,15 @@ export class ChatStore {
       if (before === undefined) {
         this.#loadingLatest = false;
         // An open turn is replayed from its start: history leaves out the deltas streamed so far.
-        this.#openStream(this.#turnOpen ? this.#turnStart : undefined);
+        void this.#openStream(this.#turnOpen ? this.#turnStart : undefined);
       }
     } catch (err) {
-      if (epoch !== this.#epoch) return;
+      if (signal.aborted) return;
       // A conversation that is gone (or never was this user's) is forgotten: the next message starts anew.
       if (before === undefined && readError(err).status === 404) this.#adopt(null);
       this.#fail(err);
     } finally {
-      this.#requests.delete(request);
-      if (epoch === this.#epoch) {
+      if (!signal.aborted) {
         this.#loadingHistory = false;
         this.#loadingLatest = false;
         this.#changed();
@@ -375,31 +373,28 @@ export class ChatStore {
   }
 
   /** Reads the live records of the conversation unless already reading; resumes after `cursor` or the newest record. */
-  #openStream(cursor?: string): void {
+  async #openStream(cursor?: string): Promise<void> {
     const conversationId = this.#conversationId;
     if (this.#stream || this.#loadingLatest || !conversationId || this.#disposed) return;
-    const abort = new AbortController();
-    this.#stream = abort;
+    const signal = this.#scope.signal;
+    this.#stream = signal;
     this.#setConnection('connecting');
-    void this.#readStream(conversationId, cursor ?? this.#log.lastId, abort);
-  }
-
-  async #readStream(conversationId: string, lastEventId: string | undefined, abort: AbortController): Promise<void> {
     const onConnectionChange = (state: 'open' | 'reconnecting') => {
-      if (this.#stream === abort) this.#setConnection(state);
+      if (this.#stream === signal) this.#setConnection(state);
     };
     try {
-      const records = this.#api.stream(conversationId, { lastEventId, signal: abort.signal, onConnectionChange });
+      const lastEventId = cursor ?? this.#log.lastId;
+      const records = this.#api.stream(conversationId, { lastEventId, signal, onConnectionChange });
       for await (const record of records) {
-        if (this.#stream !== abort) break;
+        if (this.#stream !== signal) break;
         // A record proves the connection is open, whatever the client reported.
         this.#setConnection('open');
         this.#ingest([record], true);
       }
     } catch (err) {
-      if (this.#stream === abort) this.#fail(err);
+      if (this.#stream === signal) this.#fail(err);
     } finally {
-      if (this.#stream === abort) {
+      if (this.#stream === signal) {
         this.#stream = undefined;
         this.#setConnection('idle');
       }
@@ -408,8 +403,14 @@ export class ChatStore {
 
   #clear(conversationId: string | null): void {
     this.#abortAll();
+    this.#resetState();
+    this.#adopt(conversationId);
+    this.#changed();
+  }
+
+  #resetState(): void {
     this.#log = new MessageLog();
-    this.#drafts.clear();
+    this.#drafts = new Map();
     this.#turnOpen = false;
     this.#turnStart = undefined;
     this.#pendingSends = 0;
@@ -420,22 +421,12 @@ export class ChatStore {
     this.#loadingLatest = false;
     this.#error = null;
     this.#sendQueue = Promise.resolve();
-    this.#adopt(conversationId);
-    this.#changed();
   }
 
   #abortAll(): void {
-    this.#epoch++;
-    for (const request of this.#requests) request.abort();
-    this.#requests.clear();
-    this.#stream?.abort();
+    this.#scope.abort();
+    this.#scope = new AbortController();
     this.#stream = undefined;
-  }
-
-  #begin(): AbortController {
-    const request = new AbortController();
-    this.#requests.add(request);
-    return request;
   }
 
   #adopt(conversationId: string | null): void {
@@ -451,9 +442,9 @@ export class ChatStore {
   }
 
   #fail(err: unknown): void {
-    const { message, status } = readError(err);
-    this.#error = message;
-    this.#events.emit('error', { message, ...(status !== undefined ? { status } : {}), cause: err });
+    const error = readError(err);
+    this.#error = error.message;
+    this.#events.emit('error', { ...error, cause: err });
     this.#changed();
   }
 

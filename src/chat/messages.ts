@@ -35,24 +35,6 @@ export interface LocalDraft {
   senderAvatar?: string;
 }
 
-/** Streamed text as chunks: appending a delta is O(delta); the chunks are joined once per read. */
-class TextBuilder {
-  #chunks: string[];
-
-  constructor(text = '') {
-    this.#chunks = text ? [text] : [];
-  }
-
-  append(text: string): void {
-    this.#chunks.push(text);
-  }
-
-  toString(): string {
-    if (this.#chunks.length > 1) this.#chunks = [this.#chunks.join('')];
-    return this.#chunks[0] ?? '';
-  }
-}
-
 interface CardSlot<Request> {
   request: Request;
   answer?: CardAnswer;
@@ -72,7 +54,8 @@ interface Entry {
   timestamp?: string;
   senderName?: string;
   senderAvatar?: string;
-  text: TextBuilder;
+  /** Streamed text as chunks: appending a delta is O(delta); `textOf` joins them once per read. */
+  text: string[];
   blocks: readonly ContentBlock[];
   parts: readonly MessagePart[];
   attachment?: FileAttachment;
@@ -95,7 +78,7 @@ function createEntry(fields: EntryFields): Entry {
   return {
     key: fields.id,
     n: 0,
-    text: new TextBuilder(),
+    text: [],
     blocks: [],
     parts: [],
     infoCollect: [],
@@ -106,6 +89,11 @@ function createEntry(fields: EntryFields): Entry {
     interrupted: false,
     ...fields,
   };
+}
+
+function textOf(entry: Entry): string {
+  if (entry.text.length > 1) entry.text = [entry.text.join('')];
+  return entry.text[0] ?? '';
 }
 
 /** The user's message while being sent stays last, after whatever streams in meanwhile. */
@@ -128,8 +116,8 @@ export const TURN_FAILED = 'The agent could not finish its reply.';
 export class MessageLog {
   readonly #order: Entry[] = [];
   #sorted = true;
+  /** In insertion order: an unsent message keeps its local id until stored, so `#matchLocal` meets the oldest first. */
   readonly #byId = new Map<string, Entry>();
-  readonly #locals: Entry[] = [];
   readonly #applied = new Set<string>();
   #firstId?: string;
   #lastId?: string;
@@ -171,7 +159,8 @@ export class MessageLog {
    */
   apply(record: ChatStreamRecord, localId?: string): boolean {
     if (this.#applied.has(record.id)) {
-      if (localId !== undefined) this.#dropLocal(localId);
+      const local = this.#local(localId);
+      if (local) this.#remove(local);
       return false;
     }
     this.#markApplied(record.id);
@@ -216,13 +205,12 @@ export class MessageLog {
       n,
       local: true,
       status: 'sending',
-      text: new TextBuilder(draft.text),
+      text: [draft.text],
       parts: draft.parts ?? [],
       senderName: draft.senderName,
       senderAvatar: draft.senderAvatar,
       timestamp: new Date().toISOString(),
     });
-    this.#locals.push(entry);
     this.#insert(entry);
     return id;
   }
@@ -239,7 +227,6 @@ export class MessageLog {
       return false;
     }
     this.#markApplied(recordId);
-    this.#removeLocal(entry);
     this.#byId.delete(localId);
     Object.assign(entry, { id: recordId, at: recordId, n: 0, local: false, status: 'sent' });
     this.#byId.set(recordId, entry);
@@ -270,11 +257,7 @@ export class MessageLog {
 
   /** What the agents replied in the turn `record` (its `result`) belongs to. */
   turnText(record: ChatStreamRecord): string {
-    return (this.#turns.get(this.#turnOf(record)) ?? [])
-      .sort(compareEntries)
-      .map((entry) => entry.text.toString())
-      .filter(Boolean)
-      .join('\n\n');
+    return (this.#turns.get(this.#turnOf(record)) ?? []).sort(compareEntries).map(textOf).filter(Boolean).join('\n\n');
   }
 
   #applyUser(record: ChatStreamRecord, raw: UserRawEvent, localId: string | undefined): void {
@@ -299,7 +282,7 @@ export class MessageLog {
         at: record.id,
         turnId: record.turnId,
         timestamp: record.timestamp,
-        text: new TextBuilder(text),
+        text: [text],
         parts: raw.parts ?? [],
         senderName: raw.senderName,
         senderAvatar: raw.senderAvatar,
@@ -313,7 +296,7 @@ export class MessageLog {
       this.#byId.get(raw.messageId) ?? this.#addAgentEntry(record, raw.messageId, raw.agentId, { streaming: true });
     // A late delta must not append to the final text.
     if (!entry.streaming) return;
-    entry.text.append(raw.text);
+    entry.text.push(raw.text);
     this.#touch(entry);
   }
 
@@ -321,7 +304,7 @@ export class MessageLog {
     const content = readReply(record);
     const entry = this.#byId.get(raw.message.id) ?? this.#addAgentEntry(record, raw.message.id, raw.agentId, {});
     Object.assign(entry, {
-      text: new TextBuilder(content.text),
+      text: [content.text],
       blocks: content.blocks,
       infoCollect: content.infoCollect.map((request) => ({ request })),
       connectorSetup: content.connectorSetup.map((request) => ({ request })),
@@ -353,10 +336,7 @@ export class MessageLog {
     if (raw.subtype === 'success') return;
     // The notice goes on the turn's last reply; a turn that failed before replying gets a system row.
     const target =
-      entries.reduce<Entry | undefined>(
-        (last, entry) => (last && compareEntries(last, entry) > 0 ? last : entry),
-        undefined,
-      ) ??
+      entries.sort(compareEntries).at(-1) ??
       this.#insert(
         createEntry({
           id: record.id,
@@ -432,7 +412,7 @@ export class MessageLog {
       timestamp: entry.timestamp,
       senderName: entry.senderName,
       senderAvatar: entry.senderAvatar,
-      text: entry.text.toString(),
+      text: textOf(entry),
       blocks: entry.blocks,
       parts: entry.parts,
       attachment: entry.attachment,
@@ -475,7 +455,6 @@ export class MessageLog {
   #remove(entry: Entry): void {
     this.#order.splice(this.#order.indexOf(entry), 1);
     this.#byId.delete(entry.id);
-    this.#removeLocal(entry);
     this.#list = undefined;
   }
 
@@ -484,19 +463,9 @@ export class MessageLog {
     this.#list = undefined;
   }
 
-  #local(localId: string): Entry | undefined {
-    const entry = this.#byId.get(localId);
+  #local(localId: string | undefined): Entry | undefined {
+    const entry = localId === undefined ? undefined : this.#byId.get(localId);
     return entry?.local ? entry : undefined;
-  }
-
-  #dropLocal(localId: string): void {
-    const entry = this.#local(localId);
-    if (entry) this.#remove(entry);
-  }
-
-  #removeLocal(entry: Entry): void {
-    const index = this.#locals.indexOf(entry);
-    if (index >= 0) this.#locals.splice(index, 1);
   }
 
   #setLocal(localId: string, fields: Partial<Entry>): boolean {
@@ -514,6 +483,9 @@ export class MessageLog {
 
   #matchLocal(text: string, parts: MessagePart[] | undefined): Entry | undefined {
     const key = JSON.stringify(parts ?? []);
-    return this.#locals.find((entry) => entry.text.toString() === text && JSON.stringify(entry.parts) === key);
+    for (const entry of this.#byId.values()) {
+      if (entry.local && textOf(entry) === text && JSON.stringify(entry.parts) === key) return entry;
+    }
+    return undefined;
   }
 }

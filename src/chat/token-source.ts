@@ -45,7 +45,7 @@ export class TokenSource {
 
   /** Sets a token obtained elsewhere (SMS sign-in). */
   set(grant: SessionGrant): void {
-    const parsed = grant.expires_at ? Date.parse(grant.expires_at) : Number.NaN;
+    const parsed = Date.parse(grant.expires_at ?? '');
     const expiresAt = Number.isNaN(parsed) ? Number.POSITIVE_INFINITY : parsed;
     // A short-lived token is renewed in the last quarter of its life, not before every request.
     const margin = Math.min(this.marginMs, (expiresAt - Date.now()) / 4);

@@ -2,14 +2,10 @@ import { AbortError } from './errors.js';
 
 /** Aborts `controller` when `signal` aborts; returns the function that undoes the link. */
 export function linkSignal(signal: AbortSignal | undefined, controller: AbortController): () => void {
-  if (!signal) return () => {};
-  if (signal.aborted) {
-    controller.abort(signal.reason);
-    return () => {};
-  }
-  const onAbort = () => controller.abort(signal.reason);
-  signal.addEventListener('abort', onAbort, { once: true });
-  return () => signal.removeEventListener('abort', onAbort);
+  const onAbort = () => controller.abort(signal?.reason);
+  if (signal?.aborted) onAbort();
+  else signal?.addEventListener('abort', onAbort, { once: true });
+  return () => signal?.removeEventListener('abort', onAbort);
 }
 
 /** Waits `ms`; rejects with AbortError as soon as `signal` aborts. */

@@ -17,6 +17,7 @@ import type {
   PaymentResolution,
   ToolCall,
   ToolUseBlock,
+  UserRawEvent,
 } from './types.js';
 
 /** Tool names the helpers and the cards recognise. */
@@ -28,10 +29,7 @@ export const RESERVED_TOOL_NAMES = {
 
 /** The text of an `assistant` or `user` message record (text blocks joined); '' for every other record. */
 export function extractText(record: ChatStreamRecord): string {
-  const raw = record.raw;
-  if (raw.type !== 'assistant' && raw.type !== 'user') return '';
-  const blocks: readonly ContentBlock[] = Array.isArray(raw.message?.content) ? raw.message.content : [];
-  return blocks
+  return blocksOf(record, 'user')
     .filter((block) => block.type === 'text')
     .map((block) => block.text)
     .join('');
@@ -153,9 +151,12 @@ export function isConnectorSetup(record: ChatStreamRecord): boolean {
   return extractConnectorSetup(record).length > 0;
 }
 
-function blocksOf(record: ChatStreamRecord): ContentBlock[] {
-  const raw = record.raw as AssistantRawEvent;
-  return raw.type === 'assistant' && Array.isArray(raw.message?.content) ? raw.message.content : [];
+/** The content blocks of an `assistant` record (or of a record of type `alsoOf`); [] for every other record. */
+function blocksOf(record: ChatStreamRecord, alsoOf?: 'user'): ContentBlock[] {
+  const raw = record.raw as AssistantRawEvent | UserRawEvent;
+  return (raw.type === 'assistant' || raw.type === alsoOf) && Array.isArray(raw.message?.content)
+    ? raw.message.content
+    : [];
 }
 
 function toolUses(record: ChatStreamRecord): ToolUseBlock[] {

@@ -1,4 +1,4 @@
-import { backoff, sleep } from './abort.js';
+import { backoff, linkSignal, sleep } from './abort.js';
 import type { RequestOptions, SvcClientConfig } from './config.js';
 import { AbortError, APIConnectionError, APITimeoutError, ApiError, errorFromResponse, SvcSdkError } from './errors.js';
 
@@ -114,45 +114,32 @@ export class HttpClient {
 
   async #attempt<T>(call: Call, read: (res: Response) => Promise<T>, streaming: boolean): Promise<T> {
     const timeoutMs = call.timeoutMs ?? this.config.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    const controller = new AbortController();
-    const onAbort = () => controller.abort(call.signal?.reason);
     if (call.signal?.aborted) throw new AbortError();
-    call.signal?.addEventListener('abort', onAbort, { once: true });
+    const controller = new AbortController();
+    const unlink = linkSignal(call.signal, controller);
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
       controller.abort();
     }, timeoutMs);
-    const failed = (err: unknown) => {
-      if (call.signal?.aborted) return new AbortError();
-      if (timedOut) return new APITimeoutError(`request timed out after ${timeoutMs} ms`);
-      if (err instanceof SvcSdkError) return err;
-      return new APIConnectionError(`connection error: ${(err as Error)?.message ?? String(err)}`, { cause: err });
-    };
     try {
-      let res: Response;
-      try {
-        res = await this.#fetch(this.#url(call), this.#init(call, controller.signal));
-      } catch (err) {
-        throw failed(err);
-      }
+      const fetchFn = this.config.fetch ?? globalThis.fetch;
+      if (!fetchFn) throw new SvcSdkError('No fetch function: pass `fetch` in the client config.');
+      const res = await fetchFn(this.#url(call), this.#init(call, controller.signal));
       if (!res.ok) throw await errorFromResponse(res);
-      try {
-        return await read(res);
-      } catch (err) {
-        throw failed(err);
-      }
+      return await read(res);
+    } catch (err) {
+      // The service's error answer stands as it is, even when the caller aborted while its body was read.
+      if (err instanceof ApiError) throw err;
+      if (call.signal?.aborted) throw new AbortError();
+      if (timedOut) throw new APITimeoutError(`request timed out after ${timeoutMs} ms`);
+      if (err instanceof SvcSdkError) throw err;
+      throw new APIConnectionError(`connection error: ${(err as Error)?.message ?? String(err)}`, { cause: err });
     } finally {
       clearTimeout(timer);
       // A stream keeps the link: the caller's signal must still abort the body being read.
-      if (!streaming) call.signal?.removeEventListener('abort', onAbort);
+      if (!streaming) unlink();
     }
-  }
-
-  #fetch(url: string, init: RequestInit): Promise<Response> {
-    const fetchFn = this.config.fetch ?? globalThis.fetch;
-    if (!fetchFn) throw new SvcSdkError('No fetch function: pass `fetch` in the client config.');
-    return fetchFn(url, init);
   }
 
   #url(call: Call): string {

@@ -1,5 +1,5 @@
 import { backoff, linkSignal, sleep } from './abort.js';
-import { AbortError, APIConnectionError, APITimeoutError, ApiError, SvcSdkError } from './errors.js';
+import { APIConnectionError, APITimeoutError, ApiError, SvcSdkError } from './errors.js';
 import { type HttpClient, type Query, retryAfterMs } from './http.js';
 import { readSse } from './sse.js';
 import type { ChatStreamRecord } from './types.js';
@@ -58,7 +58,8 @@ export async function* streamRecords(
         const record = parseRecord(event.data);
         failures = 0;
         if (seen.has(record.id)) continue;
-        remember(seen, record.id);
+        seen.add(record.id);
+        if (seen.size > SEEN_IDS) seen.delete(seen.values().next().value!);
         // The cursor moves only when a record is dispatched to the caller, never on an `id:` line.
         cursor = record.id;
         yield record;
@@ -123,14 +124,8 @@ function parseRecord(data: string): ChatStreamRecord {
   throw new SvcSdkError(`The stream carried a malformed record: ${data.slice(0, 200)}`);
 }
 
-function remember(seen: Set<string>, id: string): void {
-  seen.add(id);
-  if (seen.size > SEEN_IDS) seen.delete(seen.values().next().value!);
-}
-
 /** A disconnect, a timeout, a 429 or a 5xx: worth reconnecting. Auth and lookup errors are not. */
 function isTransient(err: unknown): boolean {
-  if (err instanceof AbortError) return false;
   if (err instanceof ApiError) return err.status === 429 || err.status >= 500;
   return err instanceof APIConnectionError;
 }
