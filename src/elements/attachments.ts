@@ -11,7 +11,6 @@ export const MAX_ATTACHMENTS = 10;
 
 /** A file in the composer: uploading, ready to be sent as a part, or failed. */
 export interface PendingFile {
-  readonly id: string;
   readonly name: string;
   readonly size: number;
   /** An object URL of an image, for its thumbnail; released when the file leaves the composer. */
@@ -19,6 +18,8 @@ export interface PendingFile {
   readonly status: 'uploading' | 'ready' | 'failed';
   readonly part?: MessagePart;
   readonly error?: string;
+  /** Aborts the upload (harmless once it is over); the file's identity while its other fields change. */
+  readonly upload: AbortController;
 }
 
 export interface AttachmentsOptions {
@@ -43,9 +44,6 @@ export class AttachmentsController implements ReactiveController {
   /** Files are being dragged over the panel. */
   dragging = false;
 
-  readonly #uploads = new Map<string, AbortController>();
-  #count = 0;
-
   constructor(
     private readonly host: ReactiveControllerHost,
     private readonly options: AttachmentsOptions,
@@ -59,7 +57,8 @@ export class AttachmentsController implements ReactiveController {
 
   /** The parts of the uploaded files, in the order they were added. */
   get parts(): MessagePart[] {
-    return this.files.flatMap((f) => (f.status === 'ready' && f.part ? [f.part] : []));
+    // Only a file that is ready has its part.
+    return this.files.flatMap((f) => f.part ?? []);
   }
 
   /** Checks and uploads files; the refused ones are named in `notice`. */
@@ -80,11 +79,9 @@ export class AttachmentsController implements ReactiveController {
   }
 
   /** Takes a file out of the composer, stopping its upload. */
-  remove(id: string): void {
-    const file = this.files.find((f) => f.id === id);
-    if (!file) return;
+  remove(file: PendingFile): void {
     this.#release(file);
-    this.files = this.files.filter((f) => f !== file);
+    this.files = this.files.filter((f) => f.upload !== file.upload);
     this.notice = '';
     this.host.requestUpdate();
   }
@@ -128,8 +125,8 @@ export class AttachmentsController implements ReactiveController {
   };
 
   readonly onPaste = (event: ClipboardEvent): void => {
-    const files = [...(event.clipboardData?.files ?? [])];
-    if (!files.length) return;
+    const files = event.clipboardData?.files;
+    if (!files?.length) return;
     // Pasted files are attached; pasted text still goes into the input.
     event.preventDefault();
     this.add(files);
@@ -145,41 +142,37 @@ export class AttachmentsController implements ReactiveController {
   }
 
   #upload(file: File): void {
-    const id = `file-${++this.#count}`;
     const preview = file.type.startsWith('image/') ? URL.createObjectURL(file) : undefined;
-    this.files = [...this.files, { id, name: file.name, size: file.size, preview, status: 'uploading' }];
+    const upload = new AbortController();
+    this.files = [...this.files, { name: file.name, size: file.size, preview, status: 'uploading', upload }];
     const client = this.options.files();
     if (!client) {
-      this.#settle(id, { status: 'failed', error: this.options.labels().signInRequired });
+      this.#settle(upload, { status: 'failed', error: this.options.labels().signInRequired });
       return;
     }
-    const abort = new AbortController();
-    this.#uploads.set(id, abort);
-    client.upload(file, { signal: abort.signal }).then(
-      (uploaded) => this.#settle(id, { status: 'ready', part: toPart(uploaded) }),
+    client.upload(file, { signal: upload.signal }).then(
+      (uploaded) => this.#settle(upload, { status: 'ready', part: toPart(uploaded) }),
       (err: unknown) => {
-        if (abort.signal.aborted) return;
+        if (upload.signal.aborted) return;
         const reason = err instanceof Error ? err.message : String(err);
-        this.#settle(id, { status: 'failed', error: this.options.labels().uploadFailed(file.name, reason) });
+        this.#settle(upload, { status: 'failed', error: this.options.labels().uploadFailed(file.name, reason) });
       },
     );
   }
 
-  #settle(id: string, fields: Partial<PendingFile>): void {
-    this.#uploads.delete(id);
-    this.files = this.files.map((f) => (f.id === id ? { ...f, ...fields } : f));
+  #settle(upload: AbortController, fields: Partial<PendingFile>): void {
+    this.files = this.files.map((f) => (f.upload === upload ? { ...f, ...fields } : f));
     this.host.requestUpdate();
   }
 
   #release(file: PendingFile): void {
-    this.#uploads.get(file.id)?.abort();
-    this.#uploads.delete(file.id);
+    file.upload.abort();
     if (file.preview) URL.revokeObjectURL(file.preview);
   }
 }
 
 function carriesFiles(data: DataTransfer | null): boolean {
-  return !!data && [...data.types].includes('Files');
+  return !!data?.types.includes('Files');
 }
 
 /** The rules of a file input's `accept`: `.ext`, `type/*` or `type/subtype`, comma separated. */
@@ -222,15 +215,14 @@ export function formatBytes(bytes: number, lang: string): string {
   }
 }
 
-/** The attach button and its hidden file input, for the composer. */
+/** The attach button and its hidden file input (the button's next sibling), for the composer. */
 export function renderAttachButton(
   attachments: AttachmentsController,
   labels: ChatLabels,
   accept: string | undefined,
 ): TemplateResult {
   return html`<button class="icon-button" part="attach-button" type="button" aria-label=${labels.attach} title=${labels.attach}
-      @click=${(e: Event) =>
-        (e.currentTarget as HTMLElement).parentElement?.querySelector<HTMLInputElement>('input[type=file]')?.click()}>
+      @click=${(e: Event) => ((e.currentTarget as HTMLElement).nextElementSibling as HTMLInputElement).click()}>
       ${icons.paperclip}
     </button>
     <input type="file" multiple hidden accept=${accept ?? nothing} tabindex="-1" aria-hidden="true"
@@ -267,7 +259,9 @@ function renderPending(
   labels: ChatLabels,
   lang: string,
 ): TemplateResult {
-  return html`<li part="attachment" class=${file.status} aria-busy=${file.status === 'uploading' ? 'true' : 'false'}>
+  // A boolean binding writes "true" or "false", as `aria-busy` wants.
+  const uploading = file.status === 'uploading';
+  return html`<li part="attachment" class=${file.status} aria-busy=${uploading}>
     ${
       file.preview
         ? html`<img part="attachment-preview" src=${file.preview} alt="" />`
@@ -277,7 +271,7 @@ function renderPending(
       <span part="attachment-name">${file.name}</span>
       <span class="attachment-meta">
         ${
-          file.status === 'uploading'
+          uploading
             ? html`<progress part="upload-progress" aria-label=${`${labels.uploading} ${file.name}`}></progress>`
             : nothing
         }
@@ -286,7 +280,7 @@ function renderPending(
       ${file.error ? html`<span part="attachment-error" role="alert">${file.error}</span>` : nothing}
     </span>
     <button class="icon-button" part="remove-attachment" type="button" aria-label=${labels.removeFile(file.name)}
-      title=${labels.removeFile(file.name)} @click=${() => attachments.remove(file.id)}>${icons.close}</button>
+      title=${labels.removeFile(file.name)} @click=${() => attachments.remove(file)}>${icons.close}</button>
   </li>`;
 }
 

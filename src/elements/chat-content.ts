@@ -3,6 +3,7 @@ import { type CardHost, cardHostContext } from '../cards/context.js';
 import type { ChatStore } from '../chat/chat-store.js';
 import type { ChatClient } from '../client/chat.js';
 import { FilesClient } from '../client/files.js';
+import type { HttpClient } from '../client/http.js';
 import { PaymentsClient } from '../client/payments.js';
 import { AttachmentsController } from './attachments.js';
 import { ContextProvider } from './context-protocol.js';
@@ -19,10 +20,12 @@ export interface ChatContentOptions {
   accept(): string | undefined;
 }
 
+/** What the controllers use of the chat attached. */
 interface Services {
-  chat: ChatClient;
+  http: HttpClient;
   files: FilesClient;
-  store: ChatStore;
+  /** The conversation shown now. */
+  readonly conversationId: string | null;
 }
 
 /**
@@ -40,20 +43,21 @@ export class ChatContent {
   constructor(host: ReactiveControllerHost & HTMLElement & { renderRoot: ParentNode }, options: ChatContentOptions) {
     this.#cards = new ContextProvider(host, cardHostContext);
     this.attachments = new AttachmentsController(host, { ...options, files: () => this.#services?.files });
-    this.#readAloud = new ReadAloudController(host, () => {
-      const services = this.#services;
-      return services && { http: services.chat.http, conversationId: services.store.conversationId };
-    });
-    this.#downloads = new FileDownloadController(host, () => {
-      const services = this.#services;
-      return services && { files: services.files, conversationId: services.store.conversationId };
-    });
+    const services = () => this.#services;
+    this.#readAloud = new ReadAloudController(host, services);
+    this.#downloads = new FileDownloadController(host, services);
     this.#images = new ImageViewerController(host);
   }
 
   /** The chat's client and store changed: the cards and the controllers use them from now on. */
   attach(chat: ChatClient, store: ChatStore): void {
-    this.#services = { chat, files: new FilesClient(chat.http), store };
+    this.#services = {
+      http: chat.http,
+      files: new FilesClient(chat.http),
+      get conversationId() {
+        return store.conversationId;
+      },
+    };
     const cardHost: CardHost = {
       client: { chat, payments: new PaymentsClient(chat.http) },
       send: (text, options) => store.send(text, options),

@@ -7,15 +7,13 @@ import type { ReactiveController, ReactiveControllerHost } from 'lit';
  * `@lit/context`'s own provider. Written here because the chat needs only this much of it, and the library
  * would add 1.5 KB gzip to the script-tag bundle.
  */
-class ContextRequestEvent<T> extends Event {
-  constructor(
-    readonly context: Context<unknown, T>,
-    readonly contextTarget: Element,
-    readonly callback: ContextCallback<T>,
-    readonly subscribe: boolean,
-  ) {
-    super('context-request', { bubbles: true, composed: true });
-  }
+
+/** What `@lit/context`'s `ContextRequestEvent` carries; providers read only these fields, so an `Event` with them will do. */
+interface ContextRequestEvent<T> extends Event {
+  context: Context<unknown, T>;
+  contextTarget: Element;
+  callback: ContextCallback<T>;
+  subscribe: boolean;
 }
 
 /** Answers the requests for `context` from inside `host`, and tells the subscribers of every new value. */
@@ -26,7 +24,7 @@ export class ContextProvider<T> {
 
   constructor(host: Element, context: Context<unknown, T | undefined>) {
     host.addEventListener('context-request', (event) => {
-      const request = event as unknown as ContextRequestEvent<T | undefined>;
+      const request = event as ContextRequestEvent<T | undefined>;
       if (request.context !== context || request.contextTarget === host) return;
       event.stopPropagation();
       const { callback } = request;
@@ -56,7 +54,8 @@ export class ContextConsumer<T> implements ReactiveController {
   }
 
   hostConnected(): void {
-    this.host.dispatchEvent(new ContextRequestEvent(this.context, this.host, this.#receive, true));
+    const request = { context: this.context, contextTarget: this.host, callback: this.#receive, subscribe: true };
+    this.host.dispatchEvent(Object.assign(new Event('context-request', { bubbles: true, composed: true }), request));
   }
 
   hostDisconnected(): void {

@@ -37,7 +37,18 @@ export class FileDownloadController implements ReactiveController {
       const blob = await source.files.downloadConversationFile(source.conversationId, file.workspacePath, {
         signal: request.signal,
       });
-      this.#save(blob, file.name);
+      const url = URL.createObjectURL(blob);
+      this.#urls.add(url);
+      const link = document.createElement('a');
+      link.href = url;
+      link.download = file.name;
+      link.hidden = true;
+      document.body.append(link);
+      link.click();
+      link.remove();
+      setTimeout(() => {
+        if (this.#urls.delete(url)) URL.revokeObjectURL(url);
+      }, REVOKE_AFTER_MS);
     } catch {
       if (!request.signal.aborted) this.failed.add(key);
     } finally {
@@ -51,20 +62,5 @@ export class FileDownloadController implements ReactiveController {
     for (const request of this.#requests) request.abort();
     for (const url of this.#urls) URL.revokeObjectURL(url);
     this.#urls.clear();
-  }
-
-  #save(blob: Blob, name: string): void {
-    const url = URL.createObjectURL(blob);
-    this.#urls.add(url);
-    const link = document.createElement('a');
-    link.href = url;
-    link.download = name;
-    link.hidden = true;
-    document.body.append(link);
-    link.click();
-    link.remove();
-    setTimeout(() => {
-      if (this.#urls.delete(url)) URL.revokeObjectURL(url);
-    }, REVOKE_AFTER_MS);
   }
 }

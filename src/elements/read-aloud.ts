@@ -74,7 +74,7 @@ export class ReadAloudController implements ReactiveController {
     } catch {
       if (loading.signal.aborted) return;
       this.failedId = message.id;
-      this.#set(undefined, undefined);
+      this.#set();
     }
   }
 
@@ -83,7 +83,7 @@ export class ReadAloudController implements ReactiveController {
     this.#loading?.abort();
     this.#loading = undefined;
     this.#audio?.pause();
-    this.#set(undefined, undefined);
+    this.#set();
   }
 
   hostDisconnected(): void {
@@ -96,11 +96,16 @@ export class ReadAloudController implements ReactiveController {
       await audio.play();
     } catch {
       // The browser refused to start sound without a gesture: the reader can press play again.
-      if (this.messageId) this.#set(this.messageId, 'paused');
+      this.#now('paused');
     }
   }
 
-  #set(messageId: string | undefined, state: ReadingState | undefined): void {
+  /** The reply being read (if any) is now `state`. */
+  #now(state: ReadingState): void {
+    if (this.messageId) this.#set(this.messageId, state);
+  }
+
+  #set(messageId?: string, state?: ReadingState): void {
     this.messageId = messageId;
     this.state = state;
     this.host.requestUpdate();
@@ -111,9 +116,9 @@ export class ReadAloudController implements ReactiveController {
     return html`<audio
       part="audio"
       preload="none"
-      @playing=${() => this.messageId && this.#set(this.messageId, 'playing')}
-      @pause=${(e: Event) => this.messageId && !(e.target as HTMLAudioElement).ended && this.#set(this.messageId, 'paused')}
-      @ended=${() => this.#set(undefined, undefined)}
+      @playing=${() => this.#now('playing')}
+      @pause=${(e: Event) => (e.target as HTMLAudioElement).ended || this.#now('paused')}
+      @ended=${() => this.#set()}
     ></audio>`;
   }
 }

@@ -135,8 +135,8 @@ export class SvcSmsSignIn extends SvcElement {
 
   _step: 'phone' | 'code' = 'phone';
   _phone = '';
-  _error = '';
-  _busy = false;
+  _error?: string;
+  _busy?: boolean;
   /** Seconds until another code may be sent. */
   _wait = 0;
   #timer?: ReturnType<typeof setInterval>;
@@ -155,12 +155,13 @@ export class SvcSmsSignIn extends SvcElement {
     clearInterval(this.#timer);
   }
 
-  async #sendCode(event?: Event): Promise<void> {
-    event?.preventDefault();
-    const labels = this.#labels;
-    const phone = this.#phoneInput();
+  /** Lit calls a listener with the element as `this`: the form's submit, and the resend button's click. */
+  async #sendCode(event: Event): Promise<void> {
+    event.preventDefault();
+    const input = this.renderRoot.querySelector<HTMLInputElement>('input[name=phone]');
+    const phone = (input?.value ?? this._phone).replace(/[\s()-]/g, '');
     if (!E164.test(phone)) {
-      this._error = labels.badPhone;
+      this._error = this.#labels.badPhone;
       return;
     }
     await this.#run(async () => {
@@ -195,7 +196,10 @@ export class SvcSmsSignIn extends SvcElement {
       await step();
     } catch (err) {
       this._error = this.#explain(err);
-      if (err instanceof ApiError && err.status === 429) this.#countdown(retryAfter(err) ?? RESEND_SECONDS);
+      if (err instanceof ApiError && err.status === 429) {
+        const retryAfter = Number(err.headers?.get('retry-after'));
+        this.#countdown(Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : RESEND_SECONDS);
+      }
     } finally {
       this._busy = false;
     }
@@ -215,42 +219,37 @@ export class SvcSmsSignIn extends SvcElement {
     clearInterval(this.#timer);
     this._wait = Math.ceil(seconds);
     this.#timer = setInterval(() => {
-      this._wait = Math.max(0, this._wait - 1);
-      if (this._wait === 0) clearInterval(this.#timer);
+      if (--this._wait === 0) clearInterval(this.#timer);
     }, 1000);
-  }
-
-  #phoneInput(): string {
-    const value = this.renderRoot.querySelector<HTMLInputElement>('input[name=phone]')?.value ?? this._phone;
-    return value.replace(/[\s()-]/g, '');
   }
 
   protected override render() {
     const labels = this.#labels;
+    const resendIn = this._wait > 0 && labels.resendIn(this._wait);
+    // `aria-invalid=${!!this._error}` below: a boolean binding writes "true" or "false".
     const error = this._error ? html`<p part="error" role="alert">${this._error}</p>` : nothing;
     if (this._step === 'phone') {
-      return html`<form part="form" @submit=${(e: Event) => this.#sendCode(e)} novalidate>
+      return html`<form part="form" @submit=${this.#sendCode} novalidate>
         <label part="label" for="phone">${labels.phoneLabel}</label>
         <input part="input" id="phone" name="phone" type="tel" inputmode="tel" autocomplete="tel"
           placeholder=${labels.phonePlaceholder} .value=${this._phone} required
-          aria-invalid=${this._error ? 'true' : 'false'} aria-describedby="phone-error" />
+          aria-invalid=${!!this._error} aria-describedby="phone-error" />
         <div id="phone-error">${error}</div>
-        <button part="button" type="submit" ?disabled=${this._busy || this._wait > 0}>
-          ${this._wait > 0 ? labels.resendIn(this._wait) : labels.sendCode}
+        <button part="button" type="submit" ?disabled=${this._busy || resendIn}>
+          ${resendIn || labels.sendCode}
         </button>
       </form>`;
     }
-    return html`<form part="form" @submit=${(e: Event) => this.#verify(e)} novalidate>
+    return html`<form part="form" @submit=${this.#verify} novalidate>
       <p part="message" role="status">${labels.codeSent(this._phone)}</p>
       <label part="label" for="code">${labels.codeLabel}</label>
       <input part="input" id="code" name="code" type="text" inputmode="numeric" autocomplete="one-time-code"
-        maxlength="6" pattern="[0-9]{6}" required aria-invalid=${this._error ? 'true' : 'false'}
+        maxlength="6" pattern="[0-9]{6}" required aria-invalid=${!!this._error}
         aria-describedby="code-error" />
       <div id="code-error">${error}</div>
       <button part="button" type="submit" ?disabled=${this._busy}>${labels.verify}</button>
-      <button part="link-button" type="button" ?disabled=${this._busy || this._wait > 0}
-        @click=${() => this.#sendCode()}>
-        ${this._wait > 0 ? labels.resendIn(this._wait) : labels.resend}
+      <button part="link-button" type="button" ?disabled=${this._busy || resendIn} @click=${this.#sendCode}>
+        ${resendIn || labels.resend}
       </button>
       <button part="link-button" type="button" @click=${() => {
         this._step = 'phone';
@@ -258,11 +257,6 @@ export class SvcSmsSignIn extends SvcElement {
       }}>${labels.changePhone}</button>
     </form>`;
   }
-}
-
-function retryAfter(err: ApiError): number | undefined {
-  const seconds = Number(err.headers?.get('retry-after'));
-  return Number.isFinite(seconds) && seconds > 0 ? seconds : undefined;
 }
 
 SvcSmsSignIn.define('svc-sms-sign-in');

@@ -1,6 +1,6 @@
 import { html, nothing } from 'lit';
 import { AsyncDirective } from 'lit/async-directive.js';
-import { type ChildPart, directive, type PartInfo, PartType } from 'lit/directive.js';
+import { type ChildPart, type DirectiveResult, directive } from 'lit/directive.js';
 import { repeat } from 'lit/directives/repeat.js';
 
 /** Rows rendered beyond each edge of the view, in pixels: a flick shows rows, not blank space. */
@@ -30,36 +30,30 @@ type Template<T> = (item: T) => unknown;
  * Use it as the only content of the scrolling element's child part: `${virtualList(items, key, template)}`.
  */
 class VirtualList<T> extends AsyncDirective {
-  #items: readonly T[] = [];
-  #key: Key<T> = String;
-  #template: Template<T> = String;
+  // Set by every render, before anything reads them.
+  #items!: readonly T[];
+  #key!: Key<T>;
+  #template!: Template<T>;
+  #range!: [number, number];
   readonly #heights = new Map<string, number>();
   #part?: ChildPart;
   #list?: HTMLElement;
-  #range: [number, number] = [0, 0];
-  #measureQueued = false;
+  #measureQueued?: boolean;
   readonly #onScroll = () => this.#reflow();
-
-  constructor(part: PartInfo) {
-    super(part);
-    if (part.type !== PartType.CHILD) throw new Error('virtualList() belongs in a child part');
-  }
 
   render(items: readonly T[], key: Key<T>, template: Template<T>): unknown {
     this.#items = items;
     this.#key = key;
     this.#template = template;
-    this.#range = this.#visibleRange();
     return this.#view();
   }
 
   override update(part: ChildPart, [items, key, template]: [readonly T[], Key<T>, Template<T>]): unknown {
-    this.#part = part;
-    const list = part.parentNode instanceof HTMLElement ? part.parentNode : undefined;
-    if (list !== this.#list) {
-      this.#list?.removeEventListener('scroll', this.#onScroll);
-      list?.addEventListener('scroll', this.#onScroll, { passive: true });
-      this.#list = list;
+    if (!this.#part) {
+      // A part keeps its place, so the scrolling element is the same for the directive's life.
+      this.#part = part;
+      this.#list = part.parentNode as HTMLElement;
+      this.reconnected();
     }
     this.#measureSoon();
     return this.render(items, key, template);
@@ -100,7 +94,9 @@ class VirtualList<T> extends AsyncDirective {
     return [start, end];
   }
 
+  /** The rows the view needs now, between their spacers. */
   #view(): unknown {
+    this.#range = this.#visibleRange();
     const [start, end] = this.#range;
     const spacer = (from: number, to: number) => {
       let height = 0;
@@ -152,16 +148,14 @@ class VirtualList<T> extends AsyncDirective {
   /** Renders again when the rows needed for the view (or the spacers' heights) changed. */
   #reflow(): void {
     if (!this.isConnected) return;
-    const [start, end] = this.#visibleRange();
-    this.#range = [start, end];
     this.setValue(this.#view());
     this.#measureSoon();
   }
 }
 
-const virtualRows = directive(VirtualList);
-
 /** `${virtualList(messages, (m) => m.key, (m) => renderMessage(m, view))}` inside the scrolling element. */
-export function virtualList<T>(items: readonly T[], key: Key<T>, template: Template<T>) {
-  return virtualRows(items, key as Key<unknown>, template as Template<unknown>);
-}
+export const virtualList = directive(VirtualList) as <T>(
+  items: readonly T[],
+  key: Key<T>,
+  template: Template<T>,
+) => DirectiveResult<typeof VirtualList>;
