@@ -39,7 +39,17 @@ export async function buildPages(outDir: string): Promise<void> {
           history: join(ROOT, 'bench/pages/history.ts'),
           'deep-chat-stream': join(ROOT, 'bench/pages/deep-chat-stream.ts'),
         },
-        output: { entryFileNames: '[name].js', format: 'es' },
+        output: {
+          entryFileNames: '[name].js',
+          format: 'es',
+          // The markdown engine in a chunk of its own, as a site's bundler makes it: left in the stream page's
+          // chunk (which imports it too), loading it on the history page would run the stream page.
+          codeSplitting: {
+            groups: [
+              { name: 'markdown', test: /src[\\/]elements[\\/]markdown[\\/]|node_modules[\\/](marked|dompurify)[\\/]/ },
+            ],
+          },
+        },
       },
     },
   });

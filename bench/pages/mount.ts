@@ -1,10 +1,14 @@
 import '../../src/elements/index.js';
 import type { ChatClient } from '../../src/client/chat.js';
+import { loadMarkdownEngine } from '../../src/elements/markdown/engine.js';
 import type { SvcChat } from '../../src/elements/svc-chat.js';
 import type { FakeChatApi } from './fake-chat-api.js';
 
 /** A fresh `<svc-chat>` showing the fake conversation; resolves once its history is on screen. */
 export async function mountChat(api: FakeChatApi, height = '680px'): Promise<SvcChat> {
+  // The markdown engine is there before: a page's chat fetches it while idle, and these benchmarks measure
+  // rendering, not a download (bench/startup.ts measures loading).
+  await loadMarkdownEngine();
   document.querySelector('svc-chat')?.remove();
   const chat = document.createElement('svc-chat');
   chat.style.height = height;
