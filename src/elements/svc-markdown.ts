@@ -56,12 +56,7 @@ export class SvcMarkdown extends SvcElement {
 
   constructor() {
     super();
-    if (this.#markdown instanceof PlainText) {
-      loadMarkdownEngine().then(
-        () => this.#useEngine(),
-        () => {}, // Logged by the loader; the plain text stays.
-      );
-    }
+    void this.#renderWhenEngineLoads();
     this.#base.part.add('base');
     this.#base.addEventListener('click', (event) => {
       const button = (event.target as Element).closest('button[part=copy]');
@@ -118,21 +113,21 @@ export class SvcMarkdown extends SvcElement {
   /** Also waits for the markdown renderer, so that the content is rendered markdown once this resolves. */
   protected override async getUpdateComplete(): Promise<boolean> {
     const complete = await super.getUpdateComplete();
-    if (this.#markdown instanceof PlainText) {
-      await loadMarkdownEngine().then(
-        () => this.#useEngine(),
-        () => {}, // The plain text stays.
-      );
-    }
+    await this.#renderWhenEngineLoads();
     return complete;
   }
 
-  /** Swaps the plain text for rendered markdown; a reply still streaming goes on streaming into it. */
-  #useEngine(): void {
-    if (!(this.#markdown instanceof PlainText) || !markdownEngine) return;
+  /**
+   * Swaps the plain text for rendered markdown once the engine is there; a reply still streaming goes on
+   * streaming into it. If the engine cannot load (the loader logs why), the plain text stays.
+   */
+  async #renderWhenEngineLoads(): Promise<void> {
+    if (!(this.#markdown instanceof PlainText)) return;
+    const engine = await loadMarkdownEngine().catch(() => undefined);
+    if (!engine || !(this.#markdown instanceof PlainText)) return;
     const { text } = this.#markdown;
     this.#base.replaceChildren();
-    this.#markdown = new markdownEngine.StreamMarkdown(this.#base, this.#options);
+    this.#markdown = new engine.StreamMarkdown(this.#base, this.#options);
     if (text) this.#markdown.replace(text);
   }
 
