@@ -4,21 +4,15 @@ import { extname, join, normalize, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { type Browser, type CDPSession, chromium, type Page } from '@playwright/test';
 import { build } from 'vite';
+import { chromiumLaunchOptions } from '../test/helpers/chromium.mjs';
 
 export const ROOT = resolve(import.meta.dirname, '..');
 
-/** The flags every browser test uses (web-test-runner.config.mjs), in Debian's Chromium or CHROME_PATH. */
+/** Chromium as every browser test launches it, with precise memory figures for the heap measurements. */
 export function launch(): Promise<Browser> {
   return chromium.launch({
-    executablePath: process.env.CHROME_PATH || '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-dev-shm-usage',
-      '--enable-precise-memory-info',
-    ],
+    ...chromiumLaunchOptions,
+    args: [...chromiumLaunchOptions.args, '--enable-precise-memory-info'],
   });
 }
 
