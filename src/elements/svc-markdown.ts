@@ -169,7 +169,7 @@ class PlainText {
     if (!delta) return;
     this.text += delta;
     this.#paragraph.append(delta);
-    if (!this.#paragraph.isConnected) this.target.append(this.#paragraph);
+    if (!this.#paragraph.parentNode) this.target.append(this.#paragraph);
   }
 
   replace(text: string): void {
