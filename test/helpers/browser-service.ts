@@ -6,6 +6,8 @@ export interface BrowserService {
   url: string;
   /** The demo workspace key: used here only the way a site's backend would, to mint visitor sessions. */
   apiKey: string;
+  /** The seed of the run's random choices (`SVC_SEED=… npm run test:browser` replays a run). */
+  seed: number;
 }
 
 let config: Promise<BrowserService> | undefined;

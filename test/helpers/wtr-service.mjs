@@ -3,11 +3,12 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { SEED } from './seed.mjs';
 
 /**
  * A @web/test-runner plugin that starts the real reference service (demo workspace, in-memory database) for
- * the browser tests, and serves `/__svc/config.js` with its URL and demo key and `/__svc/sms?phone=` with the
- * last SMS code sent to a phone, read from the outbox file.
+ * the browser tests, and serves `/__svc/config.js` with its URL, demo key and the run's seed (`SVC_SEED`), and
+ * `/__svc/sms?phone=` with the last SMS code sent to a phone, read from the outbox file.
  */
 export function svcServicePlugin() {
   let child;
@@ -53,7 +54,8 @@ export function svcServicePlugin() {
     },
     serve(context) {
       if (context.path === '/__svc/config.js') {
-        return { body: `export default ${JSON.stringify({ url: config.url, apiKey: config.apiKey })};`, type: 'js' };
+        const body = JSON.stringify({ url: config.url, apiKey: config.apiKey, seed: SEED });
+        return { body: `export default ${body};`, type: 'js' };
       }
       if (context.path === '/__svc/sms') {
         const phone = context.URL.searchParams.get('phone');
