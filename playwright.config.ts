@@ -1,5 +1,5 @@
 import { defineConfig } from '@playwright/test';
-import { chromiumLaunchOptions } from './test/helpers/chromium.mjs';
+import { chromiumLaunchOptions } from './test/helpers/browsers.mjs';
 
 /** End-to-end tests: Debian's Chromium (or CHROME_PATH) against the real service and demo pages. */
 export default defineConfig({
@@ -17,6 +17,6 @@ export default defineConfig({
   use: {
     headless: true,
     screenshot: 'only-on-failure',
-    launchOptions: chromiumLaunchOptions,
+    launchOptions: chromiumLaunchOptions(),
   },
 });

@@ -1,10 +1,61 @@
 import { fileURLToPath } from 'node:url';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
+import { chromeLauncher, puppeteerCore } from '@web/test-runner-chrome';
 import { playwrightLauncher } from '@web/test-runner-playwright';
-import { chromiumLaunchOptions } from './test/helpers/chromium.mjs';
+import { WebdriverLauncher } from '@web/test-runner-webdriver';
+import {
+  chromiumLaunchOptions,
+  firefoxLaunchOptions,
+  selectedEngines,
+  startWebKitDriver,
+  webkitCapabilities,
+} from './test/helpers/browsers.mjs';
 import { svcServicePlugin } from './test/helpers/wtr-service.mjs';
 
-/** Browser tests (elements, cards, browser-only client code) in the system Chromium through Playwright. */
+/**
+ * WebKitGTK through its WebDriver, started (with its virtual display) when the run starts and stopped after it.
+ * One session, one test file at a time: the driver serves one session, and a file runs in the top window.
+ */
+class WebKitLauncher extends WebdriverLauncher {
+  concurrency = 1;
+  #driver;
+
+  constructor() {
+    super({ automationProtocol: 'webdriver', path: '/', capabilities: webkitCapabilities() });
+  }
+
+  async initialize(config, testFiles) {
+    this.#driver = await startWebKitDriver();
+    Object.assign(this.options, { hostname: this.#driver.hostname, port: this.#driver.port });
+    await super.initialize({ ...config, concurrency: 1 }, testFiles);
+    this.name = 'WebKit';
+  }
+
+  async stop() {
+    await super.stop();
+    await this.#driver?.stop();
+  }
+}
+
+const launchers = {
+  chromium: () =>
+    playwrightLauncher({
+      product: 'chromium',
+      // Copy buttons are tested against the real clipboard.
+      createBrowserContext: ({ browser }) => browser.newContext({ permissions: ['clipboard-read', 'clipboard-write'] }),
+      launchOptions: chromiumLaunchOptions(),
+    }),
+  firefox: () =>
+    chromeLauncher({
+      puppeteer: puppeteerCore,
+      launchOptions: firefoxLaunchOptions(),
+      // A window per test file: a file in a background tab would get no animation frames.
+      createPage: ({ context }) => context.newPage({ type: 'window' }),
+    }),
+  webkit: () => new WebKitLauncher(),
+};
+
+/** Browser tests (elements, cards, browser-only client code, security) in Chromium, Firefox and WebKit. */
 export default {
   files: [
     'test/elements/**/*.test.ts',
@@ -23,12 +74,5 @@ export default {
     svcServicePlugin(),
     esbuildPlugin({ ts: true, target: 'es2022', tsconfig: fileURLToPath(new URL('./tsconfig.json', import.meta.url)) }),
   ],
-  browsers: [
-    playwrightLauncher({
-      product: 'chromium',
-      // Copy buttons are tested against the real clipboard.
-      createBrowserContext: ({ browser }) => browser.newContext({ permissions: ['clipboard-read', 'clipboard-write'] }),
-      launchOptions: chromiumLaunchOptions,
-    }),
-  ],
+  browsers: selectedEngines().map((engine) => launchers[engine]()),
 };

@@ -19,7 +19,7 @@ async function visitor(): Promise<SvcClient> {
   return new SvcClient({ baseUrl: url, apiKey: token, agentId: 'agent_echo', maxRetries: 0 });
 }
 
-describe('SvcClient in Chromium', () => {
+describe('SvcClient in a browser', () => {
   it('sends a message and waits for the end of the turn', async () => {
     const client = await visitor();
     const turn = await client.sendMessage('from the browser');

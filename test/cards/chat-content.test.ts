@@ -10,6 +10,14 @@ const transfer = (...files: File[]) => {
   return data;
 };
 
+/** Pastes files into `target`, as a visitor pasting an image from the clipboard. */
+function paste(target: HTMLElement, clipboardData: DataTransfer): void {
+  const event = new ClipboardEvent('paste', { clipboardData, bubbles: true, cancelable: true, composed: true });
+  // Firefox's constructor keeps an empty DataTransfer of its own instead of the one given.
+  Object.defineProperty(event, 'clipboardData', { value: clipboardData });
+  target.dispatchEvent(event);
+}
+
 /** Drags files over the chat's panel and drops them, as a visitor would. */
 function drop(el: SvcChat, ...files: File[]): void {
   const panel = part(el, 'panel')!;
@@ -46,9 +54,7 @@ describe('<svc-chat> rich content', () => {
     const el = await chat({ agent: 'agent_echo' });
     const input = part(el, 'input')!;
     const clipboardData = transfer(new File([PNG], 'image.png', { type: 'image/png' }));
-    input.dispatchEvent(
-      new ClipboardEvent('paste', { clipboardData, bubbles: true, cancelable: true, composed: true }),
-    );
+    paste(input, clipboardData);
     const preview = await waitFor<HTMLImageElement>(el, '[part~=attachment-preview]', 'the thumbnail');
     expect(preview.src).to.match(/^blob:/);
     await until(() => part(el, 'attachment')!.classList.contains('ready'), 10_000, 'the upload');
@@ -57,9 +63,7 @@ describe('<svc-chat> rich content', () => {
     await el.updateComplete;
     expect(part(el, 'attachment')).to.equal(null);
 
-    input.dispatchEvent(
-      new ClipboardEvent('paste', { clipboardData, bubbles: true, cancelable: true, composed: true }),
-    );
+    paste(input, clipboardData);
     await until(() => part(el, 'attachment')?.classList.contains('ready'), 10_000, 'the second upload');
     // A message of attachments alone needs no text.
     part<HTMLFormElement>(el, 'composer')!.requestSubmit();
