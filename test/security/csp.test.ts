@@ -31,7 +31,7 @@ describe('under a strict CSP with Trusted Types required', function () {
       .to.throw()
       .with.property('name', 'TypeError');
     expect(page.win.document.body.querySelector('b')).to.equal(null);
-    await until(() => page.win.__violations.length >= 2, 5000, 'the violation reports');
+    await until(() => page.win.__violations.length >= 2, 'the violation reports');
   });
 
   it('<svc-chat> from the script-tag build renders a streamed markdown reply with no violation', async () => {
@@ -50,19 +50,14 @@ describe('under a strict CSP with Trusted Types required', function () {
     const complete = new Promise<CustomEvent>((resolve) =>
       chat.addEventListener('svc-turn-complete', (e) => resolve(e as CustomEvent), { once: true }),
     );
-    await until(() => chat.shadowRoot?.querySelector('[part~="input"]'), 10_000, 'the composer');
+    await until(() => chat.shadowRoot?.querySelector('[part~="input"]'), 'the composer');
     await chat.send('/markdown');
     expect((await complete).detail.subtype).to.equal('success');
     const markdown = await until(
       () => chat.shadowRoot!.querySelector('[part~="message-agent"] svc-markdown')?.shadowRoot,
-      10_000,
       'the reply',
     );
-    await until(
-      () => markdown.querySelector('table') && markdown.querySelector('pre'),
-      10_000,
-      'the rendered markdown',
-    );
+    await until(() => markdown.querySelector('table') && markdown.querySelector('pre'), 'the rendered markdown');
     expect(markdown.querySelector('h1')?.textContent).to.contain('Embedding the chat widget');
     expect(win.__violations).to.deep.equal([]);
   });

@@ -48,7 +48,6 @@ async function converseAcrossExpiry(el: SvcChat, url: string, ref: string) {
   const stored = (type: string) => entries.filter((e) => e.raw.type === type).map((e) => extractText(e).trim());
   await until(
     () => parts(el, 'message-agent').every((m) => !m.querySelector('[part~="bubble"].cursor')),
-    10_000,
     'the replies to finish rendering',
   );
   expect(parts(el, 'message-user').map((m) => shownText(m.querySelector('[part~="bubble"]')))).to.deep.equal(
