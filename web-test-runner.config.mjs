@@ -65,7 +65,10 @@ export default {
   ],
   nodeResolve: true,
   concurrency: 2,
-  testsFinishTimeout: 60_000,
+  // Hang detectors only, sized for three engines on a busy machine: each test's own limit is mocha's timeout.
+  browserStartTimeout: 120_000,
+  testsStartTimeout: 120_000,
+  testsFinishTimeout: 600_000,
   // WTR_GREP="text" runs only the tests whose title matches.
   testFramework: { config: { timeout: 20_000, ...(process.env.WTR_GREP ? { grep: process.env.WTR_GREP } : {}) } },
   // Lit's one-line notice that it runs in dev mode (which tests want, for its warnings) is noise.
