@@ -6,22 +6,25 @@ import { HttpClient } from '../../src/client/http.js';
 import type { SvcChat } from '../../src/elements/svc-chat.js';
 import { mintVisitorSession, service, until } from '../helpers/browser-service.js';
 
-/** Lifetime of every token the provider mints: shorter than the first reply. */
+/** Lifetime of the first token the provider mints: shorter than the first reply. */
 const TTL_SECONDS = 2;
+/** Lifetime of a renewed token: longer than the rest of the test, so the count of renewals is exact. */
+const RENEWED_TTL_SECONDS = 60;
 
 const parts = (el: SvcChat, name: string) => [...el.shadowRoot!.querySelectorAll<HTMLElement>(`[part~="${name}"]`)];
 const shownText = (node: Node | null | undefined) => (node?.textContent ?? '').replace(/\s+/g, ' ').trim();
 
 /**
- * A chat whose token provider mints 2-second tokens for one visitor; `bare` hands out only the token (the
- * widget learns it expired from a 401) instead of `{ token, expires_at }` (renewed before it expires).
+ * A chat whose token provider mints a 2-second token for one visitor, then minute-long ones; `bare` hands out
+ * only the token (the widget learns it expired from a 401) instead of `{ token, expires_at }` (renewed before
+ * it expires).
  */
 async function expiringChat(bare: boolean) {
   const { url } = await service();
   const ref = `expiry_${Date.now()}_${Math.random().toString(36).slice(2)}`;
   const minted: string[] = [];
   const provider = async () => {
-    const grant = await mintVisitorSession(TTL_SECONDS, ref);
+    const grant = await mintVisitorSession(minted.length ? RENEWED_TTL_SECONDS : TTL_SECONDS, ref);
     minted.push(grant.token);
     return bare ? grant.token : grant;
   };
