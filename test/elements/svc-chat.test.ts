@@ -28,17 +28,30 @@ function type(el: SvcChat, text: string, key: Partial<KeyboardEventInit> = { key
 
 describe('<svc-chat>', () => {
   it('sends with Enter, shows the message at once and streams the rendered reply', async () => {
-    const el = await chatWithToken();
+    const { url } = await service();
+    const { token } = await mintVisitorSession();
+    // The send waits until the test has looked: however fast the service answers, it is still being sent.
+    let deliver!: () => void;
+    const delivered = new Promise<void>((resolve) => {
+      deliver = resolve;
+    });
+    const held: typeof fetch = async (input, init) => {
+      if (String(input).endsWith('/conversations/send')) await delivered;
+      return fetch(input, init);
+    };
+    const client = { chat: new ChatClient(new HttpClient({ baseUrl: url, apiKey: token, fetch: held })) };
+    const el = await fixture<SvcChat>(
+      html`<div style="height: 600px"><svc-chat agent-ids="agent_echo" .client=${client}></svc-chat></div>`,
+    ).then((d) => d.querySelector('svc-chat')!);
     const sent = oneEvent(el, 'svc-message-sent');
     const complete = oneEvent(el, 'svc-turn-complete');
     type(el, 'hello **world**');
-    // Optimistic: the user's message is there while it is still being sent. The store tells the element of
-    // the change a task later: this task runs after that one, before the reply to the send can arrive.
-    await new Promise((r) => setTimeout(r));
-    await el.updateComplete;
+    // Optimistic: the user's message is there while it is still being sent.
+    await until(() => parts(el, 'message-user').length, 'the message');
     expect(parts(el, 'message-user').map((m) => m.textContent?.trim())).to.deep.equal(['hello **world**']);
     expect(part(el, 'message-user')!.classList.contains('sending')).to.equal(true);
     expect(part<HTMLTextAreaElement>(el, 'input')!.value).to.equal('');
+    deliver();
     const { detail } = await sent;
     expect(detail.text).to.equal('hello **world**');
     expect(detail.conversationId).to.match(/^c_/);
