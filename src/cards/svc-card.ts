@@ -6,19 +6,17 @@ import { type CardClient, cardHostContext } from './context.js';
 
 /**
  * What every card shares: the client (its own `client` property, else the chat around it, through the
- * card-host context), the language of its labels and an optional theme of its own.
+ * card-host context) and an optional theme of its own; the language of its labels and its direction come
+ * from `SvcElement`.
  */
 export class SvcCard extends SvcElement {
   static override properties: PropertyDeclarations = {
     client: { attribute: false },
-    lang: {},
     theme: { reflect: true },
   };
 
   /** A client (e.g. an `SvcClient`) for a card used alone; inside `<svc-chat>` the chat's is used. */
   declare client?: CardClient;
-  /** Language of the labels: `en` or `zh-CN` (default: the page's language). */
-  declare lang: string;
   /**
    * `light`, `dark` or `auto`: the card sets the design tokens itself. Unset, it inherits them (inside
    * `<svc-chat>` the chat's theme, on a page whatever `--svc-*` values apply, else the light defaults).
@@ -34,10 +32,6 @@ export class SvcCard extends SvcElement {
 
   protected get cardClient(): CardClient | undefined {
     return this.client ?? this.#host.value?.client;
-  }
-
-  protected get language(): string {
-    return this.lang || document.documentElement.lang || 'en';
   }
 }
 

@@ -1,6 +1,6 @@
 import { html, nothing, type PropertyDeclarations, svg, type TemplateResult } from 'lit';
 import type { ConnectorSetupField, ConnectorSetupRequest } from '../client/types.js';
-import { type ConnectorLabels, cardLabels, DEFAULT_CONNECTOR_LABELS, ZH_CONNECTOR_LABELS } from './labels.js';
+import type { ConnectorLabels } from '../elements/labels/types.js';
 import { SvcAnswerCard } from './svc-card.js';
 import styles from './svc-connector-setup.styles.js';
 
@@ -76,7 +76,7 @@ export class SvcConnectorSetup extends SvcAnswerCard {
   _saved = false;
 
   get #labels(): ConnectorLabels {
-    return cardLabels(this.language, DEFAULT_CONNECTOR_LABELS, ZH_CONNECTOR_LABELS, this.labels);
+    return { ...this.language.labels.connector, ...this.labels };
   }
 
   protected override updated(): void {
@@ -145,7 +145,7 @@ export class SvcConnectorSetup extends SvcAnswerCard {
     if (!request) return html``;
     const labels = this.#labels;
     const done = this.answered || this._saved;
-    return html`<section part="base" aria-label=${request.name}>
+    return html`<section part="base" dir=${this.language.dir} aria-label=${request.name}>
       <h3 part="title">${request.name}</h3>
       ${request.description ? html`<p part="description">${request.description}</p>` : nothing}
       ${
@@ -187,7 +187,7 @@ export class SvcConnectorSetup extends SvcAnswerCard {
           ? html`<div class="secret">
             ${input}
             <button part="toggle" type="button" aria-pressed=${shown}
-              aria-label=${shown ? labels.hide(field.label) : labels.show(field.label)}
+              aria-label=${labels.show(field.label)}
               @click=${() => this.#toggle(field.name)}>${EYE}</button>
           </div>`
           : input

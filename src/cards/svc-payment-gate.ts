@@ -1,8 +1,8 @@
 import { html, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
 import { ApiError } from '../client/errors.js';
 import type { PaymentGatePayload, PaymentStatus } from '../client/types.js';
+import type { PaymentLabels } from '../elements/labels/types.js';
 import { safeUrl } from '../elements/safe-url.js';
-import { cardLabels, DEFAULT_PAYMENT_LABELS, type PaymentLabels, ZH_PAYMENT_LABELS } from './labels.js';
 import { SvcCard } from './svc-card.js';
 import styles from './svc-payment-gate.styles.js';
 
@@ -76,7 +76,7 @@ export class SvcPaymentGate extends SvcCard {
   #reopen?: ReturnType<typeof setTimeout>;
 
   get #labels(): PaymentLabels {
-    return cardLabels(this.language, DEFAULT_PAYMENT_LABELS, ZH_PAYMENT_LABELS, this.labels);
+    return { ...this.language.labels.payment, ...this.labels };
   }
 
   /** What the card shows: a final status from the conversation or the service, else expired by the clock. */
@@ -188,10 +188,10 @@ export class SvcPaymentGate extends SvcCard {
     const payment = this.payment;
     if (!payment) return html``;
     const status = this.shownStatus;
-    const amount = formatCny(payment.amountCny, this.language);
+    const amount = formatCny(payment.amountCny, this.language.tag);
     const pending = status === 'pending';
     const left = this.#msLeft();
-    return html`<section part="base" aria-label=${payment.title}>
+    return html`<section part="base" dir=${this.language.dir} aria-label=${payment.title}>
       <h3 part="title">${payment.title}</h3>
       ${payment.description ? html`<p part="description">${payment.description}</p>` : ''}
       <p part="amount">${amount}</p>

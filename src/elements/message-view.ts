@@ -8,7 +8,7 @@ import { formatBytes } from './attachments.js';
 import type { FileDownloadController } from './file-download.js';
 import { icons } from './icons.js';
 import type { ImageViewerController } from './image-viewer.js';
-import type { ChatLabels } from './labels.js';
+import type { ChatLabels } from './labels/types.js';
 import { markdownText } from './markdown-stream.js';
 import type { ReadAloudController } from './read-aloud.js';
 import { safeUrl } from './safe-url.js';

@@ -16,7 +16,7 @@ import attachmentsStyles from './attachments.styles.js';
 import { ChatContent } from './chat-content.js';
 import { ChatController } from './chat-controller.js';
 import { icons } from './icons.js';
-import { type ChatLabels, labelsFor } from './labels.js';
+import type { ChatLabels } from './labels/types.js';
 import { loadMarkdownEngine } from './markdown/engine.js';
 import { renderMessage, type ViewContext } from './message-view.js';
 import messageViewStyles from './message-view.styles.js';
@@ -137,7 +137,6 @@ export class SvcChat extends SvcElement {
     signIn: { attribute: 'sign-in' },
     mode: { reflect: true },
     theme: { reflect: true },
-    lang: {},
     persist: {},
     persistSession: { attribute: 'persist-session', type: Boolean },
     heading: {},
@@ -174,8 +173,6 @@ export class SvcChat extends SvcElement {
   declare signIn?: string;
   mode: ChatMode = 'inline';
   theme: ChatTheme = 'light';
-  /** Language of the labels: `en` or `zh-CN` (default: the page's language). */
-  declare lang: string;
   /**
    * Present: the conversation continues after a page reload (its id is kept in `localStorage`). A value
    * names the slot, so two chats on one site keep separate conversations.
@@ -236,11 +233,11 @@ export class SvcChat extends SvcElement {
   }
 
   get #labels(): ChatLabels {
-    return labelsFor(this.#lang, this.labels);
+    return { ...this.language.labels.chat, ...this.labels };
   }
 
   get #lang(): string {
-    return this.lang || document.documentElement.lang || 'en';
+    return this.language.tag;
   }
 
   get #store(): ChatStore | undefined {
