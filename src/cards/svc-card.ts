@@ -1,4 +1,4 @@
-import type { PropertyDeclarations } from 'lit';
+import type { PropertyDeclarations, ReactiveController } from 'lit';
 import type { SendResult } from '../client/types.js';
 import { ContextConsumer } from '../elements/context-protocol.js';
 import { SvcElement } from '../elements/svc-element.js';
@@ -25,6 +25,11 @@ export class SvcCard extends SvcElement {
 
   readonly #host = new ContextConsumer(this, cardHostContext);
 
+  constructor() {
+    super();
+    this.addController(new KeepFocus(this));
+  }
+
   /** The chat that provides this card, unless the card has a client of its own. */
   protected get chatHost() {
     return this.client ? undefined : this.#host.value;
@@ -32,6 +37,27 @@ export class SvcCard extends SvcElement {
 
   protected get cardClient(): CardClient | undefined {
     return this.client ?? this.#host.value?.client;
+  }
+}
+
+/**
+ * When the control that had the focus leaves a card (the form once it is sent, the pay button once the order
+ * is paid), the focus moves to the card's status line (`tabindex="-1"`), which says what happened, instead
+ * of falling back to the page.
+ */
+class KeepFocus implements ReactiveController {
+  #hadFocus = false;
+
+  constructor(private readonly card: SvcCard) {}
+
+  hostUpdate(): void {
+    this.#hadFocus = !!this.card.shadowRoot?.activeElement;
+  }
+
+  hostUpdated(): void {
+    if (this.#hadFocus && !this.card.shadowRoot?.activeElement) {
+      this.card.shadowRoot?.querySelector<HTMLElement>('[part~=status]')?.focus();
+    }
   }
 }
 

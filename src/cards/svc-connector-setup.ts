@@ -150,7 +150,7 @@ export class SvcConnectorSetup extends SvcAnswerCard {
       ${request.description ? html`<p part="description">${request.description}</p>` : nothing}
       ${
         done
-          ? html`<p part="status" role="status">${labels.connected(request.name)}</p>`
+          ? html`<p part="status" role="status" tabindex="-1">${labels.connected(request.name)}</p>`
           : html`<form
             novalidate
             @submit=${(e: Event) => {

@@ -222,7 +222,7 @@ export class SvcInfoCollect extends SvcAnswerCard {
 
   #renderAnswer(request: InfoCollectPayload, answer: InfoCollectAnswer, labels: InfoCollectLabels): TemplateResult {
     const given = request.fields.filter((field) => answer.values?.[field.name] !== undefined);
-    return html`<p part="status" role="status">${answer.action === 'skip' ? labels.skipped : labels.submitted}</p>
+    return html`<p part="status" role="status" tabindex="-1">${answer.action === 'skip' ? labels.skipped : labels.submitted}</p>
       ${
         given.length
           ? html`<dl part="summary">

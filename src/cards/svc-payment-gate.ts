@@ -195,7 +195,7 @@ export class SvcPaymentGate extends SvcCard {
       <h3 part="title">${payment.title}</h3>
       ${payment.description ? html`<p part="description">${payment.description}</p>` : ''}
       <p part="amount">${amount}</p>
-      <p part="status" role="status">
+      <p part="status" role="status" tabindex="-1">
         ${pending && this._opened ? labels.waiting : labels[status]}
       </p>
       ${pending && Number.isFinite(left) ? html`<p part="countdown">${labels.expiresIn(formatDuration(left))}</p>` : ''}

@@ -41,7 +41,7 @@ export default css`
     margin: 0 0 0.75em;
   }
   ul, ol {
-    padding-left: 1.5em;
+    padding-inline-start: 1.5em;
   }
   li > ul, li > ol {
     margin: 0.2em 0;
@@ -72,7 +72,8 @@ export default css`
   }
   [part='copy'] {
     display: block;
-    margin: 0 0 0.25em auto;
+    margin: 0 0 0.25em;
+    margin-inline-start: auto;
     padding: 0.15em 0.6em;
     border: 1px solid var(--_border);
     border-radius: var(--_radius);
@@ -98,9 +99,9 @@ export default css`
     font-weight: 600;
   }
   blockquote {
-    margin-left: 0;
-    padding-left: 1em;
-    border-left: 3px solid var(--_border);
+    margin-inline-start: 0;
+    padding-inline-start: 1em;
+    border-inline-start: 3px solid var(--_border);
     color: var(--svc-color-muted, #6b7280);
   }
   hr {

@@ -27,7 +27,7 @@ const ar: Language = {
     interrupted: 'تم الإيقاف.',
     replyFailed: 'تعذّر الرد.',
     empty: 'اسأل عن أي شيء للبدء.',
-    unread: (n) => `${n} غير مقروءة`,
+    openUnread: (n) => `فتح المحادثة، ${n} غير مقروءة`,
     you: 'أنت',
     agent: 'المساعد',
     copy: 'نسخ',

@@ -21,7 +21,7 @@ const en: Language = {
     interrupted: 'Stopped.',
     replyFailed: 'The reply failed.',
     empty: 'Ask anything to start.',
-    unread: (n) => `${n} unread`,
+    openUnread: (n) => `Open chat, ${n} unread`,
     you: 'You',
     agent: 'Assistant',
     copy: 'Copy',

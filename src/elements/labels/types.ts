@@ -54,7 +54,8 @@ export interface ChatLabels extends ContentLabels {
   interrupted: string;
   replyFailed: string;
   empty: string;
-  unread: (count: number) => string;
+  /** The launcher's name while replies wait unread. */
+  openUnread: (count: number) => string;
   you: string;
   agent: string;
   copy: string;

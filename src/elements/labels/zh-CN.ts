@@ -21,7 +21,7 @@ const zhCN: Language = {
     interrupted: '已停止。',
     replyFailed: '回复失败。',
     empty: '有什么可以帮您？',
-    unread: (n) => `${n} 条未读`,
+    openUnread: (n) => `打开对话，${n} 条未读`,
     you: '我',
     agent: '助手',
     copy: '复制',
