@@ -180,7 +180,7 @@ export class SvcConnectorSetup extends SvcAnswerCard {
       aria-invalid=${!!error} aria-describedby=${error ? `${id}-error` : nothing} />`;
     return html`<div part="field">
       <label part="label" for=${id}>
-        ${field.label}${field.required ? html`<span aria-hidden="true"> *</span>` : html` <span class="optional">(${labels.optional})</span>`}
+        <bdi>${field.label}</bdi>${field.required ? html`<span aria-hidden="true"> *</span>` : html` <span class="optional">(${labels.optional})</span>`}
       </label>
       ${
         field.secret

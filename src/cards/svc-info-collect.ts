@@ -213,7 +213,7 @@ export class SvcInfoCollect extends SvcAnswerCard {
     }
     return html`<div part="field">
       <label part="label" for=${id}>
-        ${field.label}${field.required ? html`<span aria-hidden="true"> *</span>` : html` <span class="optional">(${labels.optional})</span>`}
+        <bdi>${field.label}</bdi>${field.required ? html`<span aria-hidden="true"> *</span>` : html` <span class="optional">(${labels.optional})</span>`}
       </label>
       ${control}
       ${error ? html`<p part="field-error" id=${`${id}-error`}>${error}</p>` : nothing}

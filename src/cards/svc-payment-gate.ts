@@ -1,6 +1,7 @@
 import { html, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
 import { ApiError } from '../client/errors.js';
 import type { PaymentGatePayload, PaymentStatus } from '../client/types.js';
+import { isRightToLeft } from '../elements/labels/languages.js';
 import type { PaymentLabels } from '../elements/labels/types.js';
 import { safeUrl } from '../elements/safe-url.js';
 import { SvcCard } from './svc-card.js';
@@ -212,14 +213,23 @@ export class SvcPaymentGate extends SvcCard {
   }
 }
 
-/** The amount as the reader's locale writes yuan, e.g. `CN¥9.90` (en) or `¥9.90` (zh-CN). */
+const CNY = { style: 'currency', currency: 'CNY' } as const;
+
+/** The amount as the reader's locale writes yuan, e.g. `CN¥9.90` (en), `¥9.90` (zh-CN) or `9.90 CN¥` (ar). */
 export function formatCny(amount: number, lang: string): string {
+  let format: Intl.NumberFormat;
   try {
-    return new Intl.NumberFormat(lang, { style: 'currency', currency: 'CNY' }).format(amount);
+    format = new Intl.NumberFormat(lang, CNY);
   } catch {
     // An invalid language tag must not break the card.
-    return new Intl.NumberFormat('en', { style: 'currency', currency: 'CNY' }).format(amount);
+    format = new Intl.NumberFormat('en', CNY);
   }
+  if (!isRightToLeft(lang)) return format.format(amount);
+  // Right to left, the bidi algorithm would split the symbol `CN¥` (shown `¥CN`): it is isolated left to right.
+  return format
+    .formatToParts(amount)
+    .map(({ type, value }) => (type === 'currency' ? `\u2066${value}\u2069` : value))
+    .join('');
 }
 
 /** `4:05` or `1:02:03`. */

@@ -12,12 +12,21 @@ type Host = ReactiveControllerHost & HTMLElement;
 const parentOf = (node: Element): Element | null =>
   node.parentElement ?? ((node.getRootNode() as Partial<ShadowRoot>).host || null);
 
+/** The value of `attribute` on the nearest element around `element` that has one, across shadow roots. */
+function around(element: Element, attribute: string): string | undefined {
+  for (let node = parentOf(element); node; node = parentOf(node)) {
+    const value = node.getAttribute(attribute);
+    if (value) return value;
+  }
+  return undefined;
+}
+
 const asDirection = (value: string | null): Direction | undefined =>
   value === 'rtl' || value === 'ltr' ? value : undefined;
 
 /**
- * An element's language: its tag (the element's `lang`, else the page's), the labels of that language and
- * its writing direction. A language other than English loads on first use (English shows meanwhile, then
+ * An element's language: its tag (the element's `lang`, else that of the page around it), the labels of
+ * that language and its writing direction. A language other than English loads on first use (English shows meanwhile, then
  * the element renders again); `pending` is that load.
  */
 export class LanguageController implements ReactiveController {
@@ -30,9 +39,9 @@ export class LanguageController implements ReactiveController {
 
   hostConnected(): void {}
 
-  /** The BCP 47 tag of the labels. */
+  /** The BCP 47 tag of the labels: the element's own `lang`, else the nearest one around it. */
   get tag(): string {
-    return this.host.lang || document.documentElement.lang || 'en';
+    return this.host.lang || around(this.host, 'lang') || 'en';
   }
 
   /** The labels of the language: English until its file has loaded. */
@@ -62,18 +71,13 @@ export class LanguageController implements ReactiveController {
 
   /**
    * The direction to lay the element out in: its own `dir`; else that of its own `lang` (`lang="ar"` is right
-   * to left even on a page marked `dir="ltr"`); else the nearest `dir` around it; else that of the page's
-   * language.
+   * to left even on a page marked `dir="ltr"`); else the nearest `dir` around it; else that of the language
+   * around it.
    */
   get dir(): Direction {
     const host = this.host;
-    const own = asDirection(host.getAttribute('dir'));
-    if (own) return own;
-    if (host.lang) return isRightToLeft(host.lang) ? 'rtl' : 'ltr';
-    for (let node = parentOf(host); node; node = parentOf(node)) {
-      const around = asDirection(node.getAttribute('dir'));
-      if (around) return around;
-    }
-    return isRightToLeft(document.documentElement.lang) ? 'rtl' : 'ltr';
+    const given =
+      asDirection(host.getAttribute('dir')) ?? (host.lang ? undefined : asDirection(around(host, 'dir') ?? null));
+    return given ?? (isRightToLeft(this.tag) ? 'rtl' : 'ltr');
   }
 }

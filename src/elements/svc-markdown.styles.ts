@@ -16,6 +16,16 @@ export default css`
   [part='base'] > :last-child {
     margin-bottom: 0;
   }
+  /*
+   * Each block takes the direction of its own text (an English reply in an Arabic chat reads left to right),
+   * code always runs left to right.
+   */
+  p, li, h1, h2, h3, h4, h5, h6, blockquote, td, th, dt, dd, .plain {
+    unicode-bidi: plaintext;
+  }
+  pre {
+    direction: ltr;
+  }
   /* The text before the markdown renderer has loaded. */
   .plain {
     white-space: pre-wrap;
