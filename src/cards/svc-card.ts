@@ -1,15 +1,15 @@
 import type { PropertyDeclarations, ReactiveController } from 'lit';
 import type { SendResult } from '../client/types.js';
 import { ContextConsumer } from '../elements/context-protocol.js';
-import { SvcElement } from '../elements/svc-element.js';
+import { SvcLocalizedElement } from '../elements/svc-localized-element.js';
 import { type CardClient, cardHostContext } from './context.js';
 
 /**
  * What every card shares: the client (its own `client` property, else the chat around it, through the
  * card-host context) and an optional theme of its own; the language of its labels and its direction come
- * from `SvcElement`.
+ * from `SvcLocalizedElement`.
  */
-export class SvcCard extends SvcElement {
+export class SvcCard extends SvcLocalizedElement {
   static override properties: PropertyDeclarations = {
     client: { attribute: false },
     theme: { reflect: true },

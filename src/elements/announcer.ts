@@ -13,39 +13,22 @@ type Host = ReactiveControllerHost & HTMLElement & { renderRoot: ParentNode };
 export class AnnouncerController implements ReactiveController {
   /** A turn ended: its replies are announced after the next render, which shows the turn as it ended. */
   #turnEnded = false;
-  readonly #onTurn = (event: GlobalEventHandlersEventMap['svc-turn-complete']) => {
-    if (event.detail.subtype === 'success') this.#turnEnded = true;
-  };
 
   constructor(
     private readonly host: Host,
     private readonly labels: () => ChatLabels,
   ) {
     host.addController(this);
-  }
-
-  hostConnected(): void {
-    this.host.addEventListener('svc-turn-complete', this.#onTurn);
-  }
-
-  hostDisconnected(): void {
-    this.host.removeEventListener('svc-turn-complete', this.#onTurn);
+    // The chat's own event, on the chat itself: the listener lives as long as the element.
+    host.addEventListener('svc-turn-complete', (event) => {
+      if (event.detail.subtype === 'success') this.#turnEnded = true;
+    });
   }
 
   hostUpdated(): void {
     if (!this.#turnEnded) return;
     this.#turnEnded = false;
     void this.#announceReplies();
-  }
-
-  get #region(): HTMLElement | null {
-    return this.host.renderRoot.querySelector('[part~=announcer]');
-  }
-
-  /** Puts `text` into the region; the same text twice is announced twice (a new text node each time). */
-  announce(text: string): void {
-    const region = this.#region;
-    if (region) region.textContent = text;
   }
 
   /** The rows after the visitor's last message, once rendered: "Aria: the reply", one after another. */
@@ -63,7 +46,9 @@ export class AnnouncerController implements ReactiveController {
       const said = [markdown?.plainText, ...cards].filter(Boolean).join(' ');
       if (said) spoken.push(this.labels().replyFinished(row.querySelector('[part~=name]')?.textContent ?? '', said));
     }
-    if (spoken.length) this.announce(spoken.join('\n'));
+    // A new text node each time: the same words twice are announced twice.
+    const region = this.host.renderRoot.querySelector('[part~=announcer]');
+    if (region && spoken.length) region.textContent = spoken.join('\n');
   }
 
   render(): TemplateResult {

@@ -1,13 +1,11 @@
-/** What can take focus from Tab, before the checks of {@link isTabStop}. */
-const FOCUSABLE = 'a[href],button,input,select,textarea,summary,[tabindex],[contenteditable]';
+/** What the chat holds that Tab can reach, before the checks of {@link isTabStop}. */
+const FOCUSABLE = 'a[href],button,input,select,textarea,summary,[tabindex]';
 
 // No `instanceof`: the elements may belong to another window's realm (a chat in a frame).
 const isTabStop = (element: Element): element is HTMLElement =>
   element.matches(FOCUSABLE) &&
   (element as HTMLElement).tabIndex >= 0 &&
   !(element as HTMLButtonElement).disabled &&
-  (element as HTMLInputElement).type !== 'hidden' &&
-  !element.closest('[inert]') &&
   element.checkVisibility();
 
 /**
@@ -37,7 +35,7 @@ export function tabStops(root: Element): HTMLElement[] {
  * `<dialog>` inside it (the image viewer) keeps the focus itself.
  */
 export function trapTab(event: KeyboardEvent, root: Element): void {
-  if (event.key !== 'Tab' || event.altKey || event.ctrlKey || event.metaKey) return;
+  if (event.key !== 'Tab') return;
   const path = event.composedPath();
   if (path.some((node) => (node as Element).localName === 'dialog' && (node as HTMLDialogElement).open)) return;
   const stops = tabStops(root);

@@ -1,4 +1,4 @@
-import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import type { ReactiveControllerHost } from 'lit';
 import en from './labels/en.js';
 import { isRightToLeft } from './labels/languages.js';
 import { languageNow, loadLanguage } from './labels/load-language.js';
@@ -26,29 +26,33 @@ const asDirection = (value: string | null): Direction | undefined =>
 
 /**
  * An element's language: its tag (the element's `lang`, else that of the page around it), the labels of
- * that language and its writing direction. A language other than English loads on first use (English shows meanwhile, then
- * the element renders again); `pending` is that load.
+ * that language and its writing direction. A language other than English loads on first use: `pending` is
+ * that load, which `SvcLocalizedElement` renders after; should a render read the labels before, it shows
+ * English and renders again once they are there.
  */
-export class LanguageController implements ReactiveController {
+export class LanguageController {
   #tag?: string;
   #pending?: Promise<unknown>;
 
-  constructor(private readonly host: Host) {
-    host.addController(this);
-  }
-
-  hostConnected(): void {}
+  constructor(private readonly host: Host) {}
 
   /** The BCP 47 tag of the labels: the element's own `lang`, else the nearest one around it. */
   get tag(): string {
     return this.host.lang || around(this.host, 'lang') || 'en';
   }
 
-  /** The labels of the language: English until its file has loaded. */
+  /** The labels of the language: English until its file has loaded (and if it cannot load). */
   get labels(): Language {
-    const tag = this.tag;
-    const language = languageNow(tag);
+    const language = languageNow(this.tag);
     if (language) return language;
+    this.loading();
+    return en;
+  }
+
+  /** Starts loading the labels of the element's language unless they are here; true while they load. */
+  loading(): boolean {
+    const tag = this.tag;
+    if (languageNow(tag)) return false;
     if (this.#tag !== tag) {
       this.#tag = tag;
       const pending = loadLanguage(tag)
@@ -61,7 +65,7 @@ export class LanguageController implements ReactiveController {
         });
       this.#pending = pending;
     }
-    return en;
+    return !!this.#pending;
   }
 
   /** While the labels of the element's language load: settles once they are there (or failed to load). */

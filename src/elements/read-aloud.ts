@@ -66,18 +66,11 @@ export class ReadAloudController implements ReactiveController {
     this.host.requestUpdate();
   }
 
-  /** Up and Down (Left and Right too), Home and End move the focus between the buttons of the replies. */
+  /** Up and Down, Home and End move the focus between the buttons of the replies. */
   moveFocus(event: KeyboardEvent): void {
     const buttons = [...this.host.renderRoot.querySelectorAll<HTMLElement>('[part~=read-aloud-button]')];
     const at = buttons.indexOf(event.currentTarget as HTMLElement);
-    const to = {
-      ArrowUp: at - 1,
-      ArrowLeft: at - 1,
-      ArrowDown: at + 1,
-      ArrowRight: at + 1,
-      Home: 0,
-      End: buttons.length - 1,
-    }[event.key];
+    const to = { ArrowUp: at - 1, ArrowDown: at + 1, Home: 0, End: buttons.length - 1 }[event.key];
     if (to === undefined) return;
     event.preventDefault();
     buttons[Math.max(0, Math.min(to, buttons.length - 1))]?.focus();

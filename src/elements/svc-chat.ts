@@ -24,7 +24,7 @@ import { renderMessage, type ViewContext } from './message-view.js';
 import messageViewStyles from './message-view.styles.js';
 import { type PersistedChat, persistedChat } from './persist.js';
 import styles, { FULL_SCREEN } from './svc-chat.styles.js';
-import { SvcElement } from './svc-element.js';
+import { SvcLocalizedElement } from './svc-localized-element.js';
 import { type PlatformTokens, tokenStyle } from './tokens.js';
 import { virtualList } from './virtual-list.js';
 import './svc-markdown.js';
@@ -126,7 +126,7 @@ const HISTORY_PX = 200;
  * @fires svc-open - The launcher's panel opened.
  * @fires svc-close - The launcher's panel closed.
  */
-export class SvcChat extends SvcElement {
+export class SvcChat extends SvcLocalizedElement {
   static override styles = [...styles, messageViewStyles, attachmentsStyles];
 
   static override properties = {

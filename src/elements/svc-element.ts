@@ -1,5 +1,4 @@
-import { LitElement, type PropertyDeclarations } from 'lit';
-import { LanguageController } from './language.js';
+import { LitElement } from 'lit';
 
 /** Names of the events declared in `GlobalEventHandlersEventMap` as `CustomEvent`s (every `svc-*` event). */
 export type SvcEventName = {
@@ -15,34 +14,10 @@ export type SvcEventDetail<K extends SvcEventName> =
  * (`'svc-copy': CustomEvent<{ text: string }>`) and `emit` is typed by that declaration.
  */
 export class SvcElement extends LitElement {
-  static override properties: PropertyDeclarations = {
-    lang: {},
-    dir: { reflect: true },
-  };
-
-  /** Language of the labels (default: the page's language): `en`, `zh-CN`, `ar` or any BCP 47 tag. */
-  declare lang: string;
-  /** `rtl` or `ltr` (default: the direction of `lang`, else the page's): a change lays the element out again. */
-  declare dir: string;
-
-  /** The labels and the writing direction of the element's language. */
-  protected readonly language = new LanguageController(this);
-
   /** Registers the element; a second registration (the script loaded twice) is ignored instead of throwing. */
   static define(tag: string): void {
     // biome-ignore lint/complexity/noThisInStatic: `this` is the subclass being registered.
     if (!customElements.get(tag)) customElements.define(tag, this);
-  }
-
-  /** Resolves after rendering, and once a render started loading the labels of the element's language, after
-   * the render with them. */
-  protected override async getUpdateComplete(): Promise<boolean> {
-    let complete = await super.getUpdateComplete();
-    for (let load = this.language.pending; load; load = this.language.pending) {
-      await load;
-      complete = await super.getUpdateComplete();
-    }
-    return complete;
   }
 
   /**

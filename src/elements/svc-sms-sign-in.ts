@@ -4,7 +4,7 @@ import { HttpClient } from '../client/http.js';
 import { sendSmsCode, verifySmsCode } from '../client/sms.js';
 import type { SessionToken } from '../client/types.js';
 import type { ChatLabels } from './labels/types.js';
-import { SvcElement } from './svc-element.js';
+import { SvcLocalizedElement } from './svc-localized-element.js';
 import { themeRules } from './tokens.js';
 
 /** Who signed in. `token` is there only on the sign-in element's own event, for pages that use it alone. */
@@ -34,7 +34,7 @@ const RESEND_SECONDS = 30;
  *
  * @fires svc-signed-in - The visitor signed in; `detail: { token, user_id, expires_at }`.
  */
-export class SvcSmsSignIn extends SvcElement {
+export class SvcSmsSignIn extends SvcLocalizedElement {
   static override styles = [
     unsafeCSS(themeRules(':host([theme=light])', ':host([theme=dark])', ':host([theme=auto])')),
     css`

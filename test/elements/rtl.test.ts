@@ -174,6 +174,8 @@ describe('<svc-chat> right to left', () => {
       await exchange(el, command);
       await (await waitFor<HTMLElement & { updateComplete: Promise<boolean> }>(el, card, 'the card')).updateComplete;
       await visualDiff(box, name);
+      // Each chat in turn at the top of the page: WebDriver screenshots only what is in the window.
+      box.remove();
     }
 
     const { url } = await service();

@@ -41,10 +41,34 @@ export function axeViolations(context: Element | Document = document): Promise<R
 }
 
 /**
- * Fails with every violation axe finds in `context`, named by `state` (the visitor's situation checked).
- * The widget is held to zero: a violation is fixed in the product, never switched off here.
+ * Resolves once the animations that end (a panel rising into view) have ended in `context` and the shadow
+ * roots inside it: colors measured halfway through a fade are not the ones a visitor reads. Endless ones
+ * (the blinking cursor of a streaming reply) are left running.
+ */
+export async function animationsEnded(context: Element | Document): Promise<void> {
+  const roots: (Document | ShadowRoot)[] = context instanceof Document ? [context] : [];
+  const visit = (element: Element) => {
+    if (element.shadowRoot) roots.push(element.shadowRoot);
+    for (const child of element.shadowRoot?.querySelectorAll('*') ?? []) visit(child);
+  };
+  for (const element of context instanceof Document
+    ? context.querySelectorAll('*')
+    : [context, ...context.querySelectorAll('*')]) {
+    visit(element);
+  }
+  const ending = roots
+    .flatMap((root) => root.getAnimations())
+    .filter((animation) => animation.effect?.getComputedTiming().endTime !== Number.POSITIVE_INFINITY);
+  await Promise.all(ending.map((animation) => animation.finished));
+}
+
+/**
+ * Fails with every violation axe finds in `context`, named by `state` (the visitor's situation checked),
+ * once its animations have ended. The widget is held to zero: a violation is fixed in the product, never
+ * switched off here.
  */
 export async function expectAccessible(context: Element | Document, state: string): Promise<void> {
+  await animationsEnded(context);
   const violations = await axeViolations(context);
   if (violations.length) {
     throw new Error(`axe found ${violations.length} violation(s) in "${state}":\n${describeViolations(violations)}`);
