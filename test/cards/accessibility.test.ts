@@ -1,19 +1,7 @@
 import { expect, oneEvent } from '@open-wc/testing';
-import type { SvcChat } from '../../src/elements/svc-chat.js';
-import { expectAccessible } from '../helpers/axe.js';
+import { expectAccessibleInBothThemes } from '../helpers/axe.js';
 import { until } from '../helpers/browser-service.js';
 import { chat, fill, idle, inShadow, payOnPayPage, stubWindowOpen, waitFor } from './helpers.js';
-
-/** Checks the chat around a card at WCAG 2.2 AA in the light theme and in the dark one. */
-async function expectAccessibleInBothThemes(el: SvcChat, state: string): Promise<void> {
-  for (const theme of ['light', 'dark'] as const) {
-    el.theme = theme;
-    await el.updateComplete;
-    await expectAccessible(el, `${state}, ${theme}`);
-  }
-  el.theme = 'light';
-  await el.updateComplete;
-}
 
 /** The card's region and the name a screen reader gives it (its title, by `aria-label`). */
 function nameOf(card: Element): string | null {
@@ -22,66 +10,51 @@ function nameOf(card: Element): string | null {
   return region.getAttribute('aria-label');
 }
 
+/** The card `command` brings into a fresh chat, once it has drawn itself, checked to be named `title`. */
+async function cardOf(command: string, tag: string, title: string | RegExp) {
+  const el = await chat();
+  await el.send(command);
+  const card = await waitFor<HTMLElement & { updateComplete: Promise<boolean> }>(el, tag, 'the card');
+  await idle(el);
+  await card.updateComplete;
+  if (typeof title === 'string') expect(nameOf(card)).to.equal(title);
+  else expect(nameOf(card)).to.match(title);
+  return { el, card };
+}
+
+/** A card that is answered, checked open, sent empty (every required field invalid), then filled and sent. */
+async function checkAnswerCard(command: string, tag: string, title: string | RegExp, values: Record<string, string>) {
+  const { el, card } = await cardOf(command, tag, title);
+  await expectAccessibleInBothThemes(el, `${tag}, open`);
+  inShadow<HTMLButtonElement>(card, '[part~=button]')!.click();
+  await until(() => inShadow(card, '[part~=field-error]'), 5000, 'the field errors');
+  await expectAccessibleInBothThemes(el, `${tag}, invalid`);
+  for (const [name, value] of Object.entries(values)) fill(card, name, value);
+  const answered = oneEvent(el, 'svc-turn-complete');
+  inShadow<HTMLButtonElement>(card, '[part~=button]')!.click();
+  await answered;
+  await until(() => card.getAttribute('state') === 'submitted', 5000, 'the card answered');
+  await idle(el);
+  await expectAccessibleInBothThemes(el, `${tag}, answered`);
+}
+
 describe('cards: accessibility, measured with axe-core at WCAG 2.2 AA', () => {
   it('a form card has no violations open, with invalid fields, and answered', async function () {
     this.timeout(30_000);
-    const el = await chat();
-    await el.send('/form');
-    const card = await waitFor<HTMLElement & { updateComplete: Promise<boolean> }>(el, 'svc-info-collect', 'the card');
-    await idle(el);
-    await card.updateComplete;
-    expect(nameOf(card)).to.equal('Book a demo');
-    await expectAccessibleInBothThemes(el, 'form card, open');
-
-    inShadow<HTMLButtonElement>(card, '[part~=button]')!.click();
-    await until(() => inShadow(card, '[part~=field-error]'), 5000, 'the field errors');
-    await expectAccessibleInBothThemes(el, 'form card, invalid');
-
-    fill(card, 'name', 'Ada Lovelace');
-    fill(card, 'email', 'ada@example.com');
-    const answered = oneEvent(el, 'svc-turn-complete');
-    inShadow<HTMLButtonElement>(card, '[part~=button]')!.click();
-    await answered;
-    await until(() => card.getAttribute('state') === 'submitted', 5000, 'the card answered');
-    await idle(el);
-    await expectAccessibleInBothThemes(el, 'form card, answered');
+    await checkAnswerCard('/form', 'svc-info-collect', 'Book a demo', {
+      name: 'Ada Lovelace',
+      email: 'ada@example.com',
+    });
   });
 
   it('a connector card has no violations open, with a missing key, and answered', async function () {
     this.timeout(30_000);
-    const el = await chat();
-    await el.send(`/connect a11y${Date.now()}`);
-    const card = await waitFor<HTMLElement & { updateComplete: Promise<boolean> }>(
-      el,
-      'svc-connector-setup',
-      'the card',
-    );
-    await idle(el);
-    await card.updateComplete;
-    expect(nameOf(card)).to.match(/^A11y\d+$/);
-    await expectAccessibleInBothThemes(el, 'connector card, open');
-
-    inShadow<HTMLButtonElement>(card, '[part~=button]')!.click();
-    await until(() => inShadow(card, '[part~=field-error]'), 5000, 'the missing key');
-    await expectAccessibleInBothThemes(el, 'connector card, invalid');
-
-    fill(card, 'api_key', 'sk-test-key');
-    const answered = oneEvent(el, 'svc-turn-complete');
-    inShadow<HTMLButtonElement>(card, '[part~=button]')!.click();
-    await answered;
-    await until(() => card.getAttribute('state') === 'submitted', 5000, 'the card answered');
-    await idle(el);
-    await expectAccessibleInBothThemes(el, 'connector card, answered');
+    await checkAnswerCard(`/connect a11y${Date.now()}`, 'svc-connector-setup', /^A11y\d+$/, { api_key: 'sk-test-key' });
   });
 
   it('a payment card has no violations pending, waiting for the payment, and paid', async function () {
     this.timeout(30_000);
-    const el = await chat();
-    await el.send('/pay 9.9');
-    const card = await waitFor<HTMLElement & { updateComplete: Promise<boolean> }>(el, 'svc-payment-gate', 'the card');
-    await idle(el);
-    await card.updateComplete;
-    expect(nameOf(card)).to.equal('Demo order');
+    const { el, card } = await cardOf('/pay 9.9', 'svc-payment-gate', 'Demo order');
     await expectAccessibleInBothThemes(el, 'payment card, pending');
 
     const popup = stubWindowOpen();

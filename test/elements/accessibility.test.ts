@@ -5,20 +5,8 @@ import '../../src/elements/svc-chat.js';
 import type { SvcChat } from '../../src/elements/svc-chat.js';
 import type { SvcSmsSignIn } from '../../src/elements/svc-sms-sign-in.js';
 import { chat, idle, part, waitFor } from '../cards/helpers.js';
-import { axeViolations, expectAccessible } from '../helpers/axe.js';
+import { axeViolations, expectAccessible, expectAccessibleInBothThemes } from '../helpers/axe.js';
 import { lastSmsCode, mintVisitorSession, service, until } from '../helpers/browser-service.js';
-
-/** Checks `el` at WCAG 2.2 AA in the light theme and in the dark one, then puts its theme back. */
-async function expectAccessibleInBothThemes(el: SvcChat, state: string): Promise<void> {
-  const theme = el.theme;
-  for (const each of ['light', 'dark'] as const) {
-    el.theme = each;
-    await el.updateComplete;
-    await expectAccessible(el, `${state}, ${each}`);
-  }
-  el.theme = theme;
-  await el.updateComplete;
-}
 
 describe('<svc-chat> accessibility, measured with axe-core at WCAG 2.2 AA', () => {
   it('catches violations when there are some: a low-contrast token, an unlabelled field (positive control)', async () => {

@@ -8,11 +8,11 @@ import { focused, nameOf, press, tabTo, type, within } from '../helpers/focus.js
 import { phonePage } from '../helpers/phone-page.js';
 
 /** A phone-sized page with a button, a launcher chat of a fresh visitor, and another button after it. */
-async function phoneWithLauncher(agent = 'agent_aria') {
+async function phoneWithLauncher() {
   const { url } = await service();
   const { token } = await mintVisitorSession();
   const { frame, doc } = await phonePage(`<button id="before">Before</button>
-    <svc-chat mode="launcher" base-url="${url}" token="${token}" agent-ids="${agent}" lang="en"></svc-chat>
+    <svc-chat mode="launcher" base-url="${url}" token="${token}" agent-ids="agent_aria" lang="en"></svc-chat>
     <button id="after">After</button>`);
   const el = doc.querySelector<SvcChat>('svc-chat')!;
   await el.updateComplete;
@@ -38,8 +38,8 @@ describe('<svc-chat> with the keyboard alone', () => {
     frame = undefined;
   });
 
-  it('on a phone, keeps Tab inside the full-screen panel and gives the focus back to the launcher', async function () {
-    this.timeout(30_000);
+  /** On the phone page, from the button before the chat: Tab to the launcher, Enter to open it. */
+  async function reachAndOpen() {
     const phone = await phoneWithLauncher();
     frame = phone.frame;
     const { doc, el } = phone;
@@ -50,6 +50,12 @@ describe('<svc-chat> with the keyboard alone', () => {
     await press('Enter');
     await opened;
     await el.updateComplete;
+    return { doc, el };
+  }
+
+  it('on a phone, keeps Tab inside the full-screen panel and gives the focus back to the launcher', async function () {
+    this.timeout(30_000);
+    const { doc, el } = await reachAndOpen();
     const panel = part(el, 'panel')!;
     expect(panel.getBoundingClientRect().width, 'the panel covers the phone').to.equal(doc.documentElement.clientWidth);
     expect(panel.getAttribute('aria-modal')).to.equal('true');
@@ -86,13 +92,7 @@ describe('<svc-chat> with the keyboard alone', () => {
 
   it('reaches the chat, sends, stops, answers a card and views an image without a mouse', async function () {
     this.timeout(60_000);
-    const phone = await phoneWithLauncher();
-    frame = phone.frame;
-    const { doc, el } = phone;
-    doc.querySelector<HTMLButtonElement>('#before')!.focus();
-    await press('Tab');
-    await press('Enter');
-    await until(() => focused() === part(el, 'input'), 5000, 'the focus in the message field');
+    const { el } = await reachAndOpen();
 
     // Send a long reply, then stop it from the same button, which keeps the focus.
     await type('/slow 20');

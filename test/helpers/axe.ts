@@ -74,3 +74,19 @@ export async function expectAccessible(context: Element | Document, state: strin
     throw new Error(`axe found ${violations.length} violation(s) in "${state}":\n${describeViolations(violations)}`);
   }
 }
+
+/** Checks `el` (a chat, or a card with a theme of its own) in the light theme and in the dark one, then puts its
+ * theme back. */
+export async function expectAccessibleInBothThemes(
+  el: HTMLElement & { theme?: string; updateComplete: Promise<boolean> },
+  state: string,
+): Promise<void> {
+  const theme = el.theme;
+  for (const each of ['light', 'dark']) {
+    el.theme = each;
+    await el.updateComplete;
+    await expectAccessible(el, `${state}, ${each}`);
+  }
+  el.theme = theme;
+  await el.updateComplete;
+}
