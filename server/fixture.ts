@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import type { Db } from './db.js';
-import { insertPersonalKey, insertWorkspace } from './store/identity.js';
+import type { Db } from './store/db.js';
+import { insertPersonalKey, insertWorkspace, workspaceBySlug } from './store/identity.js';
 
 /** The fixture file format of docs/server.md; an outside conformance suite writes these. */
 export const fixtureSchema = z.object({
@@ -45,7 +45,6 @@ export function readFixture(path: string): Fixture {
  */
 export function loadFixture(db: Db, input: Fixture): void {
   const fixture = fixtureSchema.parse(input);
-  const stored = db.prepare('SELECT 1 FROM workspaces WHERE slug = ?');
-  for (const ws of fixture.workspaces) if (!stored.get(ws.slug)) insertWorkspace(db, ws);
+  for (const ws of fixture.workspaces) if (!workspaceBySlug(db, ws.slug)) insertWorkspace(db, ws);
   for (const key of fixture.personal_keys) insertPersonalKey(db, key.secret, key.user_id);
 }

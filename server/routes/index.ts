@@ -1,4 +1,11 @@
-import type { FastifyInstance } from 'fastify';
+import type {
+  FastifyBaseLogger,
+  FastifyInstance,
+  RawReplyDefaultExpression,
+  RawRequestDefaultExpression,
+  RawServerDefault,
+} from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppContext } from '../context.js';
 import audio from './audio.js';
 import conversations from './conversations.js';
@@ -11,8 +18,17 @@ import sms from './sms.js';
 import training from './training.js';
 import workspaces from './workspaces.js';
 
+/** A Fastify scope whose route schemas are zod schemas: they validate, type the handler and document the route. */
+export type ZodApp = FastifyInstance<
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  FastifyBaseLogger,
+  ZodTypeProvider
+>;
+
 export interface RouteModule {
-  (app: FastifyInstance, ctx: AppContext): void | Promise<void>;
+  (app: ZodApp, ctx: AppContext): void | Promise<void>;
   /** Mount point; `/api/v2` unless set. */
   prefix?: string;
 }
