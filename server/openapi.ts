@@ -114,7 +114,18 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
   );
   await app.register(swaggerUi, {
     routePrefix: REFERENCE_PATH,
-    staticCSP: true,
+    // As strict as the demo pages, but for style attributes, which Swagger UI (React) writes; no host but this one.
+    staticCSP: {
+      'default-src': "'self'",
+      'script-src': "'self'",
+      'script-src-attr': "'none'",
+      'style-src': "'self' 'unsafe-inline'",
+      'img-src': "'self' data:",
+      'font-src': "'self' data:",
+      'object-src': "'none'",
+      'base-uri': "'self'",
+      'frame-ancestors': "'self'",
+    },
     uiHooks: {
       // @fastify/swagger-ui 6.1 redirects `static/index.html?<query>` to itself, forever: send it home.
       onRequest: async (req, reply) => {

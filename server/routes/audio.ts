@@ -11,7 +11,7 @@ import { randomId } from '../ids.js';
 import { binary } from '../openapi.js';
 import { type SpeechAudio, speakableText, wavAudio } from '../speech.js';
 import { agentMessageText } from '../store/records.js';
-import type { ZodApp } from './index.js';
+import type { ZodApp } from './route-module.js';
 
 const params = z.object({ agentId: z.string(), messageId: z.string() });
 const body = z.object({ conversationId: z.string().min(1).max(200) });

@@ -8,8 +8,8 @@ import { createConversation, latestConversation, type StoredConversation } from 
 import { type AgentRow, agentById, agentsOfWorkspace } from '../store/identity.js';
 import { type HistoryPage, historyPage, messages, parseCursor } from '../store/records.js';
 import { beginTurn } from '../turns/begin-turn.js';
-import type { ZodApp } from './index.js';
 import { chatStreamRecord, messagePart } from './record-schemas.js';
+import type { ZodApp } from './route-module.js';
 
 // ---------------------------------------------------------------- shapes shared with the training routes
 

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import type { AppContext } from '../context.js';
 import { notFound } from '../errors.js';
 import { seedDemo } from '../seed.js';
-import type { ZodApp } from './index.js';
+import type { ZodApp } from './route-module.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const PAGES: Record<string, string> = { '/': 'index.html', '/sms': 'sms.html', '/esm': 'esm.html' };

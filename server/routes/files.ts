@@ -11,7 +11,7 @@ import { findUpload, formatByteLimit, readConversationFile, resolveConversationF
 import { contentDisposition, isInlineSafe, MEDIA_TYPE, mimeTypeOf } from '../media-types.js';
 import { binary } from '../openapi.js';
 import { baseUrlOf, idParams } from './conversations.js';
-import type { ZodApp } from './index.js';
+import type { ZodApp } from './route-module.js';
 
 const uploadFields = z.object({
   agentId: z.string().max(200).optional(),

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { PaymentStatus } from '../../src/client/types.js';
 import type { AppContext } from '../context.js';
 import type { PaymentOrder } from '../store/payments.js';
-import type { ZodApp } from './index.js';
+import type { ZodApp } from './route-module.js';
 
 /**
  * The local checkout behind a `payUrl`: what a payment provider's hosted page would be, without money.

@@ -3,7 +3,7 @@ import type { PaymentStatusResult } from '../../src/client/types.js';
 import { security, userHook } from '../auth.js';
 import type { AppContext } from '../context.js';
 import { notFound } from '../errors.js';
-import type { ZodApp } from './index.js';
+import type { ZodApp } from './route-module.js';
 
 /** The status of a payment order, for the user it was made for (the pay page itself is pay-page.ts). */
 export default function paymentsRoutes(app: ZodApp, ctx: AppContext) {

@@ -3,7 +3,7 @@ import { security, userHook } from '../auth.js';
 import type { AppContext } from '../context.js';
 import { fixedValidationDetail } from '../errors.js';
 import { saveConnectorCredentials } from '../store/credentials.js';
-import type { ZodApp } from './index.js';
+import type { ZodApp } from './route-module.js';
 
 const MAX_FIELDS = 50;
 

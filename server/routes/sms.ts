@@ -6,7 +6,7 @@ import { badRequest, forbidden, HttpError, notFound, unauthorized } from '../err
 import { nowIso } from '../ids.js';
 import { type WorkspaceRow, workspaceBySlug } from '../store/identity.js';
 import { consumeSmsCode, issueSmsCode, provisionMember, SMS_SESSION_TTL_SECONDS } from '../store/workspace.js';
-import type { ZodApp } from './index.js';
+import type { ZodApp } from './route-module.js';
 import { issueSession, sessionToken } from './workspaces.js';
 
 /** E.164: `+`, then 8 to 15 digits, the first not 0. */
@@ -23,7 +23,7 @@ declare module 'fastify' {
 /**
  * Public SMS-code sign-in (spec 4.1 rule 7): the visitor becomes the member `sms:<phone>`. Both routes
  * check, in the order of docs/protocol.md: no credential, a known workspace (both before the body is
- * read), an E.164 phone (the schema), SMS sign-up enabled.
+ * read), an E.164 phone, SMS sign-up enabled, then (verify) that `code` is a string.
  */
 export default function smsRoutes(app: ZodApp, { db, secret, sms }: AppContext) {
   app.addHook('onRequest', noCredentialHook);

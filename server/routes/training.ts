@@ -15,7 +15,7 @@ import {
   streamQuery,
   trainingSendBody,
 } from './conversations.js';
-import type { ZodApp } from './index.js';
+import type { ZodApp } from './route-module.js';
 
 /**
  * Training routes (spec 4.3): an operator of the agent's workspace talks to it in one training

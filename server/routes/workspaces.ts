@@ -6,7 +6,7 @@ import { conflict, fixedValidationDetail, forbidden, HttpError, notFound } from 
 import type { Db } from '../store/db.js';
 import { type AgentRow, agentById, agentsOfWorkspace, workspaceById } from '../store/identity.js';
 import { grantCredits, listMembers, mintSession, provisionMember, suspendMember } from '../store/workspace.js';
-import type { ZodApp } from './index.js';
+import type { ZodApp } from './route-module.js';
 
 const slugParams = z.object({ slug: z.string() });
 const memberParams = slugParams.extend({ memberId: z.string() });
