@@ -14,7 +14,7 @@ import { recordComponents } from './routes/record-schemas.js';
  */
 
 export const API_PREFIX = '/api/v2';
-export const REFERENCE_PATH = '/reference';
+const REFERENCE_PATH = '/reference';
 
 /** Shapes named once in `components.schemas` and referred to wherever a route uses them. */
 const components: Record<string, z.ZodTypeAny> = { Error: errorBody, ...recordComponents };

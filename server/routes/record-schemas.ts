@@ -13,7 +13,7 @@ export const messagePart: z.ZodType<Wire.MessagePart> = z.discriminatedUnion('ty
   z.object({ type: z.literal('text'), text: z.string() }),
 ]);
 
-export const contentBlock: z.ZodType<Wire.ContentBlock> = z.discriminatedUnion('type', [
+const contentBlock: z.ZodType<Wire.ContentBlock> = z.discriminatedUnion('type', [
   z.object({ type: z.literal('text'), text: z.string() }),
   z.object({ type: z.literal('thinking'), thinking: z.string() }),
   z.object({ type: z.literal('tool_use'), id: z.string(), name: z.string(), input: z.record(z.unknown()) }),
@@ -27,7 +27,7 @@ const fileAttachment: z.ZodType<Wire.FileAttachment> = z
   .object({ name: z.string(), workspacePath: z.string(), mimeType: z.string().optional(), size: z.number().optional() })
   .passthrough();
 
-export const paymentGate: z.ZodType<Wire.PaymentGatePayload> = z.object({
+const paymentGate: z.ZodType<Wire.PaymentGatePayload> = z.object({
   orderId: z.string(),
   amountCny: z.number(),
   title: z.string(),
@@ -36,7 +36,7 @@ export const paymentGate: z.ZodType<Wire.PaymentGatePayload> = z.object({
   expiresAt: z.string(),
 });
 
-export const rawEvent: z.ZodType<Wire.ChatRawEvent> = z.discriminatedUnion('type', [
+const rawEvent: z.ZodType<Wire.ChatRawEvent> = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('user'),
     message: z.object({
