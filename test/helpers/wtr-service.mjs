@@ -6,7 +6,7 @@ import { createInterface } from 'node:readline';
 
 /**
  * A @web/test-runner plugin that starts the real reference service (demo workspace, in-memory database) for
- * the browser tests, and serves `/__svc/config.js` with its URL and demo key and `/__svc/sms?phone=` with the
+ * the browser tests, and serves `/__svc/config.js` with its URL and demo key, `/__svc/sms?phone=` with the
  * last SMS code sent to a phone, read from the outbox file.
  */
 export function svcServicePlugin() {
@@ -75,6 +75,13 @@ export function svcServicePlugin() {
       return undefined;
     },
   };
+}
+
+/** Answers `/__svc/token-unavailable` as a site's token endpoint whose backend is down: 500 (a plugin can only answer 200). */
+export async function tokenUnavailable(context, next) {
+  if (context.path !== '/__svc/token-unavailable') return next();
+  context.status = 500;
+  context.body = 'the session service is down';
 }
 
 /** The policy a strict host page sets: scripts of its own origin only, and Trusted Types for every HTML sink. */
