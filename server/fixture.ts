@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import type { Db } from './db.js';
-import { insertPersonalKey, insertWorkspace } from './store/identity.js';
+import { type ModelOptions, modelOptionsOf, modelOptionsSchema } from './runtimes/model/options.js';
+import { insertPersonalKey, insertWorkspace, setAgentRuntime } from './store/identity.js';
 
 /** The fixture file format of docs/server.md; an outside conformance suite writes these. */
 export const fixtureSchema = z.object({
@@ -18,13 +19,16 @@ export const fixtureSchema = z.object({
           .default([]),
         agents: z
           .array(
-            z.object({
-              id: z.string().min(1),
-              name: z.string(),
-              runtime: z.string().default('echo'),
-              description: z.string().optional(),
-              avatar_url: z.string().optional(),
-            }),
+            z
+              .object({
+                id: z.string().min(1),
+                name: z.string(),
+                runtime: z.string().default('echo'),
+                description: z.string().optional(),
+                avatar_url: z.string().optional(),
+              })
+              // A `model` agent's settings sit beside its other fields.
+              .merge(modelOptionsSchema),
           )
           .default([]),
       }),
@@ -41,11 +45,21 @@ export function readFixture(path: string): Fixture {
 
 /**
  * Loads a fixture. Slugs, key ids and agent ids must be unique. A workspace the database already holds (a
- * restart on the same `--db` file) is kept as stored, so its wallet, members and conversations survive.
+ * restart on the same `--db` file) is kept as stored, so its wallet, members and conversations survive;
+ * only its `model` agents take their settings from the fixture again, over `modelDefaults` (the command line's).
  */
-export function loadFixture(db: Db, input: Fixture): void {
+export function loadFixture(db: Db, input: Fixture, modelDefaults: ModelOptions = {}): void {
   const fixture = fixtureSchema.parse(input);
   const stored = db.prepare('SELECT 1 FROM workspaces WHERE slug = ?');
-  for (const ws of fixture.workspaces) if (!stored.get(ws.slug)) insertWorkspace(db, ws);
+  for (const ws of fixture.workspaces) {
+    const agents = ws.agents.map((agent) => ({
+      ...agent,
+      options: agent.runtime === 'model' ? { ...modelDefaults, ...modelOptionsOf(agent) } : undefined,
+    }));
+    if (!stored.get(ws.slug)) insertWorkspace(db, { ...ws, agents });
+    else
+      for (const agent of agents)
+        if (agent.options) setAgentRuntime(db, agent.id, { runtime: agent.runtime, options: agent.options });
+  }
   for (const key of fixture.personal_keys) insertPersonalKey(db, key.secret, key.user_id);
 }

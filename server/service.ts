@@ -8,7 +8,8 @@ import { LiveHub } from './conversations/hub.js';
 import { endAbandonedTurns, TurnRegistry } from './conversations/runner.js';
 import { type Db, openDb } from './db.js';
 import { type Fixture, loadFixture } from './fixture.js';
-import { seedDemo } from './seed.js';
+import type { ModelOptions } from './runtimes/model/options.js';
+import { seedDemo, setDemoModel } from './seed.js';
 import { logSender, outboxSender } from './sms.js';
 import { espeakSynthesizer } from './speech.js';
 import { schemas } from './store/schemas.js';
@@ -26,6 +27,11 @@ export interface ServiceOptions {
   heartbeatMs?: number;
   maxUploadBytes?: number;
   log?: (line: string) => void;
+  /**
+   * The endpoint and model (`--model-base-url`, `--model`): the defaults of the fixture's `model` agents, and
+   * with `base_url` the demo workspace's main agent becomes a `model` agent.
+   */
+  model?: ModelOptions;
 }
 
 export interface RunningService {
@@ -47,8 +53,11 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   const log = options.log ?? (() => {});
 
   let demoApiKey: string | undefined;
-  if (options.fixture) loadFixture(db, options.fixture);
-  else if (isEmpty(db) || options.demo) demoApiKey = seedDemo(db).apiKey;
+  if (options.fixture) loadFixture(db, options.fixture, options.model);
+  else if (isEmpty(db) || options.demo) {
+    demoApiKey = seedDemo(db).apiKey;
+    setDemoModel(db, options.model?.base_url ? options.model : undefined);
+  }
 
   const ctx: AppContext = {
     db,

@@ -12,7 +12,7 @@ import { runtimeFor } from '../runtimes/index.js';
 import type { TextStream, TurnInput, TurnIO } from '../runtimes/types.js';
 import { type Conversation, insertRecord, markTurnEnded, type NewRecord } from '../store/conversations.js';
 import { getConnectorCredentials } from '../store/credentials.js';
-import { conversationDir, storeUpload } from '../store/files.js';
+import { conversationDir, readUploadAt, storeUpload } from '../store/files.js';
 import { type AgentRow, agentById, agentsOfWorkspace } from '../store/identity.js';
 import { createPaymentOrder } from '../store/payments.js';
 
@@ -219,6 +219,8 @@ export class ActiveTurn {
       workspaceDir: () => conversationDir(ctx, conversation.id),
       upload: (file) => storeUpload(ctx, { ownerId: message.userId, ...file, baseUrl: message.baseUrl }),
       connectorCredentials: (typeId) => getConnectorCredentials(ctx, message.userId, typeId),
+      readUpload: (url) => readUploadAt(ctx, url),
+      log: (line) => ctx.log(`turn ${turn.turnId} agent ${agentId}: ${line}`),
     };
   }
 }
