@@ -114,9 +114,8 @@ class ModelTurn {
     // A payment card is its own record (`payment_gate`); every other call is a `tool_use` block.
     const blocks = calls.flatMap((call, i): ToolUseBlock[] => {
       const card = cardCalls[i];
-      if (card && 'name' in card && card.name === PAYMENT_TOOL) return [];
-      const input = card && 'name' in card ? card.input : call.input;
-      return [{ type: 'tool_use', id: call.id, name: call.name, input }];
+      if (isCard(card) && card.name === PAYMENT_TOOL) return [];
+      return [{ type: 'tool_use', id: call.id, name: call.name, input: isCard(card) ? card.input : call.input }];
     });
     this.store(stream, blocks);
     if (!calls.length) return true;
@@ -130,7 +129,7 @@ class ModelTurn {
         function: { name: call.name, arguments: rawCalls[i]!.arguments || '{}' },
       })),
     });
-    const waits = cardCalls.some((card) => card && 'name' in card);
+    const waits = cardCalls.some(isCard);
     for (const [i, call] of calls.entries()) {
       const result = await this.run(call, cardCalls[i], waits);
       if (result === 'ended') return true;
@@ -184,6 +183,9 @@ class ModelTurn {
     return { content: 'The card is shown; wait for the visitor to answer it.' };
   }
 }
+
+const isCard = (card: CardCall | { error: string } | undefined): card is CardCall =>
+  card !== undefined && !('error' in card);
 
 function parseCall(raw: { name: string; arguments: string }): Call {
   const id = randomId('toolu', 12);
