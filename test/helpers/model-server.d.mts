@@ -39,9 +39,4 @@ export declare function startModelServer(options?: {
   respond?: (body: ModelRequest['body']) => ModelStep;
 }): Promise<ModelServer>;
 export declare function pieces(text: string, n?: number): string[];
-export declare const DEMO_FORM: {
-  title: string;
-  submitLabel: string;
-  fields: { name: string; label: string; type: string; required: boolean }[];
-};
 export declare function conversationalReply(body: ModelRequest['body']): ModelStep;

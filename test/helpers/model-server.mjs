@@ -96,7 +96,7 @@ export function pieces(text, n = 3) {
 }
 
 /** The form the conversational reply shows when asked for one. */
-export const DEMO_FORM = {
+const DEMO_FORM = {
   title: 'Book a demo',
   submitLabel: 'Send',
   fields: [

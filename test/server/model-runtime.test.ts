@@ -53,7 +53,7 @@ before(async () => {
               temperature: 0.2,
               max_tokens: 300,
             },
-            { ...common, id: 'agent_idle', name: 'Idle', idle_timeout_ms: 200 },
+            { ...common, id: 'agent_idle', name: 'Idle', idle_timeout_ms: 1000 },
             {
               ...common,
               id: 'agent_billing',
@@ -365,8 +365,7 @@ describe('model runtime: interrupts, retries and failures', () => {
     const turn = await client.sendMessage('hello');
     assert.equal(resultOf(turn)?.subtype, 'error');
     assert.equal(resultOf(turn)?.error, 'The model sent nothing for 1 second, so the reply was stopped.');
-    assert.equal(replyText(turn.records), 'Thinking');
-    assert.equal(await requests()[0]!.closed, true);
+    assert.equal(await requests()[0]!.closed, true, 'the stalled request was given up');
   });
 });
 
