@@ -189,9 +189,9 @@ function seconds(ms: number): string {
   return s === 1 ? '1 second' : `${s} seconds`;
 }
 
-/** What the log says about a failure: status and the upstream message, never a header. */
+/** What the log says about a failure: the status and upstream message (an APIError's message holds both), never a header. */
 function failureOf(err: unknown): string {
-  if (err instanceof APIError) return `${err.status ?? 'no status'} ${err.message}`;
+  if (err instanceof APIError) return err.message;
   if (err instanceof Error)
     return `${err.name}: ${err.message}${err.cause instanceof Error ? ` (${err.cause.message})` : ''}`;
   return String(err);
