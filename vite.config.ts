@@ -7,7 +7,6 @@ import { minifyLitHtml } from './scripts/minify-lit-html.js';
 const LIBRARY_EXTERNALS = [
   /^lit($|\/)/,
   /^@lit\//,
-  /^@lit-labs\//,
   'marked',
   'dompurify',
   'eventsource-parser',

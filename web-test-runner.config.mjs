@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { playwrightLauncher } from '@web/test-runner-playwright';
 import { chromiumLaunchOptions } from './test/helpers/chromium.mjs';
-import { svcServicePlugin } from './test/helpers/wtr-service.mjs';
+import { svcServicePlugin, tokenUnavailable } from './test/helpers/wtr-service.mjs';
 
 /** Browser tests (elements, cards, browser-only client code) in the system Chromium through Playwright. */
 export default {
@@ -19,6 +19,7 @@ export default {
   testFramework: { config: { timeout: 20_000, ...(process.env.WTR_GREP ? { grep: process.env.WTR_GREP } : {}) } },
   // Lit's one-line notice that it runs in dev mode (which tests want, for its warnings) is noise.
   filterBrowserLogs: ({ args }) => !String(args[0]).startsWith('Lit is in dev mode'),
+  middleware: [tokenUnavailable],
   plugins: [
     svcServicePlugin(),
     esbuildPlugin({ ts: true, target: 'es2022', tsconfig: fileURLToPath(new URL('./tsconfig.json', import.meta.url)) }),

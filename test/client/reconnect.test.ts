@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import {
-  APIConnectionError,
+  ApiConnectionError,
   type ChatStreamRecord,
   NotFoundError,
   type SendResult,
@@ -111,12 +111,12 @@ describe('client: stream reconnection through a connection-cutting proxy', () =>
     assert.deepEqual(ids(seen), ids(first.records.slice(1)));
   });
 
-  it('with reconnect: false a cut ends the stream with APIConnectionError', async () => {
+  it('with reconnect: false a cut ends the stream with ApiConnectionError', async () => {
     const { sent } = await finishedTurn();
     proxy.cutAt([3_000]);
     await assert.rejects(
       collect(flaky.chat.stream(sent.conversationId, { lastEventId: sent.userEventId, reconnect: false })),
-      APIConnectionError,
+      ApiConnectionError,
     );
   });
 

@@ -8,7 +8,7 @@ import { startModelServer } from './model-server.mjs';
 /**
  * A @web/test-runner plugin that starts the real reference service (demo workspace, in-memory database) for
  * the browser tests, and a second one whose main agent is a `model` agent on the scripted model server (as
- * `npm start` with an endpoint). It serves `/__svc/config.js` with their URLs and demo keys and
+ * `npm start` with an endpoint). It serves `/__svc/config.js` with their URLs and demo keys, and
  * `/__svc/sms?phone=` with the last SMS code sent to a phone, read from the outbox file.
  */
 export function svcServicePlugin() {
@@ -65,6 +65,7 @@ export function svcServicePlugin() {
   };
 }
 
+<<<<<<< HEAD
 /**
  * Starts `svc-server` with the demo workspace on a free port and an in-memory database; resolves with its URL
  * and demo key. The model endpoint comes from `env` only, never from the environment the tests run in.
@@ -86,6 +87,13 @@ async function startSvc(args, env = {}) {
       if (found.url && found.apiKey) resolve(found);
     });
   });
+=======
+/** Answers `/__svc/token-unavailable` as a site's token endpoint whose backend is down: 500 (a plugin can only answer 200). */
+export async function tokenUnavailable(context, next) {
+  if (context.path !== '/__svc/token-unavailable') return next();
+  context.status = 500;
+  context.body = 'the session service is down';
+>>>>>>> main
 }
 
 /** The policy a strict host page sets: scripts of its own origin only, and Trusted Types for every HTML sink. */
