@@ -1,6 +1,7 @@
 import type { ChatCompletionContentPart, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
-import { RESERVED_TOOL_NAMES } from '../../../src/client/events.js';
-import type { ChatRawEvent, ContentBlock, MessagePart, PaymentStatus } from '../../../src/client/types.js';
+import { readCardAnswer } from '../../../src/client/card-answers.js';
+import { RESERVED_TOOL_NAMES } from '../../../src/client/records.js';
+import type { ContentBlock, MessagePart, PaymentStatus, UserRawEvent } from '../../../src/client/types.js';
 import type { StoredFile, TurnInput } from '../types.js';
 import { PAYMENT_TOOL } from './cards.js';
 import { type AttachmentBudget, attachmentBudget, attachmentParts } from './parts.js';
@@ -39,8 +40,8 @@ export function modelMessages(
   const payments = new Map<string, Call>();
   const delegations: Call[] = [];
 
-  const onUser = (raw: Extract<ChatRawEvent, { type: 'user' }>, text: string) => {
-    const answer = raw.toolAction ? cardAnswer(raw.metadata) : undefined;
+  const onUser = (raw: UserRawEvent, text: string) => {
+    const answer = cardAnswer(raw);
     if (answer) {
       const named = answer.toolUseId ? calls.get(answer.toolUseId) : undefined;
       const card = named ?? openCards.findLast((c) => c.name === answer.card);
@@ -167,32 +168,24 @@ function resultOf(call: Call): string {
   return 'No result: the reply ended before this call completed.';
 }
 
-interface CardAnswer {
-  card: string;
-  toolUseId?: string;
-  text: string;
-}
-
-/** The card a `toolAction` message answers, and the answer as the model reads it (docs/protocol.md). */
-function cardAnswer(metadata: Record<string, unknown> | undefined): CardAnswer | undefined {
-  const info = objectOr(metadata?.infoCollect);
-  const toolUseId = (o: Record<string, unknown>) => (typeof o.toolUseId === 'string' ? o.toolUseId : undefined);
-  if (info && (info.action === 'submit' || info.action === 'skip')) {
+/** The card a `toolAction` message answers, and the answer as the model reads it. */
+function cardAnswer(raw: UserRawEvent): { card: string; toolUseId?: string; text: string } | undefined {
+  const answer = raw.toolAction ? readCardAnswer(raw, '') : undefined;
+  if (answer?.kind === 'infoCollect') {
     return {
       card: RESERVED_TOOL_NAMES.infoCollect,
-      toolUseId: toolUseId(info),
+      toolUseId: answer.toolUseId,
       text:
-        info.action === 'submit'
-          ? `The visitor submitted the form: ${JSON.stringify(objectOr(info.values) ?? {})}`
+        answer.action === 'submit'
+          ? `The visitor submitted the form: ${JSON.stringify(answer.values ?? {})}`
           : 'The visitor skipped the form.',
     };
   }
-  const setup = objectOr(metadata?.connectorSetup);
-  if (setup && typeof setup.connectorTypeId === 'string') {
+  if (answer?.kind === 'connectorSetup') {
     return {
       card: RESERVED_TOOL_NAMES.connectorSetup,
-      toolUseId: toolUseId(setup),
-      text: `The visitor saved their credentials for ${setup.connectorTypeId}.`,
+      toolUseId: answer.toolUseId,
+      text: `The visitor saved their credentials for ${answer.connectorTypeId}.`,
     };
   }
   return undefined;
@@ -200,9 +193,3 @@ function cardAnswer(metadata: Record<string, unknown> | undefined): CardAnswer |
 
 const textOf = (content: ContentBlock[]) =>
   content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('');
-
-function objectOr(value: unknown): Record<string, unknown> | undefined {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : undefined;
-}

@@ -1,6 +1,6 @@
 import OpenAI from 'openai';
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
-import { RESERVED_TOOL_NAMES } from '../../../src/client/events.js';
+import { RESERVED_TOOL_NAMES } from '../../../src/client/records.js';
 import type { ContentBlock, ToolResultBlock, ToolUseBlock } from '../../../src/client/types.js';
 import { randomId } from '../../ids.js';
 import type { Runtime, TextStream, TurnInput, TurnIO } from '../types.js';
