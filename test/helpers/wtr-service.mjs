@@ -65,7 +65,6 @@ export function svcServicePlugin() {
   };
 }
 
-<<<<<<< HEAD
 /**
  * Starts `svc-server` with the demo workspace on a free port and an in-memory database; resolves with its URL
  * and demo key. The model endpoint comes from `env` only, never from the environment the tests run in.
@@ -87,13 +86,13 @@ async function startSvc(args, env = {}) {
       if (found.url && found.apiKey) resolve(found);
     });
   });
-=======
+}
+
 /** Answers `/__svc/token-unavailable` as a site's token endpoint whose backend is down: 500 (a plugin can only answer 200). */
 export async function tokenUnavailable(context, next) {
   if (context.path !== '/__svc/token-unavailable') return next();
   context.status = 500;
   context.body = 'the session service is down';
->>>>>>> main
 }
 
 /** The policy a strict host page sets: scripts of its own origin only, and Trusted Types for every HTML sink. */
