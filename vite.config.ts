@@ -8,7 +8,6 @@ import { LANGUAGE_FILES } from './src/elements/labels/languages.js';
 const LIBRARY_EXTERNALS = [
   /^lit($|\/)/,
   /^@lit\//,
-  /^@lit-labs\//,
   'marked',
   'dompurify',
   'eventsource-parser',

@@ -3,7 +3,7 @@ import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { playwrightLauncher } from '@web/test-runner-playwright';
 import { visualRegressionPlugin } from '@web/test-runner-visual-regression/plugin';
 import { chromiumLaunchOptions } from './test/helpers/chromium.mjs';
-import { svcServicePlugin } from './test/helpers/wtr-service.mjs';
+import { svcServicePlugin, tokenUnavailable } from './test/helpers/wtr-service.mjs';
 
 /** Browser tests (elements, cards, browser-only client code) in the system Chromium through Playwright. */
 export default {
@@ -20,6 +20,7 @@ export default {
   testFramework: { config: { timeout: 20_000, ...(process.env.WTR_GREP ? { grep: process.env.WTR_GREP } : {}) } },
   // Lit's one-line notice that it runs in dev mode (which tests want, for its warnings) is noise.
   filterBrowserLogs: ({ args }) => !String(args[0]).startsWith('Lit is in dev mode'),
+  middleware: [tokenUnavailable],
   plugins: [
     svcServicePlugin(),
     // `visualDiff(element, name)` saves a screenshot to look at, test-results/screenshots/<browser>/<name>.png:

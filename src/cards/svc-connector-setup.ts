@@ -1,4 +1,5 @@
 import { html, nothing, type PropertyDeclarations, svg, type TemplateResult } from 'lit';
+import { connectorSetupMetadata } from '../client/card-answers.js';
 import type { ConnectorSetupField, ConnectorSetupRequest } from '../client/types.js';
 import type { ConnectorLabels } from '../elements/labels/types.js';
 import { SvcAnswerCard } from './svc-card.js';
@@ -121,9 +122,7 @@ export class SvcConnectorSetup extends SvcAnswerCard {
       this._saved = true;
       this.emit('svc-connector-saved', detail);
       if (this.notify) {
-        await this.sendAction(`Connected ${request.name}.`, {
-          connectorSetup: { connectorTypeId, status: 'submitted', toolUseId: request.toolUseId },
-        });
+        await this.sendAction(`Connected ${request.name}.`, connectorSetupMetadata(connectorTypeId, request.toolUseId));
       }
     } catch (err) {
       this._error = this._saved

@@ -1,6 +1,5 @@
 import { html, nothing, type PropertyDeclarations, type TemplateResult } from 'lit';
-import type { InfoCollectAnswer } from '../chat/chat-message.js';
-import { infoCollectSkipMetadata, infoCollectSubmitMetadata } from '../client/events.js';
+import { type InfoCollectAnswer, infoCollectSkipMetadata, infoCollectSubmitMetadata } from '../client/card-answers.js';
 import type { InfoCollectField, InfoCollectPayload } from '../client/types.js';
 import type { InfoCollectLabels } from '../elements/labels/types.js';
 import { CardActionError, SvcAnswerCard } from './svc-card.js';

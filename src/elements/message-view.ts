@@ -48,6 +48,7 @@ export function renderMessage(message: ChatMessage, view: ViewContext): Template
 }
 
 function renderUser(message: ChatMessage, view: ViewContext): TemplateResult {
+  // Why it failed is said once, in the chat's notice; the message says only that it was not sent.
   const failed = message.status === 'failed';
   return html`<div part="message message-user" class="message ${message.status ?? ''}">
     <div class="body">
@@ -57,7 +58,7 @@ function renderUser(message: ChatMessage, view: ViewContext): TemplateResult {
       ${
         failed
           ? html`<div class="meta" role="alert">
-            <span>${view.labels.sendFailed}${message.error ? ` ${message.error}` : ''}</span>
+            <span>${view.labels.sendFailed}</span>
             <button part="retry-button" type="button" @click=${() => view.retry(message.id)}>${view.labels.retry}</button>
           </div>`
           : nothing

@@ -1,15 +1,10 @@
 import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import type { ChatMessage } from '../chat/chat-message.js';
 import { ChatStore } from '../chat/chat-store.js';
-import {
-  authorizedFetch,
-  type SessionGrant,
-  type TokenProvider,
-  TokenSource,
-  tokenEndpointProvider,
-} from '../chat/token-source.js';
-import { ChatClient } from '../client/chat.js';
-import { HttpClient } from '../client/http.js';
+import { type ChatClientOptions, createChatClient } from '../chat/create-chat-client.js';
+import type { SessionGrant, TokenProvider } from '../client/auth.js';
+import type { ChatClient } from '../client/chat.js';
+import { AuthenticationError } from '../client/errors.js';
 import type { SendResult } from '../client/types.js';
 import { AnnouncerController } from './announcer.js';
 import { renderAttachButton, renderAttachments, renderDropZone } from './attachments.js';
@@ -153,6 +148,7 @@ export class SvcChat extends SvcLocalizedElement {
     showThinking: { attribute: 'show-thinking', type: Boolean },
     accept: {},
     _signedOut: { state: true },
+    _sessionEnded: { state: true },
     _fatal: { state: true },
     _unread: { state: true },
     _awayFromEnd: { state: true },
@@ -205,6 +201,8 @@ export class SvcChat extends SvcLocalizedElement {
   declare accept?: string;
 
   declare _signedOut: boolean;
+  /** The visitor was signed out because their SMS session ended. */
+  _sessionEnded = false;
   declare _fatal?: string;
   _unread = 0;
   _awayFromEnd = false;
@@ -362,13 +360,19 @@ export class SvcChat extends SvcLocalizedElement {
 
     let chat = this.client?.chat;
     if (!chat) {
-      const tokens = this.#tokenSource();
-      if (!tokens) {
+      try {
+        chat = createChatClient({ baseUrl, ...this.#credentials() });
+      } catch (err) {
+        // A workspace key: the client refuses it in a browser, and says why.
+        this._fatal = (err as Error).message;
+        return;
+      }
+      if (!chat) {
         this._signedOut = this.signIn === 'sms';
         return;
       }
-      chat = new ChatClient(new HttpClient({ baseUrl, fetch: authorizedFetch(tokens) }));
     }
+    this._sessionEnded = false;
 
     const store = new ChatStore({ api: chat, targetAgentIds: this.#targetAgentIds() });
     this.#unsubscribes = [
@@ -395,28 +399,23 @@ export class SvcChat extends SvcLocalizedElement {
     this.emit('svc-ready', { conversationId: resume ?? null });
   }
 
-  #tokenSource(): TokenSource | undefined {
-    if (this.tokenProvider) return new TokenSource(this.tokenProvider);
-    if (this.tokenEndpoint) return new TokenSource(tokenEndpointProvider(this.tokenEndpoint));
-    if (this.token) {
-      if (this.token.startsWith('sk_')) {
-        this._fatal = 'A workspace API key must never be used in a browser: mint a session token on your server.';
-        return undefined;
-      }
-      const token = this.token;
-      return new TokenSource(async () => token);
-    }
-    if (this.signIn === 'sms') {
-      const grant = this.#smsGrant ?? (this.persistSession ? readSession(this.#sessionKey) : undefined);
-      if (!grant) return undefined;
-      // An SMS session cannot be renewed silently: when it ends, the visitor signs in again.
-      const source = new TokenSource(async () => {
-        throw Object.assign(new Error(this.#labels.sessionExpired), { status: 401 });
-      });
-      source.set(grant);
-      return source;
-    }
-    return undefined;
+  /** The credential, most preferred first: a provider, an endpoint, a token, then an SMS session. */
+  #credentials(): Omit<ChatClientOptions, 'baseUrl'> {
+    const { token, tokenProvider, tokenEndpoint } = this;
+    if (tokenProvider || tokenEndpoint || token || this.signIn !== 'sms')
+      return { token, tokenProvider, tokenEndpoint };
+    const grant = this.#smsGrant ?? (this.persistSession ? readSession(this.#sessionKey) : undefined);
+    if (!grant) return {};
+    // An SMS session cannot be renewed silently: when it ends (or the service refuses it), the request core
+    // reports this 401 and the visitor signs in again.
+    let handed = false;
+    return {
+      tokenProvider: async () => {
+        if (handed) throw new AuthenticationError(401, this.#labels.sessionExpired, undefined);
+        handed = true;
+        return grant;
+      },
+    };
   }
 
   get #sessionKey(): string {
@@ -439,6 +438,7 @@ export class SvcChat extends SvcLocalizedElement {
     sessionStorage.removeItem(this.#sessionKey);
     this.#stop();
     this._signedOut = true;
+    this._sessionEnded = true;
   }
 
   // ------------------------------------------------------------ scrolling and history
@@ -579,7 +579,9 @@ export class SvcChat extends SvcLocalizedElement {
   #renderBody(labels: ChatLabels): TemplateResult {
     if (this._fatal) return html`<div part="notice" class="error" role="alert">${this._fatal}</div>`;
     if (this._signedOut) {
-      return html`<div part="sign-in">
+      const ended = this._sessionEnded ? html`<div part="notice" role="alert">${labels.sessionExpired}</div>` : nothing;
+      return html`${ended}
+      <div part="sign-in">
         <svc-sms-sign-in
           base-url=${this.baseUrl || location.origin}
           workspace=${this.workspace ?? ''}
