@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { chromeLauncher, puppeteerCore } from '@web/test-runner-chrome';
 import { playwrightLauncher } from '@web/test-runner-playwright';
+import { visualRegressionPlugin } from '@web/test-runner-visual-regression/plugin';
 import { WebdriverLauncher } from '@web/test-runner-webdriver';
 import {
   chromiumLaunchOptions,
@@ -10,7 +11,7 @@ import {
   startWebKitDriver,
   webkitCapabilities,
 } from './test/helpers/browsers.mjs';
-import { svcServicePlugin } from './test/helpers/wtr-service.mjs';
+import { svcServicePlugin, tokenUnavailable } from './test/helpers/wtr-service.mjs';
 
 /**
  * WebKitGTK through its WebDriver, started (with its virtual display) when the run starts and stopped after it.
@@ -73,8 +74,16 @@ export default {
   testFramework: { config: { timeout: 20_000, ...(process.env.WTR_GREP ? { grep: process.env.WTR_GREP } : {}) } },
   // Lit's one-line notice that it runs in dev mode (which tests want, for its warnings) is noise.
   filterBrowserLogs: ({ args }) => !String(args[0]).startsWith('Lit is in dev mode'),
+  middleware: [tokenUnavailable],
   plugins: [
     svcServicePlugin(),
+    // `visualDiff(element, name)` saves a screenshot to look at, test-results/screenshots/<browser>/<name>.png:
+    // always written (`update`), never compared, since fonts and anti-aliasing differ between machines.
+    visualRegressionPlugin({
+      update: true,
+      baseDir: 'test-results/screenshots',
+      getBaselineName: ({ browser, name }) => `${browser}/${name}`,
+    }),
     esbuildPlugin({ ts: true, target: 'es2022', tsconfig: fileURLToPath(new URL('./tsconfig.json', import.meta.url)) }),
   ],
   browsers: selectedEngines().map((engine) => launchers[engine]()),

@@ -4,15 +4,22 @@
  */
 
 export { type AudioEntry, downloadMessageAudio, MessageAudioCache } from './client/audio.js';
+export type { SessionGrant, TokenProvider } from './client/auth.js';
+export {
+  connectorSetupMetadata,
+  type InfoCollectAnswer,
+  infoCollectSkipMetadata,
+  infoCollectSubmitMetadata,
+} from './client/card-answers.js';
 export { ChatClient, type ResumeTurnOptions } from './client/chat.js';
 export { SvcClient } from './client/client.js';
 export type { McpTokens, RequestOptions, SvcClientConfig } from './client/config.js';
 export { type ConnectorSetupOptions, Conversation, type ConversationOptions } from './client/conversation.js';
 export {
   AbortError,
-  APIConnectionError,
-  APITimeoutError,
+  ApiConnectionError,
   ApiError,
+  ApiTimeoutError,
   AuthenticationError,
   BadRequestError,
   ConflictError,
@@ -23,7 +30,12 @@ export {
   RateLimitError,
   SvcSdkError,
 } from './client/errors.js';
+export { FilesClient, type PartType, toPart, type UploadInput, type UploadOptions } from './client/files.js';
+export { DEFAULT_BASE_URL, HttpClient } from './client/http.js';
+export { PaymentsClient } from './client/payments.js';
+export type { ConnectionState, RecordStreamOptions, TurnReadOptions } from './client/record-stream.js';
 export {
+  compareRecordIds,
   extractConnectorSetup,
   extractDelegations,
   extractFileAttachment,
@@ -33,8 +45,6 @@ export {
   extractPaymentResolution,
   extractText,
   extractToolCalls,
-  infoCollectSkipMetadata,
-  infoCollectSubmitMetadata,
   isAgentRecord,
   isConnectorSetup,
   isDelegationTool,
@@ -43,11 +53,7 @@ export {
   isPaymentGate,
   isTurnComplete,
   RESERVED_TOOL_NAMES,
-} from './client/events.js';
-export { FilesClient, type PartType, toPart, type UploadInput, type UploadOptions } from './client/files.js';
-export { DEFAULT_BASE_URL, HttpClient } from './client/http.js';
-export { PaymentsClient } from './client/payments.js';
-export type { ConnectionState, RecordStreamOptions, TurnReadOptions } from './client/record-stream.js';
+} from './client/records.js';
 export { HttpTransport, hookMatcher, query } from './client/reserved.js';
 export { TrainingChat, type TrainingStreamOptions } from './client/training.js';
 export type { MessageOptions } from './client/turn.js';

@@ -1,3 +1,4 @@
+import type { RecordStreamOptions } from '../client/record-stream.js';
 import type {
   ChatStreamRecord,
   HistoryOptions,
@@ -16,11 +17,7 @@ export interface ChatApi {
   send(req: SendRequest, opts?: { signal?: AbortSignal }): Promise<SendResult>;
   stream(
     conversationId: string,
-    opts?: {
-      lastEventId?: string;
-      signal?: AbortSignal;
-      onConnectionChange?: (state: 'open' | 'reconnecting') => void;
-    },
+    opts?: Pick<RecordStreamOptions, 'lastEventId' | 'signal' | 'onConnectionChange'>,
   ): AsyncIterable<ChatStreamRecord>;
   history(conversationId: string, opts?: HistoryOptions & { signal?: AbortSignal }): Promise<HistoryResult>;
   interrupt(conversationId: string, opts?: { signal?: AbortSignal }): Promise<InterruptResult>;

@@ -1,3 +1,4 @@
+import type { InfoCollectAnswer } from '../client/card-answers.js';
 import type {
   ConnectorSetupRequest,
   ContentBlock,
@@ -13,11 +14,6 @@ export type ChatRole = 'user' | 'agent' | 'system';
 
 /** Delivery of the user's own messages: `sending` until the service stored it, `failed` until retried. */
 export type MessageStatus = 'sending' | 'sent' | 'failed';
-
-export interface InfoCollectAnswer {
-  action: 'submit' | 'skip';
-  values?: Record<string, unknown>;
-}
 
 export interface InfoCollectCard {
   request: InfoCollectPayload;

@@ -1,3 +1,5 @@
+import type { ConnectionState } from '../client/record-stream.js';
+import { compareRecordIds } from '../client/records.js';
 import type {
   AgentStatus,
   ChatStreamRecord,
@@ -10,10 +12,8 @@ import type {
 import type { ChatApi } from './chat-api.js';
 import type { ChatMessage } from './chat-message.js';
 import { Emitter } from './emitter.js';
-import { compareRecordIds, MessageLog, TURN_FAILED } from './messages.js';
+import { MessageLog, TURN_FAILED } from './messages.js';
 import { afterTask } from './schedule.js';
-
-export type ConnectionState = 'idle' | 'connecting' | 'open' | 'reconnecting';
 
 /** What a message carries besides its text. */
 export type SendOptions = Pick<SendRequest, 'parts' | 'metadata' | 'toolAction' | 'senderName' | 'senderAvatar'>;
@@ -37,8 +37,6 @@ export interface ChatStoreEvents {
   /** The conversation shown changed; `null`: the next message starts a new one. What `persist` keeps. */
   'conversation-change': { conversationId: string | null };
 }
-
-const NO_STATUS: Readonly<Record<string, AgentStatus>> = Object.freeze({});
 
 /**
  * The state of one chat, shared by `<svc-chat>` and `useSvcChat`: records of the conversation turned into
@@ -69,12 +67,7 @@ export class ChatStore {
   #log!: MessageLog;
   /** What each unsent or failed message was, for `retry`. */
   #drafts!: Map<string, { text: string; options: SendOptions }>;
-  /** A turn is open: its user record arrived and its `result` did not. */
-  #turnOpen!: boolean;
-  /** The user record that opened the latest turn: a stream resumed after it replays the turn's deltas. */
-  #turnStart?: string;
   #pendingSends!: number;
-  #agentStatus!: Readonly<Record<string, AgentStatus>>;
   #connection!: ConnectionState;
   #hasMore!: boolean;
   #loadingHistory!: boolean;
@@ -101,12 +94,12 @@ export class ChatStore {
 
   /** A message is being sent or a reply is running: what a stop button shows. */
   get running(): boolean {
-    return this.#turnOpen || this.#pendingSends > 0;
+    return this.#log.turnOpen || this.#pendingSends > 0;
   }
 
   /** The latest status of each agent heard from in this conversation. */
   get agentStatus(): Readonly<Record<string, AgentStatus>> {
-    return this.#agentStatus;
+    return this.#log.agentStatus;
   }
 
   get connection(): ConnectionState {
@@ -178,9 +171,9 @@ export class ChatStore {
     if (signal.aborted || !conversationId) return undefined;
     try {
       const result = await this.#api.interrupt(conversationId, { signal });
-      if (!signal.aborted && !result.interrupted && this.#turnOpen) {
+      if (!signal.aborted && !result.interrupted && this.#log.turnOpen) {
         // Nothing runs on the service: the end of the turn was missed.
-        this.#turnOpen = false;
+        this.#log.closeTurn();
         this.#changed();
       }
       return result;
@@ -285,41 +278,22 @@ export class ChatStore {
       if (!userEventId) this.#log.markSent(localId);
       else if (!this.#log.confirm(localId, userEventId)) return;
     }
-    this.#turnOpen = true;
-    this.#turnStart = userEventId;
+    this.#log.openTurn(userEventId);
   }
 
-  /** Applies records; the newest also move the turn and agent statuses, and live ones raise events. */
+  /** Applies records (the log moves the turn and the agents' statuses); a live one that ends the turn is told. */
   #ingest(records: readonly ChatStreamRecord[], live: boolean, localId?: string): void {
     for (const record of records) {
-      const last = this.#log.lastId;
-      const newest = last === undefined || compareRecordIds(record.id, last) > 0;
-      if (this.#log.apply(record, localId) && newest) this.#follow(record, live);
+      const applied = this.#log.apply(record, localId);
+      // A `result` ends the turn shown only as the newest record; an older one is history.
+      if (applied && live && record.raw.type === 'result' && this.#log.lastId === record.id) {
+        this.#turnComplete(record, record.raw);
+      }
     }
     this.#changed();
   }
 
-  #follow(record: ChatStreamRecord, live: boolean): void {
-    const raw = record.raw;
-    switch (raw.type) {
-      case 'user':
-        this.#turnOpen = true;
-        this.#turnStart = record.id;
-        break;
-      case 'agent_status':
-        this.#agentStatus = Object.freeze({ ...this.#agentStatus, [raw.agentId]: raw.status });
-        break;
-      case 'result':
-        this.#endTurn(record, raw, live);
-        break;
-    }
-  }
-
-  #endTurn(record: ChatStreamRecord, raw: ResultRawEvent, live: boolean): void {
-    this.#turnOpen = false;
-    const agents = [...Object.keys(this.#agentStatus), ...(raw.agentIds ?? [])];
-    this.#agentStatus = Object.freeze(Object.fromEntries(agents.map((id) => [id, 'idle' as const])));
-    if (!live) return;
+  #turnComplete(record: ChatStreamRecord, raw: ResultRawEvent): void {
     const error = raw.subtype === 'error' ? raw.error || TURN_FAILED : undefined;
     if (error) {
       this.#error = error;
@@ -356,7 +330,7 @@ export class ChatStore {
       if (before === undefined) {
         this.#loadingLatest = false;
         // An open turn is replayed from its start: history leaves out the deltas streamed so far.
-        void this.#openStream(this.#turnOpen ? this.#turnStart : undefined);
+        void this.#openStream(this.#log.turnOpen ? this.#log.turnStart : undefined);
       }
     } catch (err) {
       if (signal.aborted) return;
@@ -379,7 +353,7 @@ export class ChatStore {
     const signal = this.#scope.signal;
     this.#stream = signal;
     this.#setConnection('connecting');
-    const onConnectionChange = (state: 'open' | 'reconnecting') => {
+    const onConnectionChange = (state: ConnectionState) => {
       if (this.#stream === signal) this.#setConnection(state);
     };
     try {
@@ -411,10 +385,7 @@ export class ChatStore {
   #resetState(): void {
     this.#log = new MessageLog();
     this.#drafts = new Map();
-    this.#turnOpen = false;
-    this.#turnStart = undefined;
     this.#pendingSends = 0;
-    this.#agentStatus = NO_STATUS;
     this.#connection = 'idle';
     this.#hasMore = false;
     this.#loadingHistory = false;

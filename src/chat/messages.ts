@@ -1,5 +1,7 @@
-import { extractText } from '../client/events.js';
+import { type CardAnswer, readCardAnswer } from '../client/card-answers.js';
+import { compareRecordIds, extractText } from '../client/records.js';
 import type {
+  AgentStatus,
   AssistantDeltaRawEvent,
   AssistantRawEvent,
   ChatStreamRecord,
@@ -16,16 +18,7 @@ import type {
   UserRawEvent,
 } from '../client/types.js';
 import type { ChatMessage, ChatRole, MessageStatus } from './chat-message.js';
-import { type CardAnswer, readAnswer, readReply } from './content.js';
-
-/**
- * Record ids are opaque but strictly increasing. A shorter id sorts first, so unpadded numeric ids order
- * correctly too; ids of one length (`e` + 15 digits) compare as strings.
- */
-export function compareRecordIds(a: string, b: string): number {
-  if (a.length !== b.length) return a.length - b.length;
-  return a < b ? -1 : a > b ? 1 : 0;
-}
+import { readReply } from './reply-content.js';
 
 /** The user's message as shown before the service has stored it. */
 export interface LocalDraft {
@@ -107,11 +100,14 @@ function compareEntries(a: Entry, b: Entry): number {
 /** The notice of a failed turn whose `result` carries no readable error. */
 export const TURN_FAILED = 'The agent could not finish its reply.';
 
+const NO_STATUS: Readonly<Record<string, AgentStatus>> = Object.freeze({});
+
 /**
- * Records → the list of messages a UI renders. Applying a record is idempotent (an id applied once is
- * ignored) and order-independent: every message sits at the position of the record that created it, and
- * links between records (card answers, payment resolutions) are resolved whichever arrives first, so a
- * page of older history can be applied after the live records.
+ * Records → the list of messages a UI renders, and the state of the latest turn. Applying a record is
+ * idempotent (an id applied once is ignored) and order-independent: every message sits at the position of
+ * the record that created it, links between records (card answers, payment resolutions) are resolved
+ * whichever arrives first, and only the newest records move the turn and the agents' statuses, so a page of
+ * older history can be applied after the live records.
  */
 export class MessageLog {
   readonly #order: Entry[] = [];
@@ -131,6 +127,11 @@ export class MessageLog {
   readonly #resolutions = new Map<string, { at: string; status: PaymentStatus }>();
   #localCount = 0;
   #list?: readonly ChatMessage[];
+  /** The latest turn runs: its user record was applied and its `result` was not. */
+  #turnOpen = false;
+  /** The user record that opened the latest turn: a stream resumed after it replays the turn's deltas. */
+  #turnStart?: string;
+  #agentStatus = NO_STATUS;
 
   /** The oldest record applied: the cursor of the next older history page. */
   get firstId(): string | undefined {
@@ -140,6 +141,21 @@ export class MessageLog {
   /** The newest record applied: where a stream resumes. */
   get lastId(): string | undefined {
     return this.#lastId;
+  }
+
+  /** A turn is open: its user record (or the send that stored it) arrived and its `result` did not. */
+  get turnOpen(): boolean {
+    return this.#turnOpen;
+  }
+
+  /** Where the open turn started: the id of its user record, if known. */
+  get turnStart(): string | undefined {
+    return this.#turnStart;
+  }
+
+  /** The latest status of each agent heard from; every one `idle` once a turn ends. */
+  get agentStatus(): Readonly<Record<string, AgentStatus>> {
+    return this.#agentStatus;
   }
 
   /** The messages in order; the same array until something changes. */
@@ -163,11 +179,16 @@ export class MessageLog {
       if (local) this.#remove(local);
       return false;
     }
+    const newest = this.#lastId === undefined || compareRecordIds(record.id, this.#lastId) > 0;
     this.#markApplied(record.id);
     const raw = record.raw;
     switch (raw.type) {
       case 'user':
+        if (newest) this.openTurn(record.id);
         this.#applyUser(record, raw, localId);
+        break;
+      case 'agent_status':
+        if (newest) this.#agentStatus = Object.freeze({ ...this.#agentStatus, [raw.agentId]: raw.status });
         break;
       case 'assistant_delta':
         this.#applyDelta(record, raw);
@@ -188,10 +209,28 @@ export class MessageLog {
         this.#applyResolution(record, raw);
         break;
       case 'result':
+        if (newest) this.#endTurn(raw);
         this.#applyResult(record, raw);
         break;
     }
     return true;
+  }
+
+  /** A turn started whose user record is not applied yet: the service stored it as record `start`. */
+  openTurn(start: string | undefined): void {
+    this.#turnOpen = true;
+    this.#turnStart = start;
+  }
+
+  /** Nothing runs any more, though no `result` said so (the service answered that no reply is running). */
+  closeTurn(): void {
+    this.#turnOpen = false;
+  }
+
+  #endTurn(raw: ResultRawEvent): void {
+    this.#turnOpen = false;
+    const agents = [...Object.keys(this.#agentStatus), ...(raw.agentIds ?? [])];
+    this.#agentStatus = Object.freeze(Object.fromEntries(agents.map((id) => [id, 'idle' as const])));
   }
 
   /** Shows the user's message at once, last; returns its local id. */
@@ -264,7 +303,7 @@ export class MessageLog {
     this.#currentTurn = record.turnId ?? record.id;
     if (raw.toolAction) {
       // A card action: not a message of its own, it answers a card.
-      const answer = readAnswer(raw, record.id);
+      const answer = readCardAnswer(raw, record.id);
       if (answer) {
         this.#answers.push(answer);
         this.#resolveCards();

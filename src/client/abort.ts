@@ -23,8 +23,3 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
     signal?.addEventListener('abort', onAbort, { once: true });
   });
 }
-
-/** Exponential backoff with jitter: `base · 2^attempt`, at most `max`, minus up to a quarter. */
-export function backoff(attempt: number, base: number, max: number): number {
-  return Math.min(base * 2 ** attempt, max) * (1 - Math.random() * 0.25);
-}

@@ -1,3 +1,5 @@
+import type { TokenProvider } from './auth.js';
+
 /** Session-level external-tool credentials, or a (sync or async) function that returns them per message. */
 export type McpTokens =
   | Record<string, string>
@@ -5,8 +7,17 @@ export type McpTokens =
 
 /** Options of `new SvcClient(config)` (spec 4.4); every standalone client (`ChatClient`, …) takes the same. */
 export interface SvcClientConfig {
-  /** Personal API key, workspace API key or session token. Default: `SVC_API_KEY` where `process` exists. */
+  /**
+   * Personal API key, workspace API key or session token. Default: `SVC_API_KEY` where `process` exists
+   * (not with a `tokenProvider`, whose first token it is when given).
+   */
   apiKey?: string;
+  /**
+   * Gets session tokens (e.g. from the site's backend): asked for the first one, again shortly before it
+   * expires and once when the service refuses it (401), after which the call is repeated. Its failure is an
+   * `AuthenticationError` with the status it gave.
+   */
+  tokenProvider?: TokenProvider;
   /** Platform address; routes live under `{baseUrl}/api/v2`. Default `https://api.svc.dev`. */
   baseUrl?: string;
   /** Default agent of new conversations and of `training()`. Never read from the environment. */

@@ -1,3 +1,4 @@
+import { connectorSetupMetadata } from './card-answers.js';
 import type { ChatClient } from './chat.js';
 import type { RequestOptions } from './config.js';
 import type { TurnReadOptions } from './record-stream.js';
@@ -70,7 +71,7 @@ export class Conversation {
     return this.send(`Connected ${setup.name}.`, {
       ...messageOptions,
       toolAction: true,
-      metadata: { connectorSetup: { connectorTypeId: setup.connectorTypeId, status: 'submitted' } },
+      metadata: connectorSetupMetadata(setup.connectorTypeId),
     });
   }
 

@@ -18,8 +18,9 @@ export class ApiError extends SvcSdkError {
     /** The parsed error body (`{ detail }`), or the raw text when it was not JSON. */
     readonly body: unknown,
     readonly headers?: Headers,
+    options?: { cause?: unknown },
   ) {
-    super(message);
+    super(message, options);
   }
 }
 
@@ -52,8 +53,8 @@ export class InternalServerError extends ApiError {
 }
 
 /** The request never got an answer: DNS, refused or reset connection, a stream cut mid-body. */
-export class APIConnectionError extends SvcSdkError {
-  override name = 'APIConnectionError';
+export class ApiConnectionError extends SvcSdkError {
+  override name = 'ApiConnectionError';
 
   constructor(message = 'connection error', options?: { cause?: unknown }) {
     super(message, options);
@@ -61,8 +62,8 @@ export class APIConnectionError extends SvcSdkError {
 }
 
 /** No answer within `timeoutMs`, or a turn silent for longer than `idleTimeoutMs`. */
-export class APITimeoutError extends APIConnectionError {
-  override name = 'APITimeoutError';
+export class ApiTimeoutError extends ApiConnectionError {
+  override name = 'ApiTimeoutError';
 
   constructor(message = 'request timed out') {
     super(message);

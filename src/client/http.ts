@@ -1,16 +1,13 @@
-import { backoff, linkSignal, sleep } from './abort.js';
+import { linkSignal, sleep } from './abort.js';
+import { TokenSource } from './auth.js';
 import type { RequestOptions, SvcClientConfig } from './config.js';
-import { AbortError, APIConnectionError, APITimeoutError, ApiError, errorFromResponse, SvcSdkError } from './errors.js';
+import { AbortError, ApiConnectionError, ApiError, ApiTimeoutError, errorFromResponse, SvcSdkError } from './errors.js';
+import { retryDelay } from './retry.js';
 
 export const DEFAULT_BASE_URL = 'https://api.svc.dev';
 const API_PREFIX = '/api/v2';
 const DEFAULT_TIMEOUT_MS = 30_000;
 const DEFAULT_MAX_RETRIES = 2;
-const RETRY_BASE_MS = 500;
-const RETRY_MAX_MS = 8_000;
-/** A `retry-after` longer than this is not waited for: the error goes to the caller instead. */
-const RETRY_AFTER_MAX_MS = 60_000;
-const RETRYABLE_STATUSES = new Set([429, 502, 503, 504]);
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 export type Query = Record<string, string | number | boolean | undefined>;
@@ -49,26 +46,29 @@ export function path(strings: TemplateStringsArray, ...values: (string | number)
 }
 
 /**
- * The one request core: auth headers, JSON bodies, the caller's signal, the timeout, retries of safe
- * requests and the mapping of failures to error classes. Every resource method is a line on top of it.
+ * The one request core: the credential (a key, or a provider's token renewed before it expires and once on a
+ * 401), JSON bodies, the caller's signal, the timeout, retries of safe requests (`retry.ts`) and the mapping
+ * of failures to error classes. Every resource method is a line on top of it.
  */
 export class HttpClient {
   /** The configuration without the credential, which stays private so a logged client shows no token. */
-  readonly config: Readonly<Omit<SvcClientConfig, 'apiKey'>>;
+  readonly config: Readonly<Omit<SvcClientConfig, 'apiKey' | 'tokenProvider'>>;
   readonly baseUrl: string;
   readonly #apiKey: string | undefined;
+  readonly #tokens: TokenSource | undefined;
 
-  constructor({ apiKey, ...config }: SvcClientConfig = {}) {
+  constructor({ apiKey, tokenProvider, ...config }: SvcClientConfig = {}) {
     this.config = config;
-    this.#apiKey = apiKey ?? envApiKey();
     this.baseUrl = (config.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
-    if (this.#apiKey?.startsWith('sk_') && isBrowser() && !config.dangerouslyAllowBrowser) {
+    if (apiKey?.startsWith('sk_') && isBrowser() && !config.dangerouslyAllowBrowser) {
       throw new SvcSdkError(
-        'A workspace API key (sk_…) must not be used in a browser: anyone who opens the page can read it and ' +
-          'act for the whole workspace. Mint a session token on your server (workspaces.mintSession or ' +
-          'startVisitorSession) and use that here, or pass dangerouslyAllowBrowser: true if the page is private.',
+        'A workspace API key must never be used in a browser: anyone who opens the page could act for the ' +
+          'whole workspace. Mint a session token on your server, or pass dangerouslyAllowBrowser: true if the ' +
+          'page is private.',
       );
     }
+    this.#tokens = tokenProvider && new TokenSource(tokenProvider, apiKey);
+    this.#apiKey = tokenProvider ? undefined : (apiKey ?? envApiKey());
   }
 
   /** Sends a call and parses the JSON answer (`undefined` for an empty one). */
@@ -102,17 +102,35 @@ export class HttpClient {
     const idempotent = call.idempotent ?? call.method !== 'POST';
     for (let attempt = 0; ; attempt++) {
       try {
-        return await this.#attempt(call, read, streaming);
+        return await this.#authorized(call, read, streaming);
       } catch (err) {
-        if (!idempotent || attempt >= maxRetries || !isRetryable(err)) throw err;
-        const delay = retryAfterMs(err) ?? backoff(attempt, RETRY_BASE_MS, RETRY_MAX_MS);
-        if (delay > RETRY_AFTER_MAX_MS) throw err;
+        const delay = idempotent && attempt < maxRetries ? retryDelay(err, attempt) : undefined;
+        if (delay === undefined) throw err;
         await sleep(delay, call.signal);
       }
     }
   }
 
-  async #attempt<T>(call: Call, read: (res: Response) => Promise<T>, streaming: boolean): Promise<T> {
+  /** One try with the current token; when the service refuses that token (401), one more with a renewed one. */
+  async #authorized<T>(call: Call, read: (res: Response) => Promise<T>, streaming: boolean): Promise<T> {
+    if (call.anonymous) return this.#attempt(call, undefined, read, streaming);
+    const tokens = this.#tokens;
+    const token = tokens ? await tokens.token() : this.#apiKey;
+    try {
+      return await this.#attempt(call, token, read, streaming);
+    } catch (err) {
+      // The service did nothing with a refused request, so even a POST is safe to send again.
+      if (!tokens || !(err instanceof ApiError) || err.status !== 401) throw err;
+      return this.#attempt(call, await tokens.renew(token!), read, streaming);
+    }
+  }
+
+  async #attempt<T>(
+    call: Call,
+    token: string | undefined,
+    read: (res: Response) => Promise<T>,
+    streaming: boolean,
+  ): Promise<T> {
     const timeoutMs = call.timeoutMs ?? this.config.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     if (call.signal?.aborted) throw new AbortError();
     const controller = new AbortController();
@@ -125,16 +143,16 @@ export class HttpClient {
     try {
       const fetchFn = this.config.fetch ?? globalThis.fetch;
       if (!fetchFn) throw new SvcSdkError('No fetch function: pass `fetch` in the client config.');
-      const res = await fetchFn(this.#url(call), this.#init(call, controller.signal));
+      const res = await fetchFn(this.#url(call), this.#init(call, token, controller.signal));
       if (!res.ok) throw await errorFromResponse(res);
       return await read(res);
     } catch (err) {
       // The service's error answer stands as it is, even when the caller aborted while its body was read.
       if (err instanceof ApiError) throw err;
       if (call.signal?.aborted) throw new AbortError();
-      if (timedOut) throw new APITimeoutError(`request timed out after ${timeoutMs} ms`);
+      if (timedOut) throw new ApiTimeoutError(`request timed out after ${timeoutMs} ms`);
       if (err instanceof SvcSdkError) throw err;
-      throw new APIConnectionError(`connection error: ${(err as Error)?.message ?? String(err)}`, { cause: err });
+      throw new ApiConnectionError(`connection error: ${(err as Error)?.message ?? String(err)}`, { cause: err });
     } finally {
       clearTimeout(timer);
       // A stream keeps the link: the caller's signal must still abort the body being read.
@@ -151,10 +169,11 @@ export class HttpClient {
     return `${this.baseUrl}${API_PREFIX}${call.path}${qs ? `?${qs}` : ''}`;
   }
 
-  #init(call: Call, signal: AbortSignal): RequestInit {
+  /** The one place a credential is written: the `Authorization` header (never the URL). */
+  #init(call: Call, token: string | undefined, signal: AbortSignal): RequestInit {
     const headers: Record<string, string> = { accept: 'application/json', ...call.headers };
     if (!call.anonymous) {
-      if (this.#apiKey) headers.authorization = `Bearer ${this.#apiKey}`;
+      if (token) headers.authorization = `Bearer ${token}`;
       if (this.config.loginType) headers['x-login-type'] = this.config.loginType;
       if (this.config.actAs) headers['x-act-as'] = this.config.actAs;
     }
@@ -166,21 +185,6 @@ export class HttpClient {
     }
     return { method: call.method, headers, body, signal };
   }
-}
-
-function isRetryable(err: unknown): boolean {
-  if (err instanceof ApiError) return RETRYABLE_STATUSES.has(err.status);
-  return err instanceof APIConnectionError;
-}
-
-/** `retry-after` as seconds or as an HTTP date. */
-export function retryAfterMs(err: unknown): number | undefined {
-  const header = err instanceof ApiError ? err.headers?.get('retry-after') : null;
-  if (!header) return undefined;
-  const seconds = Number(header);
-  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
-  const date = Date.parse(header);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
 }
 
 function envApiKey(): string | undefined {

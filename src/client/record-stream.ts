@@ -1,10 +1,15 @@
-import { backoff, linkSignal, sleep } from './abort.js';
-import { APIConnectionError, APITimeoutError, ApiError, SvcSdkError } from './errors.js';
-import { type HttpClient, type Query, retryAfterMs } from './http.js';
+import { linkSignal, sleep } from './abort.js';
+import { ApiConnectionError, ApiTimeoutError, SvcSdkError } from './errors.js';
+import type { HttpClient, Query } from './http.js';
+import { backoff, retryDelay } from './retry.js';
 import { readSse } from './sse.js';
 import type { ChatStreamRecord } from './types.js';
 
-export type ConnectionState = 'open' | 'reconnecting';
+/**
+ * Where the record stream of a conversation is: `connecting` to it, `open`, `reconnecting` (waiting to try
+ * again after a cut), or `idle` (not read). A stream reports `open` and `reconnecting`; a `ChatStore` all four.
+ */
+export type ConnectionState = 'idle' | 'connecting' | 'open' | 'reconnecting';
 
 export interface RecordStreamOptions {
   /** Start after this record; without it the stream starts at the live tail. */
@@ -12,25 +17,23 @@ export interface RecordStreamOptions {
   signal?: AbortSignal;
   /** Reconnect after a disconnect, resuming after the last record yielded. Default true. */
   reconnect?: boolean;
-  onConnectionChange?: (state: ConnectionState) => void;
+  onConnectionChange?: (state: Extract<ConnectionState, 'open' | 'reconnecting'>) => void;
 }
 
 export interface TurnReadOptions {
-  /** Silence (no record) longer than this ends the wait with `APITimeoutError`. Default 180000. */
+  /** Silence (no record) longer than this ends the wait with `ApiTimeoutError`. Default 180000. */
   idleTimeoutMs?: number;
   signal?: AbortSignal;
 }
 
 export const DEFAULT_IDLE_TIMEOUT_MS = 180_000;
-const RECONNECT_BASE_MS = 250;
-const RECONNECT_MAX_MS = 10_000;
 /** How many yielded ids are remembered to drop a replayed duplicate. */
 const SEEN_IDS = 2048;
 
 /**
  * The resume logic on top of the SSE reader, in one place: a long-lived record stream that reconnects
- * with backoff and `Last-Event-ID` set to the id of the last record it yielded, so no record is lost,
- * and that drops any record whose id it already yielded, so none is repeated.
+ * (after the wait of `retry.ts`) with `Last-Event-ID` set to the id of the last record it yielded, so no
+ * record is lost, and that drops any record whose id it already yielded, so none is repeated.
  */
 export async function* streamRecords(
   http: HttpClient,
@@ -42,6 +45,7 @@ export async function* streamRecords(
 ): AsyncGenerator<ChatStreamRecord, void, undefined> {
   const { signal, reconnect = true, onConnectionChange } = options;
   let cursor = options.lastEventId;
+  /** Reconnects since the last record: the backoff grows with them. */
   let failures = 0;
   const seen = new Set<string>();
   for (;;) {
@@ -65,18 +69,21 @@ export async function* streamRecords(
         yield record;
       }
       if (!reconnect) return;
+      // A stream the server ended is opened again like one that was cut.
+      delay = backoff(failures);
     } catch (err) {
-      if (!reconnect || !isTransient(err)) throw err;
-      delay = retryAfterMs(err);
+      delay = reconnect ? retryDelay(err, failures) : undefined;
+      if (delay === undefined) throw err;
     }
+    failures++;
     onConnectionChange?.('reconnecting');
-    await sleep(delay ?? backoff(failures++, RECONNECT_BASE_MS, RECONNECT_MAX_MS), signal);
+    await sleep(delay, signal);
   }
 }
 
 /**
  * Reads records up to and including the `result` record that ends a turn, then stops. Silence longer
- * than `idleTimeoutMs` throws `APITimeoutError`; time the caller spends on a record does not count.
+ * than `idleTimeoutMs` throws `ApiTimeoutError`; time the caller spends on a record does not count.
  */
 export async function* readTurn(
   records: (signal: AbortSignal) => AsyncIterable<ChatStreamRecord>,
@@ -101,10 +108,10 @@ export async function* readTurn(
       if (record.raw.type === 'result') return;
       arm();
     }
-    throw new APIConnectionError('the stream ended before the turn did');
+    throw new ApiConnectionError('the stream ended before the turn did');
   } catch (err) {
     if (timedOut && !options.signal?.aborted) {
-      throw new APITimeoutError(`no record for ${idleTimeoutMs} ms while waiting for the end of the turn`);
+      throw new ApiTimeoutError(`no record for ${idleTimeoutMs} ms while waiting for the end of the turn`);
     }
     throw err;
   } finally {
@@ -122,10 +129,4 @@ function parseRecord(data: string): ChatStreamRecord {
     // Reported below.
   }
   throw new SvcSdkError(`The stream carried a malformed record: ${data.slice(0, 200)}`);
-}
-
-/** A disconnect, a timeout, a 429 or a 5xx: worth reconnecting. Auth and lookup errors are not. */
-function isTransient(err: unknown): boolean {
-  if (err instanceof ApiError) return err.status === 429 || err.status >= 500;
-  return err instanceof APIConnectionError;
 }

@@ -1,6 +1,6 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { linkSignal } from './abort.js';
-import { AbortError, APIConnectionError, SvcSdkError } from './errors.js';
+import { AbortError, ApiConnectionError, SvcSdkError } from './errors.js';
 import type { Call, HttpClient } from './http.js';
 
 export type SseMessage = EventSourceMessage;
@@ -18,7 +18,7 @@ export interface SseOptions {
  * bytes to events with `eventsource-parser`, comments skipped. An event is yielded only at its closing
  * blank line, so a partial event at a cut is dropped (and re-read after a resume). Breaking out of the
  * loop aborts the request. The loop ends quietly when the server closes the stream, throws
- * `APIConnectionError` when the connection breaks and `AbortError` when the caller's signal aborts.
+ * `ApiConnectionError` when the connection breaks and `AbortError` when the caller's signal aborts.
  */
 export async function* readSse(
   http: HttpClient,
@@ -49,7 +49,7 @@ export async function* readSse(
   } catch (err) {
     if (options.signal?.aborted) throw new AbortError();
     if (err instanceof SvcSdkError) throw err;
-    throw new APIConnectionError(`stream interrupted: ${(err as Error)?.message ?? String(err)}`, { cause: err });
+    throw new ApiConnectionError(`stream interrupted: ${(err as Error)?.message ?? String(err)}`, { cause: err });
   } finally {
     controller.abort();
     unlink();

@@ -1,27 +1,18 @@
 import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import type { ChatApi } from '../chat/chat-api.js';
 import type { ChatMessage } from '../chat/chat-message.js';
-import { ChatStore, type ChatStoreEvents, type ConnectionState, type SendOptions } from '../chat/chat-store.js';
-import { authorizedFetch, type TokenProvider, TokenSource, tokenEndpointProvider } from '../chat/token-source.js';
-import { ChatClient } from '../client/chat.js';
-import { HttpClient } from '../client/http.js';
+import { ChatStore, type ChatStoreEvents, type SendOptions } from '../chat/chat-store.js';
+import { type ChatClientOptions, createChatClient } from '../chat/create-chat-client.js';
+import type { ConnectionState } from '../client/record-stream.js';
 import type { AgentStatus, InterruptResult, SendResult } from '../client/types.js';
 
 /**
  * Where the chat talks to, as `<svc-chat>` takes it. Authentication, most preferred first: `client`;
  * `tokenProvider` or `tokenEndpoint` (renewed before it expires and on a 401); `token` (not renewed).
  */
-export interface UseSvcChatOptions {
+export interface UseSvcChatOptions extends ChatClientOptions {
   /** A ready client (e.g. `new SvcClient(…)`), used as it is; keep it stable (a new one rebuilds the chat). */
   client?: { chat: ChatApi };
-  /** Service address; default: this page's origin. */
-  baseUrl?: string;
-  /** A session token (never a workspace key). */
-  token?: string;
-  /** Returns a fresh session token (or `{ token, expires_at }`) from the site's backend. */
-  tokenProvider?: TokenProvider;
-  /** URL of the site's backend that answers `POST` with `{ token, expires_at }`. */
-  tokenEndpoint?: string;
   /** Agents of new conversations. */
   agentIds?: string[];
   /** Shows this conversation instead of starting a new one. */
@@ -60,9 +51,6 @@ export interface SvcChatState {
   store: ChatStore | null;
 }
 
-const WORKSPACE_KEY_IN_BROWSER =
-  'A workspace API key must never be used in a browser: mint a session token on your server.';
-
 const NO_MESSAGES: readonly ChatMessage[] = Object.freeze([]);
 const NO_STATUS: Readonly<Record<string, AgentStatus>> = Object.freeze({});
 const noSubscription = () => () => {};
@@ -81,11 +69,22 @@ export function useSvcChat(options: UseSvcChatOptions): SvcChatState {
   const [setupError, setSetupError] = useState<string | null>(null);
 
   useEffect(() => {
-    if (token?.startsWith('sk_')) {
-      setSetupError(WORKSPACE_KEY_IN_BROWSER);
+    let api: ChatApi | undefined;
+    try {
+      api =
+        client?.chat ??
+        createChatClient({
+          baseUrl,
+          token,
+          tokenEndpoint,
+          // Read when a token is needed, so a new function each render is fine.
+          tokenProvider: hasProvider ? () => latest.current.tokenProvider!() : undefined,
+        });
+    } catch (err) {
+      // A workspace key: the client refuses it in a browser, and says why.
+      setSetupError((err as Error).message);
       return;
     }
-    const api = client?.chat ?? chatApi(baseUrl, tokenSource(latest, tokenEndpoint, token, hasProvider));
     if (!api) return;
     const created = new ChatStore({ api, targetAgentIds: latest.current.agentIds, historyTurns });
     const offs = [
@@ -151,21 +150,4 @@ export function useSvcChat(options: UseSvcChatOptions): SvcChatState {
     clearError,
     store,
   };
-}
-
-function tokenSource(
-  latest: { current: UseSvcChatOptions },
-  tokenEndpoint: string | undefined,
-  token: string | undefined,
-  hasProvider: boolean,
-): TokenSource | undefined {
-  if (hasProvider) return new TokenSource(() => latest.current.tokenProvider!());
-  if (tokenEndpoint) return new TokenSource(tokenEndpointProvider(tokenEndpoint));
-  if (token) return new TokenSource(async () => token);
-  return undefined;
-}
-
-function chatApi(baseUrl: string | undefined, tokens: TokenSource | undefined): ChatApi | undefined {
-  if (!tokens) return undefined;
-  return new ChatClient(new HttpClient({ baseUrl: baseUrl || location.origin, fetch: authorizedFetch(tokens) }));
 }

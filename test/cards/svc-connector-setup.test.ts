@@ -1,7 +1,7 @@
 import { expect, fixture, html, oneEvent } from '@open-wc/testing';
 import '../../src/cards/svc-connector-setup.js';
 import type { SvcConnectorSetup } from '../../src/cards/svc-connector-setup.js';
-import { extractConnectorSetup } from '../../src/client/events.js';
+import { extractConnectorSetup } from '../../src/client/records.js';
 import { until } from '../helpers/browser-service.js';
 import { chat, fill, idle, part, parts, recordAfter, turn, typeAndSend, visitorClient, waitFor } from './helpers.js';
 

@@ -1,7 +1,7 @@
 import { expect, fixture, html, oneEvent } from '@open-wc/testing';
 import '../../src/cards/svc-info-collect.js';
 import type { SvcInfoCollect } from '../../src/cards/svc-info-collect.js';
-import { extractInfoCollect } from '../../src/client/events.js';
+import { extractInfoCollect } from '../../src/client/records.js';
 import type { InfoCollectPayload } from '../../src/client/types.js';
 import { until } from '../helpers/browser-service.js';
 import {

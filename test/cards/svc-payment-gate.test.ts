@@ -1,7 +1,7 @@
 import { expect, fixture, html, oneEvent } from '@open-wc/testing';
 import '../../src/cards/svc-payment-gate.js';
 import type { SvcPaymentGate } from '../../src/cards/svc-payment-gate.js';
-import { extractPaymentGate } from '../../src/client/events.js';
+import { extractPaymentGate } from '../../src/client/records.js';
 import type { PaymentGatePayload } from '../../src/client/types.js';
 import { until } from '../helpers/browser-service.js';
 import { chat, part, payOnPayPage, stubWindowOpen, turn, typeAndSend, visitorClient, waitFor } from './helpers.js';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { compareRecordIds, MessageLog } from '../../src/chat/messages.js';
+import { MessageLog } from '../../src/chat/messages.js';
 import {
   assistant,
   attachment,
@@ -221,6 +221,23 @@ describe('MessageLog: cards and payments', () => {
 });
 
 describe('MessageLog: the end of a turn', () => {
+  it('keeps the running turn and the agents’ statuses from the newest records only', () => {
+    const log = logOf(user(5, 'hi', { turn: 't_2' }), status(6, 'agent_echo', 'typing', { turn: 't_2' }));
+    assert.equal(log.turnOpen, true);
+    assert.equal(log.turnStart, id(5));
+    assert.deepEqual(log.agentStatus, { agent_echo: 'typing' });
+    // An older page of history, applied after the live records, is history: it neither ends nor restarts the turn.
+    for (const record of [user(1, 'earlier'), status(2, 'agent_echo', 'thinking'), result(3, 'success')]) {
+      log.apply(record);
+    }
+    assert.equal(log.turnOpen, true);
+    assert.equal(log.turnStart, id(5));
+    assert.deepEqual(log.agentStatus, { agent_echo: 'typing' });
+    log.apply(result(7, 'success', { turn: 't_2', agentIds: ['agent_echo', 'agent_scout'] }));
+    assert.equal(log.turnOpen, false);
+    assert.deepEqual(log.agentStatus, { agent_echo: 'idle', agent_scout: 'idle' });
+  });
+
   it('shows a failed turn on its last reply, or as a system row when nothing was replied', () => {
     const failed = logOf(
       user(1, 'hi'),
@@ -305,11 +322,5 @@ describe('MessageLog: the user’s unsent messages', () => {
     assert.equal(log.messages.at(-1)?.text, 'are you there?');
     assert.equal(log.messages.at(-1)?.status, 'sending');
     assert.equal(log.markRetrying(sending), false, 'only a failed message is retried');
-  });
-
-  it('orders ids of different lengths numerically', () => {
-    assert.ok(compareRecordIds('9', '10') < 0);
-    assert.ok(compareRecordIds(id(9), id(10)) < 0);
-    assert.equal(compareRecordIds(id(5), id(5)), 0);
   });
 });

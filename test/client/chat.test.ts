@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import {
   AbortError,
-  APITimeoutError,
+  ApiTimeoutError,
   type ChatStreamRecord,
   extractText,
   isInterrupt,
@@ -199,7 +199,7 @@ describe('client: chat', () => {
     }, AbortError);
   });
 
-  it('a wait without records for idleTimeoutMs is APITimeoutError', async () => {
+  it('a wait without records for idleTimeoutMs is ApiTimeoutError', async () => {
     const client = await visitorClient(server, { agentId: 'agent_echo' });
     const turn = await client.sendMessage('done');
     const started = Date.now();
@@ -210,7 +210,7 @@ describe('client: chat', () => {
       })) {
         // The turn is over: no record will come.
       }
-    }, APITimeoutError);
+    }, ApiTimeoutError);
     assert.ok(Date.now() - started < 10_000);
   });
 

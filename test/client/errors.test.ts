@@ -4,9 +4,9 @@ import { after, afterEach, before, describe, it } from 'node:test';
 import { inspect } from 'node:util';
 import {
   AbortError,
-  APIConnectionError,
-  APITimeoutError,
+  ApiConnectionError,
   ApiError,
+  ApiTimeoutError,
   AuthenticationError,
   ChatClient,
   ConflictError,
@@ -191,28 +191,28 @@ describe('client: the request core', () => {
     assert.equal(local.requests.length, 1);
   });
 
-  it('a refused connection is APIConnectionError', async () => {
+  it('a refused connection is ApiConnectionError', async () => {
     local = await localServer(() => {});
     const { url, server } = local;
     await new Promise((resolve) => server.close(resolve));
     const client = new ChatClient({ baseUrl: url, maxRetries: 0 });
     await assert.rejects(client.messages('c_1'), (err: unknown) => {
-      assert.ok(err instanceof APIConnectionError && !(err instanceof APITimeoutError));
+      assert.ok(err instanceof ApiConnectionError && !(err instanceof ApiTimeoutError));
       return true;
     });
   });
 
-  it('a silent server is APITimeoutError after timeoutMs', async () => {
+  it('a silent server is ApiTimeoutError after timeoutMs', async () => {
     local = await localServer(() => {});
     const client = new ChatClient({ baseUrl: local.url, timeoutMs: 200, maxRetries: 0 });
     const started = Date.now();
     await assert.rejects(client.messages('c_1'), (err: unknown) => {
-      assert.ok(err instanceof APITimeoutError);
+      assert.ok(err instanceof ApiTimeoutError);
       assert.match(err.message, /timed out after 200 ms/);
       return true;
     });
     assert.ok(Date.now() - started < 5_000);
-    await assert.rejects(client.messages('c_1', { timeoutMs: 50 }), APITimeoutError);
+    await assert.rejects(client.messages('c_1', { timeoutMs: 50 }), ApiTimeoutError);
   });
 
   it('the caller’s signal aborts a request with AbortError, also before it starts', async () => {

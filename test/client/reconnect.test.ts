@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import {
-  APIConnectionError,
+  ApiConnectionError,
   type ChatStreamRecord,
   NotFoundError,
   type SendResult,
@@ -103,12 +103,12 @@ describe('client: stream reconnection through a connection-cutting proxy', () =>
     assert.deepEqual(ids(seen), ids(first.records.slice(1)));
   });
 
-  it('with reconnect: false a cut ends the stream with APIConnectionError', async () => {
+  it('with reconnect: false a cut ends the stream with ApiConnectionError', async () => {
     const { sent } = await finishedTurn();
     proxy.cutAt([3_000]);
     await assert.rejects(
       collect(flaky.chat.stream(sent.conversationId, { lastEventId: sent.userEventId, reconnect: false })),
-      APIConnectionError,
+      ApiConnectionError,
     );
   });
 
@@ -120,7 +120,7 @@ describe('client: stream reconnection through a connection-cutting proxy', () =>
 
   it('breaking out of the loop closes the connection', async () => {
     const { sent } = await finishedTurn();
-    const readers = () => server.ctx.hub.readers(sent.conversationId);
+    const readers = () => server.ctx.records.readers(sent.conversationId);
     for await (const record of flaky.chat.stream(sent.conversationId, { lastEventId: sent.userEventId })) {
       assert.equal(readers(), 1);
       if (record.raw.type === 'assistant_delta') break;

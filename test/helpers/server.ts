@@ -70,12 +70,13 @@ export async function startTestServer(options: ServiceOptions = {}): Promise<Tes
     filesDir: join(dir, 'files'),
     ...options,
   });
-  // Every reader the hub lets go is announced, so a test waits for the last one to leave instead of looking again.
-  const { hub } = service.ctx;
+  // Every reader the record log lets go is announced, so a test waits for the last one to leave instead of
+  // looking again.
+  const { records } = service.ctx;
   const left = new EventEmitter();
-  const subscribe = hub.subscribe;
-  hub.subscribe = (conversationId, subscriber) => {
-    const unsubscribe = subscribe.call(hub, conversationId, subscriber);
+  const follow = records.follow;
+  records.follow = (conversationId, after, reader) => {
+    const unsubscribe = follow.call(records, conversationId, after, reader);
     return () => {
       unsubscribe();
       left.emit(conversationId);
@@ -106,7 +107,7 @@ export async function startTestServer(options: ServiceOptions = {}): Promise<Tes
     readersGone: (conversationId) =>
       new Promise((resolve) => {
         const check = () => {
-          if (hub.readers(conversationId) > 0) return;
+          if (records.readers(conversationId) > 0) return;
           left.off(conversationId, check);
           resolve();
         };

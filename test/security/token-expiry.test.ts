@@ -1,10 +1,10 @@
 import { expect, fixture, html, oneEvent } from '@open-wc/testing';
 import '../../src/elements/svc-chat.js';
 import { ChatClient } from '../../src/client/chat.js';
-import { extractText } from '../../src/client/events.js';
 import { HttpClient } from '../../src/client/http.js';
+import { extractText } from '../../src/client/records.js';
 import type { SvcChat } from '../../src/elements/svc-chat.js';
-import { mintVisitorSession, service, until } from '../helpers/browser-service.js';
+import { lastSmsCode, mintVisitorSession, service, until } from '../helpers/browser-service.js';
 
 /** Lifetime of the first token the provider mints: shorter than the first reply. */
 const TTL_SECONDS = 2;
@@ -77,5 +77,82 @@ describe('a session token that expires mid-conversation', function () {
     await converseAcrossExpiry(el, url, ref);
     // One token for the first reply, and exactly one renewal after the service refused the expired one.
     expect(minted.length).to.equal(2);
+  });
+});
+
+/** Types `phone`, then the code the service texted to it, into the chat's sign-in form. */
+async function signInBySms(el: SvcChat, phone: string): Promise<void> {
+  const form = await until(() => el.shadowRoot!.querySelector('svc-sms-sign-in'), 'the sign-in form');
+  await form.updateComplete;
+  const field = (name: string) => form.shadowRoot!.querySelector<HTMLInputElement>(`input[name=${name}]`);
+  const submit = () => form.shadowRoot!.querySelector<HTMLButtonElement>('button[type=submit]')!.click();
+  field('phone')!.value = phone;
+  submit();
+  const codeField = await until(() => field('code'), 'the code step');
+  codeField.value = await until(() => lastSmsCode(phone), 'the SMS');
+  const signedIn = oneEvent(el, 'svc-signed-in');
+  submit();
+  await signedIn;
+}
+
+describe('an SMS session that expires mid-conversation', function () {
+  this.timeout(60_000);
+
+  it('returns the visitor to the sign-in form, once, with a clear message, and they carry on', async () => {
+    const { url } = await service();
+    const phone = `+86138${String(Date.now()).slice(-8)}`;
+    // The visitor signed in by SMS earlier in this tab (persist-session), and their session ends in 2 s: the
+    // member an SMS sign-in makes for this phone, with a session minted as short as the service allows.
+    const session = await mintVisitorSession(TTL_SECONDS, `sms:${phone}`);
+    sessionStorage.setItem(`svc-chat-session:${url}|demo`, JSON.stringify(session));
+    const el = await fixture<SvcChat>(html`<div style="height: 600px"><svc-chat base-url=${url} sign-in="sms"
+      workspace="demo" persist-session agent-ids="agent_aria"></svc-chat></div>`).then(
+      (d) => d.querySelector('svc-chat')!,
+    );
+    const errors: { message: string; status?: number }[] = [];
+    el.addEventListener('svc-error', (e) =>
+      errors.push((e as CustomEvent<{ message: string; status?: number }>).detail),
+    );
+
+    // A reply that outlives the session, then a message after it ended.
+    const first = oneEvent(el, 'svc-turn-complete');
+    await el.send('/slow 3');
+    expect((await first).detail.subtype).to.equal('success');
+    expect(parts(el, 'sign-in')).to.have.length(0);
+    await el.send('are you still there?');
+
+    const notice = await until(() => parts(el, 'sign-in')[0] && parts(el, 'notice')[0], 'the sign-in form');
+    expect(shownText(notice)).to.equal('Your session expired. Sign in again.');
+    expect(errors).to.deep.equal([{ message: 'Your session expired. Sign in again.', status: 401 }]);
+    expect(parts(el, 'input'), 'no composer while signed out').to.have.length(0);
+    expect(sessionStorage.getItem(`svc-chat-session:${url}|demo`), 'the ended session is forgotten').to.equal(null);
+
+    // Signing in again brings the chat back, and nothing of the old session fails any more.
+    await signInBySms(el, phone);
+    const next = oneEvent(el, 'svc-turn-complete');
+    await el.send('back again');
+    expect((await next).detail.subtype).to.equal('success');
+    expect(parts(el, 'sign-in')).to.have.length(0);
+    expect(parts(el, 'notice')).to.have.length(0);
+    expect(errors).to.have.length(1);
+  });
+});
+
+describe('a token endpoint that fails', () => {
+  it('says so once, as a failure to get a session with its status, and keeps the message for a retry', async () => {
+    const { url } = await service();
+    const el = await fixture<SvcChat>(html`<div style="height: 600px"><svc-chat base-url=${url} agent-ids="agent_echo"
+      token-endpoint="/__svc/token-unavailable"></svc-chat></div>`).then((d) => d.querySelector('svc-chat')!);
+    const errors: { message: string; status?: number }[] = [];
+    el.addEventListener('svc-error', (e) =>
+      errors.push((e as CustomEvent<{ message: string; status?: number }>).detail),
+    );
+    await el.send('hello');
+    await until(() => parts(el, 'retry-button')[0], 'the retry button');
+    const reason = 'could not get a session token: the token endpoint answered 500';
+    expect(errors).to.deep.equal([{ message: reason, status: 500 }]);
+    expect(parts(el, 'notice').map(shownText)).to.deep.equal([reason]);
+    expect(shownText(el.shadowRoot).split(reason)).to.have.length(2, 'the reason is shown once');
+    expect(shownText(el.shadowRoot)).to.contain('Not sent.');
   });
 });

@@ -96,10 +96,10 @@ describe('stream framing', () => {
     const readers = await Promise.all(
       [1, 2, 3].map(() => openSse(streamUrl(server, sent.conversationId), { token: 'pk_alice' })),
     );
-    assert.equal(server.ctx.hub.readers(sent.conversationId), 3);
+    assert.equal(server.ctx.records.readers(sent.conversationId), 3);
     for (const reader of readers) reader.close();
     await server.readersGone(sent.conversationId);
-    assert.equal(server.ctx.hub.readers(sent.conversationId), 0);
+    assert.equal(server.ctx.records.readers(sent.conversationId), 0);
   });
 });
 

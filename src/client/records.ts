@@ -1,7 +1,7 @@
 /**
- * Helpers of spec section 6: each reads one record of the stream (docs/protocol.md, "Record").
- * Cards and delegations are `tool_use` blocks with reserved names; agent input is checked before use,
- * so a malformed card gives `null` instead of a broken one.
+ * Records of the stream (docs/protocol.md, "Record"): the order of their ids, and the helpers of spec
+ * section 6 that each read one record. Cards and delegations are `tool_use` blocks with reserved names;
+ * agent input is checked before use, so a malformed card gives `null` instead of a broken one.
  */
 import type {
   AssistantRawEvent,
@@ -19,6 +19,15 @@ import type {
   ToolUseBlock,
   UserRawEvent,
 } from './types.js';
+
+/**
+ * Orders record ids. They are opaque but strictly increasing within a conversation: a shorter id sorts first,
+ * so unpadded numeric ids order correctly too, and ids of one length (`e` + 15 digits) compare as strings.
+ */
+export function compareRecordIds(a: string, b: string): number {
+  if (a.length !== b.length) return a.length - b.length;
+  return a < b ? -1 : a > b ? 1 : 0;
+}
 
 /** Tool names the helpers and the cards recognise. */
 export const RESERVED_TOOL_NAMES = {
@@ -117,16 +126,6 @@ export function extractInfoCollect(record: ChatStreamRecord): InfoCollectPayload
 
 export function isInfoCollect(record: ChatStreamRecord): boolean {
   return extractInfoCollect(record) !== null;
-}
-
-/** The `metadata` of a `toolAction` message that answers an information-collection card. */
-export function infoCollectSubmitMetadata(values: Record<string, unknown>, toolUseId?: string) {
-  return { infoCollect: { action: 'submit' as const, values, ...(toolUseId ? { toolUseId } : {}) } };
-}
-
-/** The `metadata` of a `toolAction` message that skips an information-collection card. */
-export function infoCollectSkipMetadata(toolUseId?: string) {
-  return { infoCollect: { action: 'skip' as const, ...(toolUseId ? { toolUseId } : {}) } };
 }
 
 /** The connector-setup cards (`setup_connector` tool calls) of an `assistant` record. */

@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import {
   type AgentTurn,
   type ChatStreamRecord,
+  compareRecordIds,
   extractConnectorSetup,
   extractDelegations,
   extractFileAttachment,
@@ -24,8 +25,17 @@ import {
   RESERVED_TOOL_NAMES,
   type SvcClient,
 } from '../../src/index.js';
+import { id } from '../chat/records.js';
 import { visitorClient } from '../helpers/client.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
+
+describe('client: record ids', () => {
+  it('orders ids of different lengths numerically', () => {
+    assert.ok(compareRecordIds('9', '10') < 0);
+    assert.ok(compareRecordIds(id(9), id(10)) < 0);
+    assert.equal(compareRecordIds(id(5), id(5)), 0);
+  });
+});
 
 /** The one record of a turn the predicate picks. */
 function only(turn: AgentTurn, pick: (r: ChatStreamRecord) => boolean): ChatStreamRecord {

@@ -1,0 +1,155 @@
+import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import { after, before, describe, it } from 'node:test';
+import { TokenSource, tokenEndpointProvider } from '../../src/client/auth.js';
+import { AuthenticationError, ChatClient, type SessionGrant } from '../../src/index.js';
+import { adminClient } from '../helpers/client.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { uniqueRef } from '../helpers/workspace.js';
+
+const inMs = (ms: number) => new Date(Date.now() + ms).toISOString();
+
+describe('TokenSource', () => {
+  it('keeps a token until shortly before it expires, then renews it', async (t) => {
+    // The clock moves only when the test moves it.
+    t.mock.timers.enable({ apis: ['Date'], now: Date.parse('2026-01-01T00:00:00Z') });
+    let calls = 0;
+    const source = new TokenSource(async () => ({ token: `t${++calls}`, expires_at: inMs(400) }));
+    assert.equal(await source.token(), 't1');
+    t.mock.timers.tick(290);
+    assert.equal(await source.token(), 't1', 'a fresh token is reused');
+    t.mock.timers.tick(30);
+    assert.equal(await source.token(), 't2', 'renewed in the last quarter of its life');
+    assert.equal(calls, 2);
+  });
+
+  it('asks the provider once however many callers need a token at the same time', async () => {
+    let calls = 0;
+    let answer!: () => void;
+    const answered = new Promise<void>((resolve) => {
+      answer = resolve;
+    });
+    const source = new TokenSource(async () => {
+      calls++;
+      await answered;
+      return 'shared';
+    });
+    const asked = Promise.all(Array.from({ length: 10 }, () => source.token()));
+    answer();
+    const tokens = await asked;
+    assert.deepEqual(new Set(tokens), new Set(['shared']));
+    assert.equal(calls, 1);
+  });
+
+  it('says clearly when the provider returns no token', async () => {
+    const source = new TokenSource(async () => ({ token: '' }));
+    await assert.rejects(source.token(), /returned no token/);
+  });
+});
+
+describe('client: a tokenProvider in the request core, against the service', () => {
+  let server: TestServer;
+  let good: SessionGrant;
+  before(async () => {
+    server = await startTestServer();
+    good = await adminClient(server)
+      .workspace('acme')
+      .startVisitorSession({ sp_user_ref: uniqueRef('visitor') });
+  });
+  after(() => server.close());
+
+  /** Fails the way a provider says the visitor must sign in again. */
+  const signInAgain = () => Object.assign(new Error('Your session expired. Sign in again.'), { status: 401 });
+
+  /**
+   * A chat client whose provider hands out `handouts` in turn (the last one again and again; an Error is
+   * thrown), recording what it handed out and the status of every response.
+   */
+  function clientWith(handouts: (SessionGrant | string | Error)[], config = {}) {
+    const handed: string[] = [];
+    const statuses: number[] = [];
+    const tokenProvider = async () => {
+      const next = handouts[Math.min(handed.length, handouts.length - 1)]!;
+      handed.push(next instanceof Error ? 'failure' : typeof next === 'string' ? next : next.token);
+      if (next instanceof Error) throw next;
+      return next;
+    };
+    const fetchAndLog: typeof fetch = async (input, init) => {
+      const res = await fetch(input, init);
+      statuses.push(res.status);
+      return res;
+    };
+    const chat = new ChatClient({ baseUrl: server.url, tokenProvider, fetch: fetchAndLog, maxRetries: 0, ...config });
+    return { chat, handed, statuses };
+  }
+
+  it('renews the token on a 401 and repeats the request once', async () => {
+    const { chat, handed, statuses } = clientWith(['st_expired_or_revoked', good]);
+    const sent = await chat.send({ message: 'hello', targetAgentIds: ['agent_echo'] });
+    assert.deepEqual(statuses, [401, 200]);
+    assert.deepEqual(handed, ['st_expired_or_revoked', good.token]);
+    assert.match(sent.conversationId, /^c_/);
+  });
+
+  it('renews once for many calls refused at the same time', async () => {
+    const { chat, handed } = clientWith(['st_expired_or_revoked', good]);
+    const { conversationId } = await chat.send({ message: 'hello', targetAgentIds: ['agent_echo'] });
+    assert.deepEqual(handed, ['st_expired_or_revoked', good.token]);
+    const other = clientWith(['st_expired_or_revoked', good]);
+    await Promise.all(Array.from({ length: 5 }, () => other.chat.history(conversationId)));
+    assert.deepEqual(other.handed, ['st_expired_or_revoked', good.token]);
+  });
+
+  it('starts with apiKey when given one, and asks the provider only once the service refuses it', async () => {
+    const { chat, handed } = clientWith([good], { apiKey: 'st_expired_or_revoked' });
+    await chat.send({ message: 'hello', targetAgentIds: ['agent_echo'] });
+    assert.deepEqual(handed, [good.token]);
+  });
+
+  it('reports a failed renewal as an AuthenticationError with the status the provider gave', async () => {
+    const { chat, handed } = clientWith(['st_expired_or_revoked', signInAgain()]);
+    await assert.rejects(chat.send({ message: 'hello', targetAgentIds: ['agent_echo'] }), (err: unknown) => {
+      assert.ok(err instanceof AuthenticationError);
+      assert.equal(err.status, 401);
+      assert.equal(err.message, 'could not get a session token: Your session expired. Sign in again.');
+      return true;
+    });
+    assert.deepEqual(handed, ['st_expired_or_revoked', 'failure']);
+  });
+
+  it('ends a stream with that error instead of reconnecting', async () => {
+    const { conversationId } = await clientWith([good]).chat.send({ message: 'hi', targetAgentIds: ['agent_echo'] });
+    const { chat, handed } = clientWith(['st_expired_or_revoked', signInAgain()]);
+    const states: string[] = [];
+    const records = chat.stream(conversationId, { onConnectionChange: (state) => states.push(state) });
+    await assert.rejects(records.next(), AuthenticationError);
+    assert.deepEqual(handed, ['st_expired_or_revoked', 'failure']);
+    assert.deepEqual(states, [], 'never open, never reconnecting');
+  });
+
+  it('reports a token endpoint that answers 500 as an AuthenticationError with status 500, asked once', async () => {
+    let asked = 0;
+    const endpoint = createServer((_req, res) => {
+      asked++;
+      res.writeHead(500, { 'content-type': 'text/plain' }).end('backend down');
+    });
+    await new Promise<void>((resolve) => endpoint.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = endpoint.address() as { port: number };
+      const chat = new ChatClient({
+        baseUrl: server.url,
+        tokenProvider: tokenEndpointProvider(`http://127.0.0.1:${port}/token`),
+      });
+      await assert.rejects(chat.history('c_any'), (err: unknown) => {
+        assert.ok(err instanceof AuthenticationError);
+        assert.equal(err.status, 500);
+        assert.equal(err.message, 'could not get a session token: the token endpoint answered 500');
+        return true;
+      });
+      assert.equal(asked, 1, 'a 500 is not retried');
+    } finally {
+      endpoint.closeAllConnections();
+      await new Promise((resolve) => endpoint.close(resolve));
+    }
+  });
+});
