@@ -46,13 +46,8 @@ const launchers = {
       createBrowserContext: ({ browser }) => browser.newContext({ permissions: ['clipboard-read', 'clipboard-write'] }),
       launchOptions: chromiumLaunchOptions(),
     }),
-  firefox: () =>
-    chromeLauncher({
-      puppeteer: puppeteerCore,
-      launchOptions: firefoxLaunchOptions(),
-      // A window per test file: a file in a background tab would get no animation frames.
-      createPage: ({ context }) => context.newPage({ type: 'window' }),
-    }),
+  // One test file at a time: real key presses reach only the window that has the focus.
+  firefox: () => chromeLauncher({ puppeteer: puppeteerCore, launchOptions: firefoxLaunchOptions(), concurrency: 1 }),
   webkit: () => new WebKitLauncher(),
 };
 
