@@ -15,11 +15,11 @@ import { gzipSync } from 'node:zlib';
 const TARGET = 50_000;
 /** What a page loads first (the launcher and the chat), and the engine loaded when a message needs it. */
 const BUDGETS = {
-  'dist/svc-chat.js': 40_600,
-  'dist/svc-chat.esm.js': 40_700,
+  'dist/svc-chat.js': 40_770,
+  'dist/svc-chat.esm.js': 40_810,
   'dist/svc-chat-markdown.js': 27_850,
 };
-const COMPLETE = { files: ['dist/svc-chat.js', 'dist/svc-chat-markdown.js'], budget: 68_450 };
+const COMPLETE = { files: ['dist/svc-chat.js', 'dist/svc-chat-markdown.js'], budget: 68_600 };
 
 const kb = (n) => `${(n / 1000).toFixed(1)} KB`;
 const sizes = {};

@@ -3,13 +3,15 @@ import { readFixture } from './fixture.js';
 import { startService } from './service.js';
 
 const USAGE = `usage: svc-server [--host 127.0.0.1] [--port 8787] [--db FILE|:memory:] [--fixture FILE]
-                  [--sms-outbox FILE] [--files-dir DIR] [--demo]`;
+                  [--sms-outbox FILE] [--files-dir DIR] [--demo]
+The port is --port, else the PORT environment variable, else 8787.`;
 
 async function main() {
   const { values } = parseArgs({
     options: {
       host: { type: 'string', default: '127.0.0.1' },
-      port: { type: 'string', default: '8787' },
+      // PORT is how hosts (and `PORT=9000 npm start`) choose it; a flag given on the command line wins.
+      port: { type: 'string', default: process.env.PORT || '8787' },
       db: { type: 'string', default: ':memory:' },
       fixture: { type: 'string' },
       'sms-outbox': { type: 'string' },
@@ -23,7 +25,9 @@ async function main() {
     return;
   }
   const port = Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be 0 to 65535\n${USAGE}`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new Error(`--port must be 0 to 65535, not "${values.port}"\n${USAGE}`);
+  }
   const log = (line: string) => console.error(`[svc] ${line}`);
   const service = await startService({
     host: values.host,

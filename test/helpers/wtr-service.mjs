@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -7,7 +8,8 @@ import { createInterface } from 'node:readline';
 /**
  * A @web/test-runner plugin that starts the real reference service (demo workspace, in-memory database) for
  * the browser tests, and serves `/__svc/config.js` with its URL and demo key, `/__svc/sms?phone=` with the
- * last SMS code sent to a phone, read from the outbox file.
+ * last SMS code sent to a phone, read from the outbox file, and `/__svc/closed-port` with a port nothing
+ * listens on (a service that is not running, or a wrong `base-url`).
  */
 export function svcServicePlugin() {
   let child;
@@ -51,7 +53,7 @@ export function svcServicePlugin() {
       child?.kill('SIGTERM');
       if (dir) rmSync(dir, { recursive: true, force: true });
     },
-    serve(context) {
+    async serve(context) {
       if (context.path === '/__svc/config.js') {
         return { body: `export default ${JSON.stringify({ url: config.url, apiKey: config.apiKey })};`, type: 'js' };
       }
@@ -68,6 +70,7 @@ export function svcServicePlugin() {
           .filter((m) => m.phone === phone);
         return { body: JSON.stringify(codes.at(-1) ?? null), type: 'json' };
       }
+      if (context.path === '/__svc/closed-port') return { body: JSON.stringify(await closedPort()), type: 'json' };
       if (context.path === '/__svc/csp-page') {
         return { body: CSP_PAGE, type: 'html', headers: { 'content-security-policy': STRICT_CSP } };
       }
@@ -75,6 +78,15 @@ export function svcServicePlugin() {
       return undefined;
     },
   };
+}
+
+/** A port the operating system picked as free, released again: connecting to it is refused. */
+async function closedPort() {
+  const server = createServer();
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  return port;
 }
 
 /** Answers `/__svc/token-unavailable` as a site's token endpoint whose backend is down: 500 (a plugin can only answer 200). */
