@@ -109,6 +109,8 @@ const HISTORY_PX = 200;
  * @cssprop --svc-chat-width - Width of the launcher's panel.
  * @cssprop --svc-chat-height - Height of the launcher's panel.
  * @cssprop --svc-chat-offset - Distance of the launcher from the window's corner.
+ * @cssprop --svc-chat-launcher-size - Size of the launcher's button.
+ * @cssprop --svc-chat-radius - Corners of the launcher's panel.
  *
  * @fires svc-ready - The chat can be used; `detail: { conversationId }`.
  * @fires svc-signed-in - A visitor signed in by SMS; `detail: { user_id, expires_at }` (never the token).
