@@ -1,21 +1,14 @@
-import { expect, type Locator, type Page, test } from '@playwright/test';
+import { expect, type Locator, test } from '@playwright/test';
+import { agentReplies, inline, send, shot, url } from './demo-page.js';
 
 /**
  * What the demo agent tells a site owner works when they do it: the `/markdown` reply's theming advice
  * keeps the chat readable, `/think` shows its reasoning on the demo pages, and free text is answered
  * briefly with a pointer to `/help`. Against the real service that `npm start` runs (global-setup.ts).
  */
-const url = (path: string) => `${process.env.SVC_E2E_URL}${path}`;
-const shot = (page: Page, name: string) => page.screenshot({ path: `test-results/screenshots/${name}.png` });
-
-const inline = (page: Page) => page.locator('#inline-chat');
-const input = (chat: Locator) => chat.locator('textarea[part~="input"]');
-const agentReplies = (chat: Locator) => chat.locator('[part~="message-agent"] [part~="bubble"]');
-
 /** Sends `text` and waits for the whole reply (the send button is back). */
 async function ask(chat: Locator, text: string) {
-  await input(chat).fill(text);
-  await input(chat).press('Enter');
+  await send(chat, text);
   await expect(chat.locator('[part~="stop-button"]')).toBeHidden({ timeout: 20_000 });
   await expect(chat.locator('[part~="send-button"]')).toBeVisible();
 }

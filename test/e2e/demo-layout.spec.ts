@@ -1,11 +1,10 @@
 import { expect, type Page, test } from '@playwright/test';
+import { shot, url } from './demo-page.js';
 
 /**
  * The demo home page's layout, measured: its grid sits centred under the header on a wide screen, and on a
  * phone the floating launcher never covers the "Try these" commands or, at the end of the page, the footer.
  */
-const url = (path: string) => `${process.env.SVC_E2E_URL}${path}`;
-const shot = (page: Page, name: string) => page.screenshot({ path: `test-results/screenshots/${name}.png` });
 
 /** The boxes of the text (not of the elements) matching `selector`: where the words are drawn. */
 function textBoxes(page: Page, selector: string) {

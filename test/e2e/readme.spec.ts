@@ -1,13 +1,15 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer as createHttpServer } from 'node:http';
-import { type AddressInfo, createServer } from 'node:net';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
-import { expect, type Locator, type Page, test } from '@playwright/test';
+import { expect, test } from '@playwright/test';
+import { freePort } from '../helpers/free-port.mjs';
+import { agentReplies, send, shot } from './demo-page.js';
 
 /**
  * A newcomer who follows only the README: `PORT=… npm start` on a port of their choosing, the page snippet
@@ -16,7 +18,6 @@ import { expect, type Locator, type Page, test } from '@playwright/test';
  */
 const README = readFileSync('README.md', 'utf8');
 const START = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } }).scripts.start;
-const shot = (page: Page, name: string) => page.screenshot({ path: `test-results/screenshots/${name}.png` });
 
 /** The README's page snippet with its port changed as the README says: `8787` in its three URLs. */
 function snippet(port: number): string {
@@ -30,16 +31,6 @@ function codeExample(port: number): string {
   const code = /## From code[\s\S]*?```ts\n([\s\S]*?)```/.exec(README)?.[1] ?? '';
   expect(code.match(/baseUrl: 'http:\/\/127\.0\.0\.1:8787'/g)).toHaveLength(2);
   return code.replaceAll("'http://127.0.0.1:8787'", `'http://127.0.0.1:${port}'`);
-}
-
-/** A port nothing listens on: the operating system's pick, released. */
-async function freePort(): Promise<number> {
-  const probe = createServer().listen(0, '127.0.0.1');
-  await once(probe, 'listening');
-  const { port } = probe.address() as AddressInfo;
-  probe.close();
-  await once(probe, 'close');
-  return port;
 }
 
 interface Started {
@@ -80,20 +71,12 @@ async function stop(started: Started | undefined) {
 
 /** The newcomer's own site: one page, `chat.html`, on an origin of its own. */
 async function ownSite(html: string) {
-  const site = createHttpServer((_req, res) => {
+  const site = createServer((_req, res) => {
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
     res.end(html);
   });
   await new Promise<void>((done) => site.listen(0, '127.0.0.1', done));
   return { url: `http://127.0.0.1:${(site.address() as AddressInfo).port}/chat.html`, close: () => site.close() };
-}
-
-const composer = (chat: Locator) => chat.locator('textarea[part~="input"]');
-const lastReply = (chat: Locator) => chat.locator('[part~="message-agent"] [part~="bubble"]').last();
-
-async function send(chat: Locator, text: string) {
-  await composer(chat).fill(text);
-  await composer(chat).press('Enter');
 }
 
 // Screenshots of the panel in place, without its rise animation.
@@ -121,7 +104,7 @@ test('the README snippet chats from a page on another origin, with the service o
     await expect(page.getByText('The chat did not load')).toBeHidden();
     await chat.locator('[part~="launcher"]').click();
     await send(chat, '/help');
-    await expect(lastReply(chat)).toContainText('/markdown', { timeout: 10_000 });
+    await expect(agentReplies(chat).last()).toContainText('/markdown', { timeout: 10_000 });
     await expect(chat.locator('[part~="notice"]')).toHaveCount(0);
     await expect(chat.locator('[part~="send-button"]')).toBeVisible({ timeout: 10_000 });
     await shot(page, 'readme-own-port');
@@ -184,7 +167,7 @@ test('a service not running yet: the chat says it cannot reach it, and Retry con
     await notice.getByRole('button', { name: 'Retry' }).click();
     await expect(notice).toHaveCount(0);
     await send(chat, '/help');
-    await expect(lastReply(chat)).toContainText('/markdown', { timeout: 10_000 });
+    await expect(agentReplies(chat).last()).toContainText('/markdown', { timeout: 10_000 });
     await expect(chat.locator('[part~="send-button"]')).toBeVisible({ timeout: 10_000 });
     await shot(page, 'readme-unreachable-retried');
   } finally {

@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { freePort } from './free-port.mjs';
 
 /**
  * A @web/test-runner plugin that starts the real reference service (demo workspace, in-memory database) for
@@ -70,7 +70,7 @@ export function svcServicePlugin() {
           .filter((m) => m.phone === phone);
         return { body: JSON.stringify(codes.at(-1) ?? null), type: 'json' };
       }
-      if (context.path === '/__svc/closed-port') return { body: JSON.stringify(await closedPort()), type: 'json' };
+      if (context.path === '/__svc/closed-port') return { body: JSON.stringify(await freePort()), type: 'json' };
       if (context.path === '/__svc/csp-page') {
         return { body: CSP_PAGE, type: 'html', headers: { 'content-security-policy': STRICT_CSP } };
       }
@@ -78,15 +78,6 @@ export function svcServicePlugin() {
       return undefined;
     },
   };
-}
-
-/** A port the operating system picked as free, released again: connecting to it is refused. */
-async function closedPort() {
-  const server = createServer();
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 /** Answers `/__svc/token-unavailable` as a site's token endpoint whose backend is down: 500 (a plugin can only answer 200). */

@@ -2,12 +2,12 @@ import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '../helpers/free-port.mjs';
 import { FIXTURE } from '../helpers/server.js';
 
 const BIN = fileURLToPath(new URL('../../bin/svc-server.js', import.meta.url));
@@ -49,16 +49,6 @@ describe('svc-server command line', () => {
     const match = /^listening on (http:\/\/127\.0\.0\.1:\d+)$/.exec(first);
     assert.ok(match, `unexpected first line: ${first}`);
     return { child: server, url: match[1]! };
-  }
-
-  /** A port nothing listens on now: the operating system's pick, released. */
-  async function freePort(): Promise<number> {
-    const probe = createServer().listen(0, '127.0.0.1');
-    await once(probe, 'listening');
-    const { port } = probe.address() as AddressInfo;
-    probe.close();
-    await once(probe, 'close');
-    return port;
   }
 
   async function stop(server: ChildProcess) {
