@@ -1,12 +1,66 @@
-import type { FastifyRequest } from 'fastify';
-import type { Db } from './db.js';
+import type { FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import { forbidden, notFound, unauthorized } from './errors.js';
-import { type Credential, findCredential, type WorkspaceRow, workspaceBySlug } from './store/identity.js';
+import { getConversation, type StoredConversation, trainingConversation } from './store/conversations.js';
+import type { Db } from './store/db.js';
+import {
+  type AgentRow,
+  agentById,
+  type Credential,
+  findCredential,
+  type WorkspaceRow,
+  workspaceBySlug,
+} from './store/identity.js';
+
+/*
+ * Who may call what (spec section 5, docs/protocol.md "Credentials"). Each route plugin checks the
+ * credential in one `onRequest` hook, so a bad credential is refused before the body is even read, let
+ * alone validated; the route's `security` (its OpenAPI security requirement) says what it takes.
+ */
+
+/** The credentials of spec section 5: each a bearer token, told apart by what the token is. */
+export const securitySchemes = {
+  workspaceKey: { type: 'http', scheme: 'bearer', description: 'A workspace API key (`sk_…`).' },
+  ownerLogin: {
+    type: 'http',
+    scheme: 'bearer',
+    description: "The workspace owner's login state; the header `X-Login-Type` may accompany it.",
+  },
+  sessionToken: {
+    type: 'http',
+    scheme: 'bearer',
+    description: "A visitor's session token (`st_…`) from mintSession or verifySmsCode; it expires.",
+  },
+  personalKey: { type: 'http', scheme: 'bearer', description: 'A personal API key (`pk_…`).' },
+} as const;
+
+type Scheme = keyof typeof securitySchemes;
+const anyOf = (...schemes: Scheme[]) => schemes.map((scheme) => ({ [scheme]: [] as string[] }));
+
+/** The security requirement of each kind of route. */
+export const security = {
+  workspaceKey: anyOf('workspaceKey'),
+  workspaceKeyOrOwner: anyOf('workspaceKey', 'ownerLogin'),
+  user: anyOf('sessionToken', 'personalKey'),
+  none: [],
+};
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The credential of a workspace administration call (workspaceAdminHook). */
+    credential: Credential;
+    /** The user behind a conversation-side call (userHook). */
+    caller: Caller;
+    /** The workspace an administration call acts on (workspaceAdminHook). */
+    workspace: WorkspaceRow;
+    /** The agent of a training call and the caller's training conversation with it (operatorHook). */
+    training: { agent: AgentRow; conversation: StoredConversation };
+  }
+}
 
 const INVALID = 'invalid Bearer token';
 
 /** The bearer token of a request, if any. Never logged. */
-export function bearerToken(req: FastifyRequest): string | undefined {
+function bearerToken(req: FastifyRequest): string | undefined {
   const header = req.headers.authorization;
   if (!header) return undefined;
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
@@ -14,64 +68,70 @@ export function bearerToken(req: FastifyRequest): string | undefined {
 }
 
 /** Resolves the caller's credential, or throws 401 `invalid Bearer token`. */
-export function requireCredential(db: Db, req: FastifyRequest): Credential {
+function requireCredential(db: Db, req: FastifyRequest): Credential {
   const token = bearerToken(req);
   const credential = token ? findCredential(db, token) : undefined;
   if (!credential) throw unauthorized(INVALID);
   const actAs = req.headers['x-act-as'];
-  if (typeof actAs === 'string' && actAs !== '' && actAs !== userOf(credential)) {
-    throw forbidden('cannot act as this account');
-  }
+  const user = credential.kind === 'workspace_key' ? undefined : credential.userId;
+  if (typeof actAs === 'string' && actAs !== '' && actAs !== user) throw forbidden('cannot act as this account');
   return credential;
 }
 
-function userOf(credential: Credential): string | undefined {
-  return credential.kind === 'workspace_key' ? undefined : credential.userId;
-}
-
-/** whoami: only a workspace key, revoked ones refused. */
-export function requireAnyWorkspaceKey(db: Db, req: FastifyRequest) {
-  const credential = requireCredential(db, req);
-  if (credential.kind !== 'workspace_key') throw unauthorized(INVALID);
+/** A key that is not revoked, or 403 `API key revoked` (checked before anything else about the key). */
+function liveKey(credential: Credential & { kind: 'workspace_key' }) {
   if (credential.revoked) throw forbidden('API key revoked');
   return credential;
 }
 
 /**
- * A workspace administration route of `slug`. `allowOwner` admits the owner's login state as well as the
- * workspace key (spec 5.3). Unknown slugs behave like another workspace's: a key cannot probe for them.
+ * Workspace administration. whoami (no `{slug}`) takes only a workspace key, and answers anything else
+ * with 401 `invalid Bearer token`. A route of `{slug}` takes that workspace's key, and its owner's login
+ * state when the route's security lists `ownerLogin`. Unknown slugs behave like another workspace's: a
+ * key cannot probe for them.
  */
-export function requireWorkspaceAdmin(
-  db: Db,
-  req: FastifyRequest,
-  slug: string,
-  allowOwner: boolean,
-): { workspace: WorkspaceRow; credential: Credential } {
-  const credential = requireCredential(db, req);
-  const workspace = workspaceBySlug(db, slug);
-  switch (credential.kind) {
-    case 'workspace_key':
-      if (credential.revoked) throw forbidden('API key revoked');
-      if (!workspace || workspace.id !== credential.workspaceId) throw forbidden('API key does not match workspace');
-      return { workspace, credential };
-    case 'owner':
-      if (!allowOwner) throw unauthorized('workspace API key required');
-      if (!workspace || workspace.id !== credential.workspaceId) throw forbidden('not the owner of this workspace');
-      return { workspace, credential };
-    case 'session':
-      throw forbidden('not the owner of this workspace');
-    case 'personal':
-      throw unauthorized('workspace API key required');
-  }
+export function workspaceAdminHook(db: Db): onRequestAsyncHookHandler {
+  return async (req) => {
+    const credential = requireCredential(db, req);
+    req.credential = credential;
+    const { slug } = req.params as { slug?: string };
+    if (slug === undefined) {
+      if (credential.kind !== 'workspace_key') throw unauthorized(INVALID);
+      liveKey(credential);
+      return;
+    }
+    const workspace = workspaceBySlug(db, slug);
+    switch (credential.kind) {
+      case 'workspace_key':
+        if (!workspace || workspace.id !== liveKey(credential).workspaceId) {
+          throw forbidden('API key does not match workspace');
+        }
+        break;
+      case 'owner':
+        if (!acceptsOwner(req)) throw unauthorized('workspace API key required');
+        if (!workspace || workspace.id !== credential.workspaceId) throw forbidden('not the owner of this workspace');
+        break;
+      case 'session':
+        throw forbidden('not the owner of this workspace');
+      case 'personal':
+        throw unauthorized('workspace API key required');
+    }
+    req.workspace = workspace;
+  };
+}
+
+function acceptsOwner(req: FastifyRequest): boolean {
+  const requirements = (req.routeOptions.schema?.security ?? []) as Record<string, unknown>[];
+  return requirements.some((requirement) => 'ownerLogin' in requirement);
 }
 
 /**
  * SMS sign-in is for visitors who hold nothing yet (spec 5.3: "no credential" only); a request that sends a
  * credential anyway is refused rather than silently treated as anonymous.
  */
-export function requireNoCredential(req: FastifyRequest): void {
+export const noCredentialHook: onRequestAsyncHookHandler = async (req) => {
   if (req.headers.authorization !== undefined) throw forbidden('SMS sign-in takes no credentials');
-}
+};
 
 /** The user behind a conversation-side call: a session token or a personal API key. */
 export interface Caller {
@@ -80,24 +140,37 @@ export interface Caller {
   workspaceId?: string;
 }
 
-export function requireUser(db: Db, req: FastifyRequest): Caller {
-  const credential = requireCredential(db, req);
-  if (credential.kind === 'session') return { userId: credential.userId, workspaceId: credential.workspaceId };
-  if (credential.kind === 'personal') return { userId: credential.userId };
-  throw unauthorized('session token or personal API key required');
+/** Conversation-side routes: a session token or a personal API key. A route whose security is empty takes none. */
+export function userHook(db: Db): onRequestAsyncHookHandler {
+  return async (req) => {
+    if (req.routeOptions.schema?.security?.length === 0) return;
+    const credential = requireCredential(db, req);
+    if (credential.kind === 'session') req.caller = { userId: credential.userId, workspaceId: credential.workspaceId };
+    else if (credential.kind === 'personal') req.caller = { userId: credential.userId };
+    else throw unauthorized('session token or personal API key required');
+  };
 }
 
-/** Training routes: the workspace key or the owner login of the workspace that holds `workspaceId`. */
-export function requireWorkspaceOperator(db: Db, req: FastifyRequest, workspaceId: string): Credential {
-  const credential = requireCredential(db, req);
-  if (credential.kind === 'workspace_key') {
-    if (credential.revoked) throw forbidden('API key revoked');
-    if (credential.workspaceId !== workspaceId) throw notFound('agent not found');
-    return credential;
-  }
-  if (credential.kind === 'owner') {
-    if (credential.workspaceId !== workspaceId) throw notFound('agent not found');
-    return credential;
-  }
-  throw unauthorized('workspace API key required');
+/**
+ * Training routes: the workspace key or the owner login of the workspace that holds the agent `{id}`;
+ * an unknown agent fails that match (404 `agent not found`, after the credential checks). Each operator
+ * (a key, the owner) has a training conversation of its own with the agent, created on first use.
+ */
+export function operatorHook(db: Db): onRequestAsyncHookHandler {
+  return async (req) => {
+    const credential = requireCredential(db, req);
+    const agent = agentById(db, (req.params as { id: string }).id);
+    if (credential.kind === 'workspace_key') liveKey(credential);
+    else if (credential.kind !== 'owner') throw unauthorized('workspace API key required');
+    if (!agent || credential.workspaceId !== agent.workspace_id) throw notFound('agent not found');
+    const operator = credential.kind === 'workspace_key' ? `key:${credential.keyId}` : `owner:${credential.userId}`;
+    req.training = { agent, conversation: trainingConversation(db, agent, operator) };
+  };
+}
+
+/** The caller's own chat: anyone else's (or a training one, or none) is 404 `conversation not found`, never 403. */
+export function ownConversation(db: Db, caller: Caller, conversationId: string): StoredConversation {
+  const conversation = getConversation(db, conversationId);
+  if (conversation?.kind !== 'chat' || conversation.ownerId !== caller.userId) throw notFound('conversation not found');
+  return conversation;
 }

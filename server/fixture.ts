@@ -1,36 +1,30 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import type { Db } from './db.js';
-import { insertPersonalKey, insertWorkspace } from './store/identity.js';
+import type { Db } from './store/db.js';
+import { insertPersonalKey, insertWorkspace, workspaceBySlug } from './store/identity.js';
+
+const id = z.string().min(1);
+/** A list the file may leave out. */
+const listOf = <Shape extends z.ZodRawShape>(shape: Shape) => z.array(z.object(shape)).default([]);
 
 /** The fixture file format of docs/server.md; an outside conformance suite writes these. */
 export const fixtureSchema = z.object({
-  workspaces: z
-    .array(
-      z.object({
-        slug: z.string().min(1),
-        display_name: z.string(),
-        status: z.string().default('active'),
-        sms_signup: z.boolean().default(false),
-        owner: z.object({ user_id: z.string().min(1), login_token: z.string().min(1), wallet: z.number().default(0) }),
-        api_keys: z
-          .array(z.object({ id: z.string().min(1), secret: z.string().min(1), revoked: z.boolean().optional() }))
-          .default([]),
-        agents: z
-          .array(
-            z.object({
-              id: z.string().min(1),
-              name: z.string(),
-              runtime: z.string().default('echo'),
-              description: z.string().optional(),
-              avatar_url: z.string().optional(),
-            }),
-          )
-          .default([]),
-      }),
-    )
-    .default([]),
-  personal_keys: z.array(z.object({ secret: z.string().min(1), user_id: z.string().min(1) })).default([]),
+  workspaces: listOf({
+    slug: id,
+    display_name: z.string(),
+    status: z.string().default('active'),
+    sms_signup: z.boolean().default(false),
+    owner: z.object({ user_id: id, login_token: id, wallet: z.number().default(0) }),
+    api_keys: listOf({ id, secret: id, revoked: z.boolean().optional() }),
+    agents: listOf({
+      id,
+      name: z.string(),
+      runtime: z.string().default('echo'),
+      description: z.string().optional(),
+      avatar_url: z.string().optional(),
+    }),
+  }),
+  personal_keys: listOf({ secret: id, user_id: id }),
 });
 
 export type Fixture = z.input<typeof fixtureSchema>;
@@ -45,7 +39,6 @@ export function readFixture(path: string): Fixture {
  */
 export function loadFixture(db: Db, input: Fixture): void {
   const fixture = fixtureSchema.parse(input);
-  const stored = db.prepare('SELECT 1 FROM workspaces WHERE slug = ?');
-  for (const ws of fixture.workspaces) if (!stored.get(ws.slug)) insertWorkspace(db, ws);
+  for (const ws of fixture.workspaces) if (!workspaceBySlug(db, ws.slug)) insertWorkspace(db, ws);
   for (const key of fixture.personal_keys) insertPersonalKey(db, key.secret, key.user_id);
 }

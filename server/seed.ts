@@ -1,6 +1,7 @@
-import type { Db } from './db.js';
 import { randomId } from './ids.js';
+import type { Db } from './store/db.js';
 import { insertWorkspace } from './store/identity.js';
+import { metaValue, setMetaValue } from './store/meta.js';
 
 const DEMO_KEY = 'demo_api_key';
 
@@ -8,9 +9,9 @@ const DEMO_KEY = 'demo_api_key';
  * Seeds the `demo` workspace into an empty database and returns its API key. The key is kept in `meta` so
  * the demo backend (which mints visitor sessions with it, as a site's backend would) survives restarts.
  */
-export function seedDemo(db: Db): { apiKey: string; created: boolean } {
-  const stored = db.prepare('SELECT value FROM meta WHERE key = ?').get(DEMO_KEY) as { value: string } | undefined;
-  if (stored) return { apiKey: stored.value, created: false };
+export function seedDemo(db: Db): string {
+  const stored = metaValue(db, DEMO_KEY);
+  if (stored) return stored;
   const apiKey = `sk_demo_${randomId('k', 24).slice(2)}`;
   insertWorkspace(db, {
     slug: 'demo',
@@ -24,6 +25,6 @@ export function seedDemo(db: Db): { apiKey: string; created: boolean } {
       { id: 'agent_echo', name: 'Echo', runtime: 'echo', description: 'Repeats what you say.' },
     ],
   });
-  db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)').run(DEMO_KEY, apiKey);
-  return { apiKey, created: true };
+  setMetaValue(db, DEMO_KEY, apiKey);
+  return apiKey;
 }

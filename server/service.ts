@@ -4,14 +4,18 @@ import { dirname, resolve } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import type { AppContext } from './context.js';
-import { LiveHub } from './conversations/hub.js';
-import { endAbandonedTurns, TurnRegistry } from './conversations/runner.js';
-import { type Db, openDb } from './db.js';
 import { type Fixture, loadFixture } from './fixture.js';
+import { PaymentOrders } from './payments.js';
+import { RecordLog } from './records.js';
 import { seedDemo } from './seed.js';
 import { logSender, outboxSender } from './sms.js';
 import { espeakSynthesizer } from './speech.js';
+import { type Db, openDb } from './store/db.js';
+import { hasWorkspaces } from './store/identity.js';
+import { metaValue, setMetaValue } from './store/meta.js';
 import { schemas } from './store/schemas.js';
+import { endAbandonedTurns } from './turns/end-turn.js';
+import { TurnRegistry } from './turns/registry.js';
 
 export interface ServiceOptions {
   host?: string;
@@ -37,7 +41,10 @@ export interface RunningService {
   close(): Promise<void>;
 }
 
-/** Starts the reference service: database, fixture or demo seed, HTTP. Used by the CLI and by tests. */
+/**
+ * Starts the reference service: database, fixture or demo seed, recovery of what a previous process
+ * left running, HTTP. Used by the CLI and by tests.
+ */
 export async function startService(options: ServiceOptions = {}): Promise<RunningService> {
   const dbPath = options.db ?? ':memory:';
   if (dbPath !== ':memory:') mkdirSync(dirname(resolve(dbPath)), { recursive: true });
@@ -48,24 +55,34 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
 
   let demoApiKey: string | undefined;
   if (options.fixture) loadFixture(db, options.fixture);
-  else if (isEmpty(db) || options.demo) demoApiKey = seedDemo(db).apiKey;
+  else if (!hasWorkspaces(db) || options.demo) demoApiKey = seedDemo(db);
 
+  const records = new RecordLog(db);
   const ctx: AppContext = {
     db,
+    records,
+    turns: new TurnRegistry(),
+    payments: new PaymentOrders(db, records, log),
     filesDir,
+    maxUploadBytes: options.maxUploadBytes ?? 20 * 1024 * 1024,
     secret: serverSecret(db),
     sms: options.smsOutbox ? outboxSender(options.smsOutbox) : logSender(log),
+    speech: espeakSynthesizer(),
     heartbeatMs: options.heartbeatMs ?? 15000,
-    maxUploadBytes: options.maxUploadBytes ?? 20 * 1024 * 1024,
     demo: options.demo ?? false,
     log,
-    speech: espeakSynthesizer(),
-    paymentTimers: new Map(),
-    hub: new LiveHub(),
-    turns: new TurnRegistry(),
   };
+  // What a previous process left running: its turns end, its pending orders expire on time again.
   endAbandonedTurns(ctx);
-  const app = buildApp(ctx);
+  ctx.payments.armPending();
+
+  const app = await buildApp(ctx);
+  // Streams never end by themselves and turns may be mid-reply: end both so the service can close.
+  app.addHook('preClose', async () => {
+    ctx.turns.stopAll();
+    ctx.records.closeAll();
+  });
+  app.addHook('onClose', async () => ctx.payments.stopTimers());
   const host = options.host ?? '127.0.0.1';
   await app.listen({ host, port: options.port ?? 8787 });
   const address = app.server.address();
@@ -83,17 +100,13 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   };
 }
 
-function isEmpty(db: Db): boolean {
-  return !db.prepare('SELECT 1 FROM workspaces LIMIT 1').get();
-}
-
 /** `SVC_SERVER_SECRET` (64 hex digits) or a random secret kept in the database. */
 function serverSecret(db: Db): Buffer {
   const fromEnv = process.env.SVC_SERVER_SECRET;
   if (fromEnv && /^[0-9a-f]{64}$/i.test(fromEnv)) return Buffer.from(fromEnv, 'hex');
-  const row = db.prepare("SELECT value FROM meta WHERE key = 'secret'").get() as { value: string } | undefined;
-  if (row) return Buffer.from(row.value, 'hex');
+  const stored = metaValue(db, 'secret');
+  if (stored) return Buffer.from(stored, 'hex');
   const secret = randomBytes(32);
-  db.prepare("INSERT INTO meta (key, value) VALUES ('secret', ?)").run(secret.toString('hex'));
+  setMetaValue(db, 'secret', secret.toString('hex'));
   return secret;
 }

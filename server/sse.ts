@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ChatStreamRecord } from '../src/client/types.js';
 import type { AppContext } from './context.js';
 import { badRequest } from './errors.js';
-import { cursorOf, lastRecordId, parseCursor, recordsAfter, startOfLastTurns } from './store/conversations.js';
+import { parseCursor, startOfLastTurns } from './store/records.js';
 
 /** Where a stream starts: after a cursor (a rowid), at the last `turns` turns, or (neither) at the live tail. */
 export interface StreamStart {
@@ -27,12 +27,11 @@ export function resumeCursor(req: FastifyRequest, lastEventId: string | undefine
 const sseFrame = (record: ChatStreamRecord) => `id: ${record.id}\nevent: record\ndata: ${JSON.stringify(record)}\n\n`;
 
 /**
- * Answers with the conversation's record stream (Server-Sent Events): `: connected` at once, the
- * replay, then live records, with a `: ping` comment every `ctx.heartbeatMs`. The stream subscribes to
- * the hub before reading the backlog and drops live records it already replayed, so there is no gap
- * and no duplicate. It ends only when the client leaves (or the service stops).
+ * Answers with a conversation's record stream as Server-Sent Events: `: connected` at once, the replay,
+ * then live records (RecordLog.follow), with a `: ping` comment every `ctx.heartbeatMs`. It ends only
+ * when the client leaves (or the service stops).
  */
-export function streamRecords(ctx: AppContext, reply: FastifyReply, conversationId: string, start: StreamStart): void {
+export function sendRecordStream(ctx: AppContext, reply: FastifyReply, conversationId: string, start: StreamStart) {
   const after = start.after ?? (start.turns ? startOfLastTurns(ctx.db, conversationId, start.turns) : undefined);
   reply.hijack();
   const res = reply.raw;
@@ -46,28 +45,13 @@ export function streamRecords(ctx: AppContext, reply: FastifyReply, conversation
     'x-accel-buffering': 'no',
   });
   res.write(': connected\n\n');
-
-  let replaying = true;
-  const held: ChatStreamRecord[] = [];
-  let lastSent = '';
-  const send = (record: ChatStreamRecord) => {
-    if (record.id <= lastSent) return;
-    lastSent = record.id;
-    res.write(sseFrame(record));
-  };
-  const unsubscribe = ctx.hub.subscribe(conversationId, {
-    record: (record) => (replaying ? held.push(record) : send(record)),
+  const heartbeat = setInterval(() => res.write(': ping\n\n'), ctx.heartbeatMs);
+  const unfollow = ctx.records.follow(conversationId, after, {
+    record: (record) => res.write(sseFrame(record)),
     close: () => res.end(),
   });
-  const heartbeat = setInterval(() => res.write(': ping\n\n'), ctx.heartbeatMs);
   res.on('close', () => {
     clearInterval(heartbeat);
-    unsubscribe();
+    unfollow();
   });
-
-  // Cursors are fixed-width, so comparing them as strings compares them as numbers.
-  lastSent = cursorOf(after ?? lastRecordId(ctx.db, conversationId));
-  if (after !== undefined) for (const record of recordsAfter(ctx.db, conversationId, after)) send(record);
-  replaying = false;
-  for (const record of held.splice(0)) send(record);
 }

@@ -1,48 +1,76 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { MessageAudioResult } from '../../src/client/types.js';
-import { requireUser } from '../auth.js';
+import { ownConversation, security, userHook } from '../auth.js';
 import type { AppContext } from '../context.js';
 import { badRequest, notFound } from '../errors.js';
 import { randomId } from '../ids.js';
+import { binary } from '../openapi.js';
 import { type SpeechAudio, speakableText, wavAudio } from '../speech.js';
-import { conversationOwnedBy, findAgentMessageText } from '../store/conversations.js';
-import { parse } from '../validation.js';
+import { agentMessageText } from '../store/records.js';
+import type { ZodApp } from './route-module.js';
 
-type AudioRequest = FastifyRequest<{ Params: { agentId: string; messageId: string } }>;
-
+const params = z.object({ agentId: z.string(), messageId: z.string() });
 const body = z.object({ conversationId: z.string().min(1).max(200) });
 
-/** messageAudio: an agent reply read aloud, as JSON with base64 bytes or as the WAV itself. */
-export default function audioRoutes(app: FastifyInstance, ctx: AppContext) {
-  app.post('/agents/:agentId/messages/:messageId/audio', async (req: AudioRequest, reply) => {
-    const { conversationId, messageId, audio, cached } = await messageAudio(req, reply);
-    const result: MessageAudioResult = {
-      messageId,
-      conversationId,
-      mimeType: audio.mimeType,
-      size: audio.data.length,
-      durationMs: audio.durationMs,
-      data: audio.data.toString('base64'),
-      cached,
-    };
-    return result;
-  });
+/** What both audio routes read of a request. */
+type AudioRequest = Pick<FastifyRequest, 'caller'> & { params: z.infer<typeof params>; body: z.infer<typeof body> };
 
-  app.post('/agents/:agentId/messages/:messageId/audio/stream', async (req: AudioRequest, reply) => {
-    const { audio } = await messageAudio(req, reply);
-    return reply.header('content-type', audio.mimeType).send(audio.data);
-  });
+const messageAudioResult = z.object({
+  messageId: z.string(),
+  conversationId: z.string(),
+  mimeType: z.string(),
+  size: z.number(),
+  durationMs: z.number(),
+  data: z.string().describe('The audio bytes, base64.'),
+  cached: z.boolean(),
+});
+
+/** messageAudio: an agent reply read aloud, as JSON with base64 bytes or as the WAV itself. */
+export default function audioRoutes(app: ZodApp, ctx: AppContext) {
+  app.addHook('onRequest', userHook(ctx.db));
+  const schema = { tags: ['conversations'], security: security.user, params, body };
+
+  app.post(
+    '/agents/:agentId/messages/:messageId/audio',
+    { schema: { ...schema, summary: 'messageAudio', response: { 200: messageAudioResult } } },
+    async (req, reply) => {
+      const { conversationId, messageId, audio, cached } = await messageAudio(req, reply);
+      const result: MessageAudioResult = {
+        messageId,
+        conversationId,
+        mimeType: audio.mimeType,
+        size: audio.data.length,
+        durationMs: audio.durationMs,
+        data: audio.data.toString('base64'),
+        cached,
+      };
+      return result;
+    },
+  );
+
+  app.post(
+    '/agents/:agentId/messages/:messageId/audio/stream',
+    {
+      schema: {
+        ...schema,
+        summary: 'messageAudioStream',
+        response: { 200: { description: 'The WAV', content: { 'audio/wav': { schema: binary('The WAV') } } } },
+      },
+    },
+    async (req, reply) => {
+      const { audio } = await messageAudio(req, reply);
+      return reply.header('content-type', audio.mimeType).send(audio.data);
+    },
+  );
 
   async function messageAudio(req: AudioRequest, reply: FastifyReply) {
-    const { userId } = requireUser(ctx.db, req);
-    const { conversationId } = parse(body, req.body);
     const { agentId, messageId } = req.params;
-    if (!conversationOwnedBy(ctx, conversationId, userId)) throw notFound('conversation not found');
-    const text = findAgentMessageText(ctx, conversationId, agentId, messageId);
+    const conversationId = ownConversation(ctx.db, req.caller, req.body.conversationId).id;
+    const text = agentMessageText(ctx.db, conversationId, agentId, messageId);
     if (text === undefined) throw notFound('message not found');
 
     const file = cacheFile(ctx, conversationId, messageId);

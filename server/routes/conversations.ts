@@ -1,84 +1,192 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { type Caller, requireUser } from '../auth.js';
+import type { FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { type Caller, ownConversation, security, userHook } from '../auth.js';
 import type { AppContext } from '../context.js';
-import {
-  baseUrlOf,
-  historyPageOf,
-  historyQuerySchema,
-  idParams,
-  messagesQuerySchema,
-  sendRequestSchema,
-  streamQuerySchema,
-} from '../conversations/requests.js';
-import { beginTurn } from '../conversations/runner.js';
 import { badRequest, notFound } from '../errors.js';
-import { resumeCursor, streamRecords } from '../sse.js';
-import {
-  type Conversation,
-  createConversation,
-  getConversation,
-  historyPage,
-  latestConversation,
-  messages,
-} from '../store/conversations.js';
+import { resumeCursor, sendRecordStream } from '../sse.js';
+import { createConversation, latestConversation, type StoredConversation } from '../store/conversations.js';
 import { type AgentRow, agentById, agentsOfWorkspace } from '../store/identity.js';
-import { parse } from '../validation.js';
+import { type HistoryPage, historyPage, messages, parseCursor } from '../store/records.js';
+import { beginTurn } from '../turns/begin-turn.js';
+import { chatStreamRecord, messagePart } from './record-schemas.js';
+import type { ZodApp } from './route-module.js';
+
+// ---------------------------------------------------------------- shapes shared with the training routes
+
+const messageFields = {
+  message: z.string(),
+  parts: z.array(messagePart).max(20).optional(),
+  metadata: z.record(z.unknown()).optional(),
+};
+
+/** An empty message says nothing: it must carry parts or answer a card. */
+const notEmpty = (body: { message: string; parts?: unknown[] }, answersCard: boolean, issue: z.RefinementCtx) => {
+  if (body.message.trim() === '' && !body.parts?.length && !answersCard) {
+    issue.addIssue({ code: 'custom', path: ['message'], message: 'String must contain at least 1 character(s)' });
+  }
+};
+
+export const trainingSendBody = z
+  .object(messageFields)
+  .superRefine((body, issue) => notEmpty(body, body.metadata !== undefined, issue));
+
+const booleanFlag = z
+  .enum(['true', 'false'])
+  .optional()
+  .transform((v) => v === 'true');
+
+export const streamQuery = z.object({
+  lastEventId: z.string().optional().describe('Resume after this record id (wins over the `Last-Event-ID` header).'),
+  turns: z.coerce.number().int().min(1).max(100).optional().describe('Without a cursor: replay the last N turns.'),
+});
+
+export const historyQuery = z.object({
+  before: z.string().optional().describe('A record id: the page ends before it (default: the end).'),
+  turns: z.coerce.number().int().min(1).max(100).default(10),
+  maxEntries: z.coerce.number().int().min(1).max(500).default(200),
+  includeThinking: booleanFlag,
+});
+
+export const idParams = z.object({ id: z.string() });
+
+export const historyResult = z.object({ entries: z.array(chatStreamRecord), hasMore: z.boolean() });
+
+export const interruptResult = z.union([
+  z.object({ interrupted: z.literal(true), turnId: z.string() }),
+  z.object({ interrupted: z.literal(false), reason: z.string() }),
+]);
+
+/** The stream's OpenAPI description; the handler writes the events itself. */
+export const recordStream = {
+  200: {
+    description:
+      'Server-Sent Events, one per record: `id: <record id>`, `event: record`, `data: <the record as JSON>`; ' +
+      'comment lines `: connected` and `: ping` keep the connection open. The service never ends the stream.',
+    content: { 'text/event-stream': { schema: chatStreamRecord } },
+  },
+};
+
+/** A history query as the store takes it. 400 `invalid before` for a cursor that is not one of ours. */
+export function historyPageOf(query: z.output<typeof historyQuery>): HistoryPage {
+  const before = query.before === undefined || query.before === '' ? undefined : parseCursor(query.before);
+  if (query.before && before === undefined) throw badRequest('invalid before');
+  return { before, turns: query.turns, maxEntries: query.maxEntries, includeThinking: query.includeThinking };
+}
+
+/** The origin the caller used, for links handed out during the turn (pay page, uploaded files). */
+export const baseUrlOf = (req: FastifyRequest) => `${req.protocol}://${req.headers.host ?? req.host}`;
+
+// ---------------------------------------------------------------- conversation routes
+
+const sendBody = z
+  .object({
+    ...messageFields,
+    conversationId: z.string().min(1).optional(),
+    targetAgentIds: z.array(z.string().min(1)).min(1).max(10).optional(),
+    newConversation: z.boolean().optional(),
+    mcpTokens: z.record(z.string()).optional(),
+    toolAction: z.boolean().optional(),
+    senderName: z.string().max(200).optional(),
+    senderAvatar: z.string().max(2048).optional(),
+  })
+  .superRefine((body, issue) => notEmpty(body, !!body.toolAction, issue));
+
+const sendResult = z.object({
+  conversationId: z.string(),
+  userMessage: chatStreamRecord.optional(),
+  userEventId: z.string().optional(),
+  results: z.array(
+    z.object({
+      agentId: z.string(),
+      msgId: z.string().describe("The id the agent's first reply message will carry."),
+      streamId: z.string().describe('The turn id.'),
+    }),
+  ),
+});
 
 /** Conversation routes (spec 4.2): send, stream, messages, history, interrupt. */
-export default function conversationsRoutes(app: FastifyInstance, ctx: AppContext) {
-  // Streams never end by themselves and turns may be mid-reply: end both so the service can close.
-  app.addHook('preClose', (done) => {
-    ctx.turns.stopAll();
-    ctx.hub.closeAll();
-    done();
-  });
+export default function conversationsRoutes(app: ZodApp, ctx: AppContext) {
+  app.addHook('onRequest', userHook(ctx.db));
+  const tags = ['conversations'];
 
-  app.post('/conversations/send', async (req) => {
-    const caller = requireUser(ctx.db, req);
-    const body = parse(sendRequestSchema, req.body);
-    const conversation = resolveConversation(ctx, caller, body);
-    return beginTurn(ctx, conversation, { ...body, text: body.message, baseUrl: baseUrlOf(req) });
-  });
+  app.post(
+    '/conversations/send',
+    { schema: { tags, summary: 'send', security: security.user, body: sendBody, response: { 200: sendResult } } },
+    async (req) => {
+      const conversation = resolveConversation(ctx, req.caller, req.body);
+      return beginTurn(ctx, conversation, { ...req.body, text: req.body.message, baseUrl: baseUrlOf(req) });
+    },
+  );
 
-  app.get('/conversations/:id/stream', async (req, reply) => {
-    const caller = requireUser(ctx.db, req);
-    const query = parse(streamQuerySchema, req.query, 'querystring');
-    const after = resumeCursor(req, query.lastEventId);
-    const conversation = ownConversation(ctx, caller, req);
-    streamRecords(ctx, reply, conversation.id, { after, turns: query.turns });
-  });
+  app.get(
+    '/conversations/:id/stream',
+    {
+      schema: {
+        tags,
+        summary: 'stream',
+        security: security.user,
+        params: idParams,
+        querystring: streamQuery,
+        response: recordStream,
+      },
+    },
+    async (req, reply) => {
+      const after = resumeCursor(req, req.query.lastEventId);
+      const conversation = ownConversation(ctx.db, req.caller, req.params.id);
+      sendRecordStream(ctx, reply, conversation.id, { after, turns: req.query.turns });
+    },
+  );
 
-  app.get('/conversations/:id/messages', async (req) => {
-    const caller = requireUser(ctx.db, req);
-    const query = parse(messagesQuerySchema, req.query, 'querystring');
-    const conversation = ownConversation(ctx, caller, req);
-    return { entries: messages(ctx.db, conversation.id, query.includeThinking) };
-  });
+  app.get(
+    '/conversations/:id/messages',
+    {
+      schema: {
+        tags,
+        summary: 'messages',
+        security: security.user,
+        params: idParams,
+        querystring: z.object({ includeThinking: booleanFlag }),
+        response: { 200: z.object({ entries: z.array(chatStreamRecord) }) },
+      },
+    },
+    async (req) => {
+      const conversation = ownConversation(ctx.db, req.caller, req.params.id);
+      return { entries: messages(ctx.db, conversation.id, req.query.includeThinking) };
+    },
+  );
 
-  app.get('/conversations/:id/history', async (req) => {
-    const caller = requireUser(ctx.db, req);
-    const page = historyPageOf(parse(historyQuerySchema, req.query, 'querystring'));
-    const conversation = ownConversation(ctx, caller, req);
-    return historyPage(ctx.db, conversation.id, page);
-  });
+  app.get(
+    '/conversations/:id/history',
+    {
+      schema: {
+        tags,
+        summary: 'history',
+        security: security.user,
+        params: idParams,
+        querystring: historyQuery,
+        response: { 200: historyResult },
+      },
+    },
+    async (req) => {
+      const page = historyPageOf(req.query);
+      const conversation = ownConversation(ctx.db, req.caller, req.params.id);
+      return historyPage(ctx.db, conversation.id, page);
+    },
+  );
 
-  app.post('/conversations/:id/interrupt', async (req) => {
-    const caller = requireUser(ctx.db, req);
-    const conversation = ownConversation(ctx, caller, req);
-    return ctx.turns.interrupt(conversation.id);
-  });
-}
-
-/** The caller's own chat; anyone else's (or a training one) is 404, never 403. */
-function ownChat(ctx: AppContext, caller: Caller, id: string): Conversation {
-  const conversation = getConversation(ctx.db, id);
-  if (conversation?.kind !== 'chat' || conversation.ownerId !== caller.userId) throw notFound('conversation not found');
-  return conversation;
-}
-
-/** The caller's own chat named in the path. */
-function ownConversation(ctx: AppContext, caller: Caller, req: FastifyRequest): Conversation {
-  return ownChat(ctx, caller, parse(idParams, req.params, 'params').id);
+  app.post(
+    '/conversations/:id/interrupt',
+    {
+      schema: {
+        tags,
+        summary: 'interrupt',
+        security: security.user,
+        params: idParams,
+        response: { 200: interruptResult },
+      },
+    },
+    async (req) => ctx.turns.interrupt(ownConversation(ctx.db, req.caller, req.params.id).id),
+  );
 }
 
 /**
@@ -90,8 +198,8 @@ function resolveConversation(
   ctx: AppContext,
   caller: Caller,
   body: { conversationId?: string; targetAgentIds?: string[]; newConversation?: boolean },
-): Conversation {
-  if (body.conversationId) return ownChat(ctx, caller, body.conversationId);
+): StoredConversation {
+  if (body.conversationId) return ownConversation(ctx.db, caller, body.conversationId);
   const agents = body.targetAgentIds && [...new Set(body.targetAgentIds)].map((id) => allowedAgent(ctx, caller, id));
   const agentIds = agents?.map((a) => a.id);
   if (!body.newConversation) {

@@ -2,10 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyReply } from 'fastify';
+import { z } from 'zod';
 import type { AppContext } from '../context.js';
 import { notFound } from '../errors.js';
 import { seedDemo } from '../seed.js';
+import type { ZodApp } from './route-module.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const PAGES: Record<string, string> = { '/': 'index.html', '/sms': 'sms.html', '/esm': 'esm.html' };
@@ -36,7 +38,7 @@ const VISITOR_COOKIE = 'svc_demo_visitor';
  * site owner's server does: it holds the workspace key and mints a session for each visitor over the
  * service's HTTP API, so the key never reaches a browser.
  */
-export default function demoRoutes(app: FastifyInstance, ctx: AppContext) {
+export default function demoRoutes(app: ZodApp, ctx: AppContext) {
   if (!ctx.demo) return;
 
   const sendFile = async (reply: FastifyReply, folder: string, name: string) => {
@@ -52,12 +54,13 @@ export default function demoRoutes(app: FastifyInstance, ctx: AppContext) {
   };
 
   for (const [path, file] of Object.entries(PAGES)) app.get(path, (_req, reply) => sendFile(reply, 'demo', file));
-  app.get<{ Params: { name: string } }>('/demo/:name', (req, reply) => sendFile(reply, 'demo', req.params.name));
-  app.get<{ Params: { name: string } }>('/dist/:name', (req, reply) => sendFile(reply, 'dist', req.params.name));
+  const schema = { params: z.object({ name: z.string() }) };
+  app.get('/demo/:name', { schema }, (req, reply) => sendFile(reply, 'demo', req.params.name));
+  app.get('/dist/:name', { schema }, (req, reply) => sendFile(reply, 'dist', req.params.name));
 
   app.post('/demo/token', async (req, reply) => {
     const visitor = cookie(req.headers.cookie, VISITOR_COOKIE) ?? `visitor_${randomBytes(12).toString('base64url')}`;
-    const { apiKey } = seedDemo(ctx.db);
+    const apiKey = seedDemo(ctx.db);
     const origin = `http://127.0.0.1:${req.socket.localPort}/api/v2/workspaces/demo`;
     const call = async (path: string, body: unknown) => {
       const res = await fetch(`${origin}${path}`, {

@@ -1,26 +1,17 @@
 import { createReadStream } from 'node:fs';
 import { basename } from 'node:path';
 import multipart from '@fastify/multipart';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { UploadedFile } from '../../src/client/types.js';
-import { requireUser } from '../auth.js';
+import { ownConversation, security, userHook } from '../auth.js';
 import type { AppContext } from '../context.js';
-import { baseUrlOf } from '../conversations/requests.js';
-import { badRequest, HttpError, notFound } from '../errors.js';
-import { conversationOwnedBy } from '../store/conversations.js';
-import {
-  contentDisposition,
-  findUpload,
-  formatByteLimit,
-  isInlineSafe,
-  MEDIA_TYPE,
-  mimeTypeOf,
-  readConversationFile,
-  resolveConversationFile,
-  storeUpload,
-} from '../store/files.js';
-import { parse } from '../validation.js';
+import { badRequest, HttpError, notFound, validationDetail } from '../errors.js';
+import { findUpload, formatByteLimit, readConversationFile, resolveConversationFile, storeUpload } from '../files.js';
+import { contentDisposition, isInlineSafe, MEDIA_TYPE, mimeTypeOf } from '../media-types.js';
+import { binary } from '../openapi.js';
+import { baseUrlOf, idParams } from './conversations.js';
+import type { ZodApp } from './route-module.js';
 
 const uploadFields = z.object({
   agentId: z.string().max(200).optional(),
@@ -29,86 +20,145 @@ const uploadFields = z.object({
   contentType: z.string().regex(MEDIA_TYPE, 'must be a media type such as image/png').optional(),
 });
 
-const fileQuery = z.object({ path: z.string() });
+const uploadedFile = z.object({
+  url: z.string().describe('A capability URL: readable without a credential.'),
+  filename: z.string(),
+  size: z.number(),
+  mimeType: z.string(),
+  provider: z.string(),
+  nasPath: z.string().optional(),
+  agentPath: z.string().optional(),
+});
+
+const fileQuery = z.object({ path: z.string().describe("A path inside the conversation's folder.") });
+
+const bytes = (description: string) => ({ 200: { description, content: { '*/*': { schema: binary(description) } } } });
 
 /** A served file can never run as a page of our origin, even if a browser decides to render it. */
 const SANDBOX_CSP = "default-src 'none'; style-src 'unsafe-inline'; sandbox";
 
-export default async function filesRoutes(app: FastifyInstance, ctx: AppContext) {
+export default async function filesRoutes(app: ZodApp, ctx: AppContext) {
+  // Credentials first, before a single byte of a body is read.
+  app.addHook('onRequest', userHook(ctx.db));
   // Multipart parsing is only needed here, so the plugin lives in this scope alone.
   await app.register(multipart, {
     limits: { fileSize: ctx.maxUploadBytes, files: 1, fields: 10, fieldSize: 4096 },
   });
+  const tags = ['files'];
 
   app.post(
     '/files/upload',
     {
-      // Credentials first, then the body's type, before a single byte of the body is read.
+      schema: {
+        tags,
+        summary: 'upload',
+        security: security.user,
+        consumes: ['multipart/form-data'],
+        body: uploadFields.extend({ file: binary('The file, with its filename.') }),
+        response: { 200: uploadedFile },
+      },
+      // The form is read part by part below, so a file over the limit stops at the limit: the schema
+      // above documents it, and its fields are validated once read.
+      validatorCompiler: () => (value) => ({ value }),
       onRequest: async (req) => {
-        requireUser(ctx.db, req);
         if (!/^multipart\/form-data\b/i.test(req.headers['content-type'] ?? '')) {
           throw new HttpError(415, 'Content-Type must be multipart/form-data');
         }
       },
     },
     async (req): Promise<UploadedFile> => {
-      const { userId } = requireUser(ctx.db, req);
       const { file, fields } = await readUpload(req, ctx.maxUploadBytes);
-      const options = parse(uploadFields, fields);
+      const options = uploadFields.safeParse(fields);
+      if (!options.success) throw badRequest(validationDetail('body', options.error.issues));
       if (!file) throw badRequest('multipart field "file" is missing');
       return storeUpload(ctx, {
-        ownerId: userId,
-        filename: options.filename ?? file.filename,
-        mimeType: options.contentType ?? file.mimetype,
+        ownerId: req.caller.userId,
+        filename: options.data.filename ?? file.filename,
+        mimeType: options.data.contentType ?? file.mimetype,
         data: file.data,
         baseUrl: baseUrlOf(req),
-        agentId: options.agentId,
-        chatGroupId: options.chatGroupId,
+        agentId: options.data.agentId,
+        chatGroupId: options.data.chatGroupId,
       });
     },
   );
 
   // The capability URL: the unguessable id is the credential, so an <img> or <audio> can load it.
-  app.get<{ Params: { fileId: string; filename: string } }>('/files/:fileId/:filename', async (req, reply) => {
-    const upload = findUpload(ctx, req.params.fileId);
-    if (!upload) throw notFound('file not found');
-    return reply
-      .headers({
-        'content-type': upload.mimeType,
-        'content-length': upload.size,
-        'content-disposition': contentDisposition(
-          upload.filename,
-          isInlineSafe(upload.mimeType) ? 'inline' : 'attachment',
-        ),
-        'content-security-policy': SANDBOX_CSP,
-        'x-content-type-options': 'nosniff',
-        'cache-control': 'private, max-age=31536000, immutable',
-      })
-      .send(createReadStream(upload.path));
-  });
+  app.get(
+    '/files/:fileId/:filename',
+    {
+      schema: {
+        tags,
+        summary: 'uploadedFile',
+        security: security.none,
+        params: z.object({ fileId: z.string(), filename: z.string() }),
+        response: bytes('The uploaded bytes, with their media type.'),
+      },
+    },
+    async (req, reply) => {
+      const upload = findUpload(ctx, req.params.fileId);
+      if (!upload) throw notFound('file not found');
+      return reply
+        .headers({
+          'content-type': upload.mimeType,
+          'content-length': upload.size,
+          'content-disposition': contentDisposition(
+            upload.filename,
+            isInlineSafe(upload.mimeType) ? 'inline' : 'attachment',
+          ),
+          'content-security-policy': SANDBOX_CSP,
+          'x-content-type-options': 'nosniff',
+          'cache-control': 'private, max-age=31536000, immutable',
+        })
+        .send(createReadStream(upload.path));
+    },
+  );
 
-  app.get<{ Params: { id: string } }>('/conversations/:id/files/read', async (req) => {
-    return readConversationFile(ctx, ownedFile(req));
-  });
+  app.get(
+    '/conversations/:id/files/read',
+    {
+      schema: {
+        tags,
+        summary: 'readConversationFile',
+        security: security.user,
+        params: idParams,
+        querystring: fileQuery,
+        response: {
+          200: z.object({ content: z.string(), encoding: z.enum(['utf-8', 'base64']), mimeType: z.string() }),
+        },
+      },
+    },
+    async (req) => readConversationFile(ctx, ownedFile(req.caller, req.params.id, req.query.path)),
+  );
 
-  app.get<{ Params: { id: string } }>('/conversations/:id/files/download', async (req, reply) => {
-    const path = ownedFile(req);
-    return reply
-      .headers({
-        'content-type': mimeTypeOf(path),
-        'content-disposition': contentDisposition(basename(path)),
-        'content-security-policy': SANDBOX_CSP,
-        'x-content-type-options': 'nosniff',
-      })
-      .send(createReadStream(path));
-  });
+  app.get(
+    '/conversations/:id/files/download',
+    {
+      schema: {
+        tags,
+        summary: 'downloadConversationFile',
+        security: security.user,
+        params: idParams,
+        querystring: fileQuery,
+        response: bytes('The file, as an attachment.'),
+      },
+    },
+    async (req, reply) => {
+      const path = ownedFile(req.caller, req.params.id, req.query.path);
+      return reply
+        .headers({
+          'content-type': mimeTypeOf(path),
+          'content-disposition': contentDisposition(basename(path)),
+          'content-security-policy': SANDBOX_CSP,
+          'x-content-type-options': 'nosniff',
+        })
+        .send(createReadStream(path));
+    },
+  );
 
-  /** The real path of `?path=` in a conversation of the caller; 404 for anyone else's conversation. */
-  function ownedFile(req: FastifyRequest<{ Params: { id: string } }>): string {
-    const { userId } = requireUser(ctx.db, req);
-    const { path } = parse(fileQuery, req.query, 'querystring');
-    if (!conversationOwnedBy(ctx, req.params.id, userId)) throw notFound('conversation not found');
-    return resolveConversationFile(ctx, req.params.id, path);
+  /** The real path of `path` in a conversation of the caller. */
+  function ownedFile(caller: FastifyRequest['caller'], conversationId: string, path: string): string {
+    return resolveConversationFile(ctx, ownConversation(ctx.db, caller, conversationId).id, path);
   }
 }
 

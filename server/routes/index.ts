@@ -1,5 +1,3 @@
-import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../context.js';
 import audio from './audio.js';
 import conversations from './conversations.js';
 import demo from './demo.js';
@@ -7,15 +5,10 @@ import files from './files.js';
 import payPage from './pay-page.js';
 import payments from './payments.js';
 import profile from './profile.js';
+import type { RouteModule } from './route-module.js';
 import sms from './sms.js';
 import training from './training.js';
 import workspaces from './workspaces.js';
-
-export interface RouteModule {
-  (app: FastifyInstance, ctx: AppContext): void | Promise<void>;
-  /** Mount point; `/api/v2` unless set. */
-  prefix?: string;
-}
 
 /** Every area of the service, one module each. `payPage` and `demo` set their own prefix (`/`). */
 export const routeModules: RouteModule[] = [

@@ -1,14 +1,17 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyReply } from 'fastify';
+import { z } from 'zod';
 import type { PaymentStatus } from '../../src/client/types.js';
 import type { AppContext } from '../context.js';
-import { getPaymentOrder, type PaymentOrder, resolvePaymentOrder } from '../store/payments.js';
+import type { PaymentOrder } from '../store/payments.js';
+import type { ZodApp } from './route-module.js';
 
 /**
  * The local checkout behind a `payUrl`: what a payment provider's hosted page would be, without money.
  * The order id is the capability (as in a provider's checkout URL), so no credential is asked for.
  * Plain HTML forms: no script, so the CSP forbids every script.
  */
-export default function payPageRoutes(app: FastifyInstance, ctx: AppContext) {
+export default function payPageRoutes(app: ZodApp, ctx: AppContext) {
+  const params = z.object({ orderId: z.string() });
   // The Pay and Cancel forms post an empty urlencoded body; nothing in it is read.
   app.addContentTypeParser(
     'application/x-www-form-urlencoded',
@@ -16,8 +19,8 @@ export default function payPageRoutes(app: FastifyInstance, ctx: AppContext) {
     (_r, _b, done) => done(null, undefined),
   );
 
-  app.get<{ Params: { orderId: string } }>('/pay/:orderId', async (req, reply) => {
-    const order = getPaymentOrder(ctx, req.params.orderId);
+  app.get('/pay/:orderId', { schema: { params } }, async (req, reply) => {
+    const order = ctx.payments.get(req.params.orderId);
     return sendPage(reply, order ? 200 : 404, order);
   });
 
@@ -25,8 +28,8 @@ export default function payPageRoutes(app: FastifyInstance, ctx: AppContext) {
     ['pay', 'paid'],
     ['cancel', 'canceled'],
   ] as const) {
-    app.post<{ Params: { orderId: string } }>(`/pay/:orderId/${action}`, async (req, reply) => {
-      const order = resolvePaymentOrder(ctx, req.params.orderId, status);
+    app.post(`/pay/:orderId/${action}`, { schema: { params } }, async (req, reply) => {
+      const order = ctx.payments.resolve(req.params.orderId, status);
       if (!order) return sendPage(reply, 404, undefined);
       // Post/redirect/get: a reload of the result page never posts twice.
       return reply

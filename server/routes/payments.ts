@@ -1,18 +1,34 @@
-import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
 import type { PaymentStatusResult } from '../../src/client/types.js';
-import { requireUser } from '../auth.js';
+import { security, userHook } from '../auth.js';
 import type { AppContext } from '../context.js';
 import { notFound } from '../errors.js';
-import { armPendingOrders, getPaymentOrder, stopPaymentTimers } from '../store/payments.js';
+import type { ZodApp } from './route-module.js';
 
-export default function paymentsRoutes(app: FastifyInstance, ctx: AppContext) {
-  armPendingOrders(ctx);
-  app.addHook('onClose', async () => stopPaymentTimers(ctx));
+/** The status of a payment order, for the user it was made for (the pay page itself is pay-page.ts). */
+export default function paymentsRoutes(app: ZodApp, ctx: AppContext) {
+  app.addHook('onRequest', userHook(ctx.db));
 
-  app.get<{ Params: { orderId: string } }>('/payments/:orderId/status', async (req): Promise<PaymentStatusResult> => {
-    const { userId } = requireUser(ctx.db, req);
-    const order = getPaymentOrder(ctx, req.params.orderId);
-    if (!order || order.userId !== userId) throw notFound('order not found');
-    return { status: order.status, amountCny: order.amountCny };
-  });
+  app.get(
+    '/payments/:orderId/status',
+    {
+      schema: {
+        tags: ['payments'],
+        summary: 'paymentStatus',
+        security: security.user,
+        params: z.object({ orderId: z.string() }),
+        response: {
+          200: z.object({
+            status: z.enum(['pending', 'paid', 'expired', 'canceled']),
+            amountCny: z.number().optional(),
+          }),
+        },
+      },
+    },
+    async (req): Promise<PaymentStatusResult> => {
+      const order = ctx.payments.get(req.params.orderId);
+      if (!order || order.userId !== req.caller.userId) throw notFound('order not found');
+      return { status: order.status, amountCny: order.amountCny };
+    },
+  );
 }

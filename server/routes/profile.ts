@@ -1,9 +1,9 @@
-import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { requireUser } from '../auth.js';
+import { security, userHook } from '../auth.js';
 import type { AppContext } from '../context.js';
+import { fixedValidationDetail } from '../errors.js';
 import { saveConnectorCredentials } from '../store/credentials.js';
-import { parse } from '../validation.js';
+import type { ZodApp } from './route-module.js';
 
 const MAX_FIELDS = 50;
 
@@ -16,16 +16,29 @@ const body = z.object({
     .refine((fields) => Object.keys(fields).length <= MAX_FIELDS, `must hold at most ${MAX_FIELDS} fields`),
 });
 
-export default function profileRoutes(app: FastifyInstance, ctx: AppContext) {
-  app.put('/profile/credentials/:connectorTypeId', async (req) => {
-    const { userId } = requireUser(ctx.db, req);
-    const { connectorTypeId } = parse(
-      params,
-      req.params,
-      'params',
-      'connectorTypeId must be 1 to 64 characters of a-z, 0-9, _ and -, starting with a letter or digit',
-    );
-    const { credentials } = parse(body, req.body);
-    return saveConnectorCredentials(ctx, userId, connectorTypeId, credentials);
-  });
+/** The caller's own (bring-your-own-key) connector credentials, stored encrypted. */
+export default function profileRoutes(app: ZodApp, ctx: AppContext) {
+  app.addHook('onRequest', userHook(ctx.db));
+
+  app.put(
+    '/profile/credentials/:connectorTypeId',
+    {
+      schema: {
+        tags: ['profile'],
+        summary: 'submitConnectorCredentials',
+        security: security.user,
+        params,
+        body,
+        response: {
+          200: z.object({ connectorTypeId: z.string(), fields: z.array(z.string()), updatedAt: z.string() }),
+        },
+      },
+      schemaErrorFormatter: fixedValidationDetail(
+        'connectorTypeId must be 1 to 64 characters of a-z, 0-9, _ and -, starting with a letter or digit',
+        'params',
+      ),
+    },
+    async (req) =>
+      saveConnectorCredentials(ctx.db, ctx.secret, req.caller.userId, req.params.connectorTypeId, req.body.credentials),
+  );
 }

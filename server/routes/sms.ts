@@ -1,58 +1,92 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { z } from 'zod';
+import { type ZodIssue, z } from 'zod';
 import type { SessionToken } from '../../src/client/types.js';
-import { requireNoCredential } from '../auth.js';
+import { noCredentialHook, security } from '../auth.js';
 import type { AppContext } from '../context.js';
-import { forbidden, HttpError, notFound, unauthorized } from '../errors.js';
+import { badRequest, forbidden, HttpError, notFound, unauthorized } from '../errors.js';
 import { nowIso } from '../ids.js';
 import { type WorkspaceRow, workspaceBySlug } from '../store/identity.js';
-import {
-  consumeSmsCode,
-  issueSmsCode,
-  mintSession,
-  provisionMember,
-  SMS_SESSION_TTL_SECONDS,
-} from '../store/workspace.js';
-import { parse } from '../validation.js';
+import { consumeSmsCode, issueSmsCode, provisionMember, SMS_SESSION_TTL_SECONDS } from '../store/workspace.js';
+import type { ZodApp } from './route-module.js';
+import { issueSession, sessionToken } from './workspaces.js';
 
 /** E.164: `+`, then 8 to 15 digits, the first not 0. */
-const phoneBody = z.object({ phone: z.string().regex(/^\+[1-9]\d{7,14}$/) });
-const codeBody = z.object({ code: z.string() });
+const phone = z.string().regex(/^\+[1-9]\d{7,14}$/);
+const params = z.object({ slug: z.string() });
 
-type Slug = { Params: { slug: string } };
-
-/**
- * The checks both SMS routes share, in the order of docs/protocol.md: no credential, a known workspace,
- * an E.164 phone, SMS sign-up enabled.
- */
-function smsRequest(db: AppContext['db'], req: FastifyRequest<Slug>): { workspace: WorkspaceRow; phone: string } {
-  requireNoCredential(req);
-  const workspace = workspaceBySlug(db, req.params.slug);
-  if (!workspace) throw notFound('workspace not found');
-  const { phone } = parse(phoneBody, req.body, 'body', 'the phone number format is wrong');
-  if (!workspace.sms_signup) throw forbidden('public SMS signup disabled');
-  return { workspace, phone };
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The workspace an SMS sign-in is for. */
+    smsWorkspace: WorkspaceRow;
+  }
 }
 
-/** Public SMS-code sign-in (spec 4.1 rule 7): the visitor becomes the member `sms:<phone>`. */
-export default function smsRoutes(app: FastifyInstance, { db, secret, sms }: AppContext) {
-  app.post<Slug>('/workspaces/:slug/sms/send', async (req, reply) => {
-    const { workspace, phone } = smsRequest(db, req);
-    const issued = issueSmsCode(db, secret, workspace.id, phone);
-    if ('retryAfterSeconds' in issued) {
-      reply.header('retry-after', String(issued.retryAfterSeconds));
-      throw new HttpError(429, 'too many codes sent to this phone, try again later');
-    }
-    sms.send({ phone, code: issued.code, slug: workspace.slug, at: nowIso() });
-    return reply.code(204).send();
+/**
+ * Public SMS-code sign-in (spec 4.1 rule 7): the visitor becomes the member `sms:<phone>`. Both routes
+ * check, in the order of docs/protocol.md: no credential, a known workspace (both before the body is
+ * read), an E.164 phone, SMS sign-up enabled, then (verify) that `code` is a string.
+ */
+export default function smsRoutes(app: ZodApp, { db, secret, sms }: AppContext) {
+  app.addHook('onRequest', noCredentialHook);
+  app.addHook('onRequest', async (req) => {
+    const workspace = workspaceBySlug(db, (req.params as { slug: string }).slug);
+    if (!workspace) throw notFound('workspace not found');
+    req.smsWorkspace = workspace;
   });
+  // Validation errors are attached rather than thrown, so this can put sign-up between the phone and the code.
+  app.addHook('preHandler', async (req) => {
+    const invalid = req.validationError;
+    const field = (invalid?.validation[0]?.params as { issue?: ZodIssue } | undefined)?.issue?.path[0];
+    if (invalid && field !== 'code') throw badRequest('the phone number format is wrong');
+    if (!req.smsWorkspace.sms_signup) throw forbidden('public SMS signup disabled');
+    if (invalid) throw badRequest(invalid.message);
+  });
+  const tags = ['SMS sign-in'];
 
-  app.post<Slug>('/workspaces/:slug/sms/verify', async (req): Promise<SessionToken> => {
-    const { workspace, phone } = smsRequest(db, req);
-    const { code } = parse(codeBody, req.body);
-    if (!consumeSmsCode(db, secret, workspace.id, phone, code)) throw unauthorized('invalid_or_expired_code');
-    const spUserRef = `sms:${phone}`;
-    provisionMember(db, workspace.id, spUserRef);
-    return mintSession(db, workspace.id, spUserRef, SMS_SESSION_TTL_SECONDS);
-  });
+  app.post(
+    '/workspaces/:slug/sms/send',
+    {
+      schema: {
+        tags,
+        summary: 'sendSmsCode',
+        security: security.none,
+        params,
+        body: z.object({ phone }),
+        response: { 204: z.null().describe('No body: the code is on its way.') },
+      },
+      attachValidation: true,
+    },
+    async (req, reply) => {
+      const workspace = req.smsWorkspace;
+      const issued = issueSmsCode(db, secret, workspace.id, req.body.phone);
+      if ('retryAfterSeconds' in issued) {
+        reply.header('retry-after', String(issued.retryAfterSeconds));
+        throw new HttpError(429, 'too many codes sent to this phone, try again later');
+      }
+      sms.send({ phone: req.body.phone, code: issued.code, slug: workspace.slug, at: nowIso() });
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.post(
+    '/workspaces/:slug/sms/verify',
+    {
+      schema: {
+        tags,
+        summary: 'verifySmsCode',
+        security: security.none,
+        params,
+        body: z.object({ phone, code: z.string() }),
+        response: { 200: sessionToken },
+      },
+      attachValidation: true,
+    },
+    async (req): Promise<SessionToken> => {
+      const workspace = req.smsWorkspace;
+      const { phone, code } = req.body;
+      if (!consumeSmsCode(db, secret, workspace.id, phone, code)) throw unauthorized('invalid_or_expired_code');
+      const spUserRef = `sms:${phone}`;
+      provisionMember(db, workspace.id, spUserRef);
+      return issueSession(db, workspace.id, spUserRef, SMS_SESSION_TTL_SECONDS);
+    },
+  );
 }

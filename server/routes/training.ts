@@ -1,59 +1,67 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { requireWorkspaceOperator } from '../auth.js';
+import { z } from 'zod';
+import { operatorHook, security } from '../auth.js';
 import type { AppContext } from '../context.js';
+import { resumeCursor, sendRecordStream } from '../sse.js';
+import { historyPage } from '../store/records.js';
+import { beginTurn } from '../turns/begin-turn.js';
 import {
   baseUrlOf,
   historyPageOf,
-  historyQuerySchema,
+  historyQuery,
+  historyResult,
   idParams,
-  streamQuerySchema,
-  trainingSendSchema,
-} from '../conversations/requests.js';
-import { beginTurn } from '../conversations/runner.js';
-import { resumeCursor, streamRecords } from '../sse.js';
-import { type Conversation, historyPage, trainingConversation } from '../store/conversations.js';
-import { agentById } from '../store/identity.js';
-import { parse } from '../validation.js';
+  interruptResult,
+  recordStream,
+  streamQuery,
+  trainingSendBody,
+} from './conversations.js';
+import type { ZodApp } from './route-module.js';
 
 /**
  * Training routes (spec 4.3): an operator of the agent's workspace talks to it in one training
- * conversation per (agent, operator), with the same turn runner, store and stream as every chat.
+ * conversation per (agent, operator), with the same turn runner, store and stream as every chat. The
+ * hook resolves the operator, the agent and that conversation before the body is validated.
  */
-export default function trainingRoutes(app: FastifyInstance, ctx: AppContext) {
-  app.post('/agents/:id/dev/send', async (req) => {
-    const conversation = operatorConversation(ctx, req);
-    const body = parse(trainingSendSchema, req.body);
-    const sent = beginTurn(ctx, conversation, { ...body, text: body.message, baseUrl: baseUrlOf(req) });
-    return { ok: true, msgId: sent.results[0]?.msgId };
-  });
+export default function trainingRoutes(app: ZodApp, ctx: AppContext) {
+  app.addHook('onRequest', operatorHook(ctx.db));
+  const tags = ['training'];
+  const schema = { tags, security: security.workspaceKeyOrOwner, params: idParams };
 
-  app.get('/agents/:id/messages/stream', async (req, reply) => {
-    const conversation = operatorConversation(ctx, req);
-    const query = parse(streamQuerySchema, req.query, 'querystring');
-    streamRecords(ctx, reply, conversation.id, { after: resumeCursor(req, query.lastEventId), turns: query.turns });
-  });
+  app.post(
+    '/agents/:id/dev/send',
+    {
+      schema: {
+        ...schema,
+        summary: 'trainingSend',
+        body: trainingSendBody,
+        response: { 200: z.object({ ok: z.boolean(), msgId: z.string().optional() }) },
+      },
+    },
+    async (req) => {
+      const { conversation } = req.training;
+      const sent = beginTurn(ctx, conversation, { ...req.body, text: req.body.message, baseUrl: baseUrlOf(req) });
+      return { ok: true, msgId: sent.results[0]?.msgId };
+    },
+  );
 
-  app.get('/agents/:id/messages/history', async (req) => {
-    const conversation = operatorConversation(ctx, req);
-    const page = historyPageOf(parse(historyQuerySchema, req.query, 'querystring'));
-    return historyPage(ctx.db, conversation.id, page);
-  });
+  app.get(
+    '/agents/:id/messages/stream',
+    { schema: { ...schema, summary: 'trainingStream', querystring: streamQuery, response: recordStream } },
+    async (req, reply) => {
+      const after = resumeCursor(req, req.query.lastEventId);
+      sendRecordStream(ctx, reply, req.training.conversation.id, { after, turns: req.query.turns });
+    },
+  );
 
-  app.post('/agents/:id/dev/interrupt', async (req) => {
-    const conversation = operatorConversation(ctx, req);
-    return ctx.turns.interrupt(conversation.id);
-  });
-}
+  app.get(
+    '/agents/:id/messages/history',
+    { schema: { ...schema, summary: 'trainingMessages', querystring: historyQuery, response: { 200: historyResult } } },
+    async (req) => historyPage(ctx.db, req.training.conversation.id, historyPageOf(req.query)),
+  );
 
-/**
- * The caller's training conversation with the agent in the path (created on first use). The workspace
- * key and the owner login are different operators, each with a conversation of its own.
- */
-function operatorConversation(ctx: AppContext, req: FastifyRequest): Conversation {
-  const { id } = parse(idParams, req.params, 'params');
-  const agent = agentById(ctx.db, id);
-  // An unknown agent fails the workspace match: 404 `agent not found`, after the credential checks.
-  const credential = requireWorkspaceOperator(ctx.db, req, agent?.workspace_id ?? '');
-  const operator = credential.kind === 'workspace_key' ? `key:${credential.keyId}` : `owner:${credential.userId}`;
-  return trainingConversation(ctx.db, agent!, operator);
+  app.post(
+    '/agents/:id/dev/interrupt',
+    { schema: { ...schema, summary: 'trainingInterrupt', response: { 200: interruptResult } } },
+    async (req) => ctx.turns.interrupt(req.training.conversation.id),
+  );
 }

@@ -1,16 +1,39 @@
-import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { AgentList, SingleAgent, WorkspaceAgent } from '../../src/client/types.js';
-import { requireAnyWorkspaceKey, requireWorkspaceAdmin } from '../auth.js';
+import { security, workspaceAdminHook } from '../auth.js';
 import type { AppContext } from '../context.js';
-import { notFound } from '../errors.js';
+import { conflict, fixedValidationDetail, forbidden, HttpError, notFound } from '../errors.js';
+import type { Db } from '../store/db.js';
 import { type AgentRow, agentById, agentsOfWorkspace, workspaceById } from '../store/identity.js';
 import { grantCredits, listMembers, mintSession, provisionMember, suspendMember } from '../store/workspace.js';
-import { parse } from '../validation.js';
+import type { ZodApp } from './route-module.js';
+
+const slugParams = z.object({ slug: z.string() });
+const memberParams = slugParams.extend({ memberId: z.string() });
+const agentParams = slugParams.extend({ agentId: z.string() });
+
+const workspace = z.object({
+  workspace_id: z.string(),
+  slug: z.string(),
+  display_name: z.string(),
+  status: z.string(),
+  api_key_id: z.string(),
+});
 
 const provisionBody = z.object({
   sp_user_ref: z.string().min(1).max(200),
   display_name: z.string().max(200).optional(),
+});
+
+const provisionResult = z.object({ member_id: z.string(), billing_account_id: z.string(), created: z.boolean() });
+
+const member = z.object({
+  user_id: z.string(),
+  billing_account_id: z.string(),
+  sp_user_ref: z.string(),
+  status: z.string().describe('`active` or `suspended`'),
+  joined_at: z.string(),
+  balance: z.number(),
 });
 
 const grantBody = z.object({
@@ -18,10 +41,32 @@ const grantBody = z.object({
   idempotency_key: z.string().min(1).max(200),
 });
 
+const grantResult = z.object({ balance: z.number(), purchase_id: z.string(), idempotent: z.boolean() });
+
 const sessionBody = z.object({
   sp_user_ref: z.string().min(1).max(200),
   ttl_seconds: z.number().int().positive().max(86400).default(3600),
 });
+
+export const sessionToken = z.object({ token: z.string(), user_id: z.string(), expires_at: z.string() });
+
+const workspaceAgent = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string(),
+  avatar_url: z.string().nullable(),
+  runtime: z.string(),
+  created_at: z.string(),
+});
+
+const agentList = z.object({
+  scope: z.literal('workspace'),
+  workspace_id: z.string(),
+  agents: z.array(workspaceAgent),
+});
+const singleAgent = z.object({ scope: z.literal('workspace'), workspace_id: z.string(), agent: workspaceAgent });
+
+const noContent = z.null().describe('No body.');
 
 const toWorkspaceAgent = ({ id, name, description, avatar_url, runtime, created_at }: AgentRow): WorkspaceAgent => ({
   id,
@@ -32,67 +77,164 @@ const toWorkspaceAgent = ({ id, name, description, avatar_url, runtime, created_
   created_at,
 });
 
-type Slug = { Params: { slug: string } };
-type SlugMember = { Params: { slug: string; memberId: string } };
-type SlugAgent = { Params: { slug: string; agentId: string } };
+const GRANT_REFUSED = {
+  key_reused: () => conflict('idempotency_key was already used with a different request'),
+  unknown_member: () => notFound('member not found'),
+  insufficient_wallet: () => new HttpError(402, 'insufficient owner wallet balance'),
+};
+
+/** A session for a provisioned member (mintSession, verifySmsCode). */
+export function issueSession(db: Db, workspaceId: string, spUserRef: string, ttlSeconds: number) {
+  const session = mintSession(db, workspaceId, spUserRef, ttlSeconds);
+  if ('refused' in session) {
+    throw session.refused === 'suspended'
+      ? forbidden('member status is suspended')
+      : notFound('member not found for sp_user_ref');
+  }
+  return session;
+}
 
 /**
- * Workspace administration (spec 4.1). Every handler checks the credential first, then the body, then looks
- * things up (docs/protocol.md "Credentials").
+ * Workspace administration (spec 4.1). The credential is checked first (workspaceAdminHook, by each
+ * route's `security`), then the body, then things are looked up (docs/protocol.md "Credentials").
  */
-export default function workspaceRoutes(app: FastifyInstance, { db }: AppContext) {
-  app.get('/workspaces/whoami', async (req) => {
-    const key = requireAnyWorkspaceKey(db, req);
-    const ws = workspaceById(db, key.workspaceId);
-    if (!ws) throw new Error('workspace of a live key is missing');
-    return {
-      workspace_id: ws.id,
-      slug: ws.slug,
-      display_name: ws.display_name,
-      status: ws.status,
-      api_key_id: key.keyId,
-    };
-  });
+export default function workspaceRoutes(app: ZodApp, { db }: AppContext) {
+  app.addHook('onRequest', workspaceAdminHook(db));
+  const tags = ['workspaces'];
 
-  app.post<Slug>('/workspaces/:slug/members', async (req) => {
-    const { workspace } = requireWorkspaceAdmin(db, req, req.params.slug, false);
-    const body = parse(provisionBody, req.body, 'body', 'request body validation failed');
-    return provisionMember(db, workspace.id, body.sp_user_ref, body.display_name);
-  });
+  app.get(
+    '/workspaces/whoami',
+    { schema: { tags, summary: 'whoami', security: security.workspaceKey, response: { 200: workspace } } },
+    async (req) => {
+      // The hook admits only a workspace key here.
+      if (req.credential.kind !== 'workspace_key') throw new Error('whoami without a workspace key');
+      const ws = workspaceById(db, req.credential.workspaceId);
+      if (!ws) throw new Error('workspace of a live key is missing');
+      return {
+        workspace_id: ws.id,
+        slug: ws.slug,
+        display_name: ws.display_name,
+        status: ws.status,
+        api_key_id: req.credential.keyId,
+      };
+    },
+  );
 
-  app.get<Slug>('/workspaces/:slug/members', async (req) => {
-    const { workspace } = requireWorkspaceAdmin(db, req, req.params.slug, true);
-    return { members: listMembers(db, workspace.id) };
-  });
+  app.post(
+    '/workspaces/:slug/members',
+    {
+      schema: {
+        tags,
+        summary: 'provisionMember',
+        security: security.workspaceKey,
+        params: slugParams,
+        body: provisionBody,
+        response: { 200: provisionResult },
+      },
+      schemaErrorFormatter: fixedValidationDetail('request body validation failed'),
+    },
+    async (req) => provisionMember(db, req.workspace.id, req.body.sp_user_ref, req.body.display_name),
+  );
 
-  app.delete<SlugMember>('/workspaces/:slug/members/:memberId', async (req, reply) => {
-    const { workspace } = requireWorkspaceAdmin(db, req, req.params.slug, false);
-    suspendMember(db, workspace.id, req.params.memberId);
-    return reply.code(204).send();
-  });
+  app.get(
+    '/workspaces/:slug/members',
+    {
+      schema: {
+        tags,
+        summary: 'listMembers',
+        security: security.workspaceKeyOrOwner,
+        params: slugParams,
+        response: { 200: z.object({ members: z.array(member) }) },
+      },
+    },
+    async (req) => ({ members: listMembers(db, req.workspace.id) }),
+  );
 
-  app.post<SlugMember>('/workspaces/:slug/members/:memberId/credits', async (req) => {
-    const { workspace } = requireWorkspaceAdmin(db, req, req.params.slug, true);
-    const body = parse(grantBody, req.body);
-    return grantCredits(db, workspace.id, req.params.memberId, body.amount, body.idempotency_key);
-  });
+  app.delete(
+    '/workspaces/:slug/members/:memberId',
+    {
+      schema: {
+        tags,
+        summary: 'suspendMember',
+        security: security.workspaceKey,
+        params: memberParams,
+        response: { 204: noContent },
+      },
+    },
+    async (req, reply) => {
+      if (!suspendMember(db, req.workspace.id, req.params.memberId)) throw notFound('member not found');
+      return reply.code(204).send(null);
+    },
+  );
 
-  app.post<Slug>('/workspaces/:slug/sessions', async (req) => {
-    const { workspace } = requireWorkspaceAdmin(db, req, req.params.slug, false);
-    const body = parse(sessionBody, req.body);
-    return mintSession(db, workspace.id, body.sp_user_ref, body.ttl_seconds);
-  });
+  app.post(
+    '/workspaces/:slug/members/:memberId/credits',
+    {
+      schema: {
+        tags,
+        summary: 'grantCredits',
+        security: security.workspaceKeyOrOwner,
+        params: memberParams,
+        body: grantBody,
+        response: { 200: grantResult },
+      },
+    },
+    async (req) => {
+      const { amount, idempotency_key } = req.body;
+      const grant = grantCredits(db, req.workspace.id, req.params.memberId, amount, idempotency_key);
+      if ('refused' in grant) throw GRANT_REFUSED[grant.refused]();
+      return grant;
+    },
+  );
 
-  app.get<Slug>('/workspaces/:slug/agents', async (req): Promise<AgentList> => {
-    const { workspace } = requireWorkspaceAdmin(db, req, req.params.slug, true);
-    const agents = agentsOfWorkspace(db, workspace.id).map(toWorkspaceAgent);
-    return { scope: 'workspace', workspace_id: workspace.id, agents };
-  });
+  app.post(
+    '/workspaces/:slug/sessions',
+    {
+      schema: {
+        tags,
+        summary: 'mintSession',
+        security: security.workspaceKey,
+        params: slugParams,
+        body: sessionBody,
+        response: { 200: sessionToken },
+      },
+    },
+    async (req) => issueSession(db, req.workspace.id, req.body.sp_user_ref, req.body.ttl_seconds),
+  );
 
-  app.get<SlugAgent>('/workspaces/:slug/agents/:agentId', async (req): Promise<SingleAgent> => {
-    const { workspace } = requireWorkspaceAdmin(db, req, req.params.slug, true);
-    const agent = agentById(db, req.params.agentId);
-    if (!agent || agent.workspace_id !== workspace.id) throw notFound('Agent not found in this workspace');
-    return { scope: 'workspace', workspace_id: workspace.id, agent: toWorkspaceAgent(agent) };
-  });
+  app.get(
+    '/workspaces/:slug/agents',
+    {
+      schema: {
+        tags,
+        summary: 'listAgents',
+        security: security.workspaceKeyOrOwner,
+        params: slugParams,
+        response: { 200: agentList },
+      },
+    },
+    async (req): Promise<AgentList> => ({
+      scope: 'workspace',
+      workspace_id: req.workspace.id,
+      agents: agentsOfWorkspace(db, req.workspace.id).map(toWorkspaceAgent),
+    }),
+  );
+
+  app.get(
+    '/workspaces/:slug/agents/:agentId',
+    {
+      schema: {
+        tags,
+        summary: 'getAgent',
+        security: security.workspaceKeyOrOwner,
+        params: agentParams,
+        response: { 200: singleAgent },
+      },
+    },
+    async (req): Promise<SingleAgent> => {
+      const agent = agentById(db, req.params.agentId);
+      if (!agent || agent.workspace_id !== req.workspace.id) throw notFound('Agent not found in this workspace');
+      return { scope: 'workspace', workspace_id: req.workspace.id, agent: toWorkspaceAgent(agent) };
+    },
+  );
 }

@@ -1,10 +1,11 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import type { AppContext } from '../context.js';
 import { nowIso } from '../ids.js';
+import type { Db } from './db.js';
 
 /**
  * Each user's own (bring-your-own-key) credentials per connector type. The values are one AES-256-GCM
- * ciphertext; only the field names are readable, so a leaked database file leaks no secret.
+ * ciphertext under the server secret; only the field names are readable, so a leaked database file
+ * leaks no secret.
  */
 export const credentialsSchema = `
 CREATE TABLE IF NOT EXISTS connector_credentials (
@@ -28,40 +29,40 @@ const associatedData = (userId: string, connectorTypeId: string) => Buffer.from(
 
 /** Replaces the caller's credentials for one connector type; returns what the route answers. */
 export function saveConnectorCredentials(
-  ctx: AppContext,
+  db: Db,
+  secret: Buffer,
   userId: string,
   connectorTypeId: string,
   credentials: Record<string, string>,
 ): { connectorTypeId: string; fields: string[]; updatedAt: string } {
   const iv = randomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', ctx.secret, iv);
+  const cipher = createCipheriv('aes-256-gcm', secret, iv);
   cipher.setAAD(associatedData(userId, connectorTypeId));
   const ciphertext = Buffer.concat([cipher.update(JSON.stringify(credentials), 'utf8'), cipher.final()]);
   const fields = Object.keys(credentials);
   const updatedAt = nowIso();
-  ctx.db
-    .prepare(
-      `INSERT INTO connector_credentials (user_id, connector_type_id, fields, iv, tag, ciphertext, updated_at)
+  db.prepare(
+    `INSERT INTO connector_credentials (user_id, connector_type_id, fields, iv, tag, ciphertext, updated_at)
        VALUES (?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (user_id, connector_type_id) DO UPDATE SET
          fields = excluded.fields, iv = excluded.iv, tag = excluded.tag,
          ciphertext = excluded.ciphertext, updated_at = excluded.updated_at`,
-    )
-    .run(userId, connectorTypeId, JSON.stringify(fields), iv, cipher.getAuthTag(), ciphertext, updatedAt);
+  ).run(userId, connectorTypeId, JSON.stringify(fields), iv, cipher.getAuthTag(), ciphertext, updatedAt);
   return { connectorTypeId, fields, updatedAt };
 }
 
 /** The decrypted credentials a user saved for a connector type, for the runtime that calls the connector. */
 export function getConnectorCredentials(
-  ctx: AppContext,
+  db: Db,
+  secret: Buffer,
   userId: string,
   connectorTypeId: string,
 ): Record<string, string> | undefined {
-  const row = ctx.db
+  const row = db
     .prepare('SELECT iv, tag, ciphertext FROM connector_credentials WHERE user_id = ? AND connector_type_id = ?')
     .get(userId, connectorTypeId) as CredentialsRow | undefined;
   if (!row) return undefined;
-  const decipher = createDecipheriv('aes-256-gcm', ctx.secret, row.iv);
+  const decipher = createDecipheriv('aes-256-gcm', secret, row.iv);
   decipher.setAAD(associatedData(userId, connectorTypeId));
   decipher.setAuthTag(row.tag);
   const plaintext = Buffer.concat([decipher.update(row.ciphertext), decipher.final()]).toString('utf8');

@@ -1,11 +1,7 @@
-import { mkdirSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
-import { extname, isAbsolute, join, resolve, sep } from 'node:path';
-import type { ConversationFile, UploadedFile } from '../../src/client/types.js';
-import type { AppContext } from '../context.js';
-import { badRequest, HttpError, notFound } from '../errors.js';
-import { nowIso, randomId } from '../ids.js';
+import { nowIso } from '../ids.js';
+import type { Db } from './db.js';
 
-/** Uploaded files: the bytes live in `<filesDir>/uploads/<id>`, what they are lives here. */
+/** Uploaded files: what each is and whose it is. The bytes live on disk (server/files.ts). */
 export const filesSchema = `
 CREATE TABLE IF NOT EXISTS uploaded_files (
   id TEXT PRIMARY KEY, owner_id TEXT NOT NULL, filename TEXT NOT NULL, mime_type TEXT NOT NULL,
@@ -13,226 +9,26 @@ CREATE TABLE IF NOT EXISTS uploaded_files (
 );
 `;
 
-export interface StoredUpload {
-  path: string;
+export interface UploadRow {
+  id: string;
+  ownerId: string;
   filename: string;
   mimeType: string;
   size: number;
+  agentId?: string;
+  chatGroupId?: string;
 }
 
-/** `type/subtype` with optional parameters; anything else could break or inject a response header. */
-export const MEDIA_TYPE =
-  /^[a-z0-9][a-z0-9!#$&^_.+-]{0,126}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}(\s*;\s*[a-z0-9_.-]+=[a-z0-9_.-]+)*$/i;
-
-/** Saves an uploaded file and returns its capability URL (`{baseUrl}/api/v2/files/f_…/<filename>`). */
-export function storeUpload(
-  ctx: AppContext,
-  o: {
-    ownerId: string;
-    filename: string;
-    mimeType: string;
-    data: Buffer;
-    baseUrl: string;
-    agentId?: string;
-    chatGroupId?: string;
-  },
-): UploadedFile {
-  const id = randomId('f');
-  const filename = safeFilename(o.filename);
-  const mimeType = MEDIA_TYPE.test(o.mimeType) ? o.mimeType.toLowerCase() : 'application/octet-stream';
-  const dir = join(ctx.filesDir, 'uploads');
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, id), o.data);
-  ctx.db
-    .prepare(
-      `INSERT INTO uploaded_files (id, owner_id, filename, mime_type, size, agent_id, chat_group_id, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-    )
-    .run(id, o.ownerId, filename, mimeType, o.data.length, o.agentId ?? null, o.chatGroupId ?? null, nowIso());
-  return {
-    url: `${o.baseUrl}/api/v2/files/${id}/${encodeURIComponent(filename)}`,
-    filename,
-    size: o.data.length,
-    mimeType,
-    provider: 'local',
-  };
+export function insertUpload(db: Db, u: UploadRow): void {
+  db.prepare(
+    `INSERT INTO uploaded_files (id, owner_id, filename, mime_type, size, agent_id, chat_group_id, created_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+  ).run(u.id, u.ownerId, u.filename, u.mimeType, u.size, u.agentId ?? null, u.chatGroupId ?? null, nowIso());
 }
 
-export function findUpload(ctx: AppContext, fileId: string): StoredUpload | undefined {
-  const row = ctx.db.prepare('SELECT filename, mime_type, size FROM uploaded_files WHERE id = ?').get(fileId) as
+export function uploadById(db: Db, id: string): Pick<UploadRow, 'filename' | 'mimeType' | 'size'> | undefined {
+  const row = db.prepare('SELECT filename, mime_type, size FROM uploaded_files WHERE id = ?').get(id) as
     | { filename: string; mime_type: string; size: number }
     | undefined;
-  if (!row) return undefined;
-  return {
-    path: join(ctx.filesDir, 'uploads', fileId),
-    filename: row.filename,
-    mimeType: row.mime_type,
-    size: row.size,
-  };
-}
-
-/** The last path segment, without control characters, at most 255 characters; `file` when nothing is left. */
-function safeFilename(name: string): string {
-  const base = name.split(/[/\\]/).pop() ?? '';
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is being removed.
-  const clean = base.replace(/[\u0000-\u001f\u007f]/g, '').trim();
-  return clean === '' || clean === '.' || clean === '..' ? 'file' : clean.slice(0, 255);
-}
-
-/** The agent workspace of a conversation, created on first use. */
-export function conversationDir(ctx: AppContext, conversationId: string): string {
-  if (!/^[A-Za-z0-9_-]+$/.test(conversationId)) throw new Error(`invalid conversation id ${conversationId}`);
-  const dir = join(ctx.filesDir, 'conversations', conversationId);
-  mkdirSync(dir, { recursive: true });
-  return dir;
-}
-
-const ESCAPES = 'path escapes the conversation workspace';
-
-/**
- * The real path of a file inside a conversation's folder. Refuses (400) every way out: absolute paths,
- * `..` segments (also percent-encoded, any number of times), backslashes, NUL, and symlinks whose target
- * lies outside the folder. A missing file (or a folder) is 404.
- */
-export function resolveConversationFile(ctx: AppContext, conversationId: string, requested: string): string {
-  if (requested === '') throw badRequest('path is required');
-  for (const form of decodedForms(requested)) {
-    const escapes =
-      form.includes('\0') ||
-      form.includes('\\') ||
-      isAbsolute(form) ||
-      /^[a-z]:/i.test(form) ||
-      form.split('/').includes('..');
-    if (escapes) throw badRequest(ESCAPES);
-  }
-  const root = realpathSync(conversationDir(ctx, conversationId));
-  let real: string;
-  try {
-    real = realpathSync(resolve(root, requested));
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    // Missing, under a file instead of a folder, or a symlink loop: nothing to read either way.
-    if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'ELOOP') throw notFound('file not found');
-    throw err;
-  }
-  if (real !== root && !real.startsWith(root + sep)) throw badRequest(ESCAPES);
-  if (!statSync(real).isFile()) throw notFound('file not found');
-  return real;
-}
-
-/** `path` and each of its percent-decodings until nothing changes; past 8 rounds it is an attack, not a name. */
-function decodedForms(path: string): string[] {
-  const forms = [path];
-  for (let form = path; forms.length <= 8; ) {
-    let next: string;
-    try {
-      next = decodeURIComponent(form);
-    } catch {
-      return forms;
-    }
-    if (next === form) return forms;
-    forms.push(next);
-    form = next;
-  }
-  throw badRequest(ESCAPES);
-}
-
-/** A conversation file as JSON: UTF-8 text for text types that decode cleanly, base64 for the rest. */
-export function readConversationFile(ctx: AppContext, realPath: string): ConversationFile {
-  const size = statSync(realPath).size;
-  if (size > ctx.maxUploadBytes) {
-    throw new HttpError(
-      413,
-      `file too large to read (limit ${formatByteLimit(ctx.maxUploadBytes)}); download it instead`,
-    );
-  }
-  const data = readFileSync(realPath);
-  const mimeType = mimeTypeOf(realPath);
-  if (isTextType(mimeType)) {
-    try {
-      return { content: new TextDecoder('utf-8', { fatal: true }).decode(data), encoding: 'utf-8', mimeType };
-    } catch {
-      // Not valid UTF-8 despite its name: fall through to base64.
-    }
-  }
-  return { content: data.toString('base64'), encoding: 'base64', mimeType };
-}
-
-/** `20971520` → `20 MB`, `2048` → `2 KB`: the limit as a person reads it in an error. */
-export function formatByteLimit(bytes: number): string {
-  for (const [unit, size] of [
-    ['GB', 1024 ** 3],
-    ['MB', 1024 ** 2],
-    ['KB', 1024],
-  ] as const) {
-    if (bytes >= size) return `${Number((bytes / size).toFixed(1))} ${unit}`;
-  }
-  return `${bytes} bytes`;
-}
-
-const MIME_TYPES: Record<string, string> = {
-  '.txt': 'text/plain',
-  '.log': 'text/plain',
-  '.md': 'text/markdown',
-  '.csv': 'text/csv',
-  '.tsv': 'text/tab-separated-values',
-  '.html': 'text/html',
-  '.htm': 'text/html',
-  '.css': 'text/css',
-  '.js': 'text/javascript',
-  '.mjs': 'text/javascript',
-  '.ts': 'text/plain',
-  '.py': 'text/x-python',
-  '.json': 'application/json',
-  '.xml': 'application/xml',
-  '.yaml': 'application/yaml',
-  '.yml': 'application/yaml',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.jpg': 'image/jpeg',
-  '.jpeg': 'image/jpeg',
-  '.gif': 'image/gif',
-  '.webp': 'image/webp',
-  '.avif': 'image/avif',
-  '.pdf': 'application/pdf',
-  '.zip': 'application/zip',
-  '.gz': 'application/gzip',
-  '.mp3': 'audio/mpeg',
-  '.wav': 'audio/wav',
-  '.ogg': 'audio/ogg',
-  '.mp4': 'video/mp4',
-  '.webm': 'video/webm',
-  '.docx': 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
-  '.xlsx': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-  '.pptx': 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
-};
-
-export function mimeTypeOf(filename: string): string {
-  return MIME_TYPES[extname(filename).toLowerCase()] ?? 'application/octet-stream';
-}
-
-function isTextType(mimeType: string): boolean {
-  return (
-    mimeType.startsWith('text/') ||
-    ['application/json', 'application/xml', 'application/yaml', 'image/svg+xml'].includes(mimeType)
-  );
-}
-
-/**
- * Types a browser may show inline from our origin. HTML, SVG and anything unknown could run script in
- * the service's origin, so they are always downloaded instead.
- */
-export function isInlineSafe(mimeType: string): boolean {
-  const essence = mimeType.split(';')[0]!.trim().toLowerCase();
-  if (essence === 'image/svg+xml') return false;
-  return /^(image|audio|video)\//.test(essence) || essence === 'application/pdf' || essence === 'text/plain';
-}
-
-/** `attachment; filename*=UTF-8''…` (RFC 6266 / 8187), safe for any filename. */
-export function contentDisposition(filename: string, kind: 'attachment' | 'inline' = 'attachment'): string {
-  const encoded = encodeURIComponent(filename).replace(
-    /['()*]/g,
-    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
-  );
-  return `${kind}; filename*=UTF-8''${encoded}`;
+  return row && { filename: row.filename, mimeType: row.mime_type, size: row.size };
 }

@@ -1,5 +1,5 @@
-import type { Db } from '../db.js';
 import { hashSecret, nowIso, randomId } from '../ids.js';
+import type { Db } from './db.js';
 
 /** Workspaces, their owners, keys, agents and members, and every credential that names a user. */
 export const identitySchema = `
@@ -88,6 +88,11 @@ export function findCredential(db: Db, token: string): Credential | undefined {
     | undefined;
   if (personal) return { kind: 'personal', userId: personal.user_id };
   return undefined;
+}
+
+/** True once any workspace exists (a fresh database is seeded with the demo one). */
+export function hasWorkspaces(db: Db): boolean {
+  return !!db.prepare('SELECT 1 FROM workspaces LIMIT 1').get();
 }
 
 export function workspaceBySlug(db: Db, slug: string): WorkspaceRow | undefined {

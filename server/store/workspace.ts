@@ -1,8 +1,7 @@
 import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
 import type { GrantResult, Member, ProvisionResult, SessionToken } from '../../src/client/types.js';
-import { type Db, immediate } from '../db.js';
-import { conflict, forbidden, HttpError, notFound } from '../errors.js';
 import { nowIso, randomId } from '../ids.js';
+import { type Db, immediate } from './db.js';
 import { issueSessionToken } from './identity.js';
 
 /** Members live in identity.ts; this module adds what the administration and SMS routes keep. */
@@ -80,18 +79,21 @@ export function listMembers(db: Db, workspaceId: string): Member[] {
   return rows.map(toMember);
 }
 
-/** Not idempotent: an unknown or already suspended member is 404. Issued tokens stay valid (spec 5.7). */
-export function suspendMember(db: Db, workspaceId: string, memberId: string): void {
+/** False for an unknown or already suspended member (not idempotent). Issued tokens stay valid (spec 5.7). */
+export function suspendMember(db: Db, workspaceId: string, memberId: string): boolean {
   const { changes } = db
     .prepare("UPDATE members SET status = 'suspended' WHERE workspace_id = ? AND user_id = ? AND status != 'suspended'")
     .run(workspaceId, memberId);
-  if (changes === 0) throw notFound('member not found');
+  return changes === 1;
 }
+
+/** Why a grant was refused; nothing changed. */
+export type GrantRefusal = 'key_reused' | 'unknown_member' | 'insufficient_wallet';
 
 /**
  * Moves `amount` from the owner's wallet to the member, once per `idempotencyKey`. The lookup of the key and
  * the writes share one `BEGIN IMMEDIATE` transaction, so concurrent replays can never debit twice; a replay
- * gets the stored first result.
+ * gets the stored first result. A refusal changes nothing and does not use up the key.
  */
 export function grantCredits(
   db: Db,
@@ -99,7 +101,7 @@ export function grantCredits(
   memberId: string,
   amount: number,
   idempotencyKey: string,
-): GrantResult {
+): GrantResult | { refused: GrantRefusal } {
   return immediate(db, () => {
     const prior = db
       .prepare(
@@ -109,14 +111,12 @@ export function grantCredits(
       | { member_id: string; amount: number; purchase_id: string; balance_after: number }
       | undefined;
     if (prior) {
-      if (prior.member_id !== memberId || prior.amount !== amount) {
-        throw conflict('idempotency_key was already used with a different request');
-      }
+      if (prior.member_id !== memberId || prior.amount !== amount) return { refused: 'key_reused' };
       return { balance: prior.balance_after, purchase_id: prior.purchase_id, idempotent: true };
     }
-    if (!memberById(db, workspaceId, memberId)) throw notFound('member not found');
+    if (!memberById(db, workspaceId, memberId)) return { refused: 'unknown_member' };
     const { wallet } = db.prepare('SELECT wallet FROM workspaces WHERE id = ?').get(workspaceId) as { wallet: number };
-    if (wallet < amount) throw new HttpError(402, 'insufficient owner wallet balance');
+    if (wallet < amount) return { refused: 'insufficient_wallet' };
     db.prepare('UPDATE workspaces SET wallet = wallet - ? WHERE id = ?').run(amount, workspaceId);
     const { balance } = db
       .prepare('UPDATE members SET balance = balance + ? WHERE user_id = ? RETURNING balance')
@@ -130,11 +130,16 @@ export function grantCredits(
   });
 }
 
-/** A session token for the member provisioned as `spUserRef`; suspended members get none. */
-export function mintSession(db: Db, workspaceId: string, spUserRef: string, ttlSeconds: number): SessionToken {
+/** A session token for the member provisioned as `spUserRef`; an unknown or suspended member gets none. */
+export function mintSession(
+  db: Db,
+  workspaceId: string,
+  spUserRef: string,
+  ttlSeconds: number,
+): SessionToken | { refused: 'unknown_member' | 'suspended' } {
   const member = memberByRef(db, workspaceId, spUserRef);
-  if (!member) throw notFound('member not found for sp_user_ref');
-  if (member.status === 'suspended') throw forbidden('member status is suspended');
+  if (!member) return { refused: 'unknown_member' };
+  if (member.status === 'suspended') return { refused: 'suspended' };
   return issueSessionToken(db, member.user_id, workspaceId, ttlSeconds);
 }
 

@@ -128,7 +128,7 @@ describe('client: stream reconnection through a connection-cutting proxy', () =>
 
   it('breaking out of the loop closes the connection', async () => {
     const { sent } = await finishedTurn();
-    const readers = () => server.ctx.hub.readers(sent.conversationId);
+    const readers = () => server.ctx.records.readers(sent.conversationId);
     for await (const record of flaky.chat.stream(sent.conversationId, { lastEventId: sent.userEventId })) {
       assert.equal(readers(), 1);
       if (record.raw.type === 'assistant_delta') break;
@@ -139,6 +139,6 @@ describe('client: stream reconnection through a connection-cutting proxy', () =>
   it('a finished turn closes its stream', async () => {
     const { sent } = await finishedTurn();
     await collect(flaky.chat.followTurn(sent));
-    await until(() => server.ctx.hub.readers(sent.conversationId) === 0, 'the service to see the stream close');
+    await until(() => server.ctx.records.readers(sent.conversationId) === 0, 'the service to see the stream close');
   });
 });

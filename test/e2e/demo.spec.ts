@@ -216,3 +216,23 @@ test('on a phone the home page fits the screen and its launcher is in reach', as
   await launcher.click();
   await expect(page.locator('#launcher-chat [part~="composer"] [part~="input"]')).toBeVisible();
 });
+
+test('the demo links the API reference, rendered from the service itself', async ({ page }) => {
+  const errors = watchErrors(page);
+  const elsewhere: string[] = [];
+  page.on('request', (request) => {
+    if (!request.url().startsWith(url('/'))) elsewhere.push(request.url());
+  });
+  await page.goto(url('/'));
+  await page.getByRole('link', { name: 'API reference' }).click();
+  await expect(page.getByText('Workspace and conversation service')).toBeVisible();
+  // Each operation is listed; opening one shows its parameters and the body it takes.
+  const grant = page.locator('.opblock').filter({ hasText: '/api/v2/workspaces/{slug}/members/{memberId}/credits' });
+  await expect(grant).toBeVisible();
+  await grant.locator('.opblock-summary').click();
+  await expect(grant).toContainText('memberId');
+  await expect(grant).toContainText('idempotency_key');
+  await shot(page, 'api-reference');
+  expect(elsewhere).toEqual([]);
+  expect(errors).toEqual([]);
+});

@@ -1,36 +1,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
-import type { FastifyInstance } from 'fastify';
 import { sendAndRead, sessionToken } from '../helpers/conversation.js';
+import { type Route, routesOf } from '../helpers/routes.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { provision } from '../helpers/workspace.js';
 import { SEED, size } from './soak.js';
 
 /** Random requests per route. */
 const RUNS = size(40, 400);
-
-interface Route {
-  method: string;
-  /** With `:name` parameters, e.g. `/api/v2/conversations/:id/stream`. */
-  path: string;
-}
-
-/** Every route the service registered, read from Fastify's own route tree (so a new route is fuzzed too). */
-function routesOf(app: FastifyInstance): Route[] {
-  const routes: Route[] = [];
-  const prefixes: string[] = [];
-  for (const line of app.printRoutes({ commonPrefix: false }).split('\n')) {
-    const match = /^(.*?)[├└]── (\S+)(?: \(([^)]*)\))?$/.exec(line);
-    if (!match) continue;
-    const depth = match[1]!.length / 4;
-    // Fastify prints the alternative names of one parameter as `:id|:agentId`.
-    const path = (prefixes[depth - 1] ?? '') + match[2]!.replace(/\|:\w+/g, '');
-    prefixes[depth] = path;
-    for (const method of match[3]?.split(', ') ?? []) if (method !== 'HEAD') routes.push({ method, path });
-  }
-  return routes;
-}
 
 /** Header values a fetch can carry: printable Latin-1 only. */
 const headerText = fc.string({ maxLength: 300 }).map((s) => s.replace(/[^\x20-\x7e]/g, ''));

@@ -10,6 +10,9 @@ describe('connector credentials (PUT /profile/credentials/:connectorTypeId)', ()
   });
   after(() => server.close());
 
+  /** What the service decrypts for a runtime. */
+  const decrypted = (userId: string, connectorTypeId: string) =>
+    getConnectorCredentials(server.ctx.db, server.ctx.secret, userId, connectorTypeId);
   const put = (connectorTypeId: string, json: unknown, token = 'pk_alice') =>
     server.api(`/profile/credentials/${connectorTypeId}`, { method: 'PUT', token, json });
 
@@ -31,7 +34,7 @@ describe('connector credentials (PUT /profile/credentials/:connectorTypeId)', ()
     assert.ok(!stored.includes(secret), 'the secret is not stored in clear');
     assert.ok(!stored.includes('acme-inc'), 'no value is stored in clear');
 
-    assert.deepEqual(getConnectorCredentials(server.ctx, 'alice', 'github'), { token: secret, org: 'acme-inc' });
+    assert.deepEqual(decrypted('alice', 'github'), { token: secret, org: 'acme-inc' });
   });
 
   it('keeps each user apart and replaces a connector type on a second save', async () => {
@@ -39,9 +42,9 @@ describe('connector credentials (PUT /profile/credentials/:connectorTypeId)', ()
     await put('notion', { credentials: { key: 'bob-1' } }, 'pk_bob');
     const second = await put('notion', { credentials: { key: 'alice-2', workspace: 'w' } });
     assert.deepEqual(second.body.fields, ['key', 'workspace']);
-    assert.deepEqual(getConnectorCredentials(server.ctx, 'alice', 'notion'), { key: 'alice-2', workspace: 'w' });
-    assert.deepEqual(getConnectorCredentials(server.ctx, 'bob', 'notion'), { key: 'bob-1' });
-    assert.equal(getConnectorCredentials(server.ctx, 'bob', 'github'), undefined);
+    assert.deepEqual(decrypted('alice', 'notion'), { key: 'alice-2', workspace: 'w' });
+    assert.deepEqual(decrypted('bob', 'notion'), { key: 'bob-1' });
+    assert.equal(decrypted('bob', 'github'), undefined);
   });
 
   it('uses a fresh IV for every write, so equal values never look equal', async () => {
@@ -66,7 +69,7 @@ describe('connector credentials (PUT /profile/credentials/:connectorTypeId)', ()
         "UPDATE connector_credentials SET ciphertext = randomblob(length(ciphertext)) WHERE user_id = 'alice' AND connector_type_id = 'slack'",
       )
       .run();
-    assert.throws(() => getConnectorCredentials(server.ctx, 'alice', 'slack'));
+    assert.throws(() => decrypted('alice', 'slack'));
   });
 
   it('needs a user credential', async () => {

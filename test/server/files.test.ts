@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { conversationDir } from '../../server/store/files.js';
+import { conversationDir } from '../../server/files.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 const PNG = Buffer.from(

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createPaymentOrder, stopPaymentTimers } from '../../server/store/payments.js';
 import type { ChatStreamRecord, PaymentGatePayload } from '../../src/client/types.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
@@ -148,7 +147,7 @@ describe('payments: orders, the local pay page and resolution records', () => {
 
   it('expires an order whose timer was lost (a restart) as soon as it is read', async () => {
     const { conversationId } = await order('1');
-    const payment = createPaymentOrder(server.ctx, {
+    const payment = server.ctx.payments.create({
       conversationId,
       userId: 'alice',
       agentId: 'agent_demo',
@@ -157,7 +156,7 @@ describe('payments: orders, the local pay page and resolution records', () => {
       expiresInSeconds: 0.05,
       baseUrl: server.url,
     });
-    stopPaymentTimers(server.ctx);
+    server.ctx.payments.stopTimers();
     await sleep(100);
     assert.equal((await status(payment.orderId)).body.status, 'expired');
     assert.deepEqual(
@@ -168,7 +167,7 @@ describe('payments: orders, the local pay page and resolution records', () => {
 
   it('shows order text as text, never as markup', async () => {
     const { conversationId } = await order('1');
-    const payment = createPaymentOrder(server.ctx, {
+    const payment = server.ctx.payments.create({
       conversationId,
       userId: 'alice',
       agentId: 'agent_demo',
@@ -205,10 +204,10 @@ describe('payments: orders, the local pay page and resolution records', () => {
       token: 'pk_alice',
       json: { message: '/pay 1', targetAgentIds: ['agent_demo'] },
     });
-    for (let waited = 0; other.ctx.paymentTimers.size === 0 && waited < 10_000; waited += 20) await sleep(20);
+    for (let waited = 0; other.ctx.payments.armedTimers === 0 && waited < 10_000; waited += 20) await sleep(20);
     assert.equal(sent.status, 200);
-    assert.equal(other.ctx.paymentTimers.size, 1);
+    assert.equal(other.ctx.payments.armedTimers, 1);
     await other.close();
-    assert.equal(other.ctx.paymentTimers.size, 0);
+    assert.equal(other.ctx.payments.armedTimers, 0);
   });
 });

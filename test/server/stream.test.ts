@@ -96,13 +96,13 @@ describe('stream framing', () => {
     const readers = await Promise.all(
       [1, 2, 3].map(() => openSse(streamUrl(server, sent.conversationId), { token: 'pk_alice' })),
     );
-    assert.equal(server.ctx.hub.readers(sent.conversationId), 3);
+    assert.equal(server.ctx.records.readers(sent.conversationId), 3);
     for (const reader of readers) reader.close();
     const deadline = Date.now() + 5000;
-    while (server.ctx.hub.readers(sent.conversationId) > 0 && Date.now() < deadline) {
+    while (server.ctx.records.readers(sent.conversationId) > 0 && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
-    assert.equal(server.ctx.hub.readers(sent.conversationId), 0);
+    assert.equal(server.ctx.records.readers(sent.conversationId), 0);
   });
 });
 

@@ -1,4 +1,4 @@
-import type { ChatStreamRecord } from '../../src/client/types.js';
+import type { ChatStreamRecord } from '../src/client/types.js';
 
 /** A live reader of one conversation (an open stream). */
 export interface Subscriber {
@@ -7,7 +7,10 @@ export interface Subscriber {
   close(): void;
 }
 
-/** Fans each stored record out to the open streams of its conversation. In memory: one process. */
+/**
+ * Fans each committed record out to the open streams of its conversation; only records.ts publishes.
+ * In memory: one process.
+ */
 export class LiveHub {
   private readonly byConversation = new Map<string, Set<Subscriber>>();
 

@@ -3,18 +3,19 @@ import type {
   ChatRawEvent,
   ChatStreamRecord,
   ContentBlock,
-  ResultRawEvent,
   ResultSubtype,
 } from '../../src/client/types.js';
 import type { AppContext } from '../context.js';
+import { conversationDir, storeUpload } from '../files.js';
 import { randomId } from '../ids.js';
 import { runtimeFor } from '../runtimes/index.js';
 import type { TextStream, TurnInput, TurnIO } from '../runtimes/types.js';
-import { type Conversation, insertRecord, markTurnEnded, type NewRecord } from '../store/conversations.js';
+import type { StoredConversation } from '../store/conversations.js';
 import { getConnectorCredentials } from '../store/credentials.js';
-import { conversationDir, storeUpload } from '../store/files.js';
 import { type AgentRow, agentById, agentsOfWorkspace } from '../store/identity.js';
-import { createPaymentOrder } from '../store/payments.js';
+import type { NewRecord } from '../store/records.js';
+import { endTurn } from './end-turn.js';
+import type { RunningTurnHandle } from './registry.js';
 
 /** What the turn's user message says; the same for every agent of the turn. */
 export type TurnMessage = Omit<TurnInput, 'agent' | 'workspaceAgents' | 'delegatedBy'>;
@@ -37,25 +38,27 @@ interface OpenStream {
 }
 
 /**
- * One running turn: runs each agent of the conversation in order (a coordinator), gives each a TurnIO,
- * and ends with exactly one `result` record, whether the agents finish, throw or are interrupted.
+ * One running turn: runs each agent of the conversation in order (a coordinator), gives each a TurnIO
+ * whose every call stores a record at once, and ends with exactly one `result` record (endTurn), whether
+ * the agents finish, throw or are interrupted.
  */
-export class ActiveTurn {
+export class ActiveTurn implements RunningTurnHandle {
   private readonly controller = new AbortController();
-  private readonly started = Date.now();
   private ended = false;
   private readonly open = new Set<OpenStream>();
   private readonly statuses = new Map<string, AgentStatus>();
-  private readonly agentsRun: string[] = [];
 
   constructor(
     private readonly ctx: AppContext,
-    readonly conversation: Conversation,
+    readonly conversation: StoredConversation,
     readonly turnId: string,
     /** The first message id of each agent, announced by send as `msgId`. */
     private readonly firstMessageIds: Map<string, string>,
-    private readonly onEnd: () => void,
   ) {}
+
+  get conversationId(): string {
+    return this.conversation.id;
+  }
 
   /** Runs the agents in turn; never throws. */
   async run(message: TurnMessage): Promise<void> {
@@ -79,47 +82,22 @@ export class ActiveTurn {
     this.end('interrupted');
   }
 
-  /**
-   * Ends the turn once: closes open messages with the text they hold, sets every agent idle, stores the
-   * `result` and marks the turn ended in one transaction, then publishes. Later calls are no-ops.
-   */
+  /** Ends the turn once (see endTurn); the runtime's signal is aborted and later writes are dropped. */
   end(subtype: ResultSubtype, error?: string): void {
     if (this.ended) return;
     this.ended = true;
     this.controller.abort();
-    const pending: NewRecord[] = [];
-    for (const stream of this.open) {
-      if (stream.text) pending.push(this.agentRecord(stream.agentId, assistantOf(stream, [], [])));
-    }
     this.open.clear();
-    for (const [agentId, status] of this.statuses) {
-      if (status !== 'idle') pending.push(this.agentRecord(agentId, { type: 'agent_status', agentId, status: 'idle' }));
-    }
-    const result: ResultRawEvent = {
-      type: 'result',
-      subtype,
-      is_error: subtype === 'error',
-      duration_ms: Date.now() - this.started,
-      agentIds: this.agentsRun.length ? this.agentsRun : this.conversation.agentIds,
-    };
-    if (error !== undefined) result.error = error;
-    pending.push({ sender: 'system', event: 'result', raw: result, turnId: this.turnId });
     try {
-      const records = this.ctx.db.transaction(() => {
-        // Another process may have ended it already (it found the turn abandoned at its start).
-        if (!markTurnEnded(this.ctx.db, this.turnId, subtype)) return [];
-        return pending.map((r) => insertRecord(this.ctx.db, this.conversation.id, r));
-      })();
-      for (const record of records) this.ctx.hub.publish(record);
+      endTurn(this.ctx, this.turnId, subtype, error);
     } catch (err) {
       // The database is gone (shutdown): the next start ends the turn (see endAbandonedTurns).
       this.ctx.log(`turn ${this.turnId} could not be ended: ${err instanceof Error ? err.message : err}`);
     }
-    this.onEnd();
+    this.ctx.turns.remove(this);
   }
 
   private async runAgent(agent: AgentRow, message: TurnMessage, delegatedBy?: AgentRow): Promise<void> {
-    if (!this.agentsRun.includes(agent.id)) this.agentsRun.push(agent.id);
     const runtime = runtimeFor(agent.runtime);
     if (!runtime) throw new Error(`agent ${agent.name} has an unknown runtime "${agent.runtime}"`);
     const workspaceAgents = agentsOfWorkspace(this.ctx.db, agent.workspace_id);
@@ -141,10 +119,7 @@ export class ActiveTurn {
   /** Stores and publishes one record; dropped once the turn has ended. */
   private emit(agentId: string, raw: ChatRawEvent): void {
     if (this.ended) return;
-    const record = this.ctx.db.transaction(() =>
-      insertRecord(this.ctx.db, this.conversation.id, this.agentRecord(agentId, raw)),
-    )();
-    this.ctx.hub.publish(record);
+    this.ctx.records.append(this.conversation.id, this.agentRecord(agentId, raw));
   }
 
   private setStatus(agentId: string, status: AgentStatus): void {
@@ -195,7 +170,7 @@ export class ActiveTurn {
       attachment: (file) => turn.emit(agentId, { type: 'attachment', agentId, file }),
       paymentGate(request) {
         turn.controller.signal.throwIfAborted();
-        const payment = createPaymentOrder(ctx, {
+        const payment = ctx.payments.create({
           conversationId: conversation.id,
           userId: message.userId,
           agentId,
@@ -218,7 +193,7 @@ export class ActiveTurn {
       },
       workspaceDir: () => conversationDir(ctx, conversation.id),
       upload: (file) => storeUpload(ctx, { ownerId: message.userId, ...file, baseUrl: message.baseUrl }),
-      connectorCredentials: (typeId) => getConnectorCredentials(ctx, message.userId, typeId),
+      connectorCredentials: (typeId) => getConnectorCredentials(ctx.db, ctx.secret, message.userId, typeId),
     };
   }
 }

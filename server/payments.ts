@@ -1,0 +1,129 @@
+import type { PaymentGatePayload, PaymentStatus } from '../src/client/types.js';
+import { nowIso } from './ids.js';
+import type { RecordLog } from './records.js';
+import type { Db } from './store/db.js';
+import {
+  insertPaymentOrder,
+  type NewPaymentOrder,
+  type PaymentOrder,
+  paymentOrderById,
+  pendingPaymentOrders,
+  settlePaymentOrder,
+} from './store/payments.js';
+
+/** setTimeout holds at most about 24.8 days; a later expiry re-arms when this delay runs out. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * Payment orders as the service runs them: each order is settled once (paid, canceled or expired) and
+ * its settling stores one `payment_gate_resolution` record. A pending order expires on a timer, and when
+ * it is read past its expiry (its timer may have been lost to a restart).
+ */
+export class PaymentOrders {
+  /** The expiry timer of each pending order, by order id. */
+  private readonly timers = new Map<string, NodeJS.Timeout>();
+
+  constructor(
+    private readonly db: Db,
+    private readonly records: RecordLog,
+    private readonly log: (line: string) => void,
+  ) {}
+
+  /** Creates a pending order and returns the payload of its `payment_gate` record. */
+  create(
+    o: Omit<NewPaymentOrder, 'expiresAt'> & {
+      expiresInSeconds: number;
+      /** The origin the caller reached the service at: the pay page lives there. */
+      baseUrl: string;
+    },
+  ): PaymentGatePayload {
+    if (!(o.expiresInSeconds > 0)) throw new RangeError('payment expiry must be a positive number of seconds');
+    const { conversationId, userId, agentId, amountCny, title, description } = o;
+    const expiresAt = new Date(Date.now() + o.expiresInSeconds * 1000).toISOString();
+    const order = insertPaymentOrder(this.db, {
+      conversationId,
+      userId,
+      agentId,
+      amountCny,
+      title,
+      description,
+      expiresAt,
+    });
+    this.arm(order.id, expiresAt);
+    return {
+      orderId: order.id,
+      amountCny: order.amountCny,
+      title: order.title,
+      ...(order.description !== undefined && { description: order.description }),
+      payUrl: `${o.baseUrl}/pay/${order.id}`,
+      expiresAt,
+    };
+  }
+
+  /** An order with its current status: a pending order past its expiry is expired here, even after a restart. */
+  get(orderId: string): PaymentOrder | undefined {
+    const order = paymentOrderById(this.db, orderId);
+    if (order?.status !== 'pending' || order.expiresAt > nowIso()) return order;
+    this.settle(orderId, 'expired');
+    return paymentOrderById(this.db, orderId);
+  }
+
+  /**
+   * Pays or cancels a pending order. Only a pending order that has not expired changes; whatever the
+   * outcome, the order as it now stands is returned.
+   */
+  resolve(orderId: string, status: 'paid' | 'canceled'): PaymentOrder | undefined {
+    const order = this.get(orderId);
+    if (order?.status !== 'pending') return order;
+    this.settle(orderId, status);
+    return this.get(orderId);
+  }
+
+  /** Arms the expiry timer of every pending order (at start-up, beside the recovery of turns). */
+  armPending(): void {
+    for (const order of pendingPaymentOrders(this.db)) this.arm(order.id, order.expiresAt);
+  }
+
+  /** Clears every timer (the service is stopping, or a test plays a lost timer). */
+  stopTimers(): void {
+    for (const timer of this.timers.values()) clearTimeout(timer);
+    this.timers.clear();
+  }
+
+  /** How many expiry timers are armed. */
+  get armedTimers(): number {
+    return this.timers.size;
+  }
+
+  private arm(orderId: string, expiresAt: string): void {
+    clearTimeout(this.timers.get(orderId));
+    const delay = Math.min(Math.max(0, Date.parse(expiresAt) - Date.now()), MAX_TIMER_MS);
+    const timer = setTimeout(() => {
+      this.timers.delete(orderId);
+      try {
+        const order = this.get(orderId);
+        // A timer may fire a moment early, or before a far expiry: wait again.
+        if (order?.status === 'pending') this.arm(orderId, order.expiresAt);
+      } catch (err) {
+        this.log(`payment order ${orderId}: expiry failed: ${(err as Error).message}`);
+      }
+    }, delay);
+    timer.unref();
+    this.timers.set(orderId, timer);
+  }
+
+  /** Settles a pending order and stores its resolution record in the same transaction. */
+  private settle(orderId: string, status: Exclude<PaymentStatus, 'pending'>): void {
+    this.records.write((append) => {
+      const conversationId = settlePaymentOrder(this.db, orderId, status);
+      if (!conversationId) return;
+      append(conversationId, {
+        sender: 'system',
+        event: 'payment_gate_resolution',
+        raw: { type: 'payment_gate_resolution', orderId, status },
+      });
+    });
+    clearTimeout(this.timers.get(orderId));
+    this.timers.delete(orderId);
+  }
+}

@@ -1,0 +1,88 @@
+import type { AgentStatus, ChatStreamRecord, ResultRawEvent, ResultSubtype } from '../../src/client/types.js';
+import type { AppContext } from '../context.js';
+import { getConversation } from '../store/conversations.js';
+import { type NewRecord, turnRecords } from '../store/records.js';
+import { markTurnEnded, runningTurns } from '../store/turns.js';
+
+/**
+ * Ends a running turn, however it ends: its agents finished or failed, the user interrupted it, or the
+ * process running it died (see endAbandonedTurns). In one transaction it marks the turn ended, closes
+ * what the turn left open (closingRecords) and stores the one `result` record that ends every turn.
+ * False when the turn had already ended (an interrupt and the agents' end may race).
+ */
+export function endTurn(
+  ctx: Pick<AppContext, 'db' | 'records'>,
+  turnId: string,
+  subtype: ResultSubtype,
+  error?: string,
+): boolean {
+  return ctx.records.write((append) => {
+    const turn = markTurnEnded(ctx.db, turnId, subtype);
+    if (!turn) return false;
+    const records = turnRecords(ctx.db, turnId);
+    for (const record of closingRecords(records)) append(turn.conversationId, { ...record, turnId });
+    const result: ResultRawEvent = {
+      type: 'result',
+      subtype,
+      is_error: subtype === 'error',
+      duration_ms: Date.now() - Date.parse(turn.startedAt),
+      agentIds: agentsOf(records) ?? getConversation(ctx.db, turn.conversationId)?.agentIds ?? [],
+    };
+    if (error !== undefined) result.error = error;
+    append(turn.conversationId, { sender: 'system', event: 'result', raw: result, turnId });
+    return true;
+  });
+}
+
+/**
+ * At start-up, ends the turns a previous process left running (it crashed or was killed mid-reply), so
+ * a reader resuming such a turn gets its `result` instead of waiting forever.
+ */
+export function endAbandonedTurns(ctx: Pick<AppContext, 'db' | 'records'>): void {
+  for (const turn of runningTurns(ctx.db)) endTurn(ctx, turn.id, 'error', 'the service restarted during this reply');
+}
+
+/**
+ * What a turn cut short left open: each reply streamed without its final `assistant` record gets one
+ * holding the text streamed so far (so `messages` and history keep what the reader saw), and each agent
+ * not idle is set idle.
+ */
+function closingRecords(records: ChatStreamRecord[]): NewRecord[] {
+  const open = new Map<string, { agentId: string; agentName?: string; text: string }>();
+  const statuses = new Map<string, { status: AgentStatus; agentName?: string }>();
+  for (const { raw, agentName } of records) {
+    if (raw.type === 'assistant_delta') {
+      const reply = open.get(raw.messageId) ?? { agentId: raw.agentId, agentName, text: '' };
+      reply.text += raw.text;
+      open.set(raw.messageId, reply);
+    } else if (raw.type === 'assistant') open.delete(raw.message.id);
+    else if (raw.type === 'agent_status') statuses.set(raw.agentId, { status: raw.status, agentName });
+  }
+  const closing: NewRecord[] = [...open].map(([id, { agentId, agentName, text }]) => ({
+    sender: 'agent',
+    event: 'message',
+    agentId,
+    agentName,
+    raw: { type: 'assistant', agentId, message: { id, role: 'assistant', content: [{ type: 'text', text }] } },
+  }));
+  for (const [agentId, { status, agentName }] of statuses) {
+    if (status !== 'idle') {
+      closing.push({
+        sender: 'agent',
+        event: 'agent_status',
+        agentId,
+        agentName,
+        raw: { type: 'agent_status', agentId, status: 'idle' },
+      });
+    }
+  }
+  return closing;
+}
+
+/** The agents that spoke in a turn, in the order they first did; undefined when none did. */
+function agentsOf(records: ChatStreamRecord[]): string[] | undefined {
+  const agents = new Set(
+    records.flatMap((record) => (record.sender === 'agent' && record.agentId ? [record.agentId] : [])),
+  );
+  return agents.size ? [...agents] : undefined;
+}
