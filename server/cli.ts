@@ -3,8 +3,9 @@ import { readFixture } from './fixture.js';
 import { startService } from './service.js';
 
 const USAGE = `usage: svc-server [--host 127.0.0.1] [--port 8787] [--db FILE|:memory:] [--fixture FILE]
-                  [--sms-outbox FILE] [--files-dir DIR] [--demo]
-The port is --port, else the PORT environment variable, else 8787.`;
+                  [--sms-outbox FILE] [--files-dir DIR] [--demo] [--model-base-url URL --model NAME]
+  The port is --port, else the PORT environment variable, else 8787.
+  The model endpoint's key is read from the environment only (SVC_MODEL_API_KEY or OPENAI_API_KEY).`;
 
 async function main() {
   const { values } = parseArgs({
@@ -17,6 +18,8 @@ async function main() {
       'sms-outbox': { type: 'string' },
       'files-dir': { type: 'string' },
       demo: { type: 'boolean', default: false },
+      'model-base-url': { type: 'string', default: process.env.SVC_MODEL_BASE_URL || undefined },
+      model: { type: 'string', default: process.env.SVC_MODEL || undefined },
       help: { type: 'boolean', default: false },
     },
   });
@@ -28,6 +31,7 @@ async function main() {
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     throw new Error(`--port must be 0 to 65535, not "${values.port}"\n${USAGE}`);
   }
+  const model = modelEndpoint(values['model-base-url'], values.model);
   const log = (line: string) => console.error(`[svc] ${line}`);
   const service = await startService({
     host: values.host,
@@ -38,6 +42,7 @@ async function main() {
     filesDir: values['files-dir'],
     demo: values.demo,
     log,
+    model,
   });
   // Before the URL is printed: a script may signal the server as soon as it reads the URL.
   const stop = () => service.close().then(() => process.exit(0));
@@ -48,7 +53,20 @@ async function main() {
   if (service.demoApiKey) {
     console.log(`demo workspace API key: ${service.demoApiKey}`);
     console.log(`demo: ${service.url}/`);
+    console.log(
+      model
+        ? `demo agent Aria answers with the model ${model.model} at ${model.base_url}`
+        : 'demo agent Aria runs the demo runtime (give --model-base-url and --model for a real model)',
+    );
   }
+}
+
+/** `--model-base-url` and `--model` (or SVC_MODEL_BASE_URL and SVC_MODEL) go together. */
+function modelEndpoint(baseUrl: string | undefined, model: string | undefined) {
+  if (!baseUrl && !model) return undefined;
+  if (!baseUrl || !model) throw new Error(`--model-base-url and --model go together\n${USAGE}`);
+  if (!URL.canParse(baseUrl)) throw new Error(`--model-base-url must be a URL such as http://127.0.0.1:11434/v1`);
+  return { base_url: baseUrl, model };
 }
 
 main().catch((err) => {

@@ -54,6 +54,23 @@ export function findUpload(ctx: AppContext, fileId: string): StoredUpload | unde
   return upload && { ...upload, path: join(ctx.filesDir, 'uploads', fileId) };
 }
 
+const UPLOAD_PATH = /\/api\/v2\/files\/(f_[A-Za-z0-9_-]+)\//;
+
+/**
+ * An upload named by its URL, its bytes read on demand. Only the path counts: the file id in it is the capability,
+ * whatever origin the caller reached the service at.
+ */
+export function readUploadAt(
+  ctx: AppContext,
+  url: string,
+): (Omit<StoredUpload, 'path'> & { read(): Buffer }) | undefined {
+  const id = URL.canParse(url) ? UPLOAD_PATH.exec(new URL(url).pathname)?.[1] : undefined;
+  const upload = id ? findUpload(ctx, id) : undefined;
+  if (!upload) return undefined;
+  const { path, ...about } = upload;
+  return { ...about, read: () => readFileSync(path) };
+}
+
 /** The last path segment, without control characters, at most 255 characters; `file` when nothing is left. */
 function safeFilename(name: string): string {
   const base = name.split(/[/\\]/).pop() ?? '';

@@ -7,7 +7,8 @@ import type { AppContext } from './context.js';
 import { type Fixture, loadFixture } from './fixture.js';
 import { PaymentOrders } from './payments.js';
 import { RecordLog } from './records.js';
-import { seedDemo } from './seed.js';
+import type { ModelOptions } from './runtimes/model/options.js';
+import { seedDemo, setDemoModel } from './seed.js';
 import { logSender, outboxSender } from './sms.js';
 import { espeakSynthesizer } from './speech.js';
 import { type Db, openDb } from './store/db.js';
@@ -30,6 +31,11 @@ export interface ServiceOptions {
   heartbeatMs?: number;
   maxUploadBytes?: number;
   log?: (line: string) => void;
+  /**
+   * The endpoint and model (`--model-base-url`, `--model`): the defaults of the fixture's `model` agents, and
+   * with `base_url` the demo workspace's main agent becomes a `model` agent.
+   */
+  model?: ModelOptions;
 }
 
 export interface RunningService {
@@ -54,8 +60,11 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   const log = options.log ?? (() => {});
 
   let demoApiKey: string | undefined;
-  if (options.fixture) loadFixture(db, options.fixture);
-  else if (!hasWorkspaces(db) || options.demo) demoApiKey = seedDemo(db);
+  if (options.fixture) loadFixture(db, options.fixture, options.model);
+  else if (!hasWorkspaces(db) || options.demo) {
+    demoApiKey = seedDemo(db);
+    setDemoModel(db, options.model?.base_url ? options.model : undefined);
+  }
 
   const records = new RecordLog(db);
   const ctx: AppContext = {
