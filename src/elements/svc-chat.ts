@@ -6,18 +6,20 @@ import type { SessionGrant, TokenProvider } from '../client/auth.js';
 import type { ChatClient } from '../client/chat.js';
 import { AuthenticationError } from '../client/errors.js';
 import type { SendResult } from '../client/types.js';
+import { AnnouncerController } from './announcer.js';
 import { renderAttachButton, renderAttachments, renderDropZone } from './attachments.js';
 import attachmentsStyles from './attachments.styles.js';
 import { ChatContent } from './chat-content.js';
 import { ChatController } from './chat-controller.js';
+import { trapTab } from './focus-trap.js';
 import { icons } from './icons.js';
-import { type ChatLabels, labelsFor } from './labels.js';
+import type { ChatLabels } from './labels/types.js';
 import { loadMarkdownEngine } from './markdown/engine.js';
 import { renderMessage, type ViewContext } from './message-view.js';
 import messageViewStyles from './message-view.styles.js';
 import { type PersistedChat, persistedChat } from './persist.js';
-import styles from './svc-chat.styles.js';
-import { SvcElement } from './svc-element.js';
+import styles, { FULL_SCREEN } from './svc-chat.styles.js';
+import { SvcLocalizedElement } from './svc-localized-element.js';
 import { type PlatformTokens, tokenStyle } from './tokens.js';
 import { virtualList } from './virtual-list.js';
 import './svc-markdown.js';
@@ -53,7 +55,7 @@ const HISTORY_PX = 200;
  * @csspart new-button - Starts a new conversation.
  * @csspart close-button - Closes the launcher's panel.
  * @csspart notice - The line that says "Reconnecting…", that the service cannot be reached, or shows an error.
- * @csspart messages - The scrolling conversation (`role="log"`).
+ * @csspart messages - The scrolling conversation (`role="log"`, not live: see `announcer`).
  * @csspart empty - The empty conversation's text.
  * @csspart message - Each message row; also `message-user`, `message-agent` or `message-system`.
  * @csspart avatar - An agent's or the user's avatar.
@@ -65,6 +67,7 @@ const HISTORY_PX = 200;
  * @csspart image - An image in a reply.
  * @csspart jump-button - "New messages" when the reader is above the end.
  * @csspart status - "Aria is typing…".
+ * @csspart announcer - Reads each finished reply, once and whole, to screen readers (visually hidden).
  * @csspart composer - The input row; `input`, `send-button` and `stop-button` are inside.
  * @csspart input - The message field.
  * @csspart send-button - Sends the message.
@@ -120,7 +123,7 @@ const HISTORY_PX = 200;
  * @fires svc-open - The launcher's panel opened.
  * @fires svc-close - The launcher's panel closed.
  */
-export class SvcChat extends SvcElement {
+export class SvcChat extends SvcLocalizedElement {
   static override styles = [...styles, messageViewStyles, attachmentsStyles];
 
   static override properties = {
@@ -134,7 +137,6 @@ export class SvcChat extends SvcElement {
     signIn: { attribute: 'sign-in' },
     mode: { reflect: true },
     theme: { reflect: true },
-    lang: {},
     persist: {},
     persistSession: { attribute: 'persist-session', type: Boolean },
     heading: {},
@@ -173,8 +175,6 @@ export class SvcChat extends SvcElement {
   declare signIn?: string;
   mode: ChatMode = 'inline';
   theme: ChatTheme = 'light';
-  /** Language of the labels: `en` or `zh-CN` (default: the page's language). */
-  declare lang: string;
   /**
    * Present: the conversation continues after a page reload (its id is kept in `localStorage`). A value
    * names the slot, so two chats on one site keep separate conversations.
@@ -228,9 +228,13 @@ export class SvcChat extends SvcElement {
   /** Rows grow after they render (a card draws itself, an image loads): the list still follows the end. */
   readonly #grown = new ResizeObserver(() => this.#stick && this.#jumpToEnd());
   #restoreFrom?: { height: number; top: number };
+  readonly #announcer = new AnnouncerController(this, () => this.#labels);
+  /** Matches while the launcher's panel covers the screen (a phone): it is then modal and keeps the focus. */
+  readonly #fullScreen = matchMedia(FULL_SCREEN);
 
   constructor() {
     super();
+    this.#fullScreen.addEventListener('change', () => this.requestUpdate());
     this.addEventListener('keydown', (event) => {
       if (event.key === 'Escape' && this.mode === 'launcher' && this.opened) {
         event.stopPropagation();
@@ -240,11 +244,11 @@ export class SvcChat extends SvcElement {
   }
 
   get #labels(): ChatLabels {
-    return labelsFor(this.#lang, this.labels);
+    return { ...this.language.labels.chat, ...this.labels };
   }
 
   get #lang(): string {
-    return this.lang || document.documentElement.lang || 'en';
+    return this.language.tag;
   }
 
   get #store(): ChatStore | undefined {
@@ -563,16 +567,13 @@ export class SvcChat extends SvcElement {
       <button
         part="launcher"
         type="button"
-        aria-label=${this.opened ? labels.close : labels.open}
+        dir=${this.language.dir}
+        aria-label=${this.opened ? labels.close : this._unread > 0 ? labels.openUnread(this._unread) : labels.open}
         aria-expanded=${this.opened ? 'true' : 'false'}
         @click=${() => (this.opened ? this.close() : this.open())}
       >
         ${this.opened ? icons.close : icons.chat}
-        ${
-          this._unread > 0 && !this.opened
-            ? html`<span part="badge" aria-label=${labels.unread(this._unread)}>${this._unread}</span>`
-            : nothing
-        }
+        ${this._unread > 0 && !this.opened ? html`<span part="badge" aria-hidden="true">${this._unread}</span>` : nothing}
       </button>
     `;
   }
@@ -583,8 +584,11 @@ export class SvcChat extends SvcElement {
     return html`
       <section
         part="panel"
+        dir=${this.language.dir}
         role=${launcher ? 'dialog' : 'region'}
+        aria-modal=${launcher && this.#fullScreen.matches ? 'true' : nothing}
         aria-label=${title}
+        @keydown=${launcher ? (e: KeyboardEvent) => this.#fullScreen.matches && trapTab(e, e.currentTarget as Element) : nothing}
         @dragover=${this.#store ? this.#content.attachments.onDragOver : nothing}
         @dragleave=${this.#store ? this.#content.attachments.onDragLeave : nothing}
         @drop=${this.#store ? this.#content.attachments.onDrop : nothing}
@@ -627,6 +631,7 @@ export class SvcChat extends SvcElement {
           base-url=${this.baseUrl || location.origin}
           workspace=${this.workspace ?? ''}
           lang=${this.#lang}
+          dir=${this.language.dir}
           .labels=${this.labels}
           @svc-signed-in=${(e: CustomEvent<SignedIn>) => this.#signedIn(e)}
         ></svc-sms-sign-in>
@@ -642,11 +647,15 @@ export class SvcChat extends SvcElement {
       imageHosts: this.imageHosts,
       retry: (id) => void store.retry(id),
       lang: this.#lang,
+      dir: this.language.dir,
       showThinking: this.showThinking,
       continued: continuedRuns(messages),
       ...this.#content.view,
+      readAloudStop: this.#content.view.readAloud.tabStop(messages),
     };
     const status = this.#statusText(labels, store);
+    // One button sends and, while a reply runs, stops it: the same element, so it keeps the focus.
+    const running = store.running;
     return html`
       ${unreachable}
       ${store.connection === 'reconnecting' ? html`<div part="notice" role="status">${labels.reconnecting}</div>` : nothing}
@@ -654,9 +663,7 @@ export class SvcChat extends SvcElement {
       <div
         part="messages"
         role="log"
-        aria-live="polite"
-        aria-relevant="additions"
-        aria-busy=${store.running ? 'true' : 'false'}
+        aria-live="off"
         aria-label=${labels.messageList}
         tabindex="0"
         @scroll=${() => this.#onScroll()}
@@ -674,10 +681,12 @@ export class SvcChat extends SvcElement {
       </div>
       ${
         this._awayFromEnd
-          ? html`<button part="jump-button" type="button" @click=${() => this.#jumpToEnd()}>↓</button>`
+          ? html`<button part="jump-button" type="button" aria-label=${labels.jumpToEnd} title=${labels.jumpToEnd}
+            @click=${() => this.#jumpToEnd()}>↓</button>`
           : nothing
       }
       <div part="status" aria-live="polite">${status}</div>
+      ${this.#announcer.render()}
       ${renderAttachments(this.#content.attachments, labels, this.#lang)}
       <form part="composer" @submit=${(e: Event) => this.#submit(e)}>
         ${renderAttachButton(this.#content.attachments, labels, this.accept)}
@@ -692,12 +701,15 @@ export class SvcChat extends SvcElement {
           }}
           @keydown=${(e: KeyboardEvent) => this.#onKeydown(e)}
         ></textarea>
-        ${
-          store.running
-            ? html`<button part="stop-button" type="button" aria-label=${labels.stop} title=${labels.stop}
-              @click=${() => void store.interrupt()}>${icons.stop}</button>`
-            : html`<button part="send-button" type="submit" aria-label=${labels.send} title=${labels.send}>${icons.send}</button>`
-        }
+        <button
+          part=${running ? 'stop-button' : 'send-button'}
+          type=${running ? 'button' : 'submit'}
+          aria-label=${running ? labels.stop : labels.send}
+          title=${running ? labels.stop : labels.send}
+          @click=${() => store.running && void store.interrupt()}
+        >
+          ${running ? icons.stop : icons.send}
+        </button>
       </form>
       ${renderDropZone(this.#content.attachments, labels)} ${this.#content.renderOverlays(labels)}
     `;
