@@ -54,7 +54,7 @@ const HISTORY_PX = 200;
  * @csspart title - The heading.
  * @csspart new-button - Starts a new conversation.
  * @csspart close-button - Closes the launcher's panel.
- * @csspart notice - The line that says "Reconnecting…" or shows an error.
+ * @csspart notice - The line that says "Reconnecting…", that the service cannot be reached, or shows an error.
  * @csspart messages - The scrolling conversation (`role="log"`, not live: see `announcer`).
  * @csspart empty - The empty conversation's text.
  * @csspart message - Each message row; also `message-user`, `message-agent` or `message-system`.
@@ -62,7 +62,7 @@ const HISTORY_PX = 200;
  * @csspart name - The sender's name.
  * @csspart bubble - The message's content.
  * @csspart message-error - Why a send or a reply failed.
- * @csspart retry-button - Sends a failed message again.
+ * @csspart retry-button - Sends a failed message again, or checks again for a service that did not answer.
  * @csspart tool-call - A tool the agent used (expandable).
  * @csspart image - An image in a reply.
  * @csspart jump-button - "New messages" when the reader is above the end.
@@ -112,12 +112,14 @@ const HISTORY_PX = 200;
  * @cssprop --svc-chat-width - Width of the launcher's panel.
  * @cssprop --svc-chat-height - Height of the launcher's panel.
  * @cssprop --svc-chat-offset - Distance of the launcher from the window's corner.
+ * @cssprop --svc-chat-launcher-size - Size of the launcher's button.
+ * @cssprop --svc-chat-radius - Corners of the launcher's panel.
  *
  * @fires svc-ready - The chat can be used; `detail: { conversationId }`.
  * @fires svc-signed-in - A visitor signed in by SMS; `detail: { user_id, expires_at }` (never the token).
  * @fires svc-message-sent - The service stored a message; `detail: { conversationId, text, result }`.
  * @fires svc-turn-complete - A reply ended; `detail: { conversationId, text, subtype, error? }`.
- * @fires svc-error - Something failed; `detail: { message, status? }`.
+ * @fires svc-error - Something failed (also: the service at `base-url` does not answer); `detail: { message, status? }`.
  * @fires svc-open - The launcher's panel opened.
  * @fires svc-close - The launcher's panel closed.
  */
@@ -152,6 +154,7 @@ export class SvcChat extends SvcLocalizedElement {
     _fatal: { state: true },
     _unread: { state: true },
     _awayFromEnd: { state: true },
+    _unreachable: { state: true },
   };
 
   /** Service address; default: this page's origin. */
@@ -206,6 +209,9 @@ export class SvcChat extends SvcLocalizedElement {
   declare _fatal?: string;
   _unread = 0;
   _awayFromEnd = false;
+
+  /** The service at `base-url` did not answer the last check; undefined: not asked since the chat started. */
+  declare _unreachable?: boolean;
 
   readonly #chat = new ChatController(this);
   readonly #content = new ChatContent(this, {
@@ -298,6 +304,7 @@ export class SvcChat extends SvcLocalizedElement {
     this._unread = 0;
     this.#stick = true;
     this.emit('svc-open', {});
+    this.#askReach();
     this.updateComplete.then(() => this.#input?.focus());
   }
 
@@ -340,6 +347,7 @@ export class SvcChat extends SvcLocalizedElement {
   }
 
   #stop(): void {
+    this._unreachable = undefined;
     for (const off of this.#unsubscribes) off();
     this.#unsubscribes = [];
     this.#chat.detach();
@@ -369,6 +377,7 @@ export class SvcChat extends SvcLocalizedElement {
       }
       if (!chat) {
         this._signedOut = this.signIn === 'sms';
+        if (this._signedOut) this.#askReach();
         return;
       }
     }
@@ -397,6 +406,36 @@ export class SvcChat extends SvcLocalizedElement {
     const resume = this.conversationId || this.#persisted?.load();
     if (resume) void store.load(resume);
     this.emit('svc-ready', { conversationId: resume ?? null });
+    this.#askReach();
+  }
+
+  /**
+   * Once the chat shows (inline, or the launcher's panel open), asks whether the service at `base-url`
+   * answers, so a wrong address is said before the visitor types. A given `client` has no address to ask.
+   */
+  #askReach(): void {
+    if (this._unreachable === undefined && !this.client && (this.mode !== 'launcher' || this.opened)) {
+      void this.#checkReach();
+    }
+  }
+
+  /**
+   * Any HTTP answer proves the service is there. `OPTIONS` is what browsers send it before each call anyway
+   * (the CORS preflight): no credential, no effect, and no error in the console, which a `GET` without a
+   * token would log. The visitor reads a plain sentence; the site's developer reads the address in the
+   * `svc-error` event and in the browser's own console line about the refused request.
+   */
+  async #checkReach(): Promise<void> {
+    const setup = this.#setup;
+    const url = this.baseUrl || location.origin;
+    const answered = await fetch(`${url}/api/v2/`, { method: 'OPTIONS' }).then(
+      () => true,
+      () => false,
+    );
+    // The chat started again meanwhile, with another setup: this answer is about the old one.
+    if (setup !== this.#setup) return;
+    this._unreachable = !answered;
+    if (!answered) this.emit('svc-error', { message: `no answer from ${url}` });
   }
 
   /** The credential, most preferred first: a provider, an endpoint, a token, then an SMS session. */
@@ -578,9 +617,15 @@ export class SvcChat extends SvcLocalizedElement {
 
   #renderBody(labels: ChatLabels): TemplateResult {
     if (this._fatal) return html`<div part="notice" class="error" role="alert">${this._fatal}</div>`;
+    const unreachable = this._unreachable
+      ? html`<div part="notice" class="error" role="alert">
+          ${labels.networkError}
+          <button part="retry-button" type="button" @click=${() => void this.#checkReach()}>${labels.retry}</button>
+        </div>`
+      : nothing;
     if (this._signedOut) {
       const ended = this._sessionEnded ? html`<div part="notice" role="alert">${labels.sessionExpired}</div>` : nothing;
-      return html`${ended}
+      return html`${unreachable}${ended}
       <div part="sign-in">
         <svc-sms-sign-in
           base-url=${this.baseUrl || location.origin}
@@ -612,6 +657,7 @@ export class SvcChat extends SvcLocalizedElement {
     // One button sends and, while a reply runs, stops it: the same element, so it keeps the focus.
     const running = store.running;
     return html`
+      ${unreachable}
       ${store.connection === 'reconnecting' ? html`<div part="notice" role="status">${labels.reconnecting}</div>` : nothing}
       ${store.error ? html`<div part="notice" class="error" role="alert">${store.error}</div>` : nothing}
       <div

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
-import { createServer } from 'node:net';
+import { freePort } from './free-port.mjs';
 
 /**
  * How every test and benchmark finds and starts the three engines, all from Debian's packages (no tool
@@ -140,17 +140,6 @@ function startDisplay(xvfbPath) {
       });
     });
     exited.then((code) => reject(new Error(`Xvfb exited (${code}) before it opened a display:\n${log}`)));
-  });
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
   });
 }
 
