@@ -1,9 +1,11 @@
 import { parseArgs } from 'node:util';
 import { readFixture } from './fixture.js';
+import { parseQuota } from './limits.js';
 import { startService } from './service.js';
 
 const USAGE = `usage: svc-server [--host 127.0.0.1] [--port 8787] [--db FILE|:memory:] [--fixture FILE]
-                  [--sms-outbox FILE] [--files-dir DIR] [--demo]`;
+                  [--sms-outbox FILE] [--files-dir DIR] [--demo] [--public-url URL]
+                  [--trust-proxy ADDRESSES] [--quota NAME=N]...`;
 
 async function main() {
   const { values } = parseArgs({
@@ -15,6 +17,9 @@ async function main() {
       'sms-outbox': { type: 'string' },
       'files-dir': { type: 'string' },
       demo: { type: 'boolean', default: false },
+      'public-url': { type: 'string' },
+      'trust-proxy': { type: 'string' },
+      quota: { type: 'string', multiple: true, default: [] },
       help: { type: 'boolean', default: false },
     },
   });
@@ -33,6 +38,9 @@ async function main() {
     smsOutbox: values['sms-outbox'],
     filesDir: values['files-dir'],
     demo: values.demo,
+    publicUrl: values['public-url'],
+    trustProxy: values['trust-proxy'],
+    quotas: Object.fromEntries(values.quota.map(parseQuota)),
     log,
   });
   // Before the URL is printed: a script may signal the server as soon as it reads the URL.

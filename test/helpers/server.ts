@@ -66,6 +66,9 @@ export async function startTestServer(options: ServiceOptions = {}): Promise<Tes
     smsOutbox: outbox,
     filesDir: join(dir, 'files'),
     ...options,
+  }).catch((err) => {
+    rmSync(dir, { recursive: true, force: true });
+    throw err;
   });
   return {
     ...service,

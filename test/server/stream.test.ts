@@ -1,7 +1,18 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { DEFAULT_QUOTAS } from '../../server/limits.js';
+import { cursorOf, parseCursor } from '../../server/store/records.js';
 import type { ChatStreamRecord } from '../../src/client/types.js';
-import { deltaText, kinds, readTurn, resultOf, send, sendAndRead, streamUrl } from '../helpers/conversation.js';
+import {
+  deltaText,
+  kinds,
+  readTurn,
+  resultOf,
+  send,
+  sendAndRead,
+  sessionToken,
+  streamUrl,
+} from '../helpers/conversation.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { openSse } from '../helpers/sse.js';
 
@@ -103,6 +114,107 @@ describe('stream framing', () => {
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
     assert.equal(server.ctx.records.readers(sent.conversationId), 0);
+  });
+});
+
+describe('a cursor past the end', () => {
+  it('is refused with 400 rather than opening a stream that would never hear a record', async () => {
+    const { sent, records } = await sendAndRead(server, 'pk_alice', {
+      message: 'the end',
+      targetAgentIds: ['agent_echo'],
+      newConversation: true,
+    });
+    const newest = records.at(-1)!.id;
+    const past = cursorOf(parseCursor(newest)! + 1000);
+    const refused = { detail: 'lastEventId is past the newest record of this conversation' };
+    const query = await server.api(`/conversations/${sent.conversationId}/stream?lastEventId=${past}`, {
+      token: 'pk_alice',
+    });
+    assert.deepEqual([query.status, query.body], [400, refused]);
+    const header = await server.api(`/conversations/${sent.conversationId}/stream`, {
+      token: 'pk_alice',
+      headers: { 'last-event-id': past },
+    });
+    assert.deepEqual([header.status, header.body], [400, refused]);
+    // A newer record of another conversation is past the end of this one too.
+    const other = await sendAndRead(server, 'pk_alice', {
+      message: 'x',
+      targetAgentIds: ['agent_echo'],
+      newConversation: true,
+    });
+    const foreign = await server.api(
+      `/conversations/${sent.conversationId}/stream?lastEventId=${other.records.at(-1)!.id}`,
+      { token: 'pk_alice' },
+    );
+    assert.equal(foreign.status, 400);
+    // The newest record itself is a cursor like any other: the next turn arrives.
+    const reader = await openSse(streamUrl(server, sent.conversationId, newest), { token: 'pk_alice' });
+    try {
+      await send(server, 'pk_alice', { message: 'next', conversationId: sent.conversationId });
+      const next = await reader.untilResult();
+      assert.equal(next[0]!.raw.type, 'user');
+    } finally {
+      reader.close();
+    }
+  });
+});
+
+describe('streams per user', () => {
+  it(`holds ${DEFAULT_QUOTAS.streamsPerUser} open streams per user; the next is 429 until one closes`, async () => {
+    const { token } = await sessionToken(server);
+    const sent = await send(server, token, { message: 'many', targetAgentIds: ['agent_echo'] });
+    const url = streamUrl(server, sent.conversationId);
+    const readers = await Promise.all(
+      Array.from({ length: DEFAULT_QUOTAS.streamsPerUser }, () => openSse(url, { token })),
+    );
+    try {
+      const refused = await server.api(`/conversations/${sent.conversationId}/stream`, { token });
+      assert.deepEqual(
+        [refused.status, refused.body],
+        [429, { detail: `too many open streams (limit ${DEFAULT_QUOTAS.streamsPerUser} per user)` }],
+      );
+      assert.ok(Number(refused.headers.get('retry-after')) > 0);
+      // Another user is not held back.
+      const other = await sessionToken(server);
+      const own = await send(server, other.token, { message: 'mine', targetAgentIds: ['agent_echo'] });
+      (await openSse(streamUrl(server, own.conversationId), { token: other.token })).close();
+      // Once one closes (and the service has seen it go), another opens.
+      readers.pop()!.close();
+      const deadline = Date.now() + 5000;
+      while (
+        server.ctx.records.readers(sent.conversationId) >= DEFAULT_QUOTAS.streamsPerUser &&
+        Date.now() < deadline
+      ) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      readers.push(await openSse(url, { token }));
+    } finally {
+      for (const reader of readers) reader.close();
+    }
+  });
+});
+
+describe('a stream opened with a session token', () => {
+  it('ends when the token expires, with an `expired` event first, and delivers until then', async () => {
+    const { token, userId } = await sessionToken(server);
+    const spUserRef = (
+      server.ctx.db.prepare('SELECT sp_user_ref FROM members WHERE user_id = ?').get(userId) as { sp_user_ref: string }
+    ).sp_user_ref;
+    const short = await server.api('/workspaces/acme/sessions', {
+      method: 'POST',
+      token: 'sk_acme_1',
+      json: { sp_user_ref: spUserRef, ttl_seconds: 3 },
+    });
+    const sent = await send(server, token, { message: 'before', targetAgentIds: ['agent_echo'] });
+    const reader = await openSse(streamUrl(server, sent.conversationId, sent.userEventId), { token: short.body.token });
+    await reader.untilResult();
+    await reader.ended;
+    assert.deepEqual(reader.others, [{ event: 'expired', data: '{"detail":"the session token expired"}' }]);
+    assert.ok(Date.now() >= Date.parse(short.body.expires_at) - 50, 'not before the token expired');
+    // What was sent later is there for a client that renews its token and resumes from its cursor.
+    const later = await send(server, token, { message: 'after', conversationId: sent.conversationId });
+    const resumed = await readTurn(server, token, sent.conversationId, reader.records.at(-1)!.id);
+    assert.equal(resumed[0]!.id, later.userEventId);
   });
 });
 
