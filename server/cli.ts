@@ -4,8 +4,9 @@ import { parseQuota } from './limits.js';
 import { startService } from './service.js';
 
 const USAGE = `usage: svc-server [--host 127.0.0.1] [--port 8787] [--db FILE|:memory:] [--fixture FILE]
-                  [--sms-outbox FILE] [--files-dir DIR] [--demo] [--public-url URL]
-                  [--trust-proxy ADDRESSES] [--quota NAME=N]...`;
+                  [--sms-outbox FILE] [--files-dir DIR] [--demo] [--model-base-url URL --model NAME]
+                  [--public-url URL] [--trust-proxy ADDRESSES] [--quota NAME=N]...
+  The model endpoint's key is read from the environment only (SVC_MODEL_API_KEY or OPENAI_API_KEY).`;
 
 async function main() {
   const { values } = parseArgs({
@@ -17,6 +18,8 @@ async function main() {
       'sms-outbox': { type: 'string' },
       'files-dir': { type: 'string' },
       demo: { type: 'boolean', default: false },
+      'model-base-url': { type: 'string', default: process.env.SVC_MODEL_BASE_URL || undefined },
+      model: { type: 'string', default: process.env.SVC_MODEL || undefined },
       'public-url': { type: 'string' },
       'trust-proxy': { type: 'string' },
       quota: { type: 'string', multiple: true, default: [] },
@@ -29,6 +32,7 @@ async function main() {
   }
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be 0 to 65535\n${USAGE}`);
+  const model = modelEndpoint(values['model-base-url'], values.model);
   const log = (line: string) => console.error(`[svc] ${line}`);
   const service = await startService({
     host: values.host,
@@ -42,6 +46,7 @@ async function main() {
     trustProxy: values['trust-proxy'],
     quotas: Object.fromEntries(values.quota.map(parseQuota)),
     log,
+    model,
   });
   // Before the URL is printed: a script may signal the server as soon as it reads the URL.
   const stop = () => service.close().then(() => process.exit(0));
@@ -52,7 +57,20 @@ async function main() {
   if (service.demoApiKey) {
     console.log(`demo workspace API key: ${service.demoApiKey}`);
     console.log(`demo: ${service.url}/`);
+    console.log(
+      model
+        ? `demo agent Aria answers with the model ${model.model} at ${model.base_url}`
+        : 'demo agent Aria runs the demo runtime (give --model-base-url and --model for a real model)',
+    );
   }
+}
+
+/** `--model-base-url` and `--model` (or SVC_MODEL_BASE_URL and SVC_MODEL) go together. */
+function modelEndpoint(baseUrl: string | undefined, model: string | undefined) {
+  if (!baseUrl && !model) return undefined;
+  if (!baseUrl || !model) throw new Error(`--model-base-url and --model go together\n${USAGE}`);
+  if (!URL.canParse(baseUrl)) throw new Error(`--model-base-url must be a URL such as http://127.0.0.1:11434/v1`);
+  return { base_url: baseUrl, model };
 }
 
 main().catch((err) => {

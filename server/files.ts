@@ -11,6 +11,7 @@ import {
   deleteUnreferencedUploads,
   insertUpload,
   insertUploadWithinQuota,
+  UPLOAD_ID_IN_URL,
   type UploadRow,
   uploadById,
   uploadUsage,
@@ -107,6 +108,21 @@ export function sweepUploads(ctx: AppContext, now = clock.now()): number {
   const ids = deleteUnreferencedUploads(ctx.db, iso(now - LIMITS.unreferencedUploadMs));
   for (const id of ids) rmSync(join(ctx.filesDir, 'uploads', id), { force: true });
   return ids.length;
+}
+
+/**
+ * An upload named by its URL, its bytes read on demand. Only the path counts: the file id in it is the capability,
+ * whatever origin the caller reached the service at.
+ */
+export function readUploadAt(
+  ctx: AppContext,
+  url: string,
+): (Omit<StoredUpload, 'path'> & { read(): Buffer }) | undefined {
+  const id = URL.canParse(url) ? UPLOAD_ID_IN_URL.exec(new URL(url).pathname)?.[1] : undefined;
+  const upload = id ? findUpload(ctx, id) : undefined;
+  if (!upload) return undefined;
+  const { path, ...about } = upload;
+  return { ...about, read: () => readFileSync(path) };
 }
 
 /** The last path segment, without control characters, at most 255 characters; `file` when nothing is left. */

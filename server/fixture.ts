@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { type ModelOptions, modelOptionsOf, modelOptionsSchema } from './runtimes/model/options.js';
 import type { Db } from './store/db.js';
-import { insertPersonalKey, insertWorkspace, workspaceBySlug } from './store/identity.js';
+import { insertPersonalKey, insertWorkspace, setAgentRuntime, workspaceBySlug } from './store/identity.js';
 
 const id = z.string().min(1);
 /** A list the file may leave out. */
@@ -16,13 +17,20 @@ export const fixtureSchema = z.object({
     sms_signup: z.boolean().default(false),
     owner: z.object({ user_id: id, login_token: id, wallet: z.number().default(0) }),
     api_keys: listOf({ id, secret: id, revoked: z.boolean().optional() }),
-    agents: listOf({
-      id,
-      name: z.string(),
-      runtime: z.string().default('echo'),
-      description: z.string().optional(),
-      avatar_url: z.string().optional(),
-    }),
+    agents: z
+      .array(
+        z
+          .object({
+            id,
+            name: z.string(),
+            runtime: z.string().default('echo'),
+            description: z.string().optional(),
+            avatar_url: z.string().optional(),
+          })
+          // A `model` agent's settings sit beside its other fields.
+          .merge(modelOptionsSchema),
+      )
+      .default([]),
   }),
   personal_keys: listOf({ secret: id, user_id: id }),
 });
@@ -35,10 +43,20 @@ export function readFixture(path: string): Fixture {
 
 /**
  * Loads a fixture. Slugs, key ids and agent ids must be unique. A workspace the database already holds (a
- * restart on the same `--db` file) is kept as stored, so its wallet, members and conversations survive.
+ * restart on the same `--db` file) is kept as stored, so its wallet, members and conversations survive;
+ * only its `model` agents take their settings from the fixture again, over `modelDefaults` (the command line's).
  */
-export function loadFixture(db: Db, input: Fixture): void {
+export function loadFixture(db: Db, input: Fixture, modelDefaults: ModelOptions = {}): void {
   const fixture = fixtureSchema.parse(input);
-  for (const ws of fixture.workspaces) if (!workspaceBySlug(db, ws.slug)) insertWorkspace(db, ws);
+  for (const ws of fixture.workspaces) {
+    const agents = ws.agents.map((agent) => ({
+      ...agent,
+      options: agent.runtime === 'model' ? { ...modelDefaults, ...modelOptionsOf(agent) } : undefined,
+    }));
+    if (!workspaceBySlug(db, ws.slug)) insertWorkspace(db, { ...ws, agents });
+    else
+      for (const agent of agents)
+        if (agent.options) setAgentRuntime(db, agent.id, { runtime: agent.runtime, options: agent.options });
+  }
   for (const key of fixture.personal_keys) insertPersonalKey(db, key.secret, key.user_id);
 }

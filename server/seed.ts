@@ -1,9 +1,17 @@
 import { randomId } from './ids.js';
+import type { ModelOptions } from './runtimes/model/options.js';
 import type { Db } from './store/db.js';
-import { insertWorkspace } from './store/identity.js';
+import { insertWorkspace, setAgentRuntime } from './store/identity.js';
 import { metaValue, setMetaValue } from './store/meta.js';
 
 const DEMO_KEY = 'demo_api_key';
+/** The demo workspace's main agent: `demo`, or `model` when the service is given an endpoint. */
+export const DEMO_MAIN_AGENT = 'agent_aria';
+const ARIA_DEMO = 'Shows every kind of reply. Try /help.';
+const ARIA_PROMPT = `You are Aria, the assistant on the demo page of a chat widget. Answer briefly, in markdown. When you
+need the visitor's details (to book a demo, say), ask with a form (collect_info) instead of in prose. When the
+visitor wants to buy something, ask for the payment with request_payment. Hand a task to Scout with delegate
+when the visitor asks for Scout.`;
 
 /**
  * Seeds the `demo` workspace into an empty database and returns its API key. The key is kept in `meta` so
@@ -20,11 +28,29 @@ export function seedDemo(db: Db): string {
     owner: { user_id: 'owner_demo', login_token: randomId('lt', 24), wallet: 100000 },
     api_keys: [{ id: 'key_demo', secret: apiKey }],
     agents: [
-      { id: 'agent_aria', name: 'Aria', runtime: 'demo', description: 'Shows every kind of reply. Try /help.' },
+      { id: DEMO_MAIN_AGENT, name: 'Aria', runtime: 'demo', description: ARIA_DEMO },
       { id: 'agent_scout', name: 'Scout', runtime: 'demo', description: 'Takes over delegated tasks.' },
       { id: 'agent_echo', name: 'Echo', runtime: 'echo', description: 'Repeats what you say.' },
     ],
   });
   setMetaValue(db, DEMO_KEY, apiKey);
   return apiKey;
+}
+
+/**
+ * Makes the demo workspace's main agent a `model` agent on `model` (an endpoint and a model name), or the
+ * `demo` agent again without one. Run at every start, so the environment of this start decides.
+ */
+export function setDemoModel(db: Db, model: ModelOptions | undefined): void {
+  setAgentRuntime(
+    db,
+    DEMO_MAIN_AGENT,
+    model
+      ? {
+          runtime: 'model',
+          options: { system_prompt: ARIA_PROMPT, ...model },
+          description: `Answers with ${model.model}.`,
+        }
+      : { runtime: 'demo', description: ARIA_DEMO },
+  );
 }

@@ -12,7 +12,8 @@ import { OpenStreams } from './open-streams.js';
 import { PaymentOrders } from './payments.js';
 import { publicUrlOption } from './public-url.js';
 import { RecordLog } from './records.js';
-import { seedDemo } from './seed.js';
+import type { ModelOptions } from './runtimes/model/options.js';
+import { seedDemo, setDemoModel } from './seed.js';
 import { logSender, outboxSender } from './sms.js';
 import { espeakSynthesizer } from './speech.js';
 import { clock } from './store/clock.js';
@@ -50,6 +51,11 @@ export interface ServiceOptions {
   trustProxy?: string;
   /** Log lines (never a token). Without it the service says nothing, except its failures, on stderr. */
   log?: (line: string) => void;
+  /**
+   * The endpoint and model (`--model-base-url`, `--model`): the defaults of the fixture's `model` agents, and
+   * with `base_url` the demo workspace's main agent becomes a `model` agent.
+   */
+  model?: ModelOptions;
 }
 
 export interface RunningService {
@@ -76,8 +82,11 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   const quotas = { ...DEFAULT_QUOTAS, ...options.quotas };
 
   let demoApiKey: string | undefined;
-  if (options.fixture) loadFixture(db, options.fixture);
-  else if (!hasWorkspaces(db) || options.demo) demoApiKey = seedDemo(db);
+  if (options.fixture) loadFixture(db, options.fixture, options.model);
+  else if (!hasWorkspaces(db) || options.demo) {
+    demoApiKey = seedDemo(db);
+    setDemoModel(db, options.model?.base_url ? options.model : undefined);
+  }
 
   const records = new RecordLog(db, logError);
   const ctx: AppContext = {

@@ -69,6 +69,14 @@ export function paymentProblem(amountCny: number, expiresInSeconds: number): str
   return undefined;
 }
 
+/** A file stored by this service; its bytes are read on demand. */
+export interface StoredFile {
+  filename: string;
+  mimeType: string;
+  size: number;
+  read(): Buffer;
+}
+
 export interface PaymentRequest {
   /** At most 2 decimal places, within PAYMENT_LIMITS. */
   amountCny: number;
@@ -105,6 +113,10 @@ export interface TurnIO {
   upload(file: { filename: string; mimeType: string; data: Buffer }): UploadedFile;
   /** The caller's stored credentials for a connector type, if any. */
   connectorCredentials(connectorTypeId: string): Record<string, string> | undefined;
+  /** A file uploaded to this service, found by its URL (`…/files/f_…/name`); undefined for any other URL. */
+  readUpload(url: string): StoredFile | undefined;
+  /** One line to the service's log, naming the agent (never a token or a key). */
+  log(line: string): void;
 }
 
 /** An agent runtime. `run` resolves when the agent has finished its part of the turn; a throw ends the turn with an error. */

@@ -78,14 +78,15 @@ export function uploadById(db: Db, id: string): Pick<UploadRow, 'filename' | 'mi
   return row && { filename: row.filename, mimeType: row.mime_type, size: row.size };
 }
 
-/** The capability URL of an upload as server/files.ts makes it: `…/files/<id>/<filename>`. */
-const UPLOAD_LINK = /\/files\/(f_[A-Za-z0-9_-]{22})\//g;
+/** Where an upload's id stands in its capability URL as server/files.ts makes it: `…/files/<id>/<filename>`. */
+export const UPLOAD_ID_IN_URL = /\/files\/(f_[A-Za-z0-9_-]{22})\//;
+const UPLOAD_LINKS = new RegExp(UPLOAD_ID_IN_URL.source, 'g');
 
 /** Marks the uploads a record's JSON links to as referenced: from then on they never expire. */
 export function markUploadsReferenced(db: Db, recordJson: string): void {
   if (!recordJson.includes('/files/f_')) return;
   const mark = db.prepare('UPDATE uploaded_files SET referenced = 1 WHERE id = ? AND referenced = 0');
-  for (const [, id] of recordJson.matchAll(UPLOAD_LINK)) mark.run(id);
+  for (const [, id] of recordJson.matchAll(UPLOAD_LINKS)) mark.run(id);
 }
 
 /** Forgets the uploads no record links to that were made before `before` (an ISO time); returns their ids. */

@@ -23,6 +23,9 @@ CREATE TABLE IF NOT EXISTS agents (
   description TEXT NOT NULL DEFAULT '', avatar_url TEXT, runtime TEXT NOT NULL, created_at TEXT NOT NULL,
   ord INTEGER NOT NULL
 );
+CREATE TABLE IF NOT EXISTS agent_options (
+  agent_id TEXT PRIMARY KEY REFERENCES agents(id), options TEXT NOT NULL
+);
 CREATE TABLE IF NOT EXISTS members (
   user_id TEXT PRIMARY KEY, workspace_id TEXT NOT NULL REFERENCES workspaces(id),
   sp_user_ref TEXT NOT NULL, display_name TEXT, billing_account_id TEXT NOT NULL,
@@ -58,6 +61,8 @@ export interface AgentRow {
   avatar_url: string | null;
   runtime: string;
   created_at: string;
+  /** The runtime's settings for this agent as JSON (the \`model\` runtime's endpoint, prompt, tools), or null. */
+  options: string | null;
 }
 
 /** Who is calling, as resolved from the bearer token. */
@@ -109,14 +114,39 @@ export function workspaceById(db: Db, id: string): WorkspaceRow | undefined {
   return db.prepare('SELECT * FROM workspaces WHERE id = ?').get(id) as WorkspaceRow | undefined;
 }
 
+const AGENT_COLUMNS = 'agents.*, agent_options.options FROM agents LEFT JOIN agent_options ON agent_id = agents.id';
+
 export function agentById(db: Db, id: string): AgentRow | undefined {
-  return db.prepare('SELECT * FROM agents WHERE id = ?').get(id) as AgentRow | undefined;
+  return db.prepare(`SELECT ${AGENT_COLUMNS} WHERE id = ?`).get(id) as AgentRow | undefined;
 }
 
 export function agentsOfWorkspace(db: Db, workspaceId: string, limit = 500): AgentRow[] {
   return db
-    .prepare('SELECT * FROM agents WHERE workspace_id = ? ORDER BY ord, created_at LIMIT ?')
+    .prepare(`SELECT ${AGENT_COLUMNS} WHERE workspace_id = ? ORDER BY ord, created_at LIMIT ?`)
     .all(workspaceId, limit) as AgentRow[];
+}
+
+/**
+ * Sets an agent's runtime and its settings (none removes them), and its description when given; false when
+ * no such agent exists.
+ */
+export function setAgentRuntime(
+  db: Db,
+  agentId: string,
+  change: { runtime: string; options?: object; description?: string },
+): boolean {
+  return db.transaction(() => {
+    const updated = db
+      .prepare('UPDATE agents SET runtime = ?, description = coalesce(?, description) WHERE id = ?')
+      .run(change.runtime, change.description ?? null, agentId);
+    if (updated.changes === 0) return false;
+    if (change.options) {
+      db.prepare(
+        'INSERT INTO agent_options (agent_id, options) VALUES (?, ?) ON CONFLICT (agent_id) DO UPDATE SET options = excluded.options',
+      ).run(agentId, JSON.stringify(change.options));
+    } else db.prepare('DELETE FROM agent_options WHERE agent_id = ?').run(agentId);
+    return true;
+  })();
 }
 
 /** Issues a session token: 256 random bits, only its hash is stored. */
@@ -139,7 +169,7 @@ export interface WorkspaceSeed {
   sms_signup?: boolean;
   owner: { user_id: string; login_token: string; wallet?: number };
   api_keys: { id: string; secret: string; revoked?: boolean }[];
-  agents: { id: string; name: string; runtime: string; description?: string; avatar_url?: string }[];
+  agents: { id: string; name: string; runtime: string; description?: string; avatar_url?: string; options?: object }[];
 }
 
 /** Inserts a workspace with its owner login, keys and agents (fixtures and the demo seed). */
@@ -175,6 +205,7 @@ export function insertWorkspace(db: Db, ws: WorkspaceSeed): string {
         `INSERT INTO agents (id, workspace_id, name, description, avatar_url, runtime, created_at, ord)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
       ).run(agent.id, id, agent.name, agent.description ?? '', agent.avatar_url ?? null, agent.runtime, at, ord);
+      if (agent.options) setAgentRuntime(db, agent.id, { runtime: agent.runtime, options: agent.options });
     });
   })();
   return id;

@@ -6,7 +6,7 @@ import type {
   ResultSubtype,
 } from '../../src/client/types.js';
 import type { AppContext } from '../context.js';
-import { conversationDir, storeUpload } from '../files.js';
+import { conversationDir, readUploadAt, storeUpload } from '../files.js';
 import { randomId } from '../ids.js';
 import { formatBytes, LIMITS } from '../limits.js';
 import { runtimeFor } from '../runtimes/index.js';
@@ -201,6 +201,8 @@ export class ActiveTurn implements RunningTurnHandle {
       workspaceDir: () => conversationDir(ctx, conversation.id),
       upload: (file) => storeUpload(ctx, { ownerId: message.userId, ...file, baseUrl: message.baseUrl }),
       connectorCredentials: (typeId) => getConnectorCredentials(ctx.db, ctx.secret, message.userId, typeId),
+      readUpload: (url) => readUploadAt(ctx, url),
+      log: (line) => ctx.log(`turn ${turn.turnId} agent ${agentId}: ${line}`),
     };
   }
 }

@@ -178,7 +178,14 @@ export interface ImageBlock {
   type: 'image';
   source: { type: 'url'; url: string };
 }
-export type ContentBlock = TextBlock | ThinkingBlock | ToolUseBlock | ImageBlock;
+/** What a tool call (`tool_use` block `tool_use_id`) returned: kept for the agent's own context, not shown. */
+export interface ToolResultBlock {
+  type: 'tool_result';
+  tool_use_id: string;
+  content: string;
+  is_error?: boolean;
+}
+export type ContentBlock = TextBlock | ThinkingBlock | ToolUseBlock | ImageBlock | ToolResultBlock;
 
 export interface UserRawEvent {
   type: 'user';

@@ -1,11 +1,18 @@
-/**
- * The real reference service the browser tests talk to, started by `test/helpers/wtr-service.mjs` with the
- * demo workspace (agents `agent_aria` and `agent_scout` on the demo runtime, `agent_echo` on echo).
- */
-export interface BrowserService {
+/** A running reference service with the demo workspace. */
+export interface DemoService {
   url: string;
   /** The demo workspace key: used here only the way a site's backend would, to mint visitor sessions. */
   apiKey: string;
+}
+
+/**
+ * The real reference service the browser tests talk to, started by `test/helpers/wtr-service.mjs` with the
+ * demo workspace (agents `agent_aria` and `agent_scout` on the demo runtime, `agent_echo` on echo), and
+ * `model`: a second one where `agent_aria` is a `model` agent on the scripted model server
+ * (`conversationalReply` of `test/helpers/model-server.mjs`).
+ */
+export interface BrowserService extends DemoService {
+  model: DemoService;
 }
 
 let config: Promise<BrowserService> | undefined;
@@ -20,13 +27,14 @@ let visitors = 0;
 
 /**
  * Provisions a visitor of the demo workspace (a fresh one unless `ref` names one) and mints a session token,
- * as a site's backend does.
+ * as a site's backend does; on the default service unless `on` names another.
  */
 export async function mintVisitorSession(
   ttlSeconds = 3600,
   ref = `browser_${Date.now()}_${visitors++}_${Math.random().toString(36).slice(2)}`,
+  on?: DemoService,
 ): Promise<{ token: string; expires_at: string }> {
-  const { url, apiKey } = await service();
+  const { url, apiKey } = on ?? (await service());
   const call = async (path: string, body: unknown) => {
     const res = await fetch(`${url}/api/v2/workspaces/demo${path}`, {
       method: 'POST',

@@ -3,14 +3,17 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { startModelServer } from './model-server.mjs';
 
 /**
  * A @web/test-runner plugin that starts the real reference service (demo workspace, in-memory database) for
- * the browser tests, and serves `/__svc/config.js` with its URL and demo key, `/__svc/sms?phone=` with the
- * last SMS code sent to a phone, read from the outbox file.
+ * the browser tests, and a second one whose main agent is a `model` agent on the scripted model server (as
+ * `npm start` with an endpoint). It serves `/__svc/config.js` with their URLs and demo keys, and
+ * `/__svc/sms?phone=` with the last SMS code sent to a phone, read from the outbox file.
  */
 export function svcServicePlugin() {
-  let child;
+  let children = [];
+  let modelServer;
   let dir;
   let config;
   return {
@@ -18,42 +21,27 @@ export function svcServicePlugin() {
     async serverStart() {
       dir = mkdtempSync(join(tmpdir(), 'svc-wtr-'));
       const outbox = join(dir, 'outbox.jsonl');
-      child = spawn(
-        process.execPath,
-        [
-          'bin/svc-server.js',
-          '--port',
-          '0',
-          '--db',
-          ':memory:',
-          '--demo',
-          '--sms-outbox',
-          outbox,
-          '--files-dir',
-          join(dir, 'files'),
-        ],
-        { stdio: ['ignore', 'pipe', 'inherit'] },
-      );
-      const lines = createInterface({ input: child.stdout });
-      config = await new Promise((resolve, reject) => {
-        const found = {};
-        child.once('exit', (code) => reject(new Error(`svc-server exited with ${code}`)));
-        lines.on('line', (line) => {
-          const url = /^listening on (\S+)/.exec(line);
-          const key = /^demo workspace API key: (\S+)/.exec(line);
-          if (url) found.url = url[1];
-          if (key) found.apiKey = key[1];
-          if (found.url && found.apiKey) resolve({ ...found, outbox });
-        });
-      });
+      modelServer = await startModelServer();
+      const [demo, withModel] = await Promise.all([
+        startSvc(['--sms-outbox', outbox, '--files-dir', join(dir, 'files')]),
+        // As `npm start` runs with a model endpoint in the environment: Aria is a `model` agent.
+        startSvc(['--files-dir', join(dir, 'model-files')], {
+          SVC_MODEL_BASE_URL: modelServer.url,
+          SVC_MODEL: 'scripted',
+        }),
+      ]);
+      children = [demo.child, withModel.child];
+      config = { url: demo.url, apiKey: demo.apiKey, outbox, model: { url: withModel.url, apiKey: withModel.apiKey } };
     },
     async serverStop() {
-      child?.kill('SIGTERM');
+      for (const child of children) child.kill('SIGTERM');
+      await modelServer?.close();
       if (dir) rmSync(dir, { recursive: true, force: true });
     },
     serve(context) {
       if (context.path === '/__svc/config.js') {
-        return { body: `export default ${JSON.stringify({ url: config.url, apiKey: config.apiKey })};`, type: 'js' };
+        const { url, apiKey, model } = config;
+        return { body: `export default ${JSON.stringify({ url, apiKey, model })};`, type: 'js' };
       }
       if (context.path === '/__svc/sms') {
         const phone = context.URL.searchParams.get('phone');
@@ -75,6 +63,29 @@ export function svcServicePlugin() {
       return undefined;
     },
   };
+}
+
+/**
+ * Starts `svc-server` with the demo workspace on a free port and an in-memory database; resolves with its URL
+ * and demo key. The model endpoint comes from `env` only, never from the environment the tests run in.
+ */
+async function startSvc(args, env = {}) {
+  const child = spawn(process.execPath, ['bin/svc-server.js', '--port', '0', '--db', ':memory:', '--demo', ...args], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, SVC_MODEL_BASE_URL: '', SVC_MODEL: '', ...env },
+  });
+  const lines = createInterface({ input: child.stdout });
+  return new Promise((resolve, reject) => {
+    const found = { child };
+    child.once('exit', (code) => reject(new Error(`svc-server exited with ${code}`)));
+    lines.on('line', (line) => {
+      const url = /^listening on (\S+)/.exec(line);
+      const key = /^demo workspace API key: (\S+)/.exec(line);
+      if (url) found.url = url[1];
+      if (key) found.apiKey = key[1];
+      if (found.url && found.apiKey) resolve(found);
+    });
+  });
 }
 
 /** Answers `/__svc/token-unavailable` as a site's token endpoint whose backend is down: 500 (a plugin can only answer 200). */

@@ -7,6 +7,8 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { SvcClient } from '../../src/index.js';
+import { type ModelServer, startModelServer } from '../helpers/model-server.mjs';
 import { FIXTURE } from '../helpers/server.js';
 
 const BIN = fileURLToPath(new URL('../../bin/svc-server.js', import.meta.url));
@@ -28,6 +30,15 @@ async function run(args: string[]) {
   return { code, stdout, stderr };
 }
 
+/** Stops a server with SIGTERM and returns its exit code. */
+async function stop(server: ChildProcess) {
+  if (server.exitCode !== null) return server.exitCode;
+  const exited = once(server, 'exit');
+  server.kill('SIGTERM');
+  const [code] = await exited;
+  return code;
+}
+
 describe('svc-server command line', () => {
   let dir: string;
   let child: ChildProcess;
@@ -45,14 +56,6 @@ describe('svc-server command line', () => {
     const match = /^listening on (http:\/\/127\.0\.0\.1:\d+)$/.exec(first);
     assert.ok(match, `unexpected first line: ${first}`);
     return { child: server, url: match[1]! };
-  }
-
-  async function stop(server: ChildProcess) {
-    if (server.exitCode !== null) return server.exitCode;
-    const exited = once(server, 'exit');
-    server.kill('SIGTERM');
-    const [code] = await exited;
-    return code;
   }
 
   before(async () => {
@@ -104,5 +107,77 @@ describe('svc-server command line', () => {
     const { code, stderr } = await run(['--port', 'eighty']);
     assert.equal(code, 1);
     assert.match(stderr, /--port must be 0 to 65535/);
+  });
+});
+
+describe('svc-server with a model endpoint', () => {
+  let model: ModelServer;
+  let dir: string;
+  before(async () => {
+    model = await startModelServer();
+    dir = mkdtempSync(join(tmpdir(), 'svc-cli-model-'));
+  });
+  after(async () => {
+    await model.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** Starts `svc-server --demo` with `env` and reads its first four lines. */
+  async function startDemo(env: Record<string, string>) {
+    const args = ['--port', '0', '--db', ':memory:', '--demo', '--files-dir', dir];
+    const child = spawn(process.execPath, [BIN, ...args], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+      env: { ...process.env, SVC_MODEL_BASE_URL: '', SVC_MODEL: '', ...env },
+    });
+    const lines: string[] = [];
+    for await (const line of createInterface({ input: child.stdout })) {
+      lines.push(line);
+      if (lines.length === 4) break;
+    }
+    return { child, lines, url: lines[0]!.replace('listening on ', ''), apiKey: lines[1]!.split(': ')[1]! };
+  }
+
+  it(
+    'makes the demo’s main agent a model agent when the environment names an endpoint, and says so',
+    STARTUP,
+    async () => {
+      const { child, lines, url, apiKey } = await startDemo({
+        SVC_MODEL_BASE_URL: model.url,
+        SVC_MODEL: 'scripted',
+        SVC_MODEL_API_KEY: 'sk-cli-test-key',
+      });
+      try {
+        assert.equal(lines[3], `demo agent Aria answers with the model scripted at ${model.url}`);
+        const admin = new SvcClient({ baseUrl: url, apiKey, maxRetries: 0 }).workspace('demo');
+        const { agent } = await admin.getAgent('agent_aria');
+        assert.equal(agent.runtime, 'model');
+        const session = await admin.startVisitorSession({ sp_user_ref: 'cli-visitor' });
+        const visitor = new SvcClient({ baseUrl: url, apiKey: session.token, agentId: 'agent_aria', maxRetries: 0 });
+        const turn = await visitor.sendMessage('hello from the command line');
+        assert.equal(turn.text, 'You said: hello from the command line');
+        const request = model.requests.at(-1)!;
+        assert.equal(request.body.model, 'scripted');
+        assert.equal(request.headers.authorization, 'Bearer sk-cli-test-key');
+      } finally {
+        await stop(child);
+      }
+    },
+  );
+
+  it('keeps the demo agent without an endpoint, and says how to give one', STARTUP, async () => {
+    const { child, lines, url, apiKey } = await startDemo({});
+    try {
+      assert.match(lines[3]!, /^demo agent Aria runs the demo runtime/);
+      const admin = new SvcClient({ baseUrl: url, apiKey, maxRetries: 0 }).workspace('demo');
+      assert.equal((await admin.getAgent('agent_aria')).agent.runtime, 'demo');
+    } finally {
+      await stop(child);
+    }
+  });
+
+  it('refuses --model-base-url without --model with a message and exit code 1', async () => {
+    const { code, stderr } = await run(['--model-base-url', model.url]);
+    assert.equal(code, 1);
+    assert.match(stderr, /--model-base-url and --model go together/);
   });
 });

@@ -1,0 +1,111 @@
+import type { ChatCompletionFunctionTool } from 'openai/resources/chat/completions';
+import { z } from 'zod/v4';
+import { RESERVED_TOOL_NAMES } from '../../../src/client/records.js';
+import type { AgentRow } from '../../store/identity.js';
+
+/** The function a model calls for a payment card (the card itself is a `payment_gate` record). */
+export const PAYMENT_TOOL = 'request_payment';
+
+const FIELD_NAME = z.string().regex(/^[A-Za-z][A-Za-z0-9_]{0,39}$/);
+
+const collectInfo = z.object({
+  title: z.string().min(1).max(200),
+  description: z.string().max(1000).optional(),
+  submitLabel: z.string().max(40).optional(),
+  fields: z
+    .array(
+      z.object({
+        name: FIELD_NAME,
+        label: z.string().min(1).max(200),
+        type: z.enum(['text', 'email', 'phone', 'number', 'date', 'select', 'textarea']),
+        required: z.boolean().optional(),
+        placeholder: z.string().max(200).optional(),
+        options: z.array(z.string().max(200)).max(50).optional().describe('the choices of a select field'),
+      }),
+    )
+    .min(1)
+    .max(20),
+});
+
+const setupConnector = z.object({
+  connectorTypeId: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,40}$/)
+    .describe('the service to connect, e.g. github'),
+  name: z.string().min(1).max(100).describe('the service as the visitor knows it'),
+  description: z.string().max(1000).optional(),
+  fields: z
+    .array(
+      z.object({
+        name: FIELD_NAME,
+        label: z.string().min(1).max(200),
+        secret: z.boolean().optional(),
+        placeholder: z.string().max(200).optional(),
+        required: z.boolean().optional(),
+      }),
+    )
+    .min(1)
+    .max(10),
+});
+
+const requestPayment = z.object({
+  amount_cny: z.number().min(0.01).max(100_000).describe('the amount in CNY (yuan)'),
+  title: z.string().min(1).max(200).describe('what the visitor pays for'),
+  description: z.string().max(1000).optional(),
+});
+
+export type CardCall =
+  | { name: typeof RESERVED_TOOL_NAMES.infoCollect; input: z.infer<typeof collectInfo> }
+  | { name: typeof RESERVED_TOOL_NAMES.connectorSetup; input: z.infer<typeof setupConnector> }
+  | { name: typeof PAYMENT_TOOL; input: z.infer<typeof requestPayment> }
+  | { name: typeof RESERVED_TOOL_NAMES.delegate; input: { agentId: string; agentName: string; task: string } };
+
+/**
+ * The reserved card tools as functions for the model, and a reader that checks a call's arguments. A card
+ * waits for the visitor; a delegation hands the task to another agent of the workspace (not offered to an
+ * agent that was itself handed a task, so hand-overs cannot loop).
+ */
+export function cardTools(agent: AgentRow, workspaceAgents: AgentRow[], delegated: boolean) {
+  const others = delegated ? [] : workspaceAgents.filter((a) => a.id !== agent.id);
+  const delegate = others.length
+    ? z.object({
+        agentId: z.enum(others.map((a) => a.id) as [string, ...string[]]),
+        task: z.string().min(1).max(4000).describe('what the other agent should do, in full'),
+      })
+    : undefined;
+  const schemas: Record<string, z.ZodType> = {
+    [RESERVED_TOOL_NAMES.infoCollect]: collectInfo,
+    [RESERVED_TOOL_NAMES.connectorSetup]: setupConnector,
+    [PAYMENT_TOOL]: requestPayment,
+    ...(delegate ? { [RESERVED_TOOL_NAMES.delegate]: delegate } : {}),
+  };
+  const descriptions: Record<string, string> = {
+    [RESERVED_TOOL_NAMES.infoCollect]:
+      'Shows the visitor a form card and waits for it: use it to collect details such as name, email or a date. The answer comes back as the result.',
+    [RESERVED_TOOL_NAMES.connectorSetup]:
+      'Shows a card where the visitor enters their own credentials (an API key or token) for an outside service; they are stored encrypted. The result says when they are saved.',
+    [PAYMENT_TOOL]: 'Shows a payment card for an amount in CNY and waits; the result tells whether it was paid.',
+    [RESERVED_TOOL_NAMES.delegate]: `Hands the visitor's request to another agent of this workspace, who answers the visitor directly. Agents: ${others
+      .map((a) => `${a.id} (${a.name}${a.description ? `: ${a.description}` : ''})`)
+      .join('; ')}.`,
+  };
+  const definitions: ChatCompletionFunctionTool[] = Object.entries(schemas).map(([name, schema]) => {
+    const { $schema: _, ...parameters } = z.toJSONSchema(schema) as Record<string, unknown>;
+    return { type: 'function', function: { name, description: descriptions[name], parameters } };
+  });
+  return {
+    definitions,
+    has: (name: string) => Object.hasOwn(schemas, name),
+    /** The checked call, or the sentence that tells the model what is wrong with its arguments. */
+    read(name: string, args: Record<string, unknown>): CardCall | { error: string } {
+      const parsed = schemas[name]!.safeParse(args);
+      if (!parsed.success) return { error: `Invalid arguments: ${z.prettifyError(parsed.error)}` };
+      if (name !== RESERVED_TOOL_NAMES.delegate) return { name, input: parsed.data } as CardCall;
+      const input = parsed.data as { agentId: string; task: string };
+      const other = others.find((a) => a.id === input.agentId)!;
+      return { name, input: { agentId: other.id, agentName: other.name, task: input.task } };
+    },
+  };
+}
+
+export type CardTools = ReturnType<typeof cardTools>;

@@ -1,0 +1,195 @@
+import type { ChatCompletionContentPart, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import { readCardAnswer } from '../../../src/client/card-answers.js';
+import { RESERVED_TOOL_NAMES } from '../../../src/client/records.js';
+import type { ContentBlock, MessagePart, PaymentStatus, UserRawEvent } from '../../../src/client/types.js';
+import type { StoredFile, TurnInput } from '../types.js';
+import { PAYMENT_TOOL } from './cards.js';
+import { type AttachmentBudget, attachmentBudget, attachmentParts } from './parts.js';
+
+/** A tool call as the history shows it; its result is filled in as later records answer it. */
+interface Call {
+  id: string;
+  name: string;
+  input: Record<string, unknown>;
+  result?: string;
+  /** A payment card's order and latest status. */
+  payment?: { orderId: string; status: PaymentStatus };
+  /** The replies of the agent a `delegate` call handed over to, in the same turn. */
+  delegation?: { agentId: string; turnId?: string; replies: string[] };
+}
+
+type Entry = { role: 'user'; text: string; parts: MessagePart[] } | { role: 'assistant'; text: string; calls: Call[] };
+
+const CARDS: ReadonlySet<string> = new Set([RESERVED_TOOL_NAMES.infoCollect, RESERVED_TOOL_NAMES.connectorSetup]);
+
+/**
+ * The conversation as chat-completion messages, from this agent's point of view: the visitor's messages
+ * (with their attachments), the agent's own replies and tool calls, each followed by its result (a card's
+ * answer, a payment's status, what a delegate replied, an MCP tool's output), and other agents' replies as
+ * quoted user messages. The turn's own message comes last; a card answer becomes the card's result.
+ */
+export function modelMessages(
+  input: TurnInput,
+  readUpload: (url: string) => StoredFile | undefined,
+): ChatCompletionMessageParam[] {
+  const me = input.agent.id;
+  const names = new Map(input.workspaceAgents.map((a) => [a.id, a.name]));
+  const entries: Entry[] = [];
+  const calls = new Map<string, Call>();
+  const openCards: Call[] = [];
+  const payments = new Map<string, Call>();
+  const delegations: Call[] = [];
+
+  const onUser = (raw: UserRawEvent, text: string) => {
+    const answer = cardAnswer(raw);
+    if (answer) {
+      const named = answer.toolUseId ? calls.get(answer.toolUseId) : undefined;
+      const card = named ?? openCards.findLast((c) => c.name === answer.card);
+      if (card && card.result === undefined) {
+        card.result = answer.text;
+        openCards.splice(openCards.indexOf(card), 1);
+        return;
+      }
+    }
+    const said = answer ? [text, `(${answer.text})`].filter(Boolean).join('\n') : text;
+    entries.push({ role: 'user', text: said, parts: raw.parts ?? [] });
+  };
+
+  for (const record of input.history) {
+    const raw = record.raw;
+    if (raw.type === 'user') onUser(raw, textOf(raw.message.content));
+    else if (raw.type === 'assistant' && raw.agentId === me) {
+      for (const block of raw.message.content) {
+        if (block.type === 'tool_result') {
+          const call = calls.get(block.tool_use_id);
+          if (call) call.result = block.content;
+        }
+      }
+      const own = raw.message.content.flatMap((block): Call[] =>
+        block.type === 'tool_use' ? [{ id: block.id, name: block.name, input: block.input }] : [],
+      );
+      for (const call of own) {
+        calls.set(call.id, call);
+        if (CARDS.has(call.name)) openCards.push(call);
+        if (call.name === RESERVED_TOOL_NAMES.delegate && typeof call.input.agentId === 'string') {
+          call.delegation = { agentId: call.input.agentId, turnId: record.turnId, replies: [] };
+          delegations.push(call);
+        }
+      }
+      const text = textOf(raw.message.content);
+      if (text || own.length) entries.push({ role: 'assistant', text, calls: own });
+    } else if (raw.type === 'assistant') {
+      const text = textOf(raw.message.content);
+      const handedTo = delegations.find(
+        (d) => d.delegation?.agentId === raw.agentId && d.delegation.turnId === record.turnId,
+      );
+      if (handedTo) handedTo.delegation?.replies.push(text);
+      else if (text)
+        entries.push({
+          role: 'user',
+          text: `${names.get(raw.agentId) ?? raw.agentId} (another agent) wrote:\n${text}`,
+          parts: [],
+        });
+    } else if (raw.type === 'payment_gate' && raw.agentId === me) {
+      const { orderId, amountCny, title, description } = raw.payment;
+      const call: Call = {
+        id: `pay_${orderId}`,
+        name: PAYMENT_TOOL,
+        input: { amount_cny: amountCny, title, ...(description ? { description } : {}) },
+        payment: { orderId, status: 'pending' },
+      };
+      payments.set(orderId, call);
+      entries.push({ role: 'assistant', text: '', calls: [call] });
+    } else if (raw.type === 'payment_gate_resolution') {
+      const call = payments.get(raw.orderId);
+      if (call?.payment) call.payment.status = raw.status;
+    }
+  }
+  const text = input.delegatedBy ? `${input.delegatedBy.name} handed this task to you: ${input.text}` : input.text;
+  const { parts, metadata, toolAction } = input;
+  onUser({ type: 'user', message: { role: 'user', content: [] }, parts, metadata, toolAction }, text);
+  return materialize(entries, readUpload);
+}
+
+/** The entries as messages; attachments are spent newest first, so the latest always reach the model. */
+function materialize(
+  entries: Entry[],
+  readUpload: (url: string) => StoredFile | undefined,
+): ChatCompletionMessageParam[] {
+  const budget: AttachmentBudget = attachmentBudget();
+  const messages: ChatCompletionMessageParam[][] = [];
+  for (const entry of [...entries].reverse()) {
+    if (entry.role === 'user') {
+      messages.push([{ role: 'user', content: userContent(entry.text, entry.parts, readUpload, budget) }]);
+      continue;
+    }
+    const assistant: ChatCompletionMessageParam = { role: 'assistant', content: entry.text || null };
+    if (entry.calls.length) {
+      assistant.tool_calls = entry.calls.map((call) => ({
+        id: call.id,
+        type: 'function',
+        function: { name: call.name, arguments: JSON.stringify(call.input) },
+      }));
+    }
+    messages.push([
+      assistant,
+      ...entry.calls.map(
+        (call): ChatCompletionMessageParam => ({ role: 'tool', tool_call_id: call.id, content: resultOf(call) }),
+      ),
+    ]);
+  }
+  return messages.reverse().flat();
+}
+
+function userContent(
+  text: string,
+  parts: MessagePart[],
+  readUpload: (url: string) => StoredFile | undefined,
+  budget: AttachmentBudget,
+): string | ChatCompletionContentPart[] {
+  if (!parts.length) return text;
+  const attached = attachmentParts(parts, readUpload, budget);
+  return text ? [{ type: 'text', text }, ...attached] : attached;
+}
+
+function resultOf(call: Call): string {
+  if (call.result !== undefined) return call.result;
+  if (call.payment) {
+    const { orderId, status } = call.payment;
+    const now = status === 'pending' ? 'not paid yet' : status;
+    return `The payment card for order ${orderId} was shown; its status now: ${now}.`;
+  }
+  if (call.delegation) {
+    const name = String(call.input.agentName ?? call.delegation.agentId);
+    const replies = call.delegation.replies.filter(Boolean);
+    return replies.length ? `${name} took over and replied:\n${replies.join('\n\n')}` : `${name} took over.`;
+  }
+  if (CARDS.has(call.name)) return 'The card was shown; the visitor has not answered it.';
+  return 'No result: the reply ended before this call completed.';
+}
+
+/** The card a `toolAction` message answers, and the answer as the model reads it. */
+function cardAnswer(raw: UserRawEvent): { card: string; toolUseId?: string; text: string } | undefined {
+  const answer = raw.toolAction ? readCardAnswer(raw, '') : undefined;
+  if (answer?.kind === 'infoCollect') {
+    return {
+      card: RESERVED_TOOL_NAMES.infoCollect,
+      toolUseId: answer.toolUseId,
+      text:
+        answer.action === 'submit'
+          ? `The visitor submitted the form: ${JSON.stringify(answer.values ?? {})}`
+          : 'The visitor skipped the form.',
+    };
+  }
+  if (answer?.kind === 'connectorSetup') {
+    return {
+      card: RESERVED_TOOL_NAMES.connectorSetup,
+      toolUseId: answer.toolUseId,
+      text: `The visitor saved their credentials for ${answer.connectorTypeId}.`,
+    };
+  }
+  return undefined;
+}
+
+const textOf = (content: ContentBlock[]) =>
+  content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('');

@@ -1,0 +1,229 @@
+import OpenAI from 'openai';
+import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import { RESERVED_TOOL_NAMES } from '../../../src/client/records.js';
+import type { ContentBlock, ToolResultBlock, ToolUseBlock } from '../../../src/client/types.js';
+import { randomId } from '../../ids.js';
+import type { Runtime, TextStream, TurnInput, TurnIO } from '../types.js';
+import { type CardCall, cardTools, PAYMENT_TOOL } from './cards.js';
+import { modelMessages } from './history.js';
+import { McpToolset } from './mcp.js';
+import {
+  apiKeyFor,
+  DEFAULT_IDLE_TIMEOUT_MS,
+  DEFAULT_MAX_RETRIES,
+  type ModelOptions,
+  modelOptionsSchema,
+} from './options.js';
+import { ModelError, streamStep } from './upstream.js';
+
+/** Model requests in one turn at most (each round of tool calls is one more). */
+const MAX_STEPS = 8;
+/** How long a payment card stays payable. */
+const PAYMENT_EXPIRES_IN_SECONDS = 900;
+
+/**
+ * The `model` runtime: an OpenAI-compatible chat-completions endpoint (through the `openai` client, streamed)
+ * speaks for the agent. The reserved cards are offered as functions; a card call shows the card and ends the
+ * turn, and the visitor's answer is the call's result in the next one. MCP tools are called in the turn and
+ * their results stored (as `tool_result` blocks) with the agent's next message.
+ */
+export const modelRuntime: Runtime = {
+  async run(input, io) {
+    const options = optionsOf(input);
+    const apiKey = apiKeyFor(options);
+    const log = (line: string) => io.log(apiKey ? line.replaceAll(apiKey, '[key]') : line);
+    const client = new OpenAI({ baseURL: options.base_url, apiKey: apiKey ?? 'none', maxRetries: 0 });
+    const cards = cardTools(input.agent, input.workspaceAgents, input.delegatedBy !== undefined);
+    const mcp = await McpToolset.connect(
+      options.mcp_servers ?? [],
+      (server) => input.mcpTokens[server] ?? io.connectorCredentials(server)?.token,
+      { signal: io.signal, log },
+    );
+    try {
+      const system = options.system_prompt ?? defaultPrompt(input);
+      const messages: ChatCompletionMessageParam[] = [
+        { role: 'system', content: system },
+        ...modelMessages(input, (url) => io.readUpload(url)),
+      ];
+      const turn = new ModelTurn(io, cards, mcp);
+      for (let step = 0; step < MAX_STEPS; step++) {
+        let stream: TextStream | undefined;
+        const reply = await streamStep(
+          client,
+          {
+            model: options.model!,
+            messages,
+            stream: true,
+            ...(options.temperature !== undefined && { temperature: options.temperature }),
+            ...(options.max_tokens !== undefined && { max_tokens: options.max_tokens }),
+            ...(cards.definitions.length + mcp.tools.length && { tools: [...cards.definitions, ...mcp.tools] }),
+          },
+          {
+            signal: io.signal,
+            idleMs: options.idle_timeout_ms ?? DEFAULT_IDLE_TIMEOUT_MS,
+            retries: options.max_retries ?? DEFAULT_MAX_RETRIES,
+            onText(text) {
+              stream ??= io.streamText();
+              stream.write(text);
+            },
+            log,
+          },
+        );
+        const done = await turn.act(reply.text, reply.calls, stream, messages);
+        if (done) return;
+        io.status('thinking');
+      }
+      throw new ModelError('The model kept calling tools without answering, so the reply was stopped.');
+    } finally {
+      await mcp.close();
+    }
+  },
+};
+
+/** A tool call of one step, with the id its `tool_use` block and its result share. */
+interface Call {
+  id: string;
+  name: string;
+  input: Record<string, unknown>;
+  /** Set when the arguments were not a JSON object. */
+  error?: string;
+}
+
+/** One turn's acting on the model's steps: stores each step's message and runs its tool calls. */
+class ModelTurn {
+  /** Results of the last step's MCP calls, stored with the agent's next message. */
+  private carried: ToolResultBlock[] = [];
+
+  constructor(
+    private readonly io: TurnIO,
+    private readonly cards: ReturnType<typeof cardTools>,
+    private readonly mcp: McpToolset,
+  ) {}
+
+  /** Stores the step, runs its calls and adds them to `messages`; true when the turn is over. */
+  async act(
+    text: string,
+    rawCalls: { name: string; arguments: string }[],
+    stream: TextStream | undefined,
+    messages: ChatCompletionMessageParam[],
+  ): Promise<boolean> {
+    const calls = rawCalls.map(parseCall);
+    const cardCalls = calls.map((call) =>
+      this.cards.has(call.name) && !call.error ? this.cards.read(call.name, call.input) : undefined,
+    );
+    // A payment card is its own record (`payment_gate`); every other call is a `tool_use` block.
+    const blocks = calls.flatMap((call, i): ToolUseBlock[] => {
+      const card = cardCalls[i];
+      if (isCard(card) && card.name === PAYMENT_TOOL) return [];
+      return [{ type: 'tool_use', id: call.id, name: call.name, input: isCard(card) ? card.input : call.input }];
+    });
+    this.store(stream, blocks);
+    if (!calls.length) return true;
+
+    messages.push({
+      role: 'assistant',
+      content: text || null,
+      tool_calls: calls.map((call, i) => ({
+        id: call.id,
+        type: 'function',
+        function: { name: call.name, arguments: rawCalls[i]!.arguments || '{}' },
+      })),
+    });
+    const waits = cardCalls.some(isCard);
+    for (const [i, call] of calls.entries()) {
+      const result = await this.run(call, cardCalls[i], waits);
+      if (result === 'ended') return true;
+      messages.push({ role: 'tool', tool_call_id: call.id, content: result.content });
+      if (result.keep) {
+        const error = result.isError ? { is_error: true } : {};
+        this.carried.push({ type: 'tool_result', tool_use_id: call.id, content: result.content, ...error });
+      }
+    }
+    return waits;
+  }
+
+  /** Ends the step's message: text with the calls after it; the last step's results ride along before. */
+  private store(stream: TextStream | undefined, blocks: ContentBlock[]): void {
+    const before = this.carried;
+    this.carried = [];
+    if (stream) stream.end({ before, after: blocks });
+    else if (blocks.length) this.io.message([...before, ...blocks]);
+  }
+
+  private async run(
+    call: Call,
+    card: CardCall | { error: string } | undefined,
+    waits: boolean,
+  ): Promise<{ content: string; isError?: boolean; keep?: boolean } | 'ended'> {
+    if (call.error) return { content: call.error, isError: true, keep: true };
+    if (card && 'error' in card) return { content: card.error, isError: true, keep: true };
+    if (card) return this.showCard(card);
+    if (!this.mcp.has(call.name)) return { content: `There is no tool named ${call.name}.`, isError: true, keep: true };
+    if (waits) return { content: 'Not run: the reply waits for the visitor to answer a card.', keep: true };
+    this.io.status('tool');
+    const outcome = await this.mcp.call(call.name, call.input);
+    if ('content' in outcome) return { ...outcome, keep: true };
+    const server = outcome.needsCredential;
+    const content = `${server.name} needs the visitor's credential; a card asking for it is shown.`;
+    this.carried.push({ type: 'tool_result', tool_use_id: call.id, content, is_error: true });
+    this.store(undefined, [connectorCard(server)]);
+    return 'ended';
+  }
+
+  private async showCard(card: CardCall): Promise<{ content: string } | 'ended'> {
+    if (card.name === PAYMENT_TOOL) {
+      const { amount_cny, title, description } = card.input;
+      this.io.paymentGate({ amountCny: amount_cny, title, description, expiresInSeconds: PAYMENT_EXPIRES_IN_SECONDS });
+      return { content: 'The payment card is shown; the visitor has not paid yet.' };
+    }
+    if (card.name === RESERVED_TOOL_NAMES.delegate) {
+      await this.io.delegate(card.input.agentId, card.input.task);
+      return 'ended';
+    }
+    return { content: 'The card is shown; wait for the visitor to answer it.' };
+  }
+}
+
+const isCard = (card: CardCall | { error: string } | undefined): card is CardCall =>
+  card !== undefined && !('error' in card);
+
+function parseCall(raw: { name: string; arguments: string }): Call {
+  const id = randomId('toolu', 12);
+  try {
+    const input: unknown = JSON.parse(raw.arguments || '{}');
+    if (typeof input === 'object' && input !== null && !Array.isArray(input)) {
+      return { id, name: raw.name, input: input as Record<string, unknown> };
+    }
+  } catch {
+    // Falls through to the error the model reads.
+  }
+  return { id, name: raw.name, input: {}, error: 'The arguments were not a JSON object.' };
+}
+
+/** The card that asks the visitor for an MCP server's token (stored encrypted as the connector's `token`). */
+function connectorCard(server: { name: string; description?: string }): ToolUseBlock {
+  return {
+    type: 'tool_use',
+    id: randomId('toolu', 12),
+    name: RESERVED_TOOL_NAMES.connectorSetup,
+    input: {
+      connectorTypeId: server.name,
+      name: server.name,
+      description: `${server.description ?? server.name} needs your access token. It is stored encrypted and used only for your requests.`,
+      fields: [{ name: 'token', label: 'Access token', secret: true, required: true }],
+    },
+  };
+}
+
+function optionsOf(input: TurnInput): ModelOptions {
+  const parsed = modelOptionsSchema.safeParse(input.agent.options ? JSON.parse(input.agent.options) : {});
+  if (!parsed.success || !parsed.data.model || !parsed.data.base_url) {
+    throw new ModelError(`${input.agent.name} has no model set up (a model and a base URL).`);
+  }
+  return parsed.data;
+}
+
+function defaultPrompt(input: TurnInput): string {
+  const about = input.agent.description ? ` ${input.agent.description}` : '';
+  return `You are ${input.agent.name}, an assistant that answers visitors of a website in a chat.${about} Answer in markdown.`;
+}

@@ -1,0 +1,198 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type OpenAI from 'openai';
+import { APIConnectionError, APIError } from 'openai';
+import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
+
+/** A failure the visitor reads as the turn's `result.error`: one plain sentence, no upstream detail. */
+export class ModelError extends Error {
+  override name = 'ModelError';
+}
+
+/** A `retry-after` longer than this is not waited for: the turn ends at once and says when to try again. */
+export const MAX_RETRY_AFTER_MS = 30_000;
+
+export interface StepOptions {
+  /** The turn's signal: aborting it (interrupt) aborts the request at once. */
+  signal: AbortSignal;
+  /** The stream is given up when nothing arrives for this long. */
+  idleMs: number;
+  retries: number;
+  onText(text: string): void;
+  /** One line to the service's log: the upstream detail of every failure. */
+  log(line: string): void;
+}
+
+export interface StepCall {
+  name: string;
+  /** The JSON arguments, joined from their fragments. */
+  arguments: string;
+}
+
+export interface Step {
+  text: string;
+  calls: StepCall[];
+  finishReason: string;
+}
+
+/**
+ * One streamed chat completion. Text is handed to `onText` as it arrives; tool calls are joined from their
+ * fragments. A request refused with 408, 409, 429 or 5xx, or that could not connect, is retried (after its
+ * `retry-after`, or with exponential backoff) as long as nothing has reached the visitor yet.
+ *
+ * The `openai` client's own retries are off (`maxRetries: 0`): its backoff sleep ignores the abort signal,
+ * so a stop during a backoff would hold the request until the sleep ends, and it waits for any
+ * `retry-after`, even an hour.
+ */
+export async function streamStep(
+  client: OpenAI,
+  body: ChatCompletionCreateParamsStreaming,
+  o: StepOptions,
+): Promise<Step> {
+  for (let attempt = 0; ; attempt++) {
+    const idle = new IdleTimer(o.idleMs);
+    const signal = AbortSignal.any([o.signal, idle.signal]);
+    let text = '';
+    const calls: StepCall[] = [];
+    let finishReason: string | undefined;
+    try {
+      const stream = await client.chat.completions.create(body, { signal, maxRetries: 0 });
+      idle.reset();
+      for await (const chunk of stream) {
+        idle.reset();
+        const choice = chunk.choices?.[0];
+        if (!choice) continue;
+        const content = choice.delta?.content;
+        if (content) {
+          text += content;
+          o.onText(content);
+        }
+        for (const fragment of choice.delta?.tool_calls ?? []) {
+          calls[fragment.index] ??= { name: '', arguments: '' };
+          const call = calls[fragment.index]!;
+          call.name += fragment.function?.name ?? '';
+          call.arguments += fragment.function?.arguments ?? '';
+        }
+        finishReason = choice.finish_reason ?? finishReason;
+      }
+      // A stream that ends without a finish reason was cut off (no `[DONE]` either, as a rule).
+      if (!finishReason) throw new StreamCut();
+      return { text, calls: calls.filter((c) => c.name), finishReason };
+    } catch (err) {
+      if (o.signal.aborted) throw o.signal.reason ?? err;
+      if (idle.fired) {
+        o.log(`model sent nothing for ${o.idleMs} ms; the reply was stopped`);
+        throw new ModelError(`The model sent nothing for ${seconds(o.idleMs)}, so the reply was stopped.`);
+      }
+      o.log(`model request failed (attempt ${attempt + 1}): ${failureOf(err)}`);
+      const delay = text ? undefined : retryDelay(err, attempt, o.retries);
+      if (delay === undefined) throw plainError(err, text !== '');
+      await sleep(delay, undefined, { signal: o.signal });
+    } finally {
+      idle.clear();
+    }
+  }
+}
+
+class StreamCut extends Error {
+  override message = 'the stream ended without a finish reason';
+}
+
+/** Aborts its signal when `reset` has not been called for `ms`. */
+class IdleTimer {
+  private readonly controller = new AbortController();
+  private timer: NodeJS.Timeout;
+  fired = false;
+
+  constructor(private readonly ms: number) {
+    this.timer = this.arm();
+  }
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  reset(): void {
+    clearTimeout(this.timer);
+    this.timer = this.arm();
+  }
+
+  clear(): void {
+    clearTimeout(this.timer);
+  }
+
+  private arm(): NodeJS.Timeout {
+    return setTimeout(() => {
+      this.fired = true;
+      this.controller.abort(new Error('idle'));
+    }, this.ms);
+  }
+}
+
+const RETRIED_STATUS = (status: number) => status === 408 || status === 409 || status === 429 || status >= 500;
+
+/** How long to wait before the next attempt, or undefined when there is none. */
+function retryDelay(err: unknown, attempt: number, retries: number): number | undefined {
+  if (attempt >= retries) return undefined;
+  if (err instanceof StreamCut || err instanceof APIConnectionError || isNetworkError(err)) return backoff(attempt);
+  if (!(err instanceof APIError) || err.status === undefined || !RETRIED_STATUS(err.status)) return undefined;
+  const after = retryAfterMs(err.headers);
+  if (after === undefined) return backoff(attempt);
+  return after <= MAX_RETRY_AFTER_MS ? after : undefined;
+}
+
+/** 0.5 s, 1 s, 2 s … up to 8 s, less up to a quarter at random so clients that failed together spread out. */
+const backoff = (attempt: number) => Math.min(500 * 2 ** attempt, 8000) * (1 - Math.random() * 0.25);
+
+/** `retry-after-ms`, or `retry-after` in seconds or as an HTTP date. */
+function retryAfterMs(headers: Headers | undefined): number | undefined {
+  const ms = Number.parseFloat(headers?.get('retry-after-ms') ?? '');
+  if (Number.isFinite(ms) && ms >= 0) return ms;
+  const value = headers?.get('retry-after');
+  if (!value) return undefined;
+  const secondsValue = Number(value);
+  if (Number.isFinite(secondsValue) && secondsValue >= 0) return secondsValue * 1000;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
+}
+
+/** undici's error for a response body cut off mid-way. */
+const isNetworkError = (err: unknown) =>
+  err instanceof TypeError && /terminated|socket|fetch failed/i.test(err.message);
+
+/** The sentence the visitor reads for a failure that is not retried (any more). */
+function plainError(err: unknown, streamed: boolean): ModelError {
+  if (streamed || err instanceof StreamCut || isNetworkError(err)) {
+    return new ModelError('The connection to the model broke off in the middle of the reply. Please try again.');
+  }
+  if (err instanceof APIConnectionError)
+    return new ModelError('The model could not be reached. Please try again later.');
+  if (err instanceof APIError && err.status !== undefined) {
+    const status = err.status;
+    if (status === 401 || status === 403) return new ModelError('The model refused this service’s credentials.');
+    if (status === 404) return new ModelError('The model endpoint does not offer the model this agent is set up with.');
+    if (status === 429) {
+      const after = retryAfterMs(err.headers);
+      return new ModelError(
+        after !== undefined && after > MAX_RETRY_AFTER_MS
+          ? `The model is busy. Please try again in ${seconds(after)}.`
+          : 'The model is busy. Please try again in a moment.',
+      );
+    }
+    if (status >= 500) return new ModelError('The model is having trouble right now. Please try again in a moment.');
+    return new ModelError('The model could not answer this request.');
+  }
+  return new ModelError('The model could not answer this request.');
+}
+
+function seconds(ms: number): string {
+  const s = Math.ceil(ms / 1000);
+  return s === 1 ? '1 second' : `${s} seconds`;
+}
+
+/** What the log says about a failure: the status and upstream message (an APIError's message holds both), never a header. */
+function failureOf(err: unknown): string {
+  if (err instanceof APIError) return err.message;
+  if (err instanceof Error)
+    return `${err.name}: ${err.message}${err.cause instanceof Error ? ` (${err.cause.message})` : ''}`;
+  return String(err);
+}

@@ -1,0 +1,445 @@
+import assert from 'node:assert/strict';
+import { after, before, beforeEach, describe, it } from 'node:test';
+import {
+  type AgentTurn,
+  type ChatStreamRecord,
+  extractConnectorSetup,
+  extractInfoCollect,
+  extractPaymentGate,
+  infoCollectSubmitMetadata,
+  type SvcClient,
+  type ToolResultBlock,
+  type ToolUseBlock,
+} from '../../src/index.js';
+import { visitorClient } from '../helpers/client.js';
+import { assistants, deltaText, replyText } from '../helpers/conversation.js';
+import { BILLING_TOKENS, type BillingServer, startBillingServer } from '../helpers/mcp-server.js';
+import { type ModelServer, pieces, startModelServer } from '../helpers/model-server.mjs';
+import { FIXTURE, startTestServer, type TestServer } from '../helpers/server.js';
+
+const KEY_ENV = 'SVC_TEST_MODEL_KEY';
+const API_KEY = 'sk-test-9f8e7d6c5b4a3210';
+const ADA_TOKEN = Object.keys(BILLING_TOKENS)[0]!;
+
+let model: ModelServer;
+let billing: BillingServer;
+let gated: BillingServer;
+let server: TestServer;
+const log: string[] = [];
+
+before(async () => {
+  process.env[KEY_ENV] = API_KEY;
+  [model, billing, gated] = await Promise.all([
+    startModelServer(),
+    startBillingServer('tool'),
+    startBillingServer('endpoint'),
+  ]);
+  const common = { runtime: 'model', model: 'scripted-1', base_url: model.url, api_key_env: KEY_ENV };
+  const [acme, ...others] = FIXTURE.workspaces!;
+  server = await startTestServer({
+    log: (line) => log.push(line),
+    fixture: {
+      ...FIXTURE,
+      workspaces: [
+        {
+          ...acme!,
+          agents: [
+            ...acme!.agents!,
+            {
+              ...common,
+              id: 'agent_ada',
+              name: 'Ada',
+              system_prompt: 'You are Ada.',
+              temperature: 0.2,
+              max_tokens: 300,
+            },
+            { ...common, id: 'agent_idle', name: 'Idle', idle_timeout_ms: 1000 },
+            {
+              ...common,
+              id: 'agent_billing',
+              name: 'Billing',
+              mcp_servers: [{ name: 'billing', url: billing.url, description: 'Invoices' }],
+            },
+            { ...common, id: 'agent_gated', name: 'Gated', mcp_servers: [{ name: 'gated', url: gated.url }] },
+          ],
+        },
+        ...others,
+      ],
+    },
+  });
+});
+after(async () => {
+  await server.close();
+  await Promise.all([model.close(), billing.close(), gated.close()]);
+});
+
+let requestsBefore = 0;
+beforeEach(() => {
+  requestsBefore = model.requests.length;
+});
+/** The model requests the current test caused. */
+const requests = () => model.requests.slice(requestsBefore);
+
+const toolUses = (records: ChatStreamRecord[]) =>
+  assistants(records).flatMap((raw) => raw.message.content.filter((b): b is ToolUseBlock => b.type === 'tool_use'));
+const toolResults = (records: ChatStreamRecord[]) =>
+  assistants(records).flatMap((raw) =>
+    raw.message.content.filter((b): b is ToolResultBlock => b.type === 'tool_result'),
+  );
+const resultOf = (turn: AgentTurn) => (turn.result?.type === 'result' ? turn.result : undefined);
+const call = (name: string, args: unknown) => ({ name, arguments: pieces(JSON.stringify(args), 3) });
+
+async function chat(agentId: string, config = {}) {
+  const client: SvcClient = await visitorClient(server, { agentId, ...config });
+  return { client, conversation: client.conversation() };
+}
+
+describe('model runtime: replies', () => {
+  it('streams the model’s text as deltas, then one assistant record', async () => {
+    model.script({ text: ['Hel', 'lo ', 'there'] });
+    const { client } = await chat('agent_ada');
+    const turn = await client.sendMessage('hi');
+    assert.equal(resultOf(turn)?.subtype, 'success');
+    assert.equal(turn.text, 'Hello there');
+    assert.deepEqual(
+      turn.records.flatMap((r) => (r.raw.type === 'assistant_delta' ? [r.raw.text] : [])),
+      ['Hel', 'lo ', 'there'],
+    );
+    assert.equal(assistants(turn.records).length, 1);
+
+    const [request] = requests();
+    assert.equal(request!.headers.authorization, `Bearer ${API_KEY}`);
+    const { body } = request!;
+    assert.equal(body.model, 'scripted-1');
+    assert.equal(body.stream, true);
+    assert.equal(body.temperature, 0.2);
+    assert.equal(body.max_tokens, 300);
+    assert.deepEqual(body.messages, [
+      { role: 'system', content: 'You are Ada.' },
+      { role: 'user', content: 'hi' },
+    ]);
+    const tools = body.tools!.map((t: { function: { name: string } }) => t.function.name);
+    assert.deepEqual(tools.sort(), ['collect_info', 'delegate', 'request_payment', 'setup_connector']);
+  });
+
+  it('sends the conversation so far: the visitor’s messages and the agent’s own replies', async () => {
+    model.script({ text: 'First answer.' }, { text: 'Second answer.' });
+    const { conversation } = await chat('agent_ada');
+    await conversation.send('first question');
+    const turn = await conversation.send('second question');
+    assert.equal(turn.text, 'Second answer.');
+    assert.deepEqual(requests()[1]!.body.messages.slice(1), [
+      { role: 'user', content: 'first question' },
+      { role: 'assistant', content: 'First answer.' },
+      { role: 'user', content: 'second question' },
+    ]);
+  });
+
+  it('sends an uploaded image as an image part and a small text file inline', async () => {
+    model.script({ text: 'A red dot and your notes.' });
+    const { client } = await chat('agent_ada');
+    const png = Buffer.from(
+      'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==',
+      'base64',
+    );
+    const image = await client.files.upload({ data: png, filename: 'dot.png', contentType: 'image/png' });
+    const notes = await client.files.upload({
+      data: Buffer.from('buy milk\ncall Bob'),
+      filename: 'notes.txt',
+      contentType: 'text/plain',
+    });
+    await client.sendMessage('what is in these?', {
+      parts: [
+        { type: 'image_url', image_url: { url: image.url } },
+        { type: 'file', file: { filename: 'notes.txt', file_url: notes.url } },
+      ],
+    });
+    const content = requests()[0]!.body.messages.at(-1).content;
+    assert.deepEqual(content[0], { type: 'text', text: 'what is in these?' });
+    assert.deepEqual(content[1], {
+      type: 'image_url',
+      image_url: { url: `data:image/png;base64,${png.toString('base64')}` },
+    });
+    assert.equal(content[2].type, 'text');
+    assert.match(content[2].text, /notes\.txt[\s\S]*buy milk\ncall Bob/);
+  });
+});
+
+describe('model runtime: cards', () => {
+  it('a collect_info call shows the form; the answer goes back as its result and the model continues', async () => {
+    const form = { title: 'Book a demo', fields: [{ name: 'email', label: 'Email', type: 'email', required: true }] };
+    model.script(
+      { text: 'Let me take your details.', toolCalls: [call('collect_info', form)] },
+      { text: 'Thanks, ada@example.com!' },
+    );
+    const { conversation } = await chat('agent_ada');
+    const asked = await conversation.send('book a demo');
+    assert.equal(resultOf(asked)?.subtype, 'success');
+    assert.equal(requests().length, 1, 'the turn waits for the visitor');
+    const cardRecord = asked.records.find((r) => extractInfoCollect(r));
+    const card = extractInfoCollect(cardRecord!)!;
+    assert.equal(card.title, 'Book a demo');
+    assert.equal(replyText(asked.records), 'Let me take your details.');
+
+    const answered = await conversation.send('', {
+      toolAction: true,
+      metadata: infoCollectSubmitMetadata({ email: 'ada@example.com' }, card.toolUseId),
+    });
+    assert.equal(answered.text, 'Thanks, ada@example.com!');
+    const messages = requests()[1]!.body.messages;
+    const [assistant, result] = messages.slice(-2);
+    assert.equal(assistant.content, 'Let me take your details.');
+    assert.deepEqual(assistant.tool_calls, [
+      { id: card.toolUseId, type: 'function', function: { name: 'collect_info', arguments: JSON.stringify(form) } },
+    ]);
+    assert.equal(result.role, 'tool');
+    assert.equal(result.tool_call_id, card.toolUseId);
+    assert.match(result.content, /submitted the form: \{"email":"ada@example.com"\}/);
+  });
+
+  it('a setup_connector call shows the connector card; saving it lets the model continue', async () => {
+    const setup = {
+      connectorTypeId: 'github',
+      name: 'GitHub',
+      fields: [{ name: 'api_key', label: 'API key', secret: true, required: true }],
+    };
+    model.script({ toolCalls: [call('setup_connector', setup)] }, { text: 'GitHub is connected.' });
+    const { conversation } = await chat('agent_ada');
+    const asked = await conversation.send('connect my github');
+    const [request] = asked.records.flatMap((r) => extractConnectorSetup(r));
+    assert.equal(request?.connectorTypeId, 'github');
+    const answered = await conversation.submitConnectorSetup(request!, { api_key: 'ghp_secret_value' });
+    assert.equal(answered?.text, 'GitHub is connected.');
+    const result = requests()[1]!.body.messages.at(-1);
+    assert.equal(result.tool_call_id, request!.toolUseId);
+    assert.equal(result.content, 'The visitor saved their credentials for github.');
+    assert.ok(!JSON.stringify(requests()[1]!.body).includes('ghp_secret_value'), 'the model never sees the secret');
+  });
+
+  it('a request_payment call shows a payment card; the model learns whether it was paid', async () => {
+    model.script(
+      { text: 'Here is the bill.', toolCalls: [call('request_payment', { amount_cny: 9.9, title: 'Pro plan' })] },
+      { text: 'Payment received, welcome to Pro!' },
+    );
+    const { conversation } = await chat('agent_ada');
+    const asked = await conversation.send('I want the pro plan');
+    const payment = asked.records.map(extractPaymentGate).find(Boolean)!;
+    assert.equal(payment.amountCny, 9.9);
+    assert.equal(payment.title, 'Pro plan');
+    const paid = await fetch(`${payment.payUrl}/pay`, { method: 'POST', redirect: 'manual' });
+    assert.equal(paid.status, 303);
+
+    const after = await conversation.send('done, I paid');
+    assert.equal(after.text, 'Payment received, welcome to Pro!');
+    const messages = requests()[1]!.body.messages;
+    const calls = messages.flatMap((m: { tool_calls?: { function: { name: string } }[] }) => m.tool_calls ?? []);
+    assert.deepEqual(
+      calls.map((c: { function: { name: string } }) => c.function.name),
+      ['request_payment'],
+    );
+    const result = messages.find((m: { role: string }) => m.role === 'tool');
+    assert.match(result.content, new RegExp(`order ${payment.orderId} .*status now: paid`));
+    assert.deepEqual(messages.at(-1), { role: 'user', content: 'done, I paid' });
+  });
+
+  it('a delegate call hands the task to another agent; its reply is the call’s result next time', async () => {
+    model.script(
+      { text: 'Asking Echo.', toolCalls: [call('delegate', { agentId: 'agent_echo', task: 'say cheese' })] },
+      { text: 'Echo said cheese.' },
+    );
+    const { conversation } = await chat('agent_ada');
+    const handed = await conversation.send('ask echo to say cheese');
+    assert.equal(resultOf(handed)?.subtype, 'success');
+    const [delegation] = toolUses(handed.records);
+    assert.deepEqual(delegation?.input, { agentId: 'agent_echo', agentName: 'Echo', task: 'say cheese' });
+    const echoed = handed.records.find((r) => r.agentId === 'agent_echo' && r.raw.type === 'assistant');
+    assert.ok(echoed, 'Echo answered in the same turn');
+    assert.equal(requests().length, 1);
+
+    await conversation.send('what did echo say?');
+    const result = requests()[1]!.body.messages.find((m: { role: string }) => m.role === 'tool');
+    assert.equal(result.tool_call_id, delegation!.id);
+    assert.equal(result.content, 'Echo took over and replied:\nEcho: say cheese');
+  });
+
+  it('a card call with arguments the card cannot take goes back to the model as an error in the same turn', async () => {
+    model.script(
+      { toolCalls: [call('collect_info', { title: 'No fields' })] },
+      { text: 'Sorry, let me just ask: what is your email?' },
+    );
+    const { client } = await chat('agent_ada');
+    const turn = await client.sendMessage('sign me up');
+    assert.equal(turn.text, 'Sorry, let me just ask: what is your email?');
+    assert.equal(turn.records.map(extractInfoCollect).find(Boolean), undefined, 'no broken card is shown');
+    const result = requests()[1]!.body.messages.at(-1);
+    assert.equal(result.role, 'tool');
+    assert.match(result.content, /^Invalid arguments/);
+    assert.match(result.content, /fields/);
+  });
+});
+
+describe('model runtime: interrupts, retries and failures', () => {
+  it('interrupt aborts the upstream request at once and keeps the partial text', async () => {
+    model.script({ text: ['Partial ', 'answer'], stall: true });
+    const { client } = await chat('agent_ada');
+    const records: ChatStreamRecord[] = [];
+    for await (const record of client.runTurn('tell me a long story')) {
+      records.push(record);
+      if (deltaText(records) === 'Partial answer' && record.raw.type === 'assistant_delta') {
+        assert.equal((await client.chat.interrupt(record.conversationId!)).interrupted, true);
+      }
+    }
+    const last = records.at(-1)?.raw;
+    assert.equal(last?.type === 'result' && last.subtype, 'interrupted');
+    assert.equal(replyText(records), 'Partial answer');
+    assert.equal(await requests()[0]!.closed, true, 'the upstream request was aborted');
+  });
+
+  it('retries 429 and 5xx, honouring retry-after, then streams the reply', async () => {
+    model.script(
+      { status: 429, headers: { 'retry-after': '0' }, error: { message: 'Rate limit reached', type: 'rate_limit' } },
+      { status: 503, headers: { 'retry-after-ms': '0' }, error: { message: 'overloaded', type: 'server_error' } },
+      { text: 'Recovered.' },
+    );
+    const { client } = await chat('agent_ada');
+    const turn = await client.sendMessage('are you there?');
+    assert.equal(turn.text, 'Recovered.');
+    assert.equal(requests().length, 3);
+  });
+
+  it('waits at least the retry-after the endpoint asks for', async () => {
+    model.script({ status: 429, headers: { 'retry-after': '1' }, error: { message: 'slow down' } }, { text: 'Now.' });
+    const { client } = await chat('agent_ada');
+    const turn = await client.sendMessage('again');
+    assert.equal(turn.text, 'Now.');
+    const [first, second] = requests();
+    assert.ok(second!.at - first!.at >= 1000, `retried after ${second!.at - first!.at} ms`);
+  });
+
+  it('after the last retry the turn ends with a plain sentence; the detail is in the log, never the key', async () => {
+    const refusal = {
+      status: 500,
+      headers: { 'retry-after': '0' },
+      error: { message: `backend exploded near ${API_KEY}` },
+    };
+    model.script(refusal, refusal, refusal);
+    const { client } = await chat('agent_ada');
+    const turn = await client.sendMessage('hello?');
+    assert.equal(resultOf(turn)?.subtype, 'error');
+    assert.equal(resultOf(turn)?.error, 'The model is having trouble right now. Please try again in a moment.');
+    assert.equal(requests().length, 3);
+    const lines = log.filter((line) => line.includes('backend exploded'));
+    assert.equal(lines.length, 3);
+    assert.ok(lines.every((line) => !line.includes(API_KEY) && line.includes('[key]')));
+  });
+
+  it('does not retry a refused key, nor wait for a retry-after too long to be worth it', async () => {
+    model.script({ status: 401, error: { message: 'Incorrect API key provided' } });
+    const { client } = await chat('agent_ada');
+    const refused = await client.sendMessage('hi');
+    assert.equal(resultOf(refused)?.error, 'The model refused this service’s credentials.');
+    assert.equal(requests().length, 1);
+
+    model.script({ status: 429, headers: { 'retry-after': '3600' }, error: { message: 'quota' } });
+    const busy = await client.sendMessage('hi again');
+    assert.equal(resultOf(busy)?.error, 'The model is busy. Please try again in 3600 seconds.');
+    assert.equal(requests().length, 2);
+  });
+
+  it('a connection cut in the middle of the reply ends the turn with an error and keeps the text', async () => {
+    model.script({ text: ['Half a ', 'reply'], cut: true });
+    const { client } = await chat('agent_ada');
+    const turn = await client.sendMessage('go on');
+    assert.equal(resultOf(turn)?.subtype, 'error');
+    assert.equal(
+      resultOf(turn)?.error,
+      'The connection to the model broke off in the middle of the reply. Please try again.',
+    );
+    assert.equal(replyText(turn.records), 'Half a reply');
+    assert.equal(requests().length, 1, 'text already shown is not asked for again');
+  });
+
+  it('an upstream that stalls ends the turn after the idle time', async () => {
+    model.script({ text: ['Thinking'], stall: true });
+    const { client } = await chat('agent_idle');
+    const turn = await client.sendMessage('hello');
+    assert.equal(resultOf(turn)?.subtype, 'error');
+    assert.equal(resultOf(turn)?.error, 'The model sent nothing for 1 second, so the reply was stopped.');
+    assert.equal(await requests()[0]!.closed, true, 'the stalled request was given up');
+  });
+});
+
+describe('model runtime: MCP tools', () => {
+  it('offers the server’s tools and calls them with the visitor’s token; the result reaches the model', async () => {
+    model.script(
+      { text: 'Checking.', toolCalls: [call('billing__list_invoices', { status: 'open' })] },
+      { text: 'You have one open invoice: INV-1002.' },
+    );
+    const { client } = await chat('agent_billing', { mcpTokens: { billing: ADA_TOKEN } });
+    const calls = billing.calls.length;
+    const turn = await client.sendMessage('any open invoices?');
+    assert.equal(resultOf(turn)?.subtype, 'success');
+    assert.equal(replyText(turn.records), 'Checking.\nYou have one open invoice: INV-1002.');
+
+    const offered = requests()[0]!.body.tools!.map((t: { function: { name: string } }) => t.function.name);
+    assert.ok(offered.includes('billing__list_invoices') && offered.includes('billing__invoice_help'));
+    assert.deepEqual(billing.calls.slice(calls), [{ tool: 'list_invoices', token: ADA_TOKEN }]);
+
+    const [used] = toolUses(turn.records);
+    assert.deepEqual([used?.name, used?.input], ['billing__list_invoices', { status: 'open' }]);
+    const output = requests()[1]!.body.messages.at(-1);
+    assert.equal(output.tool_call_id, used!.id);
+    assert.deepEqual(JSON.parse(output.content), [{ id: 'INV-1002', customer: 'Ada', amount: 75.5, status: 'open' }]);
+    assert.deepEqual(
+      toolResults(turn.records).map((r) => r.tool_use_id),
+      [used!.id],
+    );
+
+    const stored = JSON.stringify((await client.chat.messages(turn.conversationId)).entries);
+    assert.ok(!stored.includes(ADA_TOKEN), 'the token is not stored');
+    assert.ok(!log.join('\n').includes(ADA_TOKEN), 'the token is not logged');
+  });
+
+  it('without the token the call is refused: a connector card asks for it, and the saved token is used', async () => {
+    model.script({ toolCalls: [call('billing__list_invoices', {})] });
+    const { conversation } = await chat('agent_billing');
+    const calls = billing.calls.length;
+    const asked = await conversation.send('show my invoices');
+    assert.equal(resultOf(asked)?.subtype, 'success');
+    const [card] = asked.records.flatMap((r) => extractConnectorSetup(r));
+    assert.equal(card?.connectorTypeId, 'billing');
+    assert.deepEqual(
+      card?.fields.map((f) => [f.name, f.secret]),
+      [['token', true]],
+    );
+    assert.equal(billing.calls.length, calls, 'the tool never ran');
+    assert.equal(requests().length, 1);
+
+    model.script(
+      { toolCalls: [call('billing__list_invoices', {})] },
+      { text: 'Your invoices: INV-1001 and INV-1002.' },
+    );
+    const answered = await conversation.submitConnectorSetup(card!, { token: ADA_TOKEN });
+    assert.equal(answered?.text, 'Your invoices: INV-1001 and INV-1002.');
+    assert.deepEqual(billing.calls.slice(calls), [{ tool: 'list_invoices', token: ADA_TOKEN }]);
+    const messages = requests()[1]!.body.messages;
+    const results = messages
+      .filter((m: { role: string }) => m.role === 'tool')
+      .map((m: { content: string }) => m.content);
+    assert.deepEqual(results, [
+      "billing needs the visitor's credential; a card asking for it is shown.",
+      'The visitor saved their credentials for billing.',
+    ]);
+  });
+
+  it('a server that refuses to connect without a token is offered as one function that asks for it', async () => {
+    model.script({ toolCalls: [call('gated__connect', {})] });
+    const { client } = await chat('agent_gated');
+    const turn = await client.sendMessage('use the gated tools');
+    const offered = requests()[0]!.body.tools!.map((t: { function: { name: string } }) => t.function.name);
+    assert.ok(offered.includes('gated__connect'));
+    assert.ok(!offered.some((name: string) => name.startsWith('gated__list')));
+    const [card] = turn.records.flatMap((r) => extractConnectorSetup(r));
+    assert.equal(card?.connectorTypeId, 'gated');
+  });
+});
