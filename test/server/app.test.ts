@@ -35,6 +35,7 @@ describe('service basics', () => {
     assert.equal(res.status, 204);
     assert.equal(res.headers.get('access-control-allow-origin'), '*');
     assert.match(res.headers.get('access-control-allow-headers') ?? '', /Last-Event-ID/);
+    assert.match(res.headers.get('access-control-allow-headers') ?? '', /Idempotency-Key/);
   });
 
   it('whoami answers with the key of the workspace', async () => {
