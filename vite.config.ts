@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { defineConfig } from 'vite';
 import { minifyLitCss } from './scripts/minify-lit-css.js';
 import { minifyLitHtml } from './scripts/minify-lit-html.js';
+import { LANGUAGE_FILES } from './src/elements/labels/languages.js';
 
 /** Left to the user's bundler: the package's dependencies and React (an optional peer dependency). */
 const LIBRARY_EXTERNALS = [
@@ -30,8 +31,9 @@ const SCRIPT_TAG_BUILD = {
  *   dependencies left to the user's bundler (which puts the markdown engine in a chunk of its own);
  * - `vite build --mode bundle`: the script-tag files `dist/svc-chat.js` (classic script) and
  *   `dist/svc-chat.esm.js`, with lit inside;
- * - `vite build --mode bundle-markdown`: `dist/svc-chat-markdown.js`, the markdown engine (marked, DOMPurify)
- *   that either script-tag file loads from next to itself when a message first needs it.
+ * - `vite build --mode bundle-lazy`: what either script-tag file loads from next to itself when it is first
+ *   needed: `dist/svc-chat-markdown.js`, the markdown engine (marked, DOMPurify), and
+ *   `dist/svc-chat-lang-<file>.js`, each language besides English.
  */
 export default defineConfig(({ mode }) => {
   if (mode === 'bundle') {
@@ -41,6 +43,7 @@ export default defineConfig(({ mode }) => {
       resolve: {
         alias: [
           { find: /^\.\/import-engine\.js$/, replacement: resolve('src/elements/markdown/import-engine.script.ts') },
+          { find: /^\.\/import-language\.js$/, replacement: resolve('src/elements/labels/import-language.script.ts') },
         ],
       },
       build: {
@@ -56,15 +59,22 @@ export default defineConfig(({ mode }) => {
       },
     };
   }
-  if (mode === 'bundle-markdown') {
+  if (mode === 'bundle-lazy') {
+    const languages = Object.values(LANGUAGE_FILES).map((file) => [
+      `svc-chat-lang-${file}`,
+      `src/elements/labels/${file}.ts`,
+    ]);
     return {
       build: {
         ...SCRIPT_TAG_BUILD,
         rolldownOptions: { output: { minify: true } },
         lib: {
-          entry: 'src/elements/markdown/stream-markdown.ts',
+          entry: {
+            'svc-chat-markdown': 'src/elements/markdown/stream-markdown.ts',
+            ...Object.fromEntries(languages),
+          },
           formats: ['es'],
-          fileName: () => 'svc-chat-markdown.js',
+          fileName: (_format, name) => `${name}.js`,
         },
       },
     };

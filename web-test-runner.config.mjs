@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { playwrightLauncher } from '@web/test-runner-playwright';
+import { visualRegressionPlugin } from '@web/test-runner-visual-regression/plugin';
 import { chromiumLaunchOptions } from './test/helpers/chromium.mjs';
 import { svcServicePlugin, tokenUnavailable } from './test/helpers/wtr-service.mjs';
 
@@ -22,6 +23,13 @@ export default {
   middleware: [tokenUnavailable],
   plugins: [
     svcServicePlugin(),
+    // `visualDiff(element, name)` saves a screenshot to look at, test-results/screenshots/<browser>/<name>.png:
+    // always written (`update`), never compared, since fonts and anti-aliasing differ between machines.
+    visualRegressionPlugin({
+      update: true,
+      baseDir: 'test-results/screenshots',
+      getBaselineName: ({ browser, name }) => `${browser}/${name}`,
+    }),
     esbuildPlugin({ ts: true, target: 'es2022', tsconfig: fileURLToPath(new URL('./tsconfig.json', import.meta.url)) }),
   ],
   browsers: [

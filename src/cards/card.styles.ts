@@ -44,6 +44,13 @@ export default [
       font-size: 1em;
       font-weight: 600;
     }
+    /* The agent's words may run the other way than the card's: each block takes the direction of its text. */
+    [part~='title'],
+    [part~='description'],
+    dt,
+    dd {
+      unicode-bidi: plaintext;
+    }
     [part~='description'] {
       margin: 0;
       font-size: 0.9em;

@@ -1,24 +1,22 @@
-import type { PropertyDeclarations } from 'lit';
+import type { PropertyDeclarations, ReactiveController } from 'lit';
 import type { SendResult } from '../client/types.js';
 import { ContextConsumer } from '../elements/context-protocol.js';
-import { SvcElement } from '../elements/svc-element.js';
+import { SvcLocalizedElement } from '../elements/svc-localized-element.js';
 import { type CardClient, cardHostContext } from './context.js';
 
 /**
  * What every card shares: the client (its own `client` property, else the chat around it, through the
- * card-host context), the language of its labels and an optional theme of its own.
+ * card-host context) and an optional theme of its own; the language of its labels and its direction come
+ * from `SvcLocalizedElement`.
  */
-export class SvcCard extends SvcElement {
+export class SvcCard extends SvcLocalizedElement {
   static override properties: PropertyDeclarations = {
     client: { attribute: false },
-    lang: {},
     theme: { reflect: true },
   };
 
   /** A client (e.g. an `SvcClient`) for a card used alone; inside `<svc-chat>` the chat's is used. */
   declare client?: CardClient;
-  /** Language of the labels: `en` or `zh-CN` (default: the page's language). */
-  declare lang: string;
   /**
    * `light`, `dark` or `auto`: the card sets the design tokens itself. Unset, it inherits them (inside
    * `<svc-chat>` the chat's theme, on a page whatever `--svc-*` values apply, else the light defaults).
@@ -26,6 +24,11 @@ export class SvcCard extends SvcElement {
   declare theme?: 'light' | 'dark' | 'auto';
 
   readonly #host = new ContextConsumer(this, cardHostContext);
+
+  constructor() {
+    super();
+    this.addController(new KeepFocus(this));
+  }
 
   /** The chat that provides this card, unless the card has a client of its own. */
   protected get chatHost() {
@@ -35,9 +38,26 @@ export class SvcCard extends SvcElement {
   protected get cardClient(): CardClient | undefined {
     return this.client ?? this.#host.value?.client;
   }
+}
 
-  protected get language(): string {
-    return this.lang || document.documentElement.lang || 'en';
+/**
+ * When the control that had the focus leaves a card (the form once it is sent, the pay button once the order
+ * is paid), the focus moves to the card's status line (`tabindex="-1"`), which says what happened, instead
+ * of falling back to the page.
+ */
+class KeepFocus implements ReactiveController {
+  #hadFocus = false;
+
+  constructor(private readonly card: SvcCard) {}
+
+  hostUpdate(): void {
+    this.#hadFocus = !!this.card.shadowRoot?.activeElement;
+  }
+
+  hostUpdated(): void {
+    if (this.#hadFocus && !this.card.shadowRoot?.activeElement) {
+      this.card.shadowRoot?.querySelector<HTMLElement>('[part~=status]')?.focus();
+    }
   }
 }
 

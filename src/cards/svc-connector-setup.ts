@@ -1,7 +1,7 @@
 import { html, nothing, type PropertyDeclarations, svg, type TemplateResult } from 'lit';
 import { connectorSetupMetadata } from '../client/card-answers.js';
 import type { ConnectorSetupField, ConnectorSetupRequest } from '../client/types.js';
-import { type ConnectorLabels, cardLabels, DEFAULT_CONNECTOR_LABELS, ZH_CONNECTOR_LABELS } from './labels.js';
+import type { ConnectorLabels } from '../elements/labels/types.js';
 import { SvcAnswerCard } from './svc-card.js';
 import styles from './svc-connector-setup.styles.js';
 
@@ -77,7 +77,7 @@ export class SvcConnectorSetup extends SvcAnswerCard {
   _saved = false;
 
   get #labels(): ConnectorLabels {
-    return cardLabels(this.language, DEFAULT_CONNECTOR_LABELS, ZH_CONNECTOR_LABELS, this.labels);
+    return { ...this.language.labels.connector, ...this.labels };
   }
 
   protected override updated(): void {
@@ -144,12 +144,12 @@ export class SvcConnectorSetup extends SvcAnswerCard {
     if (!request) return html``;
     const labels = this.#labels;
     const done = this.answered || this._saved;
-    return html`<section part="base" aria-label=${request.name}>
+    return html`<section part="base" dir=${this.language.dir} aria-label=${request.name}>
       <h3 part="title">${request.name}</h3>
       ${request.description ? html`<p part="description">${request.description}</p>` : nothing}
       ${
         done
-          ? html`<p part="status" role="status">${labels.connected(request.name)}</p>`
+          ? html`<p part="status" role="status" tabindex="-1">${labels.connected(request.name)}</p>`
           : html`<form
             novalidate
             @submit=${(e: Event) => {
@@ -179,14 +179,14 @@ export class SvcConnectorSetup extends SvcAnswerCard {
       aria-invalid=${!!error} aria-describedby=${error ? `${id}-error` : nothing} />`;
     return html`<div part="field">
       <label part="label" for=${id}>
-        ${field.label}${field.required ? html`<span aria-hidden="true"> *</span>` : html` <span class="optional">(${labels.optional})</span>`}
+        <bdi>${field.label}</bdi>${field.required ? html`<span aria-hidden="true"> *</span>` : html` <span class="optional">(${labels.optional})</span>`}
       </label>
       ${
         field.secret
           ? html`<div class="secret">
             ${input}
             <button part="toggle" type="button" aria-pressed=${shown}
-              aria-label=${shown ? labels.hide(field.label) : labels.show(field.label)}
+              aria-label=${labels.show(field.label)}
               @click=${() => this.#toggle(field.name)}>${EYE}</button>
           </div>`
           : input

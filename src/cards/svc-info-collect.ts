@@ -1,7 +1,7 @@
 import { html, nothing, type PropertyDeclarations, type TemplateResult } from 'lit';
 import { type InfoCollectAnswer, infoCollectSkipMetadata, infoCollectSubmitMetadata } from '../client/card-answers.js';
 import type { InfoCollectField, InfoCollectPayload } from '../client/types.js';
-import { cardLabels, DEFAULT_INFO_COLLECT_LABELS, type InfoCollectLabels, ZH_INFO_COLLECT_LABELS } from './labels.js';
+import type { InfoCollectLabels } from '../elements/labels/types.js';
 import { CardActionError, SvcAnswerCard } from './svc-card.js';
 import styles from './svc-info-collect.styles.js';
 import { validateField } from './validate-field.js';
@@ -81,7 +81,7 @@ export class SvcInfoCollect extends SvcAnswerCard {
   declare _sent?: InfoCollectAnswer;
 
   get #labels(): InfoCollectLabels {
-    return cardLabels(this.language, DEFAULT_INFO_COLLECT_LABELS, ZH_INFO_COLLECT_LABELS, this.labels);
+    return { ...this.language.labels.infoCollect, ...this.labels };
   }
 
   /** The answer shown: the one given, the one just sent, or "answered" without details. */
@@ -159,7 +159,7 @@ export class SvcInfoCollect extends SvcAnswerCard {
     if (!request) return html``;
     const labels = this.#labels;
     const answer = this.#answer;
-    return html`<section part="base" aria-label=${request.title}>
+    return html`<section part="base" dir=${this.language.dir} aria-label=${request.title}>
       <h3 part="title">${request.title}</h3>
       ${request.description ? html`<p part="description">${request.description}</p>` : nothing}
       ${answer ? this.#renderAnswer(request, answer, labels) : this.#renderForm(request, labels)}
@@ -212,7 +212,7 @@ export class SvcInfoCollect extends SvcAnswerCard {
     }
     return html`<div part="field">
       <label part="label" for=${id}>
-        ${field.label}${field.required ? html`<span aria-hidden="true"> *</span>` : html` <span class="optional">(${labels.optional})</span>`}
+        <bdi>${field.label}</bdi>${field.required ? html`<span aria-hidden="true"> *</span>` : html` <span class="optional">(${labels.optional})</span>`}
       </label>
       ${control}
       ${error ? html`<p part="field-error" id=${`${id}-error`}>${error}</p>` : nothing}
@@ -221,7 +221,7 @@ export class SvcInfoCollect extends SvcAnswerCard {
 
   #renderAnswer(request: InfoCollectPayload, answer: InfoCollectAnswer, labels: InfoCollectLabels): TemplateResult {
     const given = request.fields.filter((field) => answer.values?.[field.name] !== undefined);
-    return html`<p part="status" role="status">${answer.action === 'skip' ? labels.skipped : labels.submitted}</p>
+    return html`<p part="status" role="status" tabindex="-1">${answer.action === 'skip' ? labels.skipped : labels.submitted}</p>
       ${
         given.length
           ? html`<dl part="summary">

@@ -1,8 +1,9 @@
 import { html, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
 import { ApiError } from '../client/errors.js';
 import type { PaymentGatePayload, PaymentStatus } from '../client/types.js';
+import { isRightToLeft } from '../elements/labels/languages.js';
+import type { PaymentLabels } from '../elements/labels/types.js';
 import { safeUrl } from '../elements/safe-url.js';
-import { cardLabels, DEFAULT_PAYMENT_LABELS, type PaymentLabels, ZH_PAYMENT_LABELS } from './labels.js';
 import { SvcCard } from './svc-card.js';
 import styles from './svc-payment-gate.styles.js';
 
@@ -76,7 +77,7 @@ export class SvcPaymentGate extends SvcCard {
   #reopen?: ReturnType<typeof setTimeout>;
 
   get #labels(): PaymentLabels {
-    return cardLabels(this.language, DEFAULT_PAYMENT_LABELS, ZH_PAYMENT_LABELS, this.labels);
+    return { ...this.language.labels.payment, ...this.labels };
   }
 
   /** What the card shows: a final status from the conversation or the service, else expired by the clock. */
@@ -188,14 +189,14 @@ export class SvcPaymentGate extends SvcCard {
     const payment = this.payment;
     if (!payment) return html``;
     const status = this.shownStatus;
-    const amount = formatCny(payment.amountCny, this.language);
+    const amount = formatCny(payment.amountCny, this.language.tag);
     const pending = status === 'pending';
     const left = this.#msLeft();
-    return html`<section part="base" aria-label=${payment.title}>
+    return html`<section part="base" dir=${this.language.dir} aria-label=${payment.title}>
       <h3 part="title">${payment.title}</h3>
       ${payment.description ? html`<p part="description">${payment.description}</p>` : ''}
       <p part="amount">${amount}</p>
-      <p part="status" role="status">
+      <p part="status" role="status" tabindex="-1">
         ${pending && this._opened ? labels.waiting : labels[status]}
       </p>
       ${pending && Number.isFinite(left) ? html`<p part="countdown">${labels.expiresIn(formatDuration(left))}</p>` : ''}
@@ -212,14 +213,23 @@ export class SvcPaymentGate extends SvcCard {
   }
 }
 
-/** The amount as the reader's locale writes yuan, e.g. `CN¥9.90` (en) or `¥9.90` (zh-CN). */
+const CNY = { style: 'currency', currency: 'CNY' } as const;
+
+/** The amount as the reader's locale writes yuan, e.g. `CN¥9.90` (en), `¥9.90` (zh-CN) or `9.90 CN¥` (ar). */
 export function formatCny(amount: number, lang: string): string {
+  let format: Intl.NumberFormat;
   try {
-    return new Intl.NumberFormat(lang, { style: 'currency', currency: 'CNY' }).format(amount);
+    format = new Intl.NumberFormat(lang, CNY);
   } catch {
     // An invalid language tag must not break the card.
-    return new Intl.NumberFormat('en', { style: 'currency', currency: 'CNY' }).format(amount);
+    format = new Intl.NumberFormat('en', CNY);
   }
+  if (!isRightToLeft(lang)) return format.format(amount);
+  // Right to left, the bidi algorithm would split the symbol `CN¥` (shown `¥CN`): it is isolated left to right.
+  return format
+    .formatToParts(amount)
+    .map(({ type, value }) => (type === 'currency' ? `\u2066${value}\u2069` : value))
+    .join('');
 }
 
 /** `4:05` or `1:02:03`. */

@@ -24,7 +24,8 @@ export default css`
     align-items: center;
     gap: 8px;
     max-width: 240px;
-    padding: 4px 4px 4px 6px;
+    padding-block: 4px;
+    padding-inline: 6px 4px;
     border: 1px solid var(--svc-color-border);
     border-radius: var(--svc-radius-s);
     background: var(--svc-color-bg);

@@ -2,7 +2,7 @@ import { html, nothing, type ReactiveController, type ReactiveControllerHost, ty
 import { type FilesClient, toPart } from '../client/files.js';
 import type { MessagePart } from '../client/types.js';
 import { icons } from './icons.js';
-import type { ChatLabels } from './labels.js';
+import type { ChatLabels } from './labels/types.js';
 
 /** The service's upload limit (413 `file too large (limit 20 MB)`): larger files are refused before uploading. */
 export const MAX_UPLOAD_BYTES = 20 * 1024 * 1024;

@@ -9,7 +9,7 @@ import { AttachmentsController } from './attachments.js';
 import { ContextProvider } from './context-protocol.js';
 import { FileDownloadController } from './file-download.js';
 import { ImageViewerController } from './image-viewer.js';
-import type { ChatLabels } from './labels.js';
+import type { ChatLabels } from './labels/types.js';
 import type { ViewContext } from './message-view.js';
 import { ReadAloudController } from './read-aloud.js';
 

@@ -1,6 +1,6 @@
 import { html, nothing, type ReactiveController, type ReactiveControllerHost, type TemplateResult } from 'lit';
 import { icons } from './icons.js';
-import type { ChatLabels } from './labels.js';
+import type { ChatLabels } from './labels/types.js';
 
 /**
  * Shows an image of the conversation larger, in a modal `<dialog>`: focus moves into it, Escape, the close

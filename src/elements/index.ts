@@ -2,8 +2,11 @@
  * `@svc/agent-sdk/elements`: importing this registers every element (once, however often it is loaded).
  */
 export * from '../cards/index.js';
-export { type ContentLabels, EN_CONTENT_LABELS, ZH_CONTENT_LABELS } from './content-labels.js';
-export { type ChatLabels, EN_LABELS, labelsFor, ZH_LABELS } from './labels.js';
+export { EN_LABELS } from './labels/en.js';
+export { isRightToLeft, LANGUAGE_FILES } from './labels/languages.js';
+export { loadLanguage } from './labels/load-language.js';
+export type { ChatLabels, ContentLabels, Language } from './labels/types.js';
+export type { Direction } from './language.js';
 export { type ChatMode, type ChatTheme, SvcChat } from './svc-chat.js';
 export { SvcElement } from './svc-element.js';
 export { SvcMarkdown } from './svc-markdown.js';

@@ -15,8 +15,8 @@ export default css`
   }
   .thinking-text {
     margin-top: 4px;
-    padding-left: 10px;
-    border-left: 2px solid var(--svc-color-border);
+    padding-inline-start: 10px;
+    border-inline-start: 2px solid var(--svc-color-border);
     white-space: pre-wrap;
   }
   [part~='delegation'] {
@@ -125,8 +125,8 @@ export default css`
   }
   [part~='lightbox-close'] {
     position: absolute;
-    top: -14px;
-    right: -14px;
+    inset-block-start: -14px;
+    inset-inline-end: -14px;
     display: grid;
     place-items: center;
     width: 32px;

@@ -8,7 +8,8 @@ import { formatBytes } from './attachments.js';
 import type { FileDownloadController } from './file-download.js';
 import { icons } from './icons.js';
 import type { ImageViewerController } from './image-viewer.js';
-import type { ChatLabels } from './labels.js';
+import type { ChatLabels } from './labels/types.js';
+import type { Direction } from './language.js';
 import { markdownText } from './markdown-stream.js';
 import type { ReadAloudController } from './read-aloud.js';
 import { safeUrl } from './safe-url.js';
@@ -18,6 +19,8 @@ export interface ViewContext {
   labels: ChatLabels;
   /** Language of dates, sizes, amounts and the cards' labels. */
   lang: string;
+  /** The chat's direction, which the cards take (their own language may say otherwise). */
+  dir: Direction;
   agents?: Record<string, { name: string; avatar?: string }>;
   imageHosts?: string;
   /** Show the agents' thinking blocks. */
@@ -26,6 +29,8 @@ export interface ViewContext {
   continued: ReadonlySet<string>;
   retry(messageId: string): void;
   readAloud: ReadAloudController;
+  /** The reply whose read-aloud button is the one Tab stop among them. */
+  readAloudStop?: string;
   downloads: FileDownloadController;
   images: ImageViewerController;
 }
@@ -49,7 +54,7 @@ function renderUser(message: ChatMessage, view: ViewContext): TemplateResult {
     <div class="body">
       ${message.senderName ? html`<span part="name">${message.senderName}</span>` : nothing}
       ${message.parts.length ? html`<div class="parts">${message.parts.map((p) => renderPart(p, view))}</div>` : nothing}
-      ${message.text ? html`<div part="bubble">${message.text}</div>` : nothing}
+      ${message.text ? html`<div part="bubble" dir="auto">${message.text}</div>` : nothing}
       ${
         failed
           ? html`<div class="meta" role="alert">
@@ -100,16 +105,20 @@ function renderAgent(message: ChatMessage, view: ViewContext): TemplateResult {
       ${message.attachment ? renderAttachment(message, view) : nothing}
       ${
         message.payment
-          ? html`<svc-payment-gate part="card payment-card" lang=${view.lang} .payment=${message.payment.gate}
+          ? html`<svc-payment-gate part="card payment-card" lang=${view.lang} dir=${view.dir} .payment=${message.payment.gate}
             status=${message.payment.status}></svc-payment-gate>`
           : nothing
       }
       ${message.infoCollect.map(
-        (card) => html`<svc-info-collect part="card info-card" lang=${view.lang} .request=${card.request}
+        (
+          card,
+        ) => html`<svc-info-collect part="card info-card" lang=${view.lang} dir=${view.dir} .request=${card.request}
           ?answered=${card.answered} .answer=${card.answer}></svc-info-collect>`,
       )}
       ${message.connectorSetup.map(
-        (card) => html`<svc-connector-setup part="card connector-card" lang=${view.lang} .request=${card.request}
+        (
+          card,
+        ) => html`<svc-connector-setup part="card connector-card" lang=${view.lang} dir=${view.dir} .request=${card.request}
           ?answered=${card.answered}></svc-connector-setup>`,
       )}
       ${message.interrupted ? html`<span class="meta">${view.labels.interrupted}</span>` : nothing}
@@ -198,8 +207,9 @@ function renderReadAloud(message: ChatMessage, view: ViewContext): TemplateResul
           : labels.readAloud;
   return html`<div class="actions">
     <button class="icon-button" part="read-aloud-button" type="button" aria-label=${label} title=${label}
-      ?disabled=${state === 'loading'}
-      data-state=${state ?? 'idle'} @click=${() => void readAloud.toggle(message)}>
+      aria-disabled=${state === 'loading' ? 'true' : nothing} tabindex=${view.readAloudStop === message.id ? 0 : -1}
+      data-state=${state ?? 'idle'} @click=${() => void readAloud.toggle(message)}
+      @focus=${() => readAloud.focused(message.id)} @keydown=${(e: KeyboardEvent) => readAloud.moveFocus(e)}>
       ${state === 'playing' ? icons.pause : icons.speaker}
     </button>
     ${readAloud.failedId === message.id ? html`<span part="message-error" role="alert">${labels.audioFailed}</span>` : nothing}

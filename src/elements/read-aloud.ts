@@ -15,6 +15,9 @@ export interface SpeechSource {
  * Reads agent replies aloud through one `<audio>` element per chat, so only one plays at a time: asking
  * for another reply stops the current one. Speech is fetched once per message (`downloadMessageAudio`)
  * and kept in a {@link MessageAudioCache}, which is released when the chat leaves the page.
+ *
+ * The buttons of all replies are one stop for Tab (a roving tabindex): the one last focused, else the
+ * newest reply's; the arrow keys, Home and End move between them.
  */
 export class ReadAloudController implements ReactiveController {
   /** The reply being read, if any. */
@@ -22,6 +25,8 @@ export class ReadAloudController implements ReactiveController {
   state?: ReadingState;
   /** The reply whose speech could not be had. */
   failedId?: string;
+  /** The reply whose button was focused last. */
+  #focusedId?: string;
 
   readonly #cache = new MessageAudioCache();
   #loading?: AbortController;
@@ -41,6 +46,34 @@ export class ReadAloudController implements ReactiveController {
   /** A finished reply with text can be read aloud. */
   canRead(message: ChatMessage): boolean {
     return message.role === 'agent' && !message.streaming && !!message.text.trim() && !!message.agentId;
+  }
+
+  /** The reply whose button Tab reaches: the one focused last while it is still there, else the newest. */
+  tabStop(messages: readonly ChatMessage[]): string | undefined {
+    let newest: string | undefined;
+    for (const message of messages) {
+      if (!this.canRead(message)) continue;
+      if (message.id === this.#focusedId) return message.id;
+      newest = message.id;
+    }
+    return newest;
+  }
+
+  /** A read-aloud button got the focus: it is the Tab stop from now on. */
+  focused(messageId: string): void {
+    if (this.#focusedId === messageId) return;
+    this.#focusedId = messageId;
+    this.host.requestUpdate();
+  }
+
+  /** Up and Down, Home and End move the focus between the buttons of the replies. */
+  moveFocus(event: KeyboardEvent): void {
+    const buttons = [...this.host.renderRoot.querySelectorAll<HTMLElement>('[part~=read-aloud-button]')];
+    const at = buttons.indexOf(event.currentTarget as HTMLElement);
+    const to = { ArrowUp: at - 1, ArrowDown: at + 1, Home: 0, End: buttons.length - 1 }[event.key];
+    if (to === undefined) return;
+    event.preventDefault();
+    buttons[Math.max(0, Math.min(to, buttons.length - 1))]?.focus();
   }
 
   /** Plays a reply; on the reply being read it pauses or resumes. */

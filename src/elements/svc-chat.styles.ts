@@ -1,6 +1,9 @@
 import { css, unsafeCSS } from 'lit';
 import { themeRules } from './tokens.js';
 
+/** Where the launcher's panel covers the whole screen (a phone), and is then a modal dialog. */
+export const FULL_SCREEN = '(max-width: 520px)';
+
 export default [
   unsafeCSS(themeRules(':host', ':host([theme=dark])', ':host([theme=auto])')),
   css`
@@ -50,7 +53,7 @@ export default [
     /* Launcher */
     [part~='launcher'] {
       position: fixed;
-      right: var(--svc-chat-offset);
+      inset-inline-end: var(--svc-chat-offset);
       bottom: var(--svc-chat-offset);
       z-index: 2147483000;
       width: var(--svc-chat-launcher-size);
@@ -74,7 +77,7 @@ export default [
     [part~='badge'] {
       position: absolute;
       top: -2px;
-      right: -2px;
+      inset-inline-end: -2px;
       min-width: 20px;
       height: 20px;
       padding: 0 6px;
@@ -96,7 +99,7 @@ export default [
     }
     :host([mode='launcher']) [part~='panel'] {
       position: fixed;
-      right: var(--svc-chat-offset);
+      inset-inline-end: var(--svc-chat-offset);
       bottom: calc(var(--svc-chat-offset) * 1.6 + var(--svc-chat-launcher-size));
       z-index: 2147483000;
       width: min(var(--svc-chat-width), calc(100vw - 2 * var(--svc-chat-offset)));
@@ -106,7 +109,7 @@ export default [
       box-shadow: var(--svc-shadow);
       animation: svc-rise 0.18s ease-out;
     }
-    @media (max-width: 520px) {
+    @media ${unsafeCSS(FULL_SCREEN)} {
       :host([mode='launcher']) [part~='panel'] {
         inset: 0;
         width: 100vw;
@@ -138,7 +141,8 @@ export default [
       display: flex;
       align-items: center;
       gap: 8px;
-      padding: 12px 12px 12px 16px;
+      padding-block: 12px;
+      padding-inline: 16px 12px;
       border-bottom: 1px solid var(--svc-color-border);
     }
     [part~='title'] {
@@ -170,6 +174,10 @@ export default [
     [part~='stop-button'] svg {
       width: 18px;
       height: 18px;
+    }
+    /* The send arrow points the way the text runs. */
+    [dir='rtl'] [part~='send-button'] svg {
+      transform: scaleX(-1);
     }
 
     [part~='notice'] {
@@ -258,10 +266,10 @@ export default [
       color: var(--svc-color-on-user-bubble);
       white-space: pre-wrap;
       overflow-wrap: anywhere;
-      border-bottom-right-radius: var(--svc-radius-s);
+      border-end-end-radius: var(--svc-radius-s);
     }
     [part~='message-agent'] [part~='bubble'] {
-      border-bottom-left-radius: var(--svc-radius-s);
+      border-end-start-radius: var(--svc-radius-s);
     }
     [part~='message-system'] {
       justify-content: center;
@@ -335,7 +343,8 @@ export default [
       align-items: flex-end;
       gap: 8px;
       margin: 0 12px 12px;
-      padding: 6px 6px 6px 12px;
+      padding-block: 6px;
+      padding-inline: 12px 6px;
       border: 1px solid var(--svc-color-border);
       border-radius: var(--svc-radius-m);
       background: var(--svc-color-bg);

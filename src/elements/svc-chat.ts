@@ -6,18 +6,20 @@ import type { SessionGrant, TokenProvider } from '../client/auth.js';
 import type { ChatClient } from '../client/chat.js';
 import { AuthenticationError } from '../client/errors.js';
 import type { SendResult } from '../client/types.js';
+import { AnnouncerController } from './announcer.js';
 import { renderAttachButton, renderAttachments, renderDropZone } from './attachments.js';
 import attachmentsStyles from './attachments.styles.js';
 import { ChatContent } from './chat-content.js';
 import { ChatController } from './chat-controller.js';
+import { trapTab } from './focus-trap.js';
 import { icons } from './icons.js';
-import { type ChatLabels, labelsFor } from './labels.js';
+import type { ChatLabels } from './labels/types.js';
 import { loadMarkdownEngine } from './markdown/engine.js';
 import { renderMessage, type ViewContext } from './message-view.js';
 import messageViewStyles from './message-view.styles.js';
 import { type PersistedChat, persistedChat } from './persist.js';
-import styles from './svc-chat.styles.js';
-import { SvcElement } from './svc-element.js';
+import styles, { FULL_SCREEN } from './svc-chat.styles.js';
+import { SvcLocalizedElement } from './svc-localized-element.js';
 import { type PlatformTokens, tokenStyle } from './tokens.js';
 import { virtualList } from './virtual-list.js';
 import './svc-markdown.js';
@@ -52,19 +54,20 @@ const HISTORY_PX = 200;
  * @csspart title - The heading.
  * @csspart new-button - Starts a new conversation.
  * @csspart close-button - Closes the launcher's panel.
- * @csspart notice - The line that says "Reconnecting…" or shows an error.
- * @csspart messages - The scrolling conversation (`role="log"`).
+ * @csspart notice - The line that says "Reconnecting…", that the service cannot be reached, or shows an error.
+ * @csspart messages - The scrolling conversation (`role="log"`, not live: see `announcer`).
  * @csspart empty - The empty conversation's text.
  * @csspart message - Each message row; also `message-user`, `message-agent` or `message-system`.
  * @csspart avatar - An agent's or the user's avatar.
  * @csspart name - The sender's name.
  * @csspart bubble - The message's content.
  * @csspart message-error - Why a send or a reply failed.
- * @csspart retry-button - Sends a failed message again.
+ * @csspart retry-button - Sends a failed message again, or checks again for a service that did not answer.
  * @csspart tool-call - A tool the agent used (expandable).
  * @csspart image - An image in a reply.
  * @csspart jump-button - "New messages" when the reader is above the end.
  * @csspart status - "Aria is typing…".
+ * @csspart announcer - Reads each finished reply, once and whole, to screen readers (visually hidden).
  * @csspart composer - The input row; `input`, `send-button` and `stop-button` are inside.
  * @csspart input - The message field.
  * @csspart send-button - Sends the message.
@@ -109,16 +112,18 @@ const HISTORY_PX = 200;
  * @cssprop --svc-chat-width - Width of the launcher's panel.
  * @cssprop --svc-chat-height - Height of the launcher's panel.
  * @cssprop --svc-chat-offset - Distance of the launcher from the window's corner.
+ * @cssprop --svc-chat-launcher-size - Size of the launcher's button.
+ * @cssprop --svc-chat-radius - Corners of the launcher's panel.
  *
  * @fires svc-ready - The chat can be used; `detail: { conversationId }`.
  * @fires svc-signed-in - A visitor signed in by SMS; `detail: { user_id, expires_at }` (never the token).
  * @fires svc-message-sent - The service stored a message; `detail: { conversationId, text, result }`.
  * @fires svc-turn-complete - A reply ended; `detail: { conversationId, text, subtype, error? }`.
- * @fires svc-error - Something failed; `detail: { message, status? }`.
+ * @fires svc-error - Something failed (also: the service at `base-url` does not answer); `detail: { message, status? }`.
  * @fires svc-open - The launcher's panel opened.
  * @fires svc-close - The launcher's panel closed.
  */
-export class SvcChat extends SvcElement {
+export class SvcChat extends SvcLocalizedElement {
   static override styles = [...styles, messageViewStyles, attachmentsStyles];
 
   static override properties = {
@@ -132,7 +137,6 @@ export class SvcChat extends SvcElement {
     signIn: { attribute: 'sign-in' },
     mode: { reflect: true },
     theme: { reflect: true },
-    lang: {},
     persist: {},
     persistSession: { attribute: 'persist-session', type: Boolean },
     heading: {},
@@ -150,6 +154,7 @@ export class SvcChat extends SvcElement {
     _fatal: { state: true },
     _unread: { state: true },
     _awayFromEnd: { state: true },
+    _unreachable: { state: true },
   };
 
   /** Service address; default: this page's origin. */
@@ -170,8 +175,6 @@ export class SvcChat extends SvcElement {
   declare signIn?: string;
   mode: ChatMode = 'inline';
   theme: ChatTheme = 'light';
-  /** Language of the labels: `en` or `zh-CN` (default: the page's language). */
-  declare lang: string;
   /**
    * Present: the conversation continues after a page reload (its id is kept in `localStorage`). A value
    * names the slot, so two chats on one site keep separate conversations.
@@ -207,6 +210,9 @@ export class SvcChat extends SvcElement {
   _unread = 0;
   _awayFromEnd = false;
 
+  /** The service at `base-url` did not answer the last check; undefined: not asked since the chat started. */
+  declare _unreachable?: boolean;
+
   readonly #chat = new ChatController(this);
   readonly #content = new ChatContent(this, {
     labels: () => this.#labels,
@@ -222,9 +228,13 @@ export class SvcChat extends SvcElement {
   /** Rows grow after they render (a card draws itself, an image loads): the list still follows the end. */
   readonly #grown = new ResizeObserver(() => this.#stick && this.#jumpToEnd());
   #restoreFrom?: { height: number; top: number };
+  readonly #announcer = new AnnouncerController(this, () => this.#labels);
+  /** Matches while the launcher's panel covers the screen (a phone): it is then modal and keeps the focus. */
+  readonly #fullScreen = matchMedia(FULL_SCREEN);
 
   constructor() {
     super();
+    this.#fullScreen.addEventListener('change', () => this.requestUpdate());
     this.addEventListener('keydown', (event) => {
       if (event.key === 'Escape' && this.mode === 'launcher' && this.opened) {
         event.stopPropagation();
@@ -234,11 +244,11 @@ export class SvcChat extends SvcElement {
   }
 
   get #labels(): ChatLabels {
-    return labelsFor(this.#lang, this.labels);
+    return { ...this.language.labels.chat, ...this.labels };
   }
 
   get #lang(): string {
-    return this.lang || document.documentElement.lang || 'en';
+    return this.language.tag;
   }
 
   get #store(): ChatStore | undefined {
@@ -294,6 +304,7 @@ export class SvcChat extends SvcElement {
     this._unread = 0;
     this.#stick = true;
     this.emit('svc-open', {});
+    this.#askReach();
     this.updateComplete.then(() => this.#input?.focus());
   }
 
@@ -336,6 +347,7 @@ export class SvcChat extends SvcElement {
   }
 
   #stop(): void {
+    this._unreachable = undefined;
     for (const off of this.#unsubscribes) off();
     this.#unsubscribes = [];
     this.#chat.detach();
@@ -365,6 +377,7 @@ export class SvcChat extends SvcElement {
       }
       if (!chat) {
         this._signedOut = this.signIn === 'sms';
+        if (this._signedOut) this.#askReach();
         return;
       }
     }
@@ -393,6 +406,36 @@ export class SvcChat extends SvcElement {
     const resume = this.conversationId || this.#persisted?.load();
     if (resume) void store.load(resume);
     this.emit('svc-ready', { conversationId: resume ?? null });
+    this.#askReach();
+  }
+
+  /**
+   * Once the chat shows (inline, or the launcher's panel open), asks whether the service at `base-url`
+   * answers, so a wrong address is said before the visitor types. A given `client` has no address to ask.
+   */
+  #askReach(): void {
+    if (this._unreachable === undefined && !this.client && (this.mode !== 'launcher' || this.opened)) {
+      void this.#checkReach();
+    }
+  }
+
+  /**
+   * Any HTTP answer proves the service is there. `OPTIONS` is what browsers send it before each call anyway
+   * (the CORS preflight): no credential, no effect, and no error in the console, which a `GET` without a
+   * token would log. The visitor reads a plain sentence; the site's developer reads the address in the
+   * `svc-error` event and in the browser's own console line about the refused request.
+   */
+  async #checkReach(): Promise<void> {
+    const setup = this.#setup;
+    const url = this.baseUrl || location.origin;
+    const answered = await fetch(`${url}/api/v2/`, { method: 'OPTIONS' }).then(
+      () => true,
+      () => false,
+    );
+    // The chat started again meanwhile, with another setup: this answer is about the old one.
+    if (setup !== this.#setup) return;
+    this._unreachable = !answered;
+    if (!answered) this.emit('svc-error', { message: `no answer from ${url}` });
   }
 
   /** The credential, most preferred first: a provider, an endpoint, a token, then an SMS session. */
@@ -524,16 +567,13 @@ export class SvcChat extends SvcElement {
       <button
         part="launcher"
         type="button"
-        aria-label=${this.opened ? labels.close : labels.open}
+        dir=${this.language.dir}
+        aria-label=${this.opened ? labels.close : this._unread > 0 ? labels.openUnread(this._unread) : labels.open}
         aria-expanded=${this.opened ? 'true' : 'false'}
         @click=${() => (this.opened ? this.close() : this.open())}
       >
         ${this.opened ? icons.close : icons.chat}
-        ${
-          this._unread > 0 && !this.opened
-            ? html`<span part="badge" aria-label=${labels.unread(this._unread)}>${this._unread}</span>`
-            : nothing
-        }
+        ${this._unread > 0 && !this.opened ? html`<span part="badge" aria-hidden="true">${this._unread}</span>` : nothing}
       </button>
     `;
   }
@@ -544,8 +584,11 @@ export class SvcChat extends SvcElement {
     return html`
       <section
         part="panel"
+        dir=${this.language.dir}
         role=${launcher ? 'dialog' : 'region'}
+        aria-modal=${launcher && this.#fullScreen.matches ? 'true' : nothing}
         aria-label=${title}
+        @keydown=${launcher ? (e: KeyboardEvent) => this.#fullScreen.matches && trapTab(e, e.currentTarget as Element) : nothing}
         @dragover=${this.#store ? this.#content.attachments.onDragOver : nothing}
         @dragleave=${this.#store ? this.#content.attachments.onDragLeave : nothing}
         @drop=${this.#store ? this.#content.attachments.onDrop : nothing}
@@ -574,14 +617,21 @@ export class SvcChat extends SvcElement {
 
   #renderBody(labels: ChatLabels): TemplateResult {
     if (this._fatal) return html`<div part="notice" class="error" role="alert">${this._fatal}</div>`;
+    const unreachable = this._unreachable
+      ? html`<div part="notice" class="error" role="alert">
+          ${labels.networkError}
+          <button part="retry-button" type="button" @click=${() => void this.#checkReach()}>${labels.retry}</button>
+        </div>`
+      : nothing;
     if (this._signedOut) {
       const ended = this._sessionEnded ? html`<div part="notice" role="alert">${labels.sessionExpired}</div>` : nothing;
-      return html`${ended}
+      return html`${unreachable}${ended}
       <div part="sign-in">
         <svc-sms-sign-in
           base-url=${this.baseUrl || location.origin}
           workspace=${this.workspace ?? ''}
           lang=${this.#lang}
+          dir=${this.language.dir}
           .labels=${this.labels}
           @svc-signed-in=${(e: CustomEvent<SignedIn>) => this.#signedIn(e)}
         ></svc-sms-sign-in>
@@ -597,20 +647,23 @@ export class SvcChat extends SvcElement {
       imageHosts: this.imageHosts,
       retry: (id) => void store.retry(id),
       lang: this.#lang,
+      dir: this.language.dir,
       showThinking: this.showThinking,
       continued: continuedRuns(messages),
       ...this.#content.view,
+      readAloudStop: this.#content.view.readAloud.tabStop(messages),
     };
     const status = this.#statusText(labels, store);
+    // One button sends and, while a reply runs, stops it: the same element, so it keeps the focus.
+    const running = store.running;
     return html`
+      ${unreachable}
       ${store.connection === 'reconnecting' ? html`<div part="notice" role="status">${labels.reconnecting}</div>` : nothing}
       ${store.error ? html`<div part="notice" class="error" role="alert">${store.error}</div>` : nothing}
       <div
         part="messages"
         role="log"
-        aria-live="polite"
-        aria-relevant="additions"
-        aria-busy=${store.running ? 'true' : 'false'}
+        aria-live="off"
         aria-label=${labels.messageList}
         tabindex="0"
         @scroll=${() => this.#onScroll()}
@@ -628,10 +681,12 @@ export class SvcChat extends SvcElement {
       </div>
       ${
         this._awayFromEnd
-          ? html`<button part="jump-button" type="button" @click=${() => this.#jumpToEnd()}>↓</button>`
+          ? html`<button part="jump-button" type="button" aria-label=${labels.jumpToEnd} title=${labels.jumpToEnd}
+            @click=${() => this.#jumpToEnd()}>↓</button>`
           : nothing
       }
       <div part="status" aria-live="polite">${status}</div>
+      ${this.#announcer.render()}
       ${renderAttachments(this.#content.attachments, labels, this.#lang)}
       <form part="composer" @submit=${(e: Event) => this.#submit(e)}>
         ${renderAttachButton(this.#content.attachments, labels, this.accept)}
@@ -646,12 +701,15 @@ export class SvcChat extends SvcElement {
           }}
           @keydown=${(e: KeyboardEvent) => this.#onKeydown(e)}
         ></textarea>
-        ${
-          store.running
-            ? html`<button part="stop-button" type="button" aria-label=${labels.stop} title=${labels.stop}
-              @click=${() => void store.interrupt()}>${icons.stop}</button>`
-            : html`<button part="send-button" type="submit" aria-label=${labels.send} title=${labels.send}>${icons.send}</button>`
-        }
+        <button
+          part=${running ? 'stop-button' : 'send-button'}
+          type=${running ? 'button' : 'submit'}
+          aria-label=${running ? labels.stop : labels.send}
+          title=${running ? labels.stop : labels.send}
+          @click=${() => store.running && void store.interrupt()}
+        >
+          ${running ? icons.stop : icons.send}
+        </button>
       </form>
       ${renderDropZone(this.#content.attachments, labels)} ${this.#content.renderOverlays(labels)}
     `;

@@ -16,6 +16,16 @@ export default css`
   [part='base'] > :last-child {
     margin-bottom: 0;
   }
+  /*
+   * Each block takes the direction of its own text (an English reply in an Arabic chat reads left to right),
+   * code always runs left to right.
+   */
+  p, li, h1, h2, h3, h4, h5, h6, blockquote, td, th, dt, dd, .plain {
+    unicode-bidi: plaintext;
+  }
+  pre {
+    direction: ltr;
+  }
   /* The text before the markdown renderer has loaded. */
   .plain {
     white-space: pre-wrap;
@@ -41,7 +51,7 @@ export default css`
     margin: 0 0 0.75em;
   }
   ul, ol {
-    padding-left: 1.5em;
+    padding-inline-start: 1.5em;
   }
   li > ul, li > ol {
     margin: 0.2em 0;
@@ -72,7 +82,8 @@ export default css`
   }
   [part='copy'] {
     display: block;
-    margin: 0 0 0.25em auto;
+    margin: 0 0 0.25em;
+    margin-inline-start: auto;
     padding: 0.15em 0.6em;
     border: 1px solid var(--_border);
     border-radius: var(--_radius);
@@ -98,9 +109,9 @@ export default css`
     font-weight: 600;
   }
   blockquote {
-    margin-left: 0;
-    padding-left: 1em;
-    border-left: 3px solid var(--_border);
+    margin-inline-start: 0;
+    padding-inline-start: 1em;
+    border-inline-start: 3px solid var(--_border);
     color: var(--svc-color-muted, #6b7280);
   }
   hr {

@@ -49,7 +49,7 @@ export class SvcMarkdown extends SvcElement {
   copiedLabel = 'Copied';
 
   #base = document.createElement('div');
-  #options: StreamMarkdownOptions = { decorate: (fragment) => this.#addCopyButtons(fragment) };
+  #options: StreamMarkdownOptions = { decorate: (fragment) => this.#decorate(fragment) };
   #markdown: StreamMarkdown | PlainText = markdownEngine
     ? new markdownEngine.StreamMarkdown(this.#base, this.#options)
     : new PlainText(this.#base);
@@ -87,6 +87,16 @@ export class SvcMarkdown extends SvcElement {
   finish(): void {
     this.streaming = false;
     this.#markdown.finish();
+  }
+
+  /** The rendered text as a screen reader should hear it in one go: without the copy buttons, spaces collapsed. */
+  get plainText(): string {
+    const texts = document.createTreeWalker(this.#base, NodeFilter.SHOW_TEXT);
+    let text = '';
+    for (let node = texts.nextNode(); node; node = texts.nextNode()) {
+      if (!node.parentElement?.matches('[part=copy]')) text += (node as Text).data;
+    }
+    return text.replace(/\s+/g, ' ').trim();
   }
 
   /**
@@ -131,7 +141,9 @@ export class SvcMarkdown extends SvcElement {
     if (text) this.#markdown.replace(text);
   }
 
-  #addCopyButtons(fragment: DocumentFragment): void {
+  #decorate(fragment: DocumentFragment): void {
+    // A code block or a table wider than the reply scrolls sideways: focusable, the keyboard can scroll it.
+    for (const block of fragment.querySelectorAll('pre, table')) block.setAttribute('tabindex', '0');
     // Buttons are added as nodes after sanitizing: sanitized content has no buttons of its own.
     for (const pre of fragment.querySelectorAll('pre')) {
       const button = document.createElement('button');

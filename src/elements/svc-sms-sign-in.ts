@@ -3,8 +3,8 @@ import { ApiError } from '../client/errors.js';
 import { HttpClient } from '../client/http.js';
 import { sendSmsCode, verifySmsCode } from '../client/sms.js';
 import type { SessionToken } from '../client/types.js';
-import { type ChatLabels, labelsFor } from './labels.js';
-import { SvcElement } from './svc-element.js';
+import type { ChatLabels } from './labels/types.js';
+import { SvcLocalizedElement } from './svc-localized-element.js';
 import { themeRules } from './tokens.js';
 
 /** Who signed in. `token` is there only on the sign-in element's own event, for pages that use it alone. */
@@ -34,7 +34,7 @@ const RESEND_SECONDS = 30;
  *
  * @fires svc-signed-in - The visitor signed in; `detail: { token, user_id, expires_at }`.
  */
-export class SvcSmsSignIn extends SvcElement {
+export class SvcSmsSignIn extends SvcLocalizedElement {
   static override styles = [
     unsafeCSS(themeRules(':host([theme=light])', ':host([theme=dark])', ':host([theme=auto])')),
     css`
@@ -113,7 +113,6 @@ export class SvcSmsSignIn extends SvcElement {
   static override properties = {
     baseUrl: { attribute: 'base-url' },
     workspace: {},
-    lang: {},
     theme: { reflect: true },
     labels: { attribute: false },
     _step: { state: true },
@@ -127,7 +126,6 @@ export class SvcSmsSignIn extends SvcElement {
   declare baseUrl?: string;
   /** The workspace the visitor joins. */
   declare workspace: string;
-  declare lang: string;
   /** `light`, `dark` or `auto`; unset inside `<svc-chat>`, which themes it. */
   declare theme?: string;
   /** Overrides of any label. */
@@ -142,7 +140,7 @@ export class SvcSmsSignIn extends SvcElement {
   #timer?: ReturnType<typeof setInterval>;
 
   get #labels(): ChatLabels {
-    return labelsFor(this.lang || document.documentElement.lang, this.labels);
+    return { ...this.language.labels.chat, ...this.labels };
   }
 
   get #http(): HttpClient {
@@ -229,9 +227,9 @@ export class SvcSmsSignIn extends SvcElement {
     // `aria-invalid=${!!this._error}` below: a boolean binding writes "true" or "false".
     const error = this._error ? html`<p part="error" role="alert">${this._error}</p>` : nothing;
     if (this._step === 'phone') {
-      return html`<form part="form" @submit=${this.#sendCode} novalidate>
+      return html`<form part="form" dir=${this.language.dir} @submit=${this.#sendCode} novalidate>
         <label part="label" for="phone">${labels.phoneLabel}</label>
-        <input part="input" id="phone" name="phone" type="tel" inputmode="tel" autocomplete="tel"
+        <input part="input" id="phone" name="phone" type="tel" dir="ltr" inputmode="tel" autocomplete="tel"
           placeholder=${labels.phonePlaceholder} .value=${this._phone} required
           aria-invalid=${!!this._error} aria-describedby="phone-error" />
         <div id="phone-error">${error}</div>
@@ -240,10 +238,10 @@ export class SvcSmsSignIn extends SvcElement {
         </button>
       </form>`;
     }
-    return html`<form part="form" @submit=${this.#verify} novalidate>
+    return html`<form part="form" dir=${this.language.dir} @submit=${this.#verify} novalidate>
       <p part="message" role="status">${labels.codeSent(this._phone)}</p>
       <label part="label" for="code">${labels.codeLabel}</label>
-      <input part="input" id="code" name="code" type="text" inputmode="numeric" autocomplete="one-time-code"
+      <input part="input" id="code" name="code" type="text" dir="ltr" inputmode="numeric" autocomplete="one-time-code"
         maxlength="6" pattern="[0-9]{6}" required aria-invalid=${!!this._error}
         aria-describedby="code-error" />
       <div id="code-error">${error}</div>

@@ -99,8 +99,9 @@ const declarations = (tokens: Partial<PlatformTokens>) =>
  * dark, on `auto`. Elements pass `:host` selectors; `CHAT_CSS` passes tag lists.
  */
 export function themeRules(base: string, dark: string, auto: string): string {
-  const darkTokens = declarations(PLATFORM_DARK_TOKENS);
-  return `${base}{${declarations(PLATFORM_TOKENS)}}${dark}{${darkTokens}}@media (prefers-color-scheme:dark){${auto}{${darkTokens}}}`;
+  // `color-scheme` gives native controls (a date field's picker, a select, scrollbars) the theme's colors.
+  const darkTokens = `${declarations(PLATFORM_DARK_TOKENS)}color-scheme:dark;`;
+  return `${base}{${declarations(PLATFORM_TOKENS)}color-scheme:light;}${dark}{${darkTokens}}@media (prefers-color-scheme:dark){${auto}{${darkTokens}}}`;
 }
 
 const TAGS = [

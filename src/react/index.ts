@@ -3,13 +3,10 @@
  * as properties, `svc-*` events arrive as `on…` callbacks), and `useSvcChat` for a chat rendered by React.
  * React is an optional peer dependency of the package; only this entry imports it.
  */
-export {
-  DEFAULT_INFO_COLLECT_LABELS,
-  DEFAULT_PAYMENT_LABELS,
-  type InfoCollectLabels,
-  type PaymentLabels,
-} from '../cards/labels.js';
+
 export type { ChatMessage } from '../chat/chat-message.js';
+export { DEFAULT_INFO_COLLECT_LABELS, DEFAULT_PAYMENT_LABELS } from '../elements/labels/en.js';
+export type { InfoCollectLabels, PaymentLabels } from '../elements/labels/types.js';
 export { CHAT_CSS, PLATFORM_TOKENS, type PlatformTokens, tokenStyle } from '../elements/tokens.js';
 export { InfoCollectCard, type InfoCollectCardProps, PaymentGateCard, type PaymentGateCardProps } from './cards.js';
 export { ChatBox, type ChatProps, ChatWidget, Markdown } from './components.js';

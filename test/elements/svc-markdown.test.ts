@@ -33,10 +33,14 @@ ${FENCE}
 
 const base = (el: SvcMarkdown) => el.shadowRoot!.querySelector<HTMLElement>('[part=base]')!;
 
-/** The rendered content without the copy buttons the element adds. */
+/**
+ * The rendered content without what the element adds to it: the copy buttons, and the `tabindex` that lets
+ * the keyboard scroll a code block or a table (checked on its own below).
+ */
 function content(el: SvcMarkdown): string {
   const copy = base(el).cloneNode(true) as HTMLElement;
   for (const button of copy.querySelectorAll('[part=copy]')) button.remove();
+  for (const block of copy.querySelectorAll('pre, table')) block.removeAttribute('tabindex');
   return copy.innerHTML;
 }
 
@@ -67,6 +71,17 @@ describe('<svc-markdown>', () => {
     const el = await render('| a |\n|---|\n| 1 |\n\n![chart](https://img.example/c.png)');
     expect(getComputedStyle(base(el).querySelector('table')!).overflowX).to.equal('auto');
     expect(getComputedStyle(base(el).querySelector('img')!).maxWidth).to.equal('100%');
+  });
+
+  it('lets the keyboard reach code blocks and tables, which may scroll sideways', async () => {
+    const el = await render(`| a |\n|---|\n| 1 |\n\n${FENCE}\n${'x'.repeat(400)}\n${FENCE}\n\nno scrolling here`);
+    const focusable = [...base(el).querySelectorAll<HTMLElement>('[tabindex]')];
+    expect(focusable.map((block) => [block.localName, block.tabIndex])).to.deep.equal([
+      ['table', 0],
+      ['pre', 0],
+    ]);
+    const pre = base(el).querySelector('pre')!;
+    expect(pre.scrollWidth, 'the long line scrolls').to.be.greaterThan(pre.clientWidth);
   });
 
   it('opens links in a new tab without opener and drops script links', async () => {

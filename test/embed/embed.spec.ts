@@ -37,7 +37,10 @@ test.beforeAll(async () => {
     '/assets/svc-chat.js': asset('svc-chat.js'),
     '/assets/svc-chat.esm.js': asset('svc-chat.esm.js'),
     '/assets/svc-chat-markdown.js': asset('svc-chat-markdown.js'),
+    '/assets/svc-chat-lang-ar.js': asset('svc-chat-lang-ar.js'),
     '/html/': wrap(snippet),
+    // The same page in Arabic: its labels are a file beside the script too.
+    '/arabic/': wrap(snippet.replace('<svc-chat ', '<svc-chat lang="ar" ')),
     // Only svc-chat.js deployed, without the markdown engine next to it.
     '/lone/svc-chat.js': asset('svc-chat.js'),
     '/lone/': wrap(snippet.replace('/assets/svc-chat.js', '/lone/svc-chat.js')),
@@ -96,6 +99,23 @@ test('plain HTML: the markdown engine loads once, from next to the script', asyn
   await page.goto(`${site.url}/html/`);
   await chatThrough(page.locator('svc-chat'), 'engine');
   expect(engine).toEqual(['/assets/svc-chat-markdown.js']);
+});
+
+test('plain HTML in Arabic: the labels load once, from next to the script, and the chat is right to left', async ({
+  page,
+}) => {
+  const errors = watchErrors(page);
+  const labels: string[] = [];
+  page.on('request', (request) => {
+    if (request.url().includes('/svc-chat-lang-')) labels.push(new URL(request.url()).pathname);
+  });
+  await page.goto(`${site.url}/arabic/`);
+  const chat = page.locator('svc-chat');
+  await expect(chat.locator('[part~="input"]')).toHaveAttribute('placeholder', 'اكتب رسالة…');
+  await expect(chat.locator('[part~="panel"]')).toHaveAttribute('dir', 'rtl');
+  await chatThrough(chat, 'marhaba');
+  expect(labels).toEqual(['/assets/svc-chat-lang-ar.js']);
+  expect(errors).toEqual([]);
 });
 
 test('only svc-chat.js deployed: messages show as plain text, and the console says why', async ({ page }) => {

@@ -60,7 +60,16 @@ describe('package: the built entries', () => {
   it('every export of package.json names files that exist, with types for each module entry', () => {
     for (const [subpath, target] of Object.entries(pkg.exports)) {
       const files = typeof target === 'string' ? [target] : [target.types, target.default];
-      for (const file of files) assert.ok(existsSync(join(ROOT, file)), `${subpath}: ${file} is missing`);
+      for (const file of files) {
+        if (file.includes('*')) {
+          // A subpath pattern (`./svc-chat-lang-*.js`, one file per language) names at least one file.
+          const [before, after] = file.split('*') as [string, string];
+          const dir = join(ROOT, before, '..');
+          const prefix = before.slice(before.lastIndexOf('/') + 1);
+          const matches = readdirSync(dir).filter((name) => name.startsWith(prefix) && name.endsWith(after));
+          assert.ok(matches.length > 0, `${subpath}: no file matches ${file}`);
+        } else assert.ok(existsSync(join(ROOT, file)), `${subpath}: ${file} is missing`);
+      }
     }
     assert.deepEqual(
       Object.keys(pkg.exports).filter((k) => typeof pkg.exports[k] === 'object'),

@@ -1,0 +1,135 @@
+/**
+ * The strings of every element, by kind. Each language is one file in this folder that fills a
+ * {@link Language}; a site rewords any string with the `labels` property of the element that shows it.
+ */
+
+/**
+ * Strings of the chat's rich content: attachments in the composer, files and images in replies, reading
+ * aloud, tool calls, hand-overs and thoughts. Part of `ChatLabels`, so `<svc-chat>`'s `labels` overrides them.
+ */
+export interface ContentLabels {
+  attach: string;
+  removeFile: (name: string) => string;
+  uploading: string;
+  uploadFailed: (name: string, reason: string) => string;
+  fileTooLarge: (name: string, limit: string) => string;
+  fileTypeNotAccepted: (name: string) => string;
+  fileEmpty: (name: string) => string;
+  tooManyFiles: (max: number) => string;
+  waitForUploads: string;
+  dropFiles: string;
+  download: (name: string) => string;
+  downloading: string;
+  downloadFailed: (name: string) => string;
+  readAloud: string;
+  pauseReading: string;
+  resumeReading: string;
+  preparingAudio: string;
+  audioFailed: string;
+  openImage: string;
+  closeImage: string;
+  image: string;
+  thoughts: string;
+  toolInput: (name: string) => string;
+  handover: (from: string, to: string, task: string) => string;
+}
+
+/** Every string `<svc-chat>` (and `<svc-sms-sign-in>`) shows. */
+export interface ChatLabels extends ContentLabels {
+  title: string;
+  placeholder: string;
+  send: string;
+  stop: string;
+  open: string;
+  close: string;
+  newConversation: string;
+  thinking: string;
+  typing: string;
+  usingTool: string;
+  reconnecting: string;
+  connecting: string;
+  loadingOlder: string;
+  retry: string;
+  sendFailed: string;
+  interrupted: string;
+  replyFailed: string;
+  empty: string;
+  /** The launcher's name while replies wait unread. */
+  openUnread: (count: number) => string;
+  you: string;
+  agent: string;
+  copy: string;
+  copied: string;
+  signInRequired: string;
+  sessionExpired: string;
+  messageList: string;
+  /** What a screen reader hears once a reply has finished: "Aria: <the reply>". */
+  replyFinished: (name: string, text: string) => string;
+  /** Jumps to the newest message. */
+  jumpToEnd: string;
+  // SMS sign-in
+  phoneLabel: string;
+  phonePlaceholder: string;
+  sendCode: string;
+  codeLabel: string;
+  verify: string;
+  changePhone: string;
+  codeSent: (phone: string) => string;
+  resendIn: (seconds: number) => string;
+  resend: string;
+  badPhone: string;
+  wrongCode: string;
+  tooManyTries: string;
+  smsDisabled: string;
+  networkError: string;
+}
+
+export interface PaymentLabels {
+  pay: (amount: string) => string;
+  payAgain: string;
+  opening: string;
+  waiting: string;
+  expiresIn: (time: string) => string;
+  pending: string;
+  paid: string;
+  expired: string;
+  canceled: string;
+}
+
+export interface InfoCollectLabels {
+  submit: string;
+  skip: string;
+  sending: string;
+  required: string;
+  optional: string;
+  invalidEmail: string;
+  invalidPhone: string;
+  invalidNumber: string;
+  invalidDate: string;
+  invalidOption: string;
+  choose: string;
+  submitted: string;
+  skipped: string;
+  sendFailed: string;
+  noConversation: string;
+}
+
+export interface ConnectorLabels {
+  save: string;
+  saving: string;
+  required: string;
+  optional: string;
+  show: (field: string) => string;
+  connected: (name: string) => string;
+  saveFailed: (reason: string) => string;
+  notifyFailed: string;
+  noConversation: string;
+}
+
+/** One language: the strings of the chat and of each card. */
+export interface Language {
+  chat: ChatLabels;
+  payment: PaymentLabels;
+  infoCollect: InfoCollectLabels;
+  connector: ConnectorLabels;
+}
