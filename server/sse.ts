@@ -4,6 +4,7 @@ import type { ChatStreamRecord } from '../src/client/types.js';
 import type { AppContext } from './context.js';
 import { badRequest, tooMany } from './errors.js';
 import { lastRecordId, parseCursor, startOfLastTurns } from './store/records.js';
+import { isTurnRunning } from './store/turns.js';
 
 /** Where a stream starts: after a cursor (a rowid), at the last `turns` turns, or (neither) at the live tail. */
 export interface StreamStart {
@@ -16,6 +17,8 @@ export interface StreamStart {
 const MAX_TIMER_MS = 2 ** 31 - 1;
 /** How long a caller turned away for holding too many streams waits: one of them has to close first. */
 const STREAMS_RETRY_MS = 5000;
+/** The last event of a stream whose credential expired: a client renews its token and resumes from its cursor. */
+const EXPIRED = 'event: expired\ndata: {"detail":"the session token expired"}\n\n';
 
 /**
  * The stream cursor of a request: the `lastEventId` query parameter wins over the `Last-Event-ID` header.
@@ -35,8 +38,9 @@ const sseFrame = (record: ChatStreamRecord) => `id: ${record.id}\nevent: record\
 /**
  * Answers with a conversation's record stream as Server-Sent Events: `: connected` at once, the replay,
  * then live records (RecordLog.follow), with a `: ping` comment every `ctx.heartbeatMs`. It ends when the
- * client leaves, the service stops, or the credential it was opened with expires (`expiresAt`): then an
- * `expired` event comes first, and a client renews its token and resumes from its cursor.
+ * client leaves, the service stops, or the credential it was opened with expires (`expiresAt`): at once
+ * when no reply is running, else right after that reply's `result` (a reply begun within the session is
+ * heard to its end, and nothing after it), with an `expired` event last.
  *
  * Refused before it opens: a cursor past the conversation's newest record (400, a reader that would never
  * hear anything), and an `owner` already holding `quotas.streamsPerUser` streams (429).
@@ -70,15 +74,22 @@ export function sendRecordStream(
   });
   res.write(': connected\n\n');
   const heartbeat = setInterval(() => res.write(': ping\n\n'), ctx.heartbeatMs);
+  let expired = false;
   const expiry =
     expiresAt === undefined
       ? undefined
       : setTimeout(
-          () => res.end('event: expired\ndata: {"detail":"the session token expired"}\n\n'),
+          () => {
+            expired = true;
+            if (!isTurnRunning(ctx.db, conversationId)) res.end(EXPIRED);
+          },
           Math.min(Math.max(0, Date.parse(expiresAt) - Date.now()), MAX_TIMER_MS),
         );
   const unfollow = ctx.records.follow(conversationId, after, {
-    record: (record) => res.write(sseFrame(record)),
+    record: (record) => {
+      res.write(sseFrame(record));
+      if (expired && record.raw.type === 'result') res.end(EXPIRED);
+    },
     close: () => res.end(),
   });
   res.on('close', () => {

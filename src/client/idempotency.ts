@@ -14,21 +14,19 @@ export interface SendOptions extends RequestOptions {
 
 /**
  * A new key: a random (version 4) UUID. `crypto.randomUUID` exists only on secure pages (https, localhost);
- * `getRandomValues` everywhere, so a widget on a plain-http intranet page gets keys too.
+ * `getRandomValues` everywhere, so a widget on a plain-http intranet page gets keys too. Each `0`, `1` and `8`
+ * of the template becomes a random hex digit, `1` and `8` keeping the bits of the version and the variant.
  */
-export function idempotencyKey(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(16));
-  bytes[6] = (bytes[6]! & 0x0f) | 0x40;
-  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
-  const hex = Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
-}
+export const idempotencyKey = (): string =>
+  '10000000-1000-4000-8000-100000000000'.replace(/[018]/g, (c) =>
+    (+c ^ (crypto.getRandomValues(new Uint8Array(1))[0]! & (15 >> (+c / 4)))).toString(16),
+  );
 
 /**
- * The call of a send under `opts.idempotencyKey` (or a new key). The request core never repeats it by itself:
- * a service without this extension (the key is ours, not the spec's) would store a repeat again. Whoever
+ * The call of a send under `opts.idempotencyKey` (or a new key). The request core never repeats it by itself
+ * (a POST): a service without this extension (the key is ours, not the spec's) would store a repeat again. Whoever
  * retries a message on purpose (`ChatStore.retry`, a caller) sends it again under its first key.
  */
 export function sendCall({ idempotencyKey: key = idempotencyKey(), ...opts }: SendOptions): Partial<Call> {
-  return { ...opts, headers: { 'idempotency-key': key }, idempotent: false };
+  return { ...opts, headers: { 'idempotency-key': key } };
 }

@@ -195,26 +195,48 @@ describe('streams per user', () => {
 });
 
 describe('a stream opened with a session token', () => {
-  it('ends when the token expires, with an `expired` event first, and delivers until then', async () => {
+  /** A visitor's long-lived token, and a way to mint a second one of theirs that lives `ttl` seconds. */
+  async function visitor() {
     const { token, userId } = await sessionToken(server);
-    const spUserRef = (
-      server.ctx.db.prepare('SELECT sp_user_ref FROM members WHERE user_id = ?').get(userId) as { sp_user_ref: string }
-    ).sp_user_ref;
-    const short = await server.api('/workspaces/acme/sessions', {
-      method: 'POST',
-      token: 'sk_acme_1',
-      json: { sp_user_ref: spUserRef, ttl_seconds: 3 },
-    });
+    const { sp_user_ref } = server.ctx.db.prepare('SELECT sp_user_ref FROM members WHERE user_id = ?').get(userId) as {
+      sp_user_ref: string;
+    };
+    const shortLived = async (ttl: number) => {
+      const res = await server.api('/workspaces/acme/sessions', {
+        method: 'POST',
+        token: 'sk_acme_1',
+        json: { sp_user_ref, ttl_seconds: ttl },
+      });
+      return res.body as { token: string; expires_at: string };
+    };
+    return { token, shortLived };
+  }
+
+  it('ends when the token expires, with an `expired` event last, and delivers until then', async () => {
+    const { token, shortLived } = await visitor();
+    const short = await shortLived(3);
     const sent = await send(server, token, { message: 'before', targetAgentIds: ['agent_echo'] });
-    const reader = await openSse(streamUrl(server, sent.conversationId, sent.userEventId), { token: short.body.token });
+    const reader = await openSse(streamUrl(server, sent.conversationId, sent.userEventId), { token: short.token });
     await reader.untilResult();
     await reader.ended;
     assert.deepEqual(reader.others, [{ event: 'expired', data: '{"detail":"the session token expired"}' }]);
-    assert.ok(Date.now() >= Date.parse(short.body.expires_at) - 50, 'not before the token expired');
+    assert.ok(Date.now() >= Date.parse(short.expires_at) - 50, 'not before the token expired');
     // What was sent later is there for a client that renews its token and resumes from its cursor.
     const later = await send(server, token, { message: 'after', conversationId: sent.conversationId });
     const resumed = await readTurn(server, token, sent.conversationId, reader.records.at(-1)!.id);
     assert.equal(resumed[0]!.id, later.userEventId);
+  });
+
+  it('delivers a reply running when the token expires to its end, then ends', async () => {
+    const { token, shortLived } = await visitor();
+    const first = await sendAndRead(server, token, { message: '/help', targetAgentIds: ['agent_demo'] });
+    const short = await shortLived(2);
+    const reader = await openSse(streamUrl(server, first.sent.conversationId), { token: short.token });
+    await send(server, token, { message: '/slow 4', conversationId: first.sent.conversationId });
+    await reader.ended;
+    assert.equal(reader.records.at(-1)!.raw.type, 'result', 'the reply was heard to its end');
+    assert.ok(Date.parse(reader.records.at(-1)!.timestamp) > Date.parse(short.expires_at), 'past the expiry');
+    assert.deepEqual(reader.others, [{ event: 'expired', data: '{"detail":"the session token expired"}' }]);
   });
 });
 
