@@ -65,9 +65,13 @@ export class ActiveTurn implements RunningTurnHandle {
     return this.conversation.id;
   }
 
-  /** Runs the agents in turn; never throws. */
-  async run(message: TurnMessage): Promise<void> {
+  /**
+   * Runs the agents in turn; never throws. `read` gives the turn's message (its history is read from the
+   * database then, outside the send's transaction): if even that fails, the turn ends with an error.
+   */
+  async run(read: () => TurnMessage): Promise<void> {
     try {
+      const message = read();
       for (const agentId of this.conversation.agentIds) {
         if (this.ended) return;
         const agent = agentById(this.ctx.db, agentId);

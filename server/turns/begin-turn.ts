@@ -1,4 +1,4 @@
-import type { ChatStreamRecord, MessagePart, SendResult, UserRawEvent } from '../../src/client/types.js';
+import type { MessagePart, SendResult, UserRawEvent } from '../../src/client/types.js';
 import type { AppContext } from '../context.js';
 import { conflict } from '../errors.js';
 import { randomId } from '../ids.js';
@@ -31,10 +31,10 @@ export interface UserMessage {
 
 /**
  * Stores the user's message and a new running turn in one transaction, then runs the agents in the
- * background. Whatever can fail runs before the commit: the record is built and sized before the
- * transaction, the conversation (`target`, which may create it) is resolved inside it, and after it only the
- * turn's start is scheduled, which cannot fail. So a send is either refused with nothing stored, or stored
- * with its turn running.
+ * background. Whatever can fail before the reply runs does so before the commit: the record is built and
+ * sized before the transaction, the conversation (`target`, which may create it) is resolved inside it, and
+ * after it the turn is only started (whatever fails from then on, reading its history included, ends it
+ * with an error `result`). So a send is either refused with nothing stored, or stored with its turn running.
  *
  * With `once` (a send's `Idempotency-Key`), a repeat of the key answers the first result again instead, and a
  * repeat with another request is 409. 409 also when a turn is already running or the conversation is full.
@@ -49,7 +49,7 @@ export function beginTurn(
   const rawBytes = Buffer.byteLength(JSON.stringify(raw));
   const turnId = randomId('t');
 
-  type Begun = { replay: SendResult } | { result: SendResult; turn: ActiveTurn; history: ChatStreamRecord[] };
+  type Begun = { replay: SendResult } | { result: SendResult; turn: ActiveTurn };
   const begun = ctx.records.write((append): Begun => {
     const now = clock.now();
     const prior = once && priorSend(ctx.db, once, now - LIMITS.idempotencyMs);
@@ -72,17 +72,17 @@ export function beginTurn(
       })),
     };
     if (once) rememberSend(ctx.db, once, JSON.stringify(result), now);
-    const history = recentEntries(ctx.db, conversation.id, userRecord.id, HISTORY_FOR_RUNTIME);
-    return { result, turn: new ActiveTurn(ctx, conversation, turnId, firstMessageIds), history };
+    return { result, turn: new ActiveTurn(ctx, conversation, turnId, firstMessageIds) };
   });
   if ('replay' in begun) return begun.replay;
 
-  const { result, turn, history } = begun;
+  const { result, turn } = begun;
+  const { conversationId, userEventId } = result;
   ctx.turns.add(turn);
   // The reply runs after the send has been answered.
   setImmediate(() => {
-    void turn.run({
-      conversationId: result.conversationId,
+    void turn.run(() => ({
+      conversationId,
       turnId,
       userId: turn.conversation.ownerId,
       text: message.text,
@@ -91,9 +91,9 @@ export function beginTurn(
       toolAction: message.toolAction ?? false,
       senderName: message.senderName,
       mcpTokens: message.mcpTokens ?? {},
-      history,
+      history: recentEntries(ctx.db, conversationId, userEventId!, HISTORY_FOR_RUNTIME),
       baseUrl: message.baseUrl,
-    });
+    }));
   });
   return result;
 }
