@@ -13,8 +13,6 @@ export interface StreamStart {
   turns?: number;
 }
 
-/** setTimeout holds at most about 24.8 days. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
 /** How long a caller turned away for holding too many streams waits: one of them has to close first. */
 const STREAMS_RETRY_MS = 5000;
 /** The last event of a stream whose credential expired: a client renews its token and resumes from its cursor. */
@@ -83,7 +81,8 @@ export function sendRecordStream(
             expired = true;
             if (!isTurnRunning(ctx.db, conversationId)) res.end(EXPIRED);
           },
-          Math.min(Math.max(0, Date.parse(expiresAt) - Date.now()), MAX_TIMER_MS),
+          // Session tokens live a day at most: well within what a timer holds.
+          Math.max(0, Date.parse(expiresAt) - Date.now()),
         );
   const unfollow = ctx.records.follow(conversationId, after, {
     record: (record) => {

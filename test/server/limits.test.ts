@@ -3,8 +3,9 @@ import { after, before, describe, it } from 'node:test';
 import { LIMITS } from '../../server/limits.js';
 import { beginTurn } from '../../server/turns/begin-turn.js';
 import type { ChatStreamRecord } from '../../src/client/types.js';
-import { kinds, readTurn, send, sendAndRead, sessionToken, streamUrl } from '../helpers/conversation.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { kinds, readTurn, resultOf, send, sendAndRead, sessionToken, streamUrl } from '../helpers/conversation.js';
+import { startModelServer } from '../helpers/model-server.mjs';
+import { FIXTURE, startTestServer, type TestServer } from '../helpers/server.js';
 import { openSse } from '../helpers/sse.js';
 
 // One service for the file; each test talks in conversations (or as users) of its own.
@@ -205,5 +206,39 @@ describe('what one conversation can hold', () => {
       json: { message: 'again', targetAgentIds: ['agent_echo'], newConversation: true },
     });
     assert.equal(fresh.status, 200);
+  });
+});
+
+describe('what one turn can store', () => {
+  it('stops a reply that grows past 4 MB with an error result, and the conversation goes on', async () => {
+    const model = await startModelServer();
+    process.env.SVC_TEST_LIMITS_KEY = 'sk-test-limits';
+    const [acme, ...others] = FIXTURE.workspaces!;
+    const agent = { id: 'agent_long', name: 'Long', runtime: 'model', model: 'scripted-1', base_url: model.url };
+    const own = await startTestServer({
+      fixture: {
+        ...FIXTURE,
+        workspaces: [{ ...acme!, agents: [{ ...agent, api_key_env: 'SVC_TEST_LIMITS_KEY' }] }, ...others],
+      },
+    });
+    try {
+      // A model that answers with 6 MB of text, in pieces of 64 KB.
+      model.script({ text: Array.from({ length: 96 }, () => 'z'.repeat(64 * 1024)) }, { text: 'short' });
+      const { token } = await sessionToken(own);
+      const { sent, records } = await sendAndRead(own, token, { message: 'go on', targetAgentIds: ['agent_long'] });
+      const result = resultOf(records);
+      assert.deepEqual([result.subtype, result.error], ['error', 'the reply grew past 4 MB and was stopped']);
+      const stored = own.ctx.db
+        .prepare('SELECT SUM(length(raw)) AS bytes FROM records WHERE turn_id = ?')
+        .get(sent.results[0]!.streamId) as { bytes: number };
+      // The deltas up to the bound, and the reply so far kept as its assistant record.
+      assert.ok(stored.bytes < 2 * LIMITS.turnBytes + 100_000, `${stored.bytes} bytes`);
+      const next = await sendAndRead(own, token, { message: 'again', conversationId: sent.conversationId });
+      assert.equal(resultOf(next.records).subtype, 'success');
+    } finally {
+      await own.close();
+      await model.close();
+      delete process.env.SVC_TEST_LIMITS_KEY;
+    }
   });
 });
