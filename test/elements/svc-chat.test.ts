@@ -180,6 +180,44 @@ describe('<svc-chat>', () => {
     expect(part(el, 'notice')).to.equal(null);
   });
 
+  it('retries a message whose answer was lost after the service stored it under its first key: stored once, one reply', async () => {
+    const { url } = await service();
+    const { token } = await mintVisitorSession();
+    const keys: string[] = [];
+    let loseNext = true;
+    // The service stores the first try and answers; the answer is lost on the way back to the page.
+    const lossy: typeof fetch = async (input, init) => {
+      if (!String(input).endsWith('/conversations/send')) return fetch(input, init);
+      keys.push(new Headers(init?.headers).get('idempotency-key') ?? '');
+      const res = await fetch(input, init);
+      if (!loseNext) return res;
+      loseNext = false;
+      await res.arrayBuffer();
+      throw new TypeError('Failed to fetch');
+    };
+    const client = {
+      chat: new ChatClient(new HttpClient({ baseUrl: url, apiKey: token, fetch: lossy, maxRetries: 0 })),
+    };
+    const el = await fixture<SvcChat>(
+      html`<div style="height: 600px"><svc-chat agent-ids="agent_echo" .client=${client}></svc-chat></div>`,
+    ).then((d) => d.querySelector('svc-chat')!);
+    await el.send('only once');
+    const retry = await until(() => part<HTMLButtonElement>(el, 'retry-button'), 'the retry button');
+    const complete = oneEvent(el, 'svc-turn-complete');
+    retry.click();
+    const { conversationId } = (await complete).detail;
+    await until(() => agentTexts(el)[0] === 'Echo: only once', 'the reply');
+    expect(keys).to.have.length(2);
+    expect(keys[0]).to.match(/^[0-9a-f-]{36}$/);
+    expect(keys[1]).to.equal(keys[0]);
+    // What the service holds, read past the widget: the message once, and one reply to it.
+    const stored = await new ChatClient(new HttpClient({ baseUrl: url, apiKey: token })).messages(conversationId);
+    const types = stored.entries.map((r) => r.raw.type).filter((t) => t === 'user' || t === 'result');
+    expect(types).to.deep.equal(['user', 'result']);
+    expect(parts(el, 'message-user')).to.have.length(1);
+    expect(agentTexts(el)).to.deep.equal(['Echo: only once']);
+  });
+
   it('follows a card that draws itself after its message to the end of the list', async function () {
     this.timeout(20_000);
     const el = await chatWithToken({ agent: 'agent_aria' });
