@@ -7,7 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from './browser.js';
 import { renderBenchmarks } from './render.js';
-import { serviceBenchmark } from './service.js';
+import { messagesBenchmark, serviceBenchmark } from './service.js';
 import { sizeBenchmark } from './size.js';
 import { startupBenchmark } from './startup.js';
 
@@ -20,6 +20,7 @@ const results = {
   ...(await renderBenchmarks({ naive: full, deepChat: full })),
   startup: await startupBenchmark(),
   service: await serviceBenchmark(),
+  messages: await messagesBenchmark(),
 };
 const file = join(ROOT, 'bench/results.json');
 writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);

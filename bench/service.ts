@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { LIMITS } from '../server/limits.js';
 import { ChatClient } from '../src/client/chat.js';
 import { HttpClient } from '../src/client/http.js';
 import type { ChatStreamRecord } from '../src/client/types.js';
@@ -13,12 +14,12 @@ const SENDS = 200;
 const READERS = 1000;
 
 /** The service as `svc-server` runs it, in its own process so its memory can be read. */
-async function startServer(dir: string): Promise<{ url: string; child: ChildProcess }> {
+async function startServer(dir: string, args: string[] = []): Promise<{ url: string; child: ChildProcess }> {
   const fixture = join(dir, 'fixture.json');
   writeFileSync(fixture, JSON.stringify(FIXTURE));
   const child = spawn(
     process.execPath,
-    [join(ROOT, 'bin/svc-server.js'), '--port', '0', '--fixture', fixture, '--files-dir', join(dir, 'files')],
+    [join(ROOT, 'bin/svc-server.js'), '--port', '0', '--fixture', fixture, '--files-dir', join(dir, 'files'), ...args],
     { stdio: ['ignore', 'pipe', 'ignore'] },
   );
   const first = await new Promise<string>((resolve, reject) => {
@@ -32,6 +33,19 @@ async function startServer(dir: string): Promise<{ url: string; child: ChildProc
 function rssMb(pid: number): number {
   const line = readFileSync(`/proc/${pid}/status`, 'utf8').match(/^VmRSS:\s+(\d+) kB/m);
   return line ? round(Number(line[1]) / 1024) : 0;
+}
+
+/** The highest of `rssMb(pid)` while `work` runs, sampled every 20 ms. */
+async function peakRssMb<T>(pid: number, work: Promise<T>): Promise<{ result: T; peakMb: number }> {
+  let peakMb = rssMb(pid);
+  const sampler = setInterval(() => {
+    peakMb = Math.max(peakMb, rssMb(pid));
+  }, 20);
+  try {
+    return { result: await work, peakMb: Math.max(peakMb, rssMb(pid)) };
+  } finally {
+    clearInterval(sampler);
+  }
 }
 
 async function visitorToken(url: string, ref: string): Promise<string> {
@@ -54,7 +68,8 @@ async function visitorToken(url: string, ref: string): Promise<string> {
  */
 export async function serviceBenchmark() {
   const dir = mkdtempSync(join(tmpdir(), 'svc-bench-service-'));
-  const { url, child } = await startServer(dir);
+  // One visitor holds every reader here: a deployment that wants that raises the quota of 32 streams a user.
+  const { url, child } = await startServer(dir, ['--quota', `streamsPerUser=${READERS + 10}`]);
   try {
     const token = await visitorToken(url, 'bench_service');
     const chat = new ChatClient(new HttpClient({ baseUrl: url, apiKey: token }));
@@ -126,6 +141,77 @@ export async function serviceBenchmark() {
         replyToAllReadersP50Ms: round(percentile(fanOut, 50)),
         replyToAllReadersMaxMs: round(Math.max(...fanOut)),
       },
+    };
+  } finally {
+    child.kill('SIGTERM');
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Readers of `messages` at once, as in the report that found `messages` unbounded (four tabs of one visitor). */
+const MESSAGE_READERS = 4;
+
+/**
+ * Benchmark 6: the most `messages` can cost. One visitor fills a conversation with the largest messages the
+ * service takes, to the echo agent (so each turn also stores a reply as large), until the service says it is
+ * full; then reads `messages` from 4 clients at once. The service's resident memory before and at its peak,
+ * the size of the answer, and how long a small request waits meanwhile. Before the limits the same visitor
+ * made it 30 messages of 1 MB: 60 MB answers, the service from 342 to 1,183 MB (docs/reliability.md).
+ */
+export async function messagesBenchmark() {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-bench-messages-'));
+  const { url, child } = await startServer(dir);
+  try {
+    const token = await visitorToken(url, 'bench_messages');
+    const chat = new ChatClient(new HttpClient({ baseUrl: url, apiKey: token }));
+    const message = 'x'.repeat(LIMITS.messageBytes);
+    let conversationId: string | undefined;
+    let sent = 0;
+    for (;;) {
+      const target = conversationId ? { conversationId } : { targetAgentIds: ['agent_echo'], newConversation: true };
+      const reply = await chat.sendMessage({ message, ...target }).catch((err: { status?: number }) => {
+        if (err.status === 409) return undefined;
+        throw err;
+      });
+      if (!reply) break;
+      conversationId = reply.conversationId;
+      sent++;
+    }
+    const idleMb = rssMb(child.pid!);
+    const read = async () => {
+      const res = await fetch(`${url}/api/v2/conversations/${conversationId}/messages`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      let bytes = 0;
+      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) bytes += chunk.length;
+      return bytes;
+    };
+    const probes: number[] = [];
+    let reading = true;
+    const probing = (async () => {
+      while (reading) {
+        const start = performance.now();
+        await fetch(`${url}/api/v2/workspaces/whoami`, { headers: { authorization: 'Bearer sk_acme_1' } });
+        probes.push(performance.now() - start);
+      }
+    })();
+    const start = performance.now();
+    const { result: sizes, peakMb } = await peakRssMb(
+      child.pid!,
+      Promise.all(Array.from({ length: MESSAGE_READERS }, read)),
+    );
+    const readMs = performance.now() - start;
+    reading = false;
+    await probing;
+    return {
+      source: 'svc-server in its own process, one conversation filled to its limit, read by 4 clients at once',
+      messages: { sent, bytesEach: LIMITS.messageBytes },
+      answerMb: round(sizes[0]! / 1024 / 1024, 1),
+      serverRssIdleMb: idleMb,
+      serverRssPeakMb: peakMb,
+      readAllMs: round(readMs),
+      otherRequestP50Ms: round(percentile(probes, 50), 1),
+      otherRequestMaxMs: round(Math.max(...probes), 1),
     };
   } finally {
     child.kill('SIGTERM');

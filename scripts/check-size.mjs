@@ -18,14 +18,14 @@ const TARGET = 50_000;
  * labels of each language besides English, loaded when an element shows that language.
  */
 const BUDGETS = {
-  'dist/svc-chat.js': 40_710,
-  'dist/svc-chat.esm.js': 40_760,
-  'dist/svc-chat-markdown.js': 27_850,
+  'dist/svc-chat.js': 40_990,
+  'dist/svc-chat.esm.js': 41_050,
+  'dist/svc-chat-markdown.js': 27_920,
   'dist/svc-chat-lang-zh-CN.js': 1_850,
   'dist/svc-chat-lang-ar.js': 2_120,
 };
 const LANGUAGES = ['dist/svc-chat-lang-zh-CN.js', 'dist/svc-chat-lang-ar.js'];
-const COMPLETE = { files: ['dist/svc-chat.js', 'dist/svc-chat-markdown.js'], budget: 68_540 };
+const COMPLETE = { files: ['dist/svc-chat.js', 'dist/svc-chat-markdown.js'], budget: 68_910 };
 
 const kb = (n) => `${(n / 1000).toFixed(1)} KB`;
 const sizes = {};

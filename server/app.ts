@@ -3,14 +3,23 @@ import type { FastifyRouteSchemaDef } from 'fastify/types/schema.js';
 import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { ZodTypeAny } from 'zod';
 import type { AppContext } from './context.js';
-import { CORS_HEADERS, errorHandler, frameworkErrors, HttpError, schemaErrorFormatter } from './errors.js';
+import {
+  badRequest,
+  CORS_HEADERS,
+  clientErrorHandler,
+  errorHandler,
+  frameworkErrors,
+  SAFETY_HEADERS,
+  schemaErrorFormatter,
+} from './errors.js';
+import { LIMITS } from './limits.js';
 import { API_PREFIX, registerOpenApi } from './openapi.js';
 import { routeModules } from './routes/index.js';
 
 const PREFLIGHT_HEADERS = {
   ...CORS_HEADERS,
   'access-control-allow-methods': 'GET, POST, PUT, DELETE, OPTIONS',
-  'access-control-allow-headers': 'Authorization, Content-Type, Last-Event-ID, X-Login-Type, X-Act-As',
+  'access-control-allow-headers': 'Authorization, Content-Type, Idempotency-Key, Last-Event-ID, X-Login-Type, X-Act-As',
   'access-control-max-age': '600',
 } as const;
 
@@ -26,6 +35,7 @@ export async function buildApp(ctx: AppContext, options: FastifyServerOptions = 
     // Request logs carry method and path only; tokens live in headers and are never logged.
     logger: false,
     frameworkErrors,
+    clientErrorHandler,
     schemaErrorFormatter,
     ...options,
   }).withTypeProvider<ZodTypeProvider>();
@@ -39,24 +49,31 @@ export async function buildApp(ctx: AppContext, options: FastifyServerOptions = 
   // schemas, and the type provider's serializer would parse each reply again (dropping undocumented fields).
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
 
+  // JSON is the one body the API reads (uploads are multipart, in their own scope): a text/plain body gets
+  // the 415 of docs/protocol.md rather than Fastify's built-in text parser.
+  app.removeContentTypeParser('text/plain');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
     const text = String(body);
     if (text.trim() === '') return done(null, undefined);
+    // Checked before parsing: what is too deep to store must never reach a handler, nor overflow the stack.
+    if (nestsDeeperThan(text, LIMITS.jsonDepth)) {
+      return done(badRequest(`request body nests deeper than ${LIMITS.jsonDepth} levels`), undefined);
+    }
     try {
       done(null, JSON.parse(text));
     } catch {
-      done(new HttpError(400, 'request body is not valid JSON'), undefined);
+      done(badRequest('request body is not valid JSON'), undefined);
     }
   });
 
   app.addHook('onRequest', async (req, reply) => {
-    reply.headers(CORS_HEADERS);
+    reply.headers({ ...CORS_HEADERS, ...SAFETY_HEADERS });
     if (req.method === 'OPTIONS') {
       return reply.code(204).headers(PREFLIGHT_HEADERS).send();
     }
   });
 
-  app.setErrorHandler(errorHandler);
+  app.setErrorHandler(errorHandler(ctx.logError));
   app.setNotFoundHandler((_req, reply) => reply.code(404).send({ detail: 'route not found' }));
 
   for (const name of ['caller', 'credential', 'workspace', 'training', 'smsWorkspace'] as const) {
@@ -67,4 +84,21 @@ export async function buildApp(ctx: AppContext, options: FastifyServerOptions = 
     await app.register(async (scope) => routes(scope, ctx), { prefix: routes.prefix ?? API_PREFIX });
   }
   return app;
+}
+
+/** Whether JSON text nests arrays and objects deeper than `limit`, read without parsing it (strings skipped). */
+function nestsDeeperThan(text: string, limit: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) {
+      if (++depth > limit) return true;
+    } else if (c === 0x7d || c === 0x5d) depth--;
+  }
+  return false;
 }

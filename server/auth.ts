@@ -138,6 +138,8 @@ export interface Caller {
   userId: string;
   /** Set for session tokens: the workspace the token was minted in. */
   workspaceId?: string;
+  /** Set for session tokens: when the token stops working (an open stream ends then). */
+  expiresAt?: string;
 }
 
 /** Conversation-side routes: a session token or a personal API key. A route whose security is empty takes none. */
@@ -145,8 +147,10 @@ export function userHook(db: Db): onRequestAsyncHookHandler {
   return async (req) => {
     if (req.routeOptions.schema?.security?.length === 0) return;
     const credential = requireCredential(db, req);
-    if (credential.kind === 'session') req.caller = { userId: credential.userId, workspaceId: credential.workspaceId };
-    else if (credential.kind === 'personal') req.caller = { userId: credential.userId };
+    if (credential.kind === 'session') {
+      const { userId, workspaceId, expiresAt } = credential;
+      req.caller = { userId, workspaceId, expiresAt };
+    } else if (credential.kind === 'personal') req.caller = { userId: credential.userId };
     else throw unauthorized('session token or personal API key required');
   };
 }

@@ -1,9 +1,11 @@
 import { parseArgs } from 'node:util';
 import { readFixture } from './fixture.js';
+import { parseQuota } from './limits.js';
 import { startService } from './service.js';
 
 const USAGE = `usage: svc-server [--host 127.0.0.1] [--port 8787] [--db FILE|:memory:] [--fixture FILE]
                   [--sms-outbox FILE] [--files-dir DIR] [--demo] [--model-base-url URL --model NAME]
+                  [--public-url URL] [--trust-proxy ADDRESSES] [--quota NAME=N]...
   The port is --port, else the PORT environment variable, else 8787.
   The model endpoint's key is read from the environment only (SVC_MODEL_API_KEY or OPENAI_API_KEY).`;
 
@@ -20,6 +22,9 @@ async function main() {
       demo: { type: 'boolean', default: false },
       'model-base-url': { type: 'string', default: process.env.SVC_MODEL_BASE_URL || undefined },
       model: { type: 'string', default: process.env.SVC_MODEL || undefined },
+      'public-url': { type: 'string' },
+      'trust-proxy': { type: 'string' },
+      quota: { type: 'string', multiple: true, default: [] },
       help: { type: 'boolean', default: false },
     },
   });
@@ -41,6 +46,9 @@ async function main() {
     smsOutbox: values['sms-outbox'],
     filesDir: values['files-dir'],
     demo: values.demo,
+    publicUrl: values['public-url'],
+    trustProxy: values['trust-proxy'],
+    quotas: Object.fromEntries(values.quota.map(parseQuota)),
     log,
     model,
   });

@@ -1,3 +1,5 @@
+import type { Quotas } from './limits.js';
+import type { OpenStreams } from './open-streams.js';
 import type { PaymentOrders } from './payments.js';
 import type { RecordLog } from './records.js';
 import type { SmsSender } from './sms.js';
@@ -17,9 +19,17 @@ export interface AppContext {
   turns: TurnRegistry;
   /** Payment orders and their expiry timers. */
   payments: PaymentOrders;
+  /** The record streams open in this process, per user (bounded by `quotas.streamsPerUser`). */
+  streams: OpenStreams;
   /** Uploads and each conversation's agent workspace live below this folder. */
   filesDir: string;
   maxUploadBytes: number;
+  quotas: Quotas;
+  /**
+   * Where visitors reach the service (`--public-url`), for the links it hands out (pay pages, uploads);
+   * without it, links use the request's validated `Host`.
+   */
+  publicUrl?: string;
   /** 32 bytes; encrypts stored connector credentials and keys the hashes of SMS codes. */
   secret: Buffer;
   sms: SmsSender;
@@ -31,4 +41,6 @@ export interface AppContext {
   demo: boolean;
   /** One line to the service's log (never a token). */
   log: (line: string) => void;
+  /** A failure no request caused or could be told (a 500, a stream that broke): always written somewhere. */
+  logError: (line: string) => void;
 }

@@ -1,11 +1,14 @@
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import type { FastifyError, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
 import { type ZodIssue, z } from 'zod';
 
-/** An error that becomes an HTTP response `{ "detail": detail }` with `status`. */
+/** An error that becomes an HTTP response `{ "detail": detail }` with `status` (and `headers`, e.g. `retry-after`). */
 export class HttpError extends Error {
   constructor(
     readonly status: number,
     readonly detail: string,
+    readonly headers: Record<string, string> = {},
   ) {
     super(detail);
     this.name = 'HttpError';
@@ -17,6 +20,9 @@ export const unauthorized = (detail: string) => new HttpError(401, detail);
 export const forbidden = (detail: string) => new HttpError(403, detail);
 export const notFound = (detail: string) => new HttpError(404, detail);
 export const conflict = (detail: string) => new HttpError(409, detail);
+/** 429 with `Retry-After` in whole seconds (at least 1). */
+export const tooMany = (detail: string, retryAfterMs: number) =>
+  new HttpError(429, detail, { 'retry-after': String(Math.max(1, Math.ceil(retryAfterMs / 1000))) });
 
 /** Every error body (spec section 7). */
 export const errorBody = z.object({ detail: z.string() }).describe('Every error answers with this body.');
@@ -25,6 +31,15 @@ export const errorBody = z.object({ detail: z.string() }).describe('Every error 
 export const CORS_HEADERS = {
   'access-control-allow-origin': '*',
   'access-control-expose-headers': 'content-disposition, retry-after',
+} as const;
+
+/**
+ * Headers of every response besides CORS: nothing the service answers is for a shared cache (replies carry
+ * tokens and conversations; routes that serve files set their own), and no body is sniffed into another type.
+ */
+export const SAFETY_HEADERS = {
+  'cache-control': 'no-store',
+  'x-content-type-options': 'nosniff',
 } as const;
 
 /** Fastify's own 4xx codes, worded for people. */
@@ -38,16 +53,30 @@ const FASTIFY_DETAILS: Record<string, string> = {
   FST_ERR_MAX_PARAM_LENGTH: 'a path segment of the URL is too long',
 };
 
-/** The one error handler: every failure answers `{ "detail" }`; a 5xx is logged and says nothing more. */
-export function errorHandler(error: FastifyError | HttpError, req: FastifyRequest, reply: FastifyReply) {
-  if (error instanceof HttpError) return reply.code(error.status).send({ detail: error.detail });
-  const status = error.statusCode ?? 500;
-  if (status >= 400 && status < 500) {
-    const detail = (error.code && FASTIFY_DETAILS[error.code]) || error.message || 'bad request';
-    return reply.code(status).send({ detail });
-  }
-  req.log.error({ err: error }, 'unhandled error');
-  return reply.code(500).send({ detail: 'internal server error' });
+/** An error as one log line: its stack and its causes. Logged, never sent to a client. */
+export function errorText(err: unknown): string {
+  if (!(err instanceof Error)) return String(err);
+  const cause = err.cause === undefined ? '' : ` | caused by: ${errorText(err.cause)}`;
+  return `${(err.stack ?? `${err.name}: ${err.message}`).replace(/\s*\n\s*/g, ' | ')}${cause}`;
+}
+
+/**
+ * The one error handler: every failure answers `{ "detail" }`; a 5xx says nothing more and is logged with its
+ * cause through `logError`, which writes whether or not request logging is on. The route is named by its
+ * pattern, so no capability id of a URL reaches the log.
+ */
+export function errorHandler(logError: (line: string) => void) {
+  return (error: FastifyError | HttpError, req: FastifyRequest, reply: FastifyReply) => {
+    if (error instanceof HttpError)
+      return reply.code(error.status).headers(error.headers).send({ detail: error.detail });
+    const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      const detail = (error.code && FASTIFY_DETAILS[error.code]) || error.message || 'bad request';
+      return reply.code(status).send({ detail });
+    }
+    logError(`500 ${req.method} ${req.routeOptions.url ?? '(no route)'}: ${errorText(error)}`);
+    return reply.code(500).send({ detail: 'internal server error' });
+  };
 }
 
 /**
@@ -57,9 +86,36 @@ export function errorHandler(error: FastifyError | HttpError, req: FastifyReques
 export function frameworkErrors(error: FastifyError, _req: FastifyRequest, reply: FastifyReply) {
   const detail = FASTIFY_DETAILS[error.code] ?? 'bad request';
   reply
-    .headers(CORS_HEADERS)
+    .headers({ ...CORS_HEADERS, ...SAFETY_HEADERS })
     .code(error.statusCode ?? 400)
     .send({ detail });
+}
+
+/** What Node's HTTP parser refuses before a request exists, by its error code; anything else is a 400. */
+const CLIENT_ERRORS: Record<string, [number, string]> = {
+  HPE_HEADER_OVERFLOW: [431, 'request headers too large (limit 16 KB)'],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'request timed out'],
+};
+
+/**
+ * Requests Node's HTTP parser refuses (a NUL in a header, both Content-Length and Transfer-Encoding, an
+ * obs-fold line, headers over 16 KB) never reach Fastify's routing: they are answered here, on the socket,
+ * with `{ detail }` and the CORS headers like every other error, and the connection is closed.
+ */
+export function clientErrorHandler(err: Error & { code?: string }, socket: Socket): void {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, detail] = CLIENT_ERRORS[err.code ?? ''] ?? [400, 'malformed HTTP request'];
+  const body = JSON.stringify({ detail });
+  const headers = {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': String(Buffer.byteLength(body)),
+    ...CORS_HEADERS,
+    ...SAFETY_HEADERS,
+    connection: 'close',
+  };
+  const head = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`);
+  if (socket.writable) socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${head.join('')}\r\n${body}`);
+  socket.destroySoon();
 }
 
 type SchemaErrorFormatter = NonNullable<RouteShorthandOptions['schemaErrorFormatter']>;

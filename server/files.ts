@@ -1,11 +1,21 @@
-import { mkdirSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join, resolve, sep } from 'node:path';
 import type { ConversationFile, UploadedFile } from '../src/client/types.js';
 import type { AppContext } from './context.js';
-import { badRequest, HttpError, notFound } from './errors.js';
+import { badRequest, HttpError, notFound, tooMany } from './errors.js';
 import { randomId } from './ids.js';
+import { formatBytes, LIMITS } from './limits.js';
 import { isTextType, MEDIA_TYPE, mimeTypeOf } from './media-types.js';
-import { insertUpload, uploadById } from './store/files.js';
+import { clock } from './store/clock.js';
+import {
+  deleteUnreferencedUploads,
+  insertUpload,
+  insertUploadWithinQuota,
+  UPLOAD_ID_IN_URL,
+  type UploadRow,
+  uploadById,
+  uploadUsage,
+} from './store/files.js';
 
 /*
  * Files on disk, below the service's files folder: uploads in `uploads/<id>` (each described by a row of
@@ -19,34 +29,73 @@ export interface StoredUpload {
   size: number;
 }
 
-/** Saves an uploaded file and returns its capability URL (`{baseUrl}/api/v2/files/f_…/<filename>`). */
-export function storeUpload(
-  ctx: AppContext,
-  o: {
-    ownerId: string;
-    filename: string;
-    mimeType: string;
-    data: Buffer;
-    baseUrl: string;
-    agentId?: string;
-    chatGroupId?: string;
-  },
-): UploadedFile {
-  const id = randomId('f');
-  const filename = safeFilename(o.filename);
-  const mimeType = MEDIA_TYPE.test(o.mimeType) ? o.mimeType.toLowerCase() : 'application/octet-stream';
+const HOUR_MS = 60 * 60 * 1000;
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** A new upload's id and the file its bytes go to; nothing refers to it until `registerUpload`. */
+export function newUploadFile(ctx: AppContext): { id: string; path: string } {
   const dir = join(ctx.filesDir, 'uploads');
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, id), o.data);
-  const { ownerId, agentId, chatGroupId } = o;
-  insertUpload(ctx.db, { id, ownerId, filename, mimeType, size: o.data.length, agentId, chatGroupId });
+  const id = randomId('f');
+  return { id, path: join(dir, id) };
+}
+
+/** 429 when `ownerId` has already uploaded their hourly quota: checked before an upload's bytes are read. */
+export function checkUploadQuota(ctx: AppContext, ownerId: string): void {
+  const now = clock.now();
+  const usage = uploadUsage(ctx.db, ownerId, iso(now - HOUR_MS));
+  if (usage.bytes >= ctx.quotas.uploadBytesPerHour) throw quotaReached(ctx, usage.oldest, now);
+}
+
+function quotaReached(ctx: AppContext, oldest: string | undefined, now: number): HttpError {
+  const detail = `upload quota reached (${formatBytes(ctx.quotas.uploadBytesPerHour)} per hour), try again later`;
+  return tooMany(detail, Date.parse(oldest ?? iso(now)) + HOUR_MS - now);
+}
+
+export interface NewUpload {
+  id: string;
+  ownerId: string;
+  filename: string;
+  mimeType: string;
+  size: number;
+  baseUrl: string;
+  agentId?: string;
+  chatGroupId?: string;
+}
+
+/**
+ * Describes an upload whose bytes are in place (`newUploadFile`) and returns its capability URL
+ * (`{baseUrl}/api/v2/files/f_…/<filename>`). A visitor's upload (`quota`) that would take them past their
+ * hourly quota is refused with 429 and its bytes removed.
+ */
+export function registerUpload(ctx: AppContext, o: NewUpload, { quota }: { quota: boolean }): UploadedFile {
+  const filename = safeFilename(o.filename);
+  const mimeType = MEDIA_TYPE.test(o.mimeType) ? o.mimeType.toLowerCase() : 'application/octet-stream';
+  const row: UploadRow = { ...o, filename, mimeType };
+  const now = clock.now();
+  if (!quota) insertUpload(ctx.db, row, iso(now));
+  else {
+    const bytes = ctx.quotas.uploadBytesPerHour;
+    const refused = insertUploadWithinQuota(ctx.db, row, iso(now), { bytes, since: iso(now - HOUR_MS) });
+    if (refused) {
+      rmSync(join(ctx.filesDir, 'uploads', o.id), { force: true });
+      throw quotaReached(ctx, refused.oldest, now);
+    }
+  }
   return {
-    url: `${o.baseUrl}/api/v2/files/${id}/${encodeURIComponent(filename)}`,
+    url: `${o.baseUrl}/api/v2/files/${o.id}/${encodeURIComponent(filename)}`,
     filename,
-    size: o.data.length,
+    size: o.size,
     mimeType,
     provider: 'local',
   };
+}
+
+/** Saves a file an agent made (not counted against the visitor's upload quota). */
+export function storeUpload(ctx: AppContext, o: Omit<NewUpload, 'id' | 'size'> & { data: Buffer }): UploadedFile {
+  const { id, path } = newUploadFile(ctx);
+  writeFileSync(path, o.data);
+  return registerUpload(ctx, { ...o, id, size: o.data.length }, { quota: false });
 }
 
 export function findUpload(ctx: AppContext, fileId: string): StoredUpload | undefined {
@@ -54,7 +103,12 @@ export function findUpload(ctx: AppContext, fileId: string): StoredUpload | unde
   return upload && { ...upload, path: join(ctx.filesDir, 'uploads', fileId) };
 }
 
-const UPLOAD_PATH = /\/api\/v2\/files\/(f_[A-Za-z0-9_-]+)\//;
+/** Deletes the uploads no message refers to that are older than LIMITS.unreferencedUploadMs; returns how many. */
+export function sweepUploads(ctx: AppContext, now = clock.now()): number {
+  const ids = deleteUnreferencedUploads(ctx.db, iso(now - LIMITS.unreferencedUploadMs));
+  for (const id of ids) rmSync(join(ctx.filesDir, 'uploads', id), { force: true });
+  return ids.length;
+}
 
 /**
  * An upload named by its URL, its bytes read on demand. Only the path counts: the file id in it is the capability,
@@ -64,7 +118,7 @@ export function readUploadAt(
   ctx: AppContext,
   url: string,
 ): (Omit<StoredUpload, 'path'> & { read(): Buffer }) | undefined {
-  const id = URL.canParse(url) ? UPLOAD_PATH.exec(new URL(url).pathname)?.[1] : undefined;
+  const id = URL.canParse(url) ? UPLOAD_ID_IN_URL.exec(new URL(url).pathname)?.[1] : undefined;
   const upload = id ? findUpload(ctx, id) : undefined;
   if (!upload) return undefined;
   const { path, ...about } = upload;
@@ -111,8 +165,11 @@ export function resolveConversationFile(ctx: AppContext, conversationId: string,
     real = realpathSync(resolve(root, requested));
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    // Missing, under a file instead of a folder, or a symlink loop: nothing to read either way.
-    if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'ELOOP') throw notFound('file not found');
+    // Missing, under a file instead of a folder, a symlink loop, or a name longer than the file system takes:
+    // nothing to read either way.
+    if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'ELOOP' || code === 'ENAMETOOLONG') {
+      throw notFound('file not found');
+    }
     throw err;
   }
   if (real !== root && !real.startsWith(root + sep)) throw badRequest(ESCAPES);
@@ -141,10 +198,7 @@ function decodedForms(path: string): string[] {
 export function readConversationFile(ctx: AppContext, realPath: string): ConversationFile {
   const size = statSync(realPath).size;
   if (size > ctx.maxUploadBytes) {
-    throw new HttpError(
-      413,
-      `file too large to read (limit ${formatByteLimit(ctx.maxUploadBytes)}); download it instead`,
-    );
+    throw new HttpError(413, `file too large to read (limit ${formatBytes(ctx.maxUploadBytes)}); download it instead`);
   }
   const data = readFileSync(realPath);
   const mimeType = mimeTypeOf(realPath);
@@ -156,16 +210,4 @@ export function readConversationFile(ctx: AppContext, realPath: string): Convers
     }
   }
   return { content: data.toString('base64'), encoding: 'base64', mimeType };
-}
-
-/** `20971520` → `20 MB`, `2048` → `2 KB`: the limit as a person reads it in an error. */
-export function formatByteLimit(bytes: number): string {
-  for (const [unit, size] of [
-    ['GB', 1024 ** 3],
-    ['MB', 1024 ** 2],
-    ['KB', 1024],
-  ] as const) {
-    if (bytes >= size) return `${Number((bytes / size).toFixed(1))} ${unit}`;
-  }
-  return `${bytes} bytes`;
 }

@@ -14,6 +14,9 @@ export interface Subscriber {
 export class LiveHub {
   private readonly byConversation = new Map<string, Set<Subscriber>>();
 
+  /** `onError` hears of a reader that failed on a record; that reader is closed, the others still get it. */
+  constructor(private readonly onError: (err: unknown) => void) {}
+
   /** Returns the unsubscribe function. */
   subscribe(conversationId: string, subscriber: Subscriber): () => void {
     let set = this.byConversation.get(conversationId);
@@ -31,7 +34,15 @@ export class LiveHub {
   publish(record: ChatStreamRecord): void {
     const set = record.conversationId ? this.byConversation.get(record.conversationId) : undefined;
     if (!set) return;
-    for (const subscriber of [...set]) subscriber.record(record);
+    for (const subscriber of [...set]) {
+      try {
+        subscriber.record(record);
+      } catch (err) {
+        // A record is published after its transaction committed: a failing reader must not undo the writer.
+        this.onError(err);
+        subscriber.close();
+      }
+    }
   }
 
   /** Number of open readers of a conversation. */

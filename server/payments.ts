@@ -1,6 +1,7 @@
 import type { PaymentGatePayload, PaymentStatus } from '../src/client/types.js';
 import { nowIso } from './ids.js';
 import type { RecordLog } from './records.js';
+import { paymentProblem } from './runtimes/types.js';
 import type { Db } from './store/db.js';
 import {
   insertPaymentOrder,
@@ -37,7 +38,8 @@ export class PaymentOrders {
       baseUrl: string;
     },
   ): PaymentGatePayload {
-    if (!(o.expiresInSeconds > 0)) throw new RangeError('payment expiry must be a positive number of seconds');
+    const problem = paymentProblem(o.amountCny, o.expiresInSeconds);
+    if (problem) throw new RangeError(problem);
     const { conversationId, userId, agentId, amountCny, title, description } = o;
     const expiresAt = new Date(Date.now() + o.expiresInSeconds * 1000).toISOString();
     const order = insertPaymentOrder(this.db, {

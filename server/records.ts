@@ -1,4 +1,5 @@
 import type { ChatStreamRecord } from '../src/client/types.js';
+import { errorText } from './errors.js';
 import { LiveHub, type Subscriber } from './live-hub.js';
 import { type Db, immediate } from './store/db.js';
 import { cursorOf, insertRecord, lastRecordId, type NewRecord, recordsAfter } from './store/records.js';
@@ -12,9 +13,15 @@ export type AppendRecord = (conversationId: string, record: NewRecord) => ChatSt
  * committed, so a reader never sees a record that a rollback undid, nor misses one that was stored.
  */
 export class RecordLog {
-  private readonly hub = new LiveHub();
+  private readonly hub: LiveHub;
 
-  constructor(private readonly db: Db) {}
+  /** `logError` hears of a stream that failed on a record it was sent (that stream is closed). */
+  constructor(
+    private readonly db: Db,
+    logError: (line: string) => void,
+  ) {
+    this.hub = new LiveHub((err) => logError(`a record stream failed: ${errorText(err)}`));
+  }
 
   /**
    * Runs `write` in one `BEGIN IMMEDIATE` transaction, with `append` to store records beside whatever

@@ -4,19 +4,29 @@ import { dirname, resolve } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import type { AppContext } from './context.js';
+import { errorText } from './errors.js';
+import { sweepUploads } from './files.js';
 import { type Fixture, loadFixture } from './fixture.js';
+import { DEFAULT_QUOTAS, LIMITS, type Quotas } from './limits.js';
+import { OpenStreams } from './open-streams.js';
 import { PaymentOrders } from './payments.js';
+import { publicUrlOption } from './public-url.js';
 import { RecordLog } from './records.js';
 import type { ModelOptions } from './runtimes/model/options.js';
 import { seedDemo, setDemoModel } from './seed.js';
 import { logSender, outboxSender } from './sms.js';
 import { espeakSynthesizer } from './speech.js';
+import { clock } from './store/clock.js';
 import { type Db, openDb } from './store/db.js';
 import { hasWorkspaces } from './store/identity.js';
 import { metaValue, setMetaValue } from './store/meta.js';
-import { schemas } from './store/schemas.js';
+import { addedColumns, schemas } from './store/schemas.js';
+import { forgetSendsBefore } from './store/sends.js';
 import { endAbandonedTurns } from './turns/end-turn.js';
 import { TurnRegistry } from './turns/registry.js';
+
+/** How often what expires (unreferenced uploads, kept send results) is cleared away. */
+const HOUSEKEEPING_MS = 60 * 60 * 1000;
 
 export interface ServiceOptions {
   host?: string;
@@ -30,6 +40,16 @@ export interface ServiceOptions {
   demo?: boolean;
   heartbeatMs?: number;
   maxUploadBytes?: number;
+  /** What one visitor, address or workspace may use; the rest keep DEFAULT_QUOTAS. */
+  quotas?: Partial<Quotas>;
+  /** Where visitors reach the service: the origin (and path) of the links it hands out. */
+  publicUrl?: string;
+  /**
+   * The addresses of reverse proxies whose `X-Forwarded-For` names the client (Fastify's `trustProxy`: a
+   * comma-separated list of addresses or CIDR ranges). Without it, the client is the TCP peer.
+   */
+  trustProxy?: string;
+  /** Log lines (never a token). Without it the service says nothing, except its failures, on stderr. */
   log?: (line: string) => void;
   /**
    * The endpoint and model (`--model-base-url`, `--model`): the defaults of the fixture's `model` agents, and
@@ -54,10 +74,12 @@ export interface RunningService {
 export async function startService(options: ServiceOptions = {}): Promise<RunningService> {
   const dbPath = options.db ?? ':memory:';
   if (dbPath !== ':memory:') mkdirSync(dirname(resolve(dbPath)), { recursive: true });
-  const db = openDb(dbPath, schemas);
+  const db = openDb(dbPath, schemas, addedColumns);
   const filesDir = resolve(options.filesDir ?? `${process.env.TMPDIR ?? '/tmp'}/svc-files-${process.pid}`);
   mkdirSync(filesDir, { recursive: true });
   const log = options.log ?? (() => {});
+  const logError = options.log ?? ((line: string) => process.stderr.write(`[svc] ${line}\n`));
+  const quotas = { ...DEFAULT_QUOTAS, ...options.quotas };
 
   let demoApiKey: string | undefined;
   if (options.fixture) loadFixture(db, options.fixture, options.model);
@@ -66,32 +88,41 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     setDemoModel(db, options.model?.base_url ? options.model : undefined);
   }
 
-  const records = new RecordLog(db);
+  const records = new RecordLog(db, logError);
   const ctx: AppContext = {
     db,
     records,
     turns: new TurnRegistry(),
     payments: new PaymentOrders(db, records, log),
+    streams: new OpenStreams(quotas.streamsPerUser),
     filesDir,
     maxUploadBytes: options.maxUploadBytes ?? 20 * 1024 * 1024,
+    quotas,
+    publicUrl: options.publicUrl === undefined ? undefined : publicUrlOption(options.publicUrl),
     secret: serverSecret(db),
     sms: options.smsOutbox ? outboxSender(options.smsOutbox) : logSender(log),
     speech: espeakSynthesizer(),
     heartbeatMs: options.heartbeatMs ?? 15000,
     demo: options.demo ?? false,
     log,
+    logError,
   };
   // What a previous process left running: its turns end, its pending orders expire on time again.
   endAbandonedTurns(ctx);
   ctx.payments.armPending();
+  housekeeping(ctx);
+  const sweeper = setInterval(() => housekeeping(ctx), HOUSEKEEPING_MS).unref();
 
-  const app = await buildApp(ctx);
+  const app = await buildApp(ctx, options.trustProxy ? { trustProxy: options.trustProxy } : {});
   // Streams never end by themselves and turns may be mid-reply: end both so the service can close.
   app.addHook('preClose', async () => {
     ctx.turns.stopAll();
     ctx.records.closeAll();
   });
-  app.addHook('onClose', async () => ctx.payments.stopTimers());
+  app.addHook('onClose', async () => {
+    ctx.payments.stopTimers();
+    clearInterval(sweeper);
+  });
   const host = options.host ?? '127.0.0.1';
   await app.listen({ host, port: options.port ?? 8787 });
   const address = app.server.address();
@@ -107,6 +138,16 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       db.close();
     },
   };
+}
+
+/** Clears away what has expired: uploads no message refers to, results kept for repeated sends. */
+function housekeeping(ctx: AppContext): void {
+  try {
+    sweepUploads(ctx);
+    forgetSendsBefore(ctx.db, clock.now() - LIMITS.idempotencyMs);
+  } catch (err) {
+    ctx.logError(`housekeeping failed: ${errorText(err)}`);
+  }
 }
 
 /** `SVC_SERVER_SECRET` (64 hex digits) or a random secret kept in the database. */

@@ -2,14 +2,21 @@ import type { OutgoingHttpHeaders } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ChatStreamRecord } from '../src/client/types.js';
 import type { AppContext } from './context.js';
-import { badRequest } from './errors.js';
-import { parseCursor, startOfLastTurns } from './store/records.js';
+import { badRequest, tooMany } from './errors.js';
+import { lastRecordId, parseCursor, startOfLastTurns } from './store/records.js';
+import { isTurnRunning } from './store/turns.js';
 
 /** Where a stream starts: after a cursor (a rowid), at the last `turns` turns, or (neither) at the live tail. */
 export interface StreamStart {
+  conversationId: string;
   after?: number;
   turns?: number;
 }
+
+/** How long a caller turned away for holding too many streams waits: one of them has to close first. */
+const STREAMS_RETRY_MS = 5000;
+/** The last event of a stream whose credential expired: a client renews its token and resumes from its cursor. */
+const EXPIRED = 'event: expired\ndata: {"detail":"the session token expired"}\n\n';
 
 /**
  * The stream cursor of a request: the `lastEventId` query parameter wins over the `Last-Event-ID` header.
@@ -28,15 +35,34 @@ const sseFrame = (record: ChatStreamRecord) => `id: ${record.id}\nevent: record\
 
 /**
  * Answers with a conversation's record stream as Server-Sent Events: `: connected` at once, the replay,
- * then live records (RecordLog.follow), with a `: ping` comment every `ctx.heartbeatMs`. It ends only
- * when the client leaves (or the service stops).
+ * then live records (RecordLog.follow), with a `: ping` comment every `ctx.heartbeatMs`. It ends when the
+ * client leaves, the service stops, or the credential it was opened with expires (`expiresAt`): at once
+ * when no reply is running, else right after that reply's `result` (a reply begun within the session is
+ * heard to its end, and nothing after it), with an `expired` event last.
+ *
+ * Refused before it opens: a cursor past the conversation's newest record (400, a reader that would never
+ * hear anything), and an `owner` already holding `quotas.streamsPerUser` streams (429).
  */
-export function sendRecordStream(ctx: AppContext, reply: FastifyReply, conversationId: string, start: StreamStart) {
+export function sendRecordStream(
+  ctx: AppContext,
+  reply: FastifyReply,
+  start: StreamStart,
+  owner: string,
+  expiresAt?: string,
+) {
+  const { conversationId } = start;
+  if (start.after !== undefined && start.after > lastRecordId(ctx.db, conversationId)) {
+    throw badRequest('lastEventId is past the newest record of this conversation');
+  }
+  const release = ctx.streams.open(owner);
+  if (!release) {
+    throw tooMany(`too many open streams (limit ${ctx.quotas.streamsPerUser} per user)`, STREAMS_RETRY_MS);
+  }
   const after = start.after ?? (start.turns ? startOfLastTurns(ctx.db, conversationId, start.turns) : undefined);
   reply.hijack();
   const res = reply.raw;
   res.writeHead(200, {
-    // The CORS headers set on every reply.
+    // The CORS and safety headers set on every reply.
     ...(reply.getHeaders() as OutgoingHttpHeaders),
     'content-type': 'text/event-stream; charset=utf-8',
     'cache-control': 'no-cache, no-transform',
@@ -46,12 +72,29 @@ export function sendRecordStream(ctx: AppContext, reply: FastifyReply, conversat
   });
   res.write(': connected\n\n');
   const heartbeat = setInterval(() => res.write(': ping\n\n'), ctx.heartbeatMs);
+  let expired = false;
+  const expiry =
+    expiresAt === undefined
+      ? undefined
+      : setTimeout(
+          () => {
+            expired = true;
+            if (!isTurnRunning(ctx.db, conversationId)) res.end(EXPIRED);
+          },
+          // Session tokens live a day at most: well within what a timer holds.
+          Math.max(0, Date.parse(expiresAt) - Date.now()),
+        );
   const unfollow = ctx.records.follow(conversationId, after, {
-    record: (record) => res.write(sseFrame(record)),
+    record: (record) => {
+      res.write(sseFrame(record));
+      if (expired && record.raw.type === 'result') res.end(EXPIRED);
+    },
     close: () => res.end(),
   });
   res.on('close', () => {
     clearInterval(heartbeat);
+    clearTimeout(expiry);
     unfollow();
+    release();
   });
 }

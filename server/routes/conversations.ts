@@ -1,23 +1,57 @@
+import { createHash } from 'node:crypto';
+import { Readable } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import type { ChatStreamRecord } from '../../src/client/types.js';
 import { type Caller, ownConversation, security, userHook } from '../auth.js';
 import type { AppContext } from '../context.js';
 import { badRequest, notFound } from '../errors.js';
+import { boundedJson, boundedText, LIMITS } from '../limits.js';
+import { baseUrlOf } from '../public-url.js';
 import { resumeCursor, sendRecordStream } from '../sse.js';
 import { createConversation, latestConversation, type StoredConversation } from '../store/conversations.js';
+import type { Db } from '../store/db.js';
 import { type AgentRow, agentById, agentsOfWorkspace } from '../store/identity.js';
-import { type HistoryPage, historyPage, messages, parseCursor } from '../store/records.js';
+import { type HistoryPage, historyPage, messagesAfter, parseCursor } from '../store/records.js';
+import type { SendKey } from '../store/sends.js';
 import { beginTurn } from '../turns/begin-turn.js';
 import { chatStreamRecord, messagePart } from './record-schemas.js';
 import type { ZodApp } from './route-module.js';
 
 // ---------------------------------------------------------------- shapes shared with the training routes
 
+/** What a message carries and is stored with: each bounded (docs/protocol.md "Limits"). */
 const messageFields = {
-  message: z.string(),
-  parts: z.array(messagePart).max(20).optional(),
-  metadata: z.record(z.unknown()).optional(),
+  message: boundedText(z.string(), LIMITS.messageBytes),
+  parts: z.array(boundedJson(messagePart, LIMITS.partBytes)).max(20).optional(),
+  metadata: boundedJson(z.record(z.unknown()), LIMITS.metadataBytes).optional(),
 };
+
+/** `Idempotency-Key` of a send: a key the client makes per message (a UUID) and repeats on every retry of it. */
+export const sendHeaders = z
+  .object({
+    'idempotency-key': z
+      .string()
+      .regex(/^[\x21-\x7e]{1,200}$/, 'must be 1 to 200 visible ASCII characters')
+      .optional()
+      .describe(
+        'Makes the send safe to retry: a repeat of the key within 24 hours answers the first result again ' +
+          'and stores nothing; a repeat with another request is 409.',
+      ),
+  })
+  .passthrough();
+
+/**
+ * The key a send is remembered under, for `owner` (the caller): the header, and a hash of the request
+ * without `mcpTokens` (credentials that a client may renew between retries, and that are never stored).
+ */
+export function sendKeyOf(req: FastifyRequest, owner: string): SendKey | undefined {
+  const key = req.headers['idempotency-key'];
+  if (typeof key !== 'string') return undefined;
+  const { mcpTokens: _, ...request } = req.body as Record<string, unknown>;
+  const fingerprint = createHash('sha256').update(JSON.stringify(request)).digest('base64url');
+  return { ownerId: owner, key, fingerprint };
+}
 
 /** An empty message says nothing: it must carry parts or answer a card. */
 const notEmpty = (body: { message: string; parts?: unknown[] }, answersCard: boolean, issue: z.RefinementCtx) => {
@@ -73,9 +107,6 @@ export function historyPageOf(query: z.output<typeof historyQuery>): HistoryPage
   return { before, turns: query.turns, maxEntries: query.maxEntries, includeThinking: query.includeThinking };
 }
 
-/** The origin the caller used, for links handed out during the turn (pay page, uploaded files). */
-export const baseUrlOf = (req: FastifyRequest) => `${req.protocol}://${req.headers.host ?? req.host}`;
-
 // ---------------------------------------------------------------- conversation routes
 
 const sendBody = z
@@ -84,7 +115,13 @@ const sendBody = z
     conversationId: z.string().min(1).optional(),
     targetAgentIds: z.array(z.string().min(1)).min(1).max(10).optional(),
     newConversation: z.boolean().optional(),
-    mcpTokens: z.record(z.string()).optional(),
+    mcpTokens: z
+      .record(z.string().max(200), boundedText(z.string(), LIMITS.mcpTokenBytes))
+      .refine(
+        (tokens) => Object.keys(tokens).length <= LIMITS.mcpTokens,
+        `must hold at most ${LIMITS.mcpTokens} tokens`,
+      )
+      .optional(),
     toolAction: z.boolean().optional(),
     senderName: z.string().max(200).optional(),
     senderAvatar: z.string().max(2048).optional(),
@@ -111,10 +148,20 @@ export default function conversationsRoutes(app: ZodApp, ctx: AppContext) {
 
   app.post(
     '/conversations/send',
-    { schema: { tags, summary: 'send', security: security.user, body: sendBody, response: { 200: sendResult } } },
+    {
+      schema: {
+        tags,
+        summary: 'send',
+        security: security.user,
+        headers: sendHeaders,
+        body: sendBody,
+        response: { 200: sendResult },
+      },
+    },
     async (req) => {
-      const conversation = resolveConversation(ctx, req.caller, req.body);
-      return beginTurn(ctx, conversation, { ...req.body, text: req.body.message, baseUrl: baseUrlOf(req) });
+      const message = { ...req.body, text: req.body.message, baseUrl: baseUrlOf(ctx, req) };
+      const target = () => resolveConversation(ctx, req.caller, req.body);
+      return beginTurn(ctx, target, message, sendKeyOf(req, req.caller.userId));
     },
   );
 
@@ -133,7 +180,14 @@ export default function conversationsRoutes(app: ZodApp, ctx: AppContext) {
     async (req, reply) => {
       const after = resumeCursor(req, req.query.lastEventId);
       const conversation = ownConversation(ctx.db, req.caller, req.params.id);
-      sendRecordStream(ctx, reply, conversation.id, { after, turns: req.query.turns });
+      const { userId, expiresAt } = req.caller;
+      sendRecordStream(
+        ctx,
+        reply,
+        { conversationId: conversation.id, after, turns: req.query.turns },
+        userId,
+        expiresAt,
+      );
     },
   );
 
@@ -146,12 +200,19 @@ export default function conversationsRoutes(app: ZodApp, ctx: AppContext) {
         security: security.user,
         params: idParams,
         querystring: z.object({ includeThinking: booleanFlag }),
-        response: { 200: z.object({ entries: z.array(chatStreamRecord) }) },
+        response: {
+          200: {
+            description: 'The whole history, oldest first, written as it is read from the database.',
+            content: { 'application/json': { schema: z.object({ entries: z.array(chatStreamRecord) }) } },
+          },
+        },
       },
     },
-    async (req) => {
+    async (req, reply) => {
       const conversation = ownConversation(ctx.db, req.caller, req.params.id);
-      return { entries: messages(ctx.db, conversation.id, req.query.includeThinking) };
+      const body = Readable.from(messagesJson(ctx.db, conversation.id, req.query.includeThinking));
+      // Fastify pipes a stream as it is; the type provider only knows the shape the stream writes.
+      return reply.type('application/json; charset=utf-8').send(body as unknown as { entries: ChatStreamRecord[] });
     },
   );
 
@@ -187,6 +248,29 @@ export default function conversationsRoutes(app: ZodApp, ctx: AppContext) {
     },
     async (req) => ctx.turns.interrupt(ownConversation(ctx.db, req.caller, req.params.id).id),
   );
+}
+
+/** Records per database read while `messages` is written. */
+const MESSAGES_PAGE = 50;
+
+/**
+ * The body of `messages`, `{"entries":[…]}`, written a page of records at a time as the client reads it: a
+ * whole conversation (up to LIMITS.conversationBytes) is never held in memory at once.
+ */
+async function* messagesJson(db: Db, conversationId: string, includeThinking: boolean): AsyncGenerator<string> {
+  yield '{"entries":[';
+  let after = 0;
+  let separator = '';
+  for (;;) {
+    const page = messagesAfter(db, conversationId, after, MESSAGES_PAGE, includeThinking);
+    for (const record of page) {
+      yield separator + JSON.stringify(record);
+      separator = ',';
+    }
+    if (page.length < MESSAGES_PAGE) break;
+    after = parseCursor(page.at(-1)!.id)!;
+  }
+  yield ']}';
 }
 
 /**

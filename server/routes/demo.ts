@@ -48,7 +48,8 @@ export default function demoRoutes(app: ZodApp, ctx: AppContext) {
     const body = await readFile(join(ROOT, folder, name)).catch(() => {
       throw notFound(folder === 'dist' ? 'the widget is not built: run npm run build' : 'route not found');
     });
-    reply.header('content-type', type).header('cache-control', 'no-cache');
+    // nosniff comes with every answer of the service (errors.ts SAFETY_HEADERS).
+    reply.headers({ 'content-type': type, 'cache-control': 'no-cache', 'referrer-policy': 'no-referrer' });
     if (type.startsWith('text/html')) reply.header('content-security-policy', PAGE_CSP);
     return reply.send(body);
   };

@@ -1,5 +1,6 @@
-import { createReadStream } from 'node:fs';
+import { createReadStream, createWriteStream, rmSync } from 'node:fs';
 import { basename } from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import multipart from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
@@ -7,10 +8,19 @@ import type { UploadedFile } from '../../src/client/types.js';
 import { ownConversation, security, userHook } from '../auth.js';
 import type { AppContext } from '../context.js';
 import { badRequest, HttpError, notFound, validationDetail } from '../errors.js';
-import { findUpload, formatByteLimit, readConversationFile, resolveConversationFile, storeUpload } from '../files.js';
+import {
+  checkUploadQuota,
+  findUpload,
+  newUploadFile,
+  readConversationFile,
+  registerUpload,
+  resolveConversationFile,
+} from '../files.js';
+import { formatBytes, LIMITS } from '../limits.js';
 import { contentDisposition, isInlineSafe, MEDIA_TYPE, mimeTypeOf } from '../media-types.js';
 import { binary } from '../openapi.js';
-import { baseUrlOf, idParams } from './conversations.js';
+import { baseUrlOf } from '../public-url.js';
+import { idParams } from './conversations.js';
 import type { ZodApp } from './route-module.js';
 
 const uploadFields = z.object({
@@ -30,7 +40,16 @@ const uploadedFile = z.object({
   agentPath: z.string().optional(),
 });
 
-const fileQuery = z.object({ path: z.string().describe("A path inside the conversation's folder.") });
+const fileQuery = z.object({
+  path: z
+    .string()
+    .refine((path) => Buffer.byteLength(path) <= LIMITS.pathBytes, `must be at most ${LIMITS.pathBytes} bytes`)
+    .refine(
+      (path) => path.split('/').every((name) => Buffer.byteLength(name) <= LIMITS.pathComponentBytes),
+      `must not hold a name over ${LIMITS.pathComponentBytes} bytes`,
+    )
+    .describe("A path inside the conversation's folder."),
+});
 
 const bytes = (description: string) => ({ 200: { description, content: { '*/*': { schema: binary(description) } } } });
 
@@ -67,19 +86,28 @@ export default async function filesRoutes(app: ZodApp, ctx: AppContext) {
       },
     },
     async (req): Promise<UploadedFile> => {
-      const { file, fields } = await readUpload(req, ctx.maxUploadBytes);
-      const options = uploadFields.safeParse(fields);
-      if (!options.success) throw badRequest(validationDetail('body', options.error.issues));
-      if (!file) throw badRequest('multipart field "file" is missing');
-      return storeUpload(ctx, {
-        ownerId: req.caller.userId,
-        filename: options.data.filename ?? file.filename,
-        mimeType: options.data.contentType ?? file.mimetype,
-        data: file.data,
-        baseUrl: baseUrlOf(req),
-        agentId: options.data.agentId,
-        chatGroupId: options.data.chatGroupId,
-      });
+      checkUploadQuota(ctx, req.caller.userId);
+      const target = newUploadFile(ctx);
+      try {
+        const { file, fields } = await readUpload(req, target.path, ctx.maxUploadBytes);
+        const options = uploadFields.safeParse(fields);
+        if (!options.success) throw badRequest(validationDetail('body', options.error.issues));
+        if (!file) throw badRequest('multipart field "file" is missing');
+        const upload = {
+          id: target.id,
+          ownerId: req.caller.userId,
+          filename: options.data.filename ?? file.filename,
+          mimeType: options.data.contentType ?? file.mimetype,
+          size: file.size,
+          baseUrl: baseUrlOf(ctx, req),
+          agentId: options.data.agentId,
+          chatGroupId: options.data.chatGroupId,
+        };
+        return registerUpload(ctx, upload, { quota: true });
+      } catch (err) {
+        rmSync(target.path, { force: true });
+        throw err;
+      }
     },
   );
 
@@ -163,14 +191,18 @@ export default async function filesRoutes(app: ZodApp, ctx: AppContext) {
 }
 
 interface UploadPart {
-  data: Buffer;
+  size: number;
   filename: string;
   mimetype: string;
 }
 
-/** The `file` part and the text fields of an upload, whatever their order in the body. */
+/**
+ * The text fields of an upload, whatever their order in the body, and its `file` part, streamed to `path` as
+ * it arrives (so a visitor's upload never sits in memory), stopping at `limit` bytes with 413.
+ */
 async function readUpload(
   req: FastifyRequest,
+  path: string,
   limit: number,
 ): Promise<{ file?: UploadPart; fields: Record<string, string> }> {
   const fields: Record<string, string> = {};
@@ -179,16 +211,21 @@ async function readUpload(
     for await (const part of req.parts()) {
       if (part.type === 'field') {
         if (typeof part.value === 'string') fields[part.fieldname] = part.value;
-      } else if (part.fieldname === 'file') {
-        file = { data: await part.toBuffer(), filename: part.filename, mimetype: part.mimetype };
+      } else if (part.fieldname === 'file' && !file) {
+        const out = createWriteStream(path);
+        await pipeline(part.file, out);
+        if (part.file.truncated) throw new req.server.multipartErrors.RequestFileTooLargeError();
+        file = { size: out.bytesWritten, filename: part.filename, mimetype: part.mimetype };
       } else {
         part.file.resume();
       }
     }
   } catch (err) {
     if (err instanceof req.server.multipartErrors.RequestFileTooLargeError) {
-      throw new HttpError(413, `file too large (limit ${formatByteLimit(limit)})`);
+      throw new HttpError(413, `file too large (limit ${formatBytes(limit)})`);
     }
+    // Writing the file failed: the service's fault, not the body's.
+    if ((err as NodeJS.ErrnoException).syscall) throw err;
     // Reading parts only parses the request: anything else that fails here is a malformed body (no
     // boundary, a truncated part), which the parser reports without a status.
     const status = (err as { statusCode?: number }).statusCode;

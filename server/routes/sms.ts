@@ -1,17 +1,40 @@
+import ipaddr from 'ipaddr.js';
 import { type ZodIssue, z } from 'zod';
 import type { SessionToken } from '../../src/client/types.js';
 import { noCredentialHook, security } from '../auth.js';
 import type { AppContext } from '../context.js';
-import { badRequest, forbidden, HttpError, notFound, unauthorized } from '../errors.js';
+import { badRequest, forbidden, notFound, tooMany, unauthorized } from '../errors.js';
 import { nowIso } from '../ids.js';
 import { type WorkspaceRow, workspaceBySlug } from '../store/identity.js';
-import { consumeSmsCode, issueSmsCode, provisionMember, SMS_SESSION_TTL_SECONDS } from '../store/workspace.js';
+import {
+  consumeSmsCode,
+  issueSmsCode,
+  provisionMember,
+  SMS_SESSION_TTL_SECONDS,
+  type SmsRefusal,
+} from '../store/workspace.js';
 import type { ZodApp } from './route-module.js';
 import { issueSession, sessionToken } from './workspaces.js';
 
 /** E.164: `+`, then 8 to 15 digits, the first not 0. */
 const phone = z.string().regex(/^\+[1-9]\d{7,14}$/);
 const params = z.object({ slug: z.string() });
+
+const REFUSED: Record<SmsRefusal, string> = {
+  phone: 'too many codes sent to this phone, try again later',
+  address: 'too many codes requested from this address, try again later',
+  workspace: 'this workspace has sent its daily number of SMS codes, try again later',
+};
+
+/**
+ * The client address send limits count by: an IPv4 address, or the /64 of an IPv6 address (one home or phone
+ * holds a whole /64). Behind a reverse proxy it is the address the proxy names (`--trust-proxy`).
+ */
+export function clientAddress(ip: string): string {
+  const address = ipaddr.process(ip);
+  if (address.kind() === 'ipv4') return address.toString();
+  return `${ipaddr.IPv6.networkAddressFromCIDR(`${address.toString()}/64`).toString()}/64`;
+}
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -25,7 +48,7 @@ declare module 'fastify' {
  * check, in the order of docs/protocol.md: no credential, a known workspace (both before the body is
  * read), an E.164 phone, SMS sign-up enabled, then (verify) that `code` is a string.
  */
-export default function smsRoutes(app: ZodApp, { db, secret, sms }: AppContext) {
+export default function smsRoutes(app: ZodApp, { db, secret, sms, quotas }: AppContext) {
   app.addHook('onRequest', noCredentialHook);
   app.addHook('onRequest', async (req) => {
     const workspace = workspaceBySlug(db, (req.params as { slug: string }).slug);
@@ -57,11 +80,14 @@ export default function smsRoutes(app: ZodApp, { db, secret, sms }: AppContext) 
     },
     async (req, reply) => {
       const workspace = req.smsWorkspace;
-      const issued = issueSmsCode(db, secret, workspace.id, req.body.phone);
-      if ('retryAfterSeconds' in issued) {
-        reply.header('retry-after', String(issued.retryAfterSeconds));
-        throw new HttpError(429, 'too many codes sent to this phone, try again later');
-      }
+      const issued = issueSmsCode(db, secret, {
+        workspaceId: workspace.id,
+        phone: req.body.phone,
+        address: clientAddress(req.ip),
+        addressPerHour: quotas.smsPerAddressPerHour,
+        workspacePerDay: workspace.sms_daily_limit ?? quotas.smsPerWorkspacePerDay,
+      });
+      if ('refused' in issued) throw tooMany(REFUSED[issued.refused], issued.retryAfterSeconds * 1000);
       sms.send({ phone: req.body.phone, code: issued.code, slug: workspace.slug, at: nowIso() });
       return reply.code(204).send(null);
     },

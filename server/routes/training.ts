@@ -1,17 +1,19 @@
 import { z } from 'zod';
 import { operatorHook, security } from '../auth.js';
 import type { AppContext } from '../context.js';
+import { baseUrlOf } from '../public-url.js';
 import { resumeCursor, sendRecordStream } from '../sse.js';
 import { historyPage } from '../store/records.js';
 import { beginTurn } from '../turns/begin-turn.js';
 import {
-  baseUrlOf,
   historyPageOf,
   historyQuery,
   historyResult,
   idParams,
   interruptResult,
   recordStream,
+  sendHeaders,
+  sendKeyOf,
   streamQuery,
   trainingSendBody,
 } from './conversations.js';
@@ -33,13 +35,15 @@ export default function trainingRoutes(app: ZodApp, ctx: AppContext) {
       schema: {
         ...schema,
         summary: 'trainingSend',
+        headers: sendHeaders,
         body: trainingSendBody,
         response: { 200: z.object({ ok: z.boolean(), msgId: z.string().optional() }) },
       },
     },
     async (req) => {
       const { conversation } = req.training;
-      const sent = beginTurn(ctx, conversation, { ...req.body, text: req.body.message, baseUrl: baseUrlOf(req) });
+      const message = { ...req.body, text: req.body.message, baseUrl: baseUrlOf(ctx, req) };
+      const sent = beginTurn(ctx, () => conversation, message, sendKeyOf(req, conversation.ownerId));
       return { ok: true, msgId: sent.results[0]?.msgId };
     },
   );
@@ -49,7 +53,13 @@ export default function trainingRoutes(app: ZodApp, ctx: AppContext) {
     { schema: { ...schema, summary: 'trainingStream', querystring: streamQuery, response: recordStream } },
     async (req, reply) => {
       const after = resumeCursor(req, req.query.lastEventId);
-      sendRecordStream(ctx, reply, req.training.conversation.id, { after, turns: req.query.turns });
+      const { conversation } = req.training;
+      sendRecordStream(
+        ctx,
+        reply,
+        { conversationId: conversation.id, after, turns: req.query.turns },
+        conversation.ownerId,
+      );
     },
   );
 

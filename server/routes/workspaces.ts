@@ -1,11 +1,19 @@
 import { z } from 'zod';
-import type { AgentList, SingleAgent, WorkspaceAgent } from '../../src/client/types.js';
+import type { AgentList, SingleAgent, SmsLimit, WorkspaceAgent } from '../../src/client/types.js';
 import { security, workspaceAdminHook } from '../auth.js';
 import type { AppContext } from '../context.js';
 import { conflict, fixedValidationDetail, forbidden, HttpError, notFound } from '../errors.js';
 import type { Db } from '../store/db.js';
 import { type AgentRow, agentById, agentsOfWorkspace, workspaceById } from '../store/identity.js';
-import { grantCredits, listMembers, mintSession, provisionMember, suspendMember } from '../store/workspace.js';
+import {
+  grantCredits,
+  listMembers,
+  mintSession,
+  provisionMember,
+  setSmsDailyLimit,
+  smsSentToday,
+  suspendMember,
+} from '../store/workspace.js';
 import type { ZodApp } from './route-module.js';
 
 const slugParams = z.object({ slug: z.string() });
@@ -36,8 +44,15 @@ const member = z.object({
   balance: z.number(),
 });
 
+/** Credits are whole cents: an amount has at most 2 decimal places, and is at most a billion. */
+const MAX_AMOUNT = 1_000_000_000;
+
 const grantBody = z.object({
-  amount: z.number().positive(),
+  amount: z
+    .number()
+    .positive()
+    .refine((amount) => amount <= MAX_AMOUNT, `Number must be less than or equal to ${MAX_AMOUNT}`)
+    .refine((amount) => Number(amount.toFixed(2)) === amount, 'Number must have at most 2 decimal places'),
   idempotency_key: z.string().min(1).max(200),
 });
 
@@ -67,6 +82,22 @@ const agentList = z.object({
 const singleAgent = z.object({ scope: z.literal('workspace'), workspace_id: z.string(), agent: workspaceAgent });
 
 const noContent = z.null().describe('No body.');
+
+const smsLimit = z.object({
+  daily_limit: z.number().int().describe('SMS codes the workspace sends in any 24 hours, at most.'),
+  custom: z.boolean().describe("Whether the owner set it; otherwise it is the service's default."),
+  sent_last_24h: z.number().int(),
+});
+
+const smsLimitBody = z.object({
+  daily_limit: z
+    .number()
+    .int()
+    .min(0)
+    .max(1_000_000)
+    .nullable()
+    .describe("0 turns SMS sign-in's codes off; null returns to the service's default."),
+});
 
 const toWorkspaceAgent = ({ id, name, description, avatar_url, runtime, created_at }: AgentRow): WorkspaceAgent => ({
   id,
@@ -98,7 +129,7 @@ export function issueSession(db: Db, workspaceId: string, spUserRef: string, ttl
  * Workspace administration (spec 4.1). The credential is checked first (workspaceAdminHook, by each
  * route's `security`), then the body, then things are looked up (docs/protocol.md "Credentials").
  */
-export default function workspaceRoutes(app: ZodApp, { db }: AppContext) {
+export default function workspaceRoutes(app: ZodApp, { db, quotas }: AppContext) {
   app.addHook('onRequest', workspaceAdminHook(db));
   const tags = ['workspaces'];
 
@@ -235,6 +266,29 @@ export default function workspaceRoutes(app: ZodApp, { db }: AppContext) {
       const agent = agentById(db, req.params.agentId);
       if (!agent || agent.workspace_id !== req.workspace.id) throw notFound('Agent not found in this workspace');
       return { scope: 'workspace', workspace_id: req.workspace.id, agent: toWorkspaceAgent(agent) };
+    },
+  );
+
+  /** The workspace's daily cap on SMS codes (our extension: spec section 8 leaves quotas open). */
+  const smsLimitOf = (workspace: { id: string; sms_daily_limit: number | null }): SmsLimit => ({
+    daily_limit: workspace.sms_daily_limit ?? quotas.smsPerWorkspacePerDay,
+    custom: workspace.sms_daily_limit !== null,
+    sent_last_24h: smsSentToday(db, workspace.id),
+  });
+  const smsLimitSchema = { tags, security: security.workspaceKeyOrOwner, params: slugParams };
+
+  app.get(
+    '/workspaces/:slug/sms/limit',
+    { schema: { ...smsLimitSchema, summary: 'getSmsLimit', response: { 200: smsLimit } } },
+    async (req) => smsLimitOf(req.workspace),
+  );
+
+  app.put(
+    '/workspaces/:slug/sms/limit',
+    { schema: { ...smsLimitSchema, summary: 'setSmsLimit', body: smsLimitBody, response: { 200: smsLimit } } },
+    async (req) => {
+      setSmsDailyLimit(db, req.workspace.id, req.body.daily_limit);
+      return smsLimitOf({ id: req.workspace.id, sms_daily_limit: req.body.daily_limit });
     },
   );
 }

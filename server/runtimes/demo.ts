@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { ContentBlock, ToolUseBlock } from '../../src/client/types.js';
 import { randomId } from '../ids.js';
 import { chartSvg, DATA_CSV, HELP, introduction, LONG_MARKDOWN, REPORT_MD, SLOW_WORDS } from './demo-content.js';
-import type { Runtime, TurnInput, TurnIO } from './types.js';
+import { paymentProblem, type Runtime, type TurnInput, type TurnIO } from './types.js';
 
 /**
  * The demo agent: each slash command shows one kind of record, so the widget can be tried (and tested)
@@ -159,15 +159,17 @@ async function reportConnector(typeId: string, io: TurnIO, afterSetup: boolean):
   });
 }
 
+const PAY_USAGE = 'Usage: `/pay AMOUNT [SECONDS]`, e.g. `/pay 9.9` or `/pay 20 60` (expires after 60 seconds).';
+
 async function pay([amount, seconds]: string[], _input: TurnInput, io: TurnIO): Promise<void> {
   const amountCny = Number(amount);
   const expiresInSeconds = seconds === undefined ? 900 : Number(seconds);
-  if (!(amountCny > 0 && amountCny <= 100000) || !Number.isInteger(expiresInSeconds) || expiresInSeconds < 1) {
-    return say(io, 'Usage: `/pay AMOUNT [SECONDS]`, e.g. `/pay 9.9` or `/pay 20 60` (expires after 60 seconds).');
-  }
+  if (!amount || Number.isNaN(amountCny) || !Number.isInteger(expiresInSeconds)) return say(io, PAY_USAGE);
+  const problem = paymentProblem(amountCny, expiresInSeconds);
+  if (problem) return say(io, `${problem} ${PAY_USAGE}`);
   await say(io, `Here is a payment card for ¥${amountCny.toFixed(2)}.`);
   io.paymentGate({
-    amountCny: Math.round(amountCny * 100) / 100,
+    amountCny,
     title: 'Demo order',
     description: 'Paid on the local pay page of the reference service.',
     expiresInSeconds,

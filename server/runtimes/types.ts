@@ -50,6 +50,25 @@ export interface TextStream {
   end(blocks?: { before?: ContentBlock[]; after?: ContentBlock[] }): void;
 }
 
+/** What `paymentGate` takes: an amount of whole fen from ¥0.01 to ¥100,000, open for up to 7 days. */
+export const PAYMENT_LIMITS = { minCny: 0.01, maxCny: 100_000, maxExpirySeconds: 7 * 24 * 60 * 60 } as const;
+
+/**
+ * Why a payment request cannot become an order (docs/protocol.md "Payments"), in a sentence; undefined when
+ * it can. The demo runtime answers `/pay` with it, and PaymentOrders.create refuses with it.
+ */
+export function paymentProblem(amountCny: number, expiresInSeconds: number): string | undefined {
+  const { minCny, maxCny, maxExpirySeconds } = PAYMENT_LIMITS;
+  if (!Number.isFinite(amountCny) || amountCny < minCny || amountCny > maxCny) {
+    return `The amount must be from ¥${minCny.toFixed(2)} to ¥${maxCny.toLocaleString('en-US')}.`;
+  }
+  if (Number(amountCny.toFixed(2)) !== amountCny) return 'An amount has at most 2 decimal places (whole fen).';
+  if (!(expiresInSeconds > 0 && expiresInSeconds <= maxExpirySeconds)) {
+    return `An order stays open for at most 7 days (${maxExpirySeconds} seconds).`;
+  }
+  return undefined;
+}
+
 /** A file stored by this service; its bytes are read on demand. */
 export interface StoredFile {
   filename: string;
@@ -59,6 +78,7 @@ export interface StoredFile {
 }
 
 export interface PaymentRequest {
+  /** At most 2 decimal places, within PAYMENT_LIMITS. */
   amountCny: number;
   title: string;
   description?: string;

@@ -1,20 +1,31 @@
 import { nowIso, randomId } from '../ids.js';
-import type { Db } from './db.js';
+import type { AddedColumn, Db } from './db.js';
 
 /**
- * Conversations: who owns one and which agents answer in it. `last_seq` and `last_record` are kept by
- * records.ts as records are appended. A training conversation is unique per (agent, operator).
+ * Conversations: who owns one and which agents answer in it. `last_seq`, `last_record` and `bytes` (the
+ * size of its records' JSON) are kept by records.ts as records are appended. A training conversation is
+ * unique per (agent, operator).
  */
 export const conversationsSchema = `
 CREATE TABLE IF NOT EXISTS conversations (
   id TEXT PRIMARY KEY, kind TEXT NOT NULL, owner_id TEXT NOT NULL, workspace_id TEXT NOT NULL,
   agent_ids TEXT NOT NULL, training_agent_id TEXT, last_seq INTEGER NOT NULL DEFAULT 0,
-  last_record INTEGER NOT NULL DEFAULT 0, created_at TEXT NOT NULL
+  last_record INTEGER NOT NULL DEFAULT 0, bytes INTEGER NOT NULL DEFAULT 0, created_at TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS conversations_by_owner ON conversations (owner_id, kind, last_record);
 CREATE UNIQUE INDEX IF NOT EXISTS training_conversation ON conversations (training_agent_id, owner_id)
   WHERE kind = 'training';
 `;
+
+export const conversationsColumns: AddedColumn[] = [
+  {
+    table: 'conversations',
+    column: 'bytes',
+    definition: 'INTEGER NOT NULL DEFAULT 0',
+    fill: `UPDATE conversations SET bytes =
+      (SELECT COALESCE(SUM(length(CAST(raw AS BLOB))), 0) FROM records WHERE conversation_id = conversations.id)`,
+  },
+];
 
 export type ConversationKind = 'chat' | 'training';
 

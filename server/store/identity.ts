@@ -1,12 +1,12 @@
 import { hashSecret, nowIso, randomId } from '../ids.js';
-import type { Db } from './db.js';
+import type { AddedColumn, Db } from './db.js';
 
 /** Workspaces, their owners, keys, agents and members, and every credential that names a user. */
 export const identitySchema = `
 CREATE TABLE IF NOT EXISTS workspaces (
   id TEXT PRIMARY KEY, slug TEXT NOT NULL UNIQUE, display_name TEXT NOT NULL, status TEXT NOT NULL,
   sms_signup INTEGER NOT NULL DEFAULT 0, owner_user_id TEXT NOT NULL, wallet REAL NOT NULL DEFAULT 0,
-  created_at TEXT NOT NULL
+  created_at TEXT NOT NULL, sms_daily_limit INTEGER
 );
 CREATE TABLE IF NOT EXISTS api_keys (
   id TEXT PRIMARY KEY, workspace_id TEXT NOT NULL REFERENCES workspaces(id),
@@ -37,6 +37,11 @@ CREATE TABLE IF NOT EXISTS session_tokens (
 );
 `;
 
+/** `sms_daily_limit`: the owner's own cap on SMS codes per 24 hours; null for the service's default. */
+export const identityColumns: AddedColumn[] = [
+  { table: 'workspaces', column: 'sms_daily_limit', definition: 'INTEGER' },
+];
+
 export interface WorkspaceRow {
   id: string;
   slug: string;
@@ -45,6 +50,7 @@ export interface WorkspaceRow {
   sms_signup: number;
   owner_user_id: string;
   wallet: number;
+  sms_daily_limit: number | null;
 }
 
 export interface AgentRow {

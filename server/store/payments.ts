@@ -43,10 +43,9 @@ export type NewPaymentOrder = Pick<
   'conversationId' | 'userId' | 'agentId' | 'amountCny' | 'title' | 'description' | 'expiresAt'
 >;
 
-/** Stores a pending order. The amount must come to at least one fen. */
+/** Stores a pending order (its amount checked by server/payments.ts: whole fen). */
 export function insertPaymentOrder(db: Db, o: NewPaymentOrder): PaymentOrder {
   const amountFen = Math.round(o.amountCny * 100);
-  if (!Number.isFinite(amountFen) || amountFen <= 0) throw new RangeError('payment amount must be at least ¥0.01');
   const id = randomId('ord');
   const createdAt = nowIso();
   db.prepare(

@@ -7,6 +7,7 @@ import type {
 } from '../../src/client/types.js';
 import { nowIso } from '../ids.js';
 import type { Db } from './db.js';
+import { markUploadsReferenced } from './files.js';
 
 /**
  * The records of every conversation, and their order. A record's id (its stream cursor) is its rowid,
@@ -78,11 +79,15 @@ function toRecord(row: RecordRow): ChatStreamRecord {
 
 // ---------------------------------------------------------------- writing
 
-/** Stores a record. Call it inside a transaction; the caller publishes the record once that has committed. */
+/**
+ * Stores a record. Call it inside a transaction; the caller publishes the record once that has committed.
+ * The conversation's size grows by the record's JSON, and uploads the record links to are marked used.
+ */
 export function insertRecord(db: Db, conversationId: string, r: NewRecord): ChatStreamRecord {
+  const raw = JSON.stringify(r.raw);
   const bumped = db
-    .prepare('UPDATE conversations SET last_seq = last_seq + 1 WHERE id = ? RETURNING last_seq')
-    .get(conversationId) as { last_seq: number } | undefined;
+    .prepare('UPDATE conversations SET last_seq = last_seq + 1, bytes = bytes + ? WHERE id = ? RETURNING last_seq')
+    .get(Buffer.byteLength(raw), conversationId) as { last_seq: number } | undefined;
   if (!bumped) throw new Error(`conversation ${conversationId} does not exist`);
   const row: Omit<RecordRow, 'id'> = {
     conversation_id: conversationId,
@@ -92,7 +97,7 @@ export function insertRecord(db: Db, conversationId: string, r: NewRecord): Chat
     agent_name: r.agentName ?? null,
     sender: r.sender,
     event: r.event,
-    raw: JSON.stringify(r.raw),
+    raw,
     created_at: nowIso(),
   };
   const { lastInsertRowid } = db
@@ -103,7 +108,16 @@ export function insertRecord(db: Db, conversationId: string, r: NewRecord): Chat
     .run(row);
   const id = Number(lastInsertRowid);
   db.prepare('UPDATE conversations SET last_record = ? WHERE id = ?').run(id, conversationId);
+  markUploadsReferenced(db, raw);
   return toRecord({ id, ...row });
+}
+
+/** What a conversation's records take, as JSON (the bound of LIMITS.conversationBytes). */
+export function conversationBytes(db: Db, conversationId: string): number {
+  const row = db.prepare('SELECT bytes FROM conversations WHERE id = ?').get(conversationId) as
+    | { bytes: number }
+    | undefined;
+  return row?.bytes ?? 0;
 }
 
 // ---------------------------------------------------------------- the stream
@@ -154,11 +168,20 @@ function presentEntries(rows: RecordRow[], includeThinking: boolean): ChatStream
   return includeThinking ? records : records.map(withoutThinking);
 }
 
-/** The whole history of a conversation, oldest first. */
-export function messages(db: Db, conversationId: string, includeThinking: boolean): ChatStreamRecord[] {
+/**
+ * One stretch of a conversation's whole history: up to `limit` entries after the rowid `after`, oldest first.
+ * `messages` is read stretch by stretch, so answering it never holds a whole conversation.
+ */
+export function messagesAfter(
+  db: Db,
+  conversationId: string,
+  after: number,
+  limit: number,
+  includeThinking: boolean,
+): ChatStreamRecord[] {
   const rows = db
-    .prepare(`SELECT * FROM records WHERE conversation_id = ? AND ${HISTORY_FILTER} ORDER BY id`)
-    .all(conversationId) as RecordRow[];
+    .prepare(`SELECT * FROM records WHERE conversation_id = ? AND id > ? AND ${HISTORY_FILTER} ORDER BY id LIMIT ?`)
+    .all(conversationId, after, limit) as RecordRow[];
   return presentEntries(rows, includeThinking);
 }
 

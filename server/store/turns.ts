@@ -1,5 +1,5 @@
 import type { ResultSubtype } from '../../src/client/types.js';
-import { nowIso, randomId } from '../ids.js';
+import { nowIso } from '../ids.js';
 import type { Db } from './db.js';
 
 /**
@@ -36,8 +36,9 @@ export function isTurnRunning(db: Db, conversationId: string): boolean {
   return !!db.prepare("SELECT 1 FROM turns WHERE conversation_id = ? AND status = 'running'").get(conversationId);
 }
 
-export function insertTurn(db: Db, conversationId: string): RunningTurn {
-  const turn = { id: randomId('t'), conversationId, startedAt: nowIso() };
+/** Stores a running turn; `id` is made before the transaction so that everything a turn needs exists first. */
+export function insertTurn(db: Db, conversationId: string, id: string): RunningTurn {
+  const turn = { id, conversationId, startedAt: nowIso() };
   db.prepare("INSERT INTO turns (id, conversation_id, status, started_at) VALUES (?, ?, 'running', ?)").run(
     turn.id,
     turn.conversationId,

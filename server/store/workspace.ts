@@ -1,7 +1,8 @@
 import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
 import type { GrantResult, Member, ProvisionResult, SessionToken } from '../../src/client/types.js';
 import { nowIso, randomId } from '../ids.js';
-import { type Db, immediate } from './db.js';
+import { clock } from './clock.js';
+import { type AddedColumn, type Db, immediate } from './db.js';
 import { issueSessionToken } from './identity.js';
 
 /** Members live in identity.ts; this module adds what the administration and SMS routes keep. */
@@ -17,20 +18,26 @@ CREATE TABLE IF NOT EXISTS sms_codes (
   expires_at INTEGER NOT NULL, failures INTEGER NOT NULL DEFAULT 0,
   PRIMARY KEY (workspace_id, phone)
 );
-CREATE TABLE IF NOT EXISTS sms_sends (phone TEXT NOT NULL, sent_at INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS sms_sends (
+  phone TEXT NOT NULL, sent_at INTEGER NOT NULL, workspace_id TEXT, address TEXT
+);
 CREATE INDEX IF NOT EXISTS sms_sends_by_phone ON sms_sends (phone, sent_at);
 `;
 
-/** Time of the SMS rules (expiry, rate limit), in ms; tests move it instead of sleeping. */
-export const clock = { now: (): number => Date.now() };
+/** Who asked for a code and for which workspace: added when the limits per address and workspace came. */
+export const workspaceColumns: AddedColumn[] = ['workspace_id', 'address'].map((column) => ({
+  table: 'sms_sends',
+  column,
+  definition: 'TEXT',
+  after: `CREATE INDEX IF NOT EXISTS sms_sends_by_${column} ON sms_sends (${column}, sent_at)`,
+}));
 
 const MEMBER_LIMIT = 500;
 export const SMS_SESSION_TTL_SECONDS = 86400;
 const CODE_TTL_MS = 5 * 60 * 1000;
 const MAX_WRONG_GUESSES = 5;
-const SEND_WINDOW_MS = 10 * 60 * 1000;
-const SENDS_PER_WINDOW = 5;
-const SEND_INTERVAL_MS = 30 * 1000;
+const MINUTE_MS = 60 * 1000;
+const DAY_MS = 24 * 60 * MINUTE_MS;
 
 interface MemberRow extends Member {
   workspace_id: string;
@@ -90,10 +97,15 @@ export function suspendMember(db: Db, workspaceId: string, memberId: string): bo
 /** Why a grant was refused; nothing changed. */
 export type GrantRefusal = 'key_reused' | 'unknown_member' | 'insufficient_wallet';
 
+/** An amount in whole cents: amounts have at most 2 decimal places (docs/protocol.md "Workspace routes"). */
+const cents = (amount: number) => Math.round(amount * 100);
+
 /**
  * Moves `amount` from the owner's wallet to the member, once per `idempotencyKey`. The lookup of the key and
  * the writes share one `BEGIN IMMEDIATE` transaction, so concurrent replays can never debit twice; a replay
- * gets the stored first result. A refusal changes nothing and does not use up the key.
+ * gets the stored first result. A refusal changes nothing and does not use up the key. Sums are taken in
+ * whole cents and every stored amount is a whole number of cents, so no binary fraction ever accumulates:
+ * 0.1 + 0.2 is 0.3.
  */
 export function grantCredits(
   db: Db,
@@ -111,21 +123,21 @@ export function grantCredits(
       | { member_id: string; amount: number; purchase_id: string; balance_after: number }
       | undefined;
     if (prior) {
-      if (prior.member_id !== memberId || prior.amount !== amount) return { refused: 'key_reused' };
+      if (prior.member_id !== memberId || cents(prior.amount) !== cents(amount)) return { refused: 'key_reused' };
       return { balance: prior.balance_after, purchase_id: prior.purchase_id, idempotent: true };
     }
-    if (!memberById(db, workspaceId, memberId)) return { refused: 'unknown_member' };
+    const member = memberById(db, workspaceId, memberId);
+    if (!member) return { refused: 'unknown_member' };
     const { wallet } = db.prepare('SELECT wallet FROM workspaces WHERE id = ?').get(workspaceId) as { wallet: number };
-    if (wallet < amount) return { refused: 'insufficient_wallet' };
-    db.prepare('UPDATE workspaces SET wallet = wallet - ? WHERE id = ?').run(amount, workspaceId);
-    const { balance } = db
-      .prepare('UPDATE members SET balance = balance + ? WHERE user_id = ? RETURNING balance')
-      .get(amount, memberId) as { balance: number };
+    if (cents(wallet) < cents(amount)) return { refused: 'insufficient_wallet' };
+    db.prepare('UPDATE workspaces SET wallet = ? WHERE id = ?').run((cents(wallet) - cents(amount)) / 100, workspaceId);
+    const balance = (cents(member.balance) + cents(amount)) / 100;
+    db.prepare('UPDATE members SET balance = ? WHERE user_id = ?').run(balance, memberId);
     const purchaseId = randomId('pur');
     db.prepare(
       `INSERT INTO grants (workspace_id, idempotency_key, member_id, amount, purchase_id, balance_after, created_at)
        VALUES (?, ?, ?, ?, ?, ?, ?)`,
-    ).run(workspaceId, idempotencyKey, memberId, amount, purchaseId, balance, nowIso());
+    ).run(workspaceId, idempotencyKey, memberId, cents(amount) / 100, purchaseId, balance, nowIso());
     return { balance, purchase_id: purchaseId, idempotent: false };
   });
 }
@@ -150,34 +162,107 @@ function codeHash(secret: Buffer, workspaceId: string, phone: string, code: stri
   return createHmac('sha256', secret).update(`${workspaceId}\n${phone}\n${code}`).digest();
 }
 
-export type CodeIssue = { code: string } | { retryAfterSeconds: number };
+/** Which limit refused a code: the phone's, the requesting address's, or the workspace's daily cap. */
+export type SmsRefusal = 'phone' | 'address' | 'workspace';
+
+export type CodeIssue = { code: string } | { refused: SmsRefusal; retryAfterSeconds: number };
+
+export interface CodeRequest {
+  workspaceId: string;
+  phone: string;
+  /** The client address asking (an IPv4 address or an IPv6 /64). */
+  address: string;
+  addressPerHour: number;
+  workspacePerDay: number;
+}
 
 /**
- * A new 6-digit code for `phone` in the workspace, replacing any older one, unless the phone's send limit
- * (5 per 10 minutes, 30 seconds apart; counted over every workspace) is reached.
+ * One send limit: at most `count` codes in any `windowMs` among the sends that match `where`. A stranger's
+ * requests count against a phone only for `perPhoneInterval`, so they cannot keep its owner from a fresh
+ * code longer than that; the window per phone is counted per requesting address.
  */
-export function issueSmsCode(db: Db, secret: Buffer, workspaceId: string, phone: string): CodeIssue {
+interface SendRule {
+  refusal: SmsRefusal;
+  where: string;
+  args: string[];
+  count: number;
+  windowMs: number;
+}
+
+/** How long until `rule` admits one more send (0: now). */
+function waitFor(db: Db, rule: SendRule, now: number): number {
+  if (rule.count <= 0) return rule.windowMs;
+  const row = db
+    .prepare(`SELECT sent_at FROM sms_sends WHERE ${rule.where} AND sent_at > ? ORDER BY sent_at DESC LIMIT 1 OFFSET ?`)
+    .get(...rule.args, now - rule.windowMs, rule.count - 1) as { sent_at: number } | undefined;
+  return row ? row.sent_at + rule.windowMs - now : 0;
+}
+
+/**
+ * A new 6-digit code for `phone` in the workspace, replacing any older one, unless a send limit is reached
+ * (docs/server.md "SMS sign-in"): then the limit that admits the next send last, and when it will.
+ */
+export function issueSmsCode(db: Db, secret: Buffer, request: CodeRequest): CodeIssue {
+  const { workspaceId, phone, address } = request;
   return immediate(db, () => {
     const now = clock.now();
-    db.prepare('DELETE FROM sms_sends WHERE phone = ? AND sent_at <= ?').run(phone, now - SEND_WINDOW_MS);
-    const sends = db.prepare('SELECT sent_at FROM sms_sends WHERE phone = ? ORDER BY sent_at').all(phone) as {
-      sent_at: number;
-    }[];
-    const waits: number[] = [];
-    const last = sends.at(-1);
-    if (last && now - last.sent_at < SEND_INTERVAL_MS) waits.push(last.sent_at + SEND_INTERVAL_MS - now);
-    // The window has room again once the oldest of the last five sends leaves it.
-    const fifthLast = sends.at(-SENDS_PER_WINDOW);
-    if (fifthLast) waits.push(fifthLast.sent_at + SEND_WINDOW_MS - now);
-    if (waits.length > 0) return { retryAfterSeconds: Math.ceil(Math.max(...waits) / 1000) };
+    db.prepare('DELETE FROM sms_sends WHERE sent_at <= ?').run(now - DAY_MS);
+    const rules: SendRule[] = [
+      { refusal: 'phone', where: 'phone = ?', args: [phone], count: 1, windowMs: 30 * 1000 },
+      {
+        refusal: 'phone',
+        where: 'phone = ? AND address = ?',
+        args: [phone, address],
+        count: 5,
+        windowMs: 10 * MINUTE_MS,
+      },
+      {
+        refusal: 'address',
+        where: 'address = ?',
+        args: [address],
+        count: request.addressPerHour,
+        windowMs: 60 * MINUTE_MS,
+      },
+      {
+        refusal: 'workspace',
+        where: 'workspace_id = ?',
+        args: [workspaceId],
+        count: request.workspacePerDay,
+        windowMs: DAY_MS,
+      },
+    ];
+    let longest: { refused: SmsRefusal; wait: number } | undefined;
+    for (const rule of rules) {
+      const wait = waitFor(db, rule, now);
+      if (wait > (longest?.wait ?? 0)) longest = { refused: rule.refusal, wait };
+    }
+    if (longest) return { refused: longest.refused, retryAfterSeconds: Math.ceil(longest.wait / 1000) };
 
     const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
     db.prepare(
       'INSERT OR REPLACE INTO sms_codes (workspace_id, phone, code_hash, expires_at, failures) VALUES (?, ?, ?, ?, 0)',
     ).run(workspaceId, phone, codeHash(secret, workspaceId, phone, code).toString('hex'), now + CODE_TTL_MS);
-    db.prepare('INSERT INTO sms_sends (phone, sent_at) VALUES (?, ?)').run(phone, now);
+    db.prepare('INSERT INTO sms_sends (phone, sent_at, workspace_id, address) VALUES (?, ?, ?, ?)').run(
+      phone,
+      now,
+      workspaceId,
+      address,
+    );
     return { code };
   });
+}
+
+/** Sets the workspace's own cap on SMS codes per 24 hours; null returns to the service's default. */
+export function setSmsDailyLimit(db: Db, workspaceId: string, limit: number | null): void {
+  db.prepare('UPDATE workspaces SET sms_daily_limit = ? WHERE id = ?').run(limit, workspaceId);
+}
+
+/** Codes a workspace sent in the last 24 hours (what its daily cap counts). */
+export function smsSentToday(db: Db, workspaceId: string): number {
+  const row = db
+    .prepare('SELECT COUNT(*) AS sent FROM sms_sends WHERE workspace_id = ? AND sent_at > ?')
+    .get(workspaceId, clock.now() - DAY_MS) as { sent: number };
+  return row.sent;
 }
 
 /**

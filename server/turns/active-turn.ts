@@ -8,6 +8,7 @@ import type {
 import type { AppContext } from '../context.js';
 import { conversationDir, readUploadAt, storeUpload } from '../files.js';
 import { randomId } from '../ids.js';
+import { formatBytes, LIMITS } from '../limits.js';
 import { runtimeFor } from '../runtimes/index.js';
 import type { TextStream, TurnInput, TurnIO } from '../runtimes/types.js';
 import type { StoredConversation } from '../store/conversations.js';
@@ -31,6 +32,8 @@ const EVENT_OF: Record<ChatRawEvent['type'], ChatStreamRecord['event']> = {
   result: 'result',
 };
 
+const TOO_LONG = `the reply grew past ${formatBytes(LIMITS.turnBytes)} and was stopped`;
+
 interface OpenStream {
   agentId: string;
   messageId: string;
@@ -47,6 +50,8 @@ export class ActiveTurn implements RunningTurnHandle {
   private ended = false;
   private readonly open = new Set<OpenStream>();
   private readonly statuses = new Map<string, AgentStatus>();
+  /** What the turn's records take so far, as JSON (bounded by LIMITS.turnBytes). */
+  private bytes = 0;
 
   constructor(
     private readonly ctx: AppContext,
@@ -60,9 +65,13 @@ export class ActiveTurn implements RunningTurnHandle {
     return this.conversation.id;
   }
 
-  /** Runs the agents in turn; never throws. */
-  async run(message: TurnMessage): Promise<void> {
+  /**
+   * Runs the agents in turn; never throws. `read` gives the turn's message (its history is read from the
+   * database then, outside the send's transaction): if even that fails, the turn ends with an error.
+   */
+  async run(read: () => TurnMessage): Promise<void> {
     try {
+      const message = read();
       for (const agentId of this.conversation.agentIds) {
         if (this.ended) return;
         const agent = agentById(this.ctx.db, agentId);
@@ -116,10 +125,12 @@ export class ActiveTurn implements RunningTurnHandle {
     return { sender: 'agent', event: EVENT_OF[raw.type], raw, agentId, agentName, turnId: this.turnId };
   }
 
-  /** Stores and publishes one record; dropped once the turn has ended. */
+  /** Stores and publishes one record; dropped once the turn has ended. A reply too long ends the turn instead. */
   private emit(agentId: string, raw: ChatRawEvent): void {
     if (this.ended) return;
-    this.ctx.records.append(this.conversation.id, this.agentRecord(agentId, raw));
+    this.bytes += Buffer.byteLength(JSON.stringify(raw));
+    if (this.bytes > LIMITS.turnBytes) this.end('error', TOO_LONG);
+    else this.ctx.records.append(this.conversation.id, this.agentRecord(agentId, raw));
   }
 
   private setStatus(agentId: string, status: AgentStatus): void {

@@ -2,12 +2,17 @@ import type { MessagePart, SendResult, UserRawEvent } from '../../src/client/typ
 import type { AppContext } from '../context.js';
 import { conflict } from '../errors.js';
 import { randomId } from '../ids.js';
+import { formatBytes, LIMITS } from '../limits.js';
+import { clock } from '../store/clock.js';
 import type { StoredConversation } from '../store/conversations.js';
-import { recentEntries } from '../store/records.js';
+import { conversationBytes, recentEntries } from '../store/records.js';
+import { priorSend, rememberSend, type SendKey } from '../store/sends.js';
 import { insertTurn, isTurnRunning } from '../store/turns.js';
 import { ActiveTurn } from './active-turn.js';
 
 const RUNNING = 'a reply is still running in this conversation';
+const FULL = `this conversation is full (${formatBytes(LIMITS.conversationBytes)}): start a new conversation`;
+const KEY_REUSED = 'Idempotency-Key was already used with a different request';
 /** How many earlier entries a runtime sees as context. */
 const HISTORY_FOR_RUNTIME = 100;
 
@@ -25,10 +30,76 @@ export interface UserMessage {
 }
 
 /**
- * Stores the user's message and a new running turn, then runs the agents in the background.
- * 409 when a turn is already running in the conversation.
+ * Stores the user's message and a new running turn in one transaction, then runs the agents in the
+ * background. Whatever can fail before the reply runs does so before the commit: the record is built and
+ * sized before the transaction, the conversation (`target`, which may create it) is resolved inside it, and
+ * after it the turn is only started (whatever fails from then on, reading its history included, ends it
+ * with an error `result`). So a send is either refused with nothing stored, or stored with its turn running.
+ *
+ * With `once` (a send's `Idempotency-Key`), a repeat of the key answers the first result again instead, and a
+ * repeat with another request is 409. 409 also when a turn is already running or the conversation is full.
  */
-export function beginTurn(ctx: AppContext, conversation: StoredConversation, message: UserMessage): SendResult {
+export function beginTurn(
+  ctx: AppContext,
+  target: () => StoredConversation,
+  message: UserMessage,
+  once?: SendKey,
+): SendResult {
+  const raw = userEvent(message);
+  const rawBytes = Buffer.byteLength(JSON.stringify(raw));
+  const turnId = randomId('t');
+
+  type Begun = { replay: SendResult } | { result: SendResult; turn: ActiveTurn };
+  const begun = ctx.records.write((append): Begun => {
+    const now = clock.now();
+    const prior = once && priorSend(ctx.db, once, now - LIMITS.idempotencyMs);
+    if (prior === 'reused') throw conflict(KEY_REUSED);
+    if (prior) return { replay: JSON.parse(prior.result) as SendResult };
+    const conversation = target();
+    if (conversationBytes(ctx.db, conversation.id) + rawBytes > LIMITS.conversationBytes) throw conflict(FULL);
+    if (isTurnRunning(ctx.db, conversation.id)) throw conflict(RUNNING);
+    insertTurn(ctx.db, conversation.id, turnId);
+    const userRecord = append(conversation.id, { sender: 'user', event: 'message', raw, turnId });
+    const firstMessageIds = new Map(conversation.agentIds.map((agentId) => [agentId, randomId('m')]));
+    const result: SendResult = {
+      conversationId: conversation.id,
+      userMessage: userRecord,
+      userEventId: userRecord.id,
+      results: conversation.agentIds.map((agentId) => ({
+        agentId,
+        msgId: firstMessageIds.get(agentId)!,
+        streamId: turnId,
+      })),
+    };
+    if (once) rememberSend(ctx.db, once, JSON.stringify(result), now);
+    return { result, turn: new ActiveTurn(ctx, conversation, turnId, firstMessageIds) };
+  });
+  if ('replay' in begun) return begun.replay;
+
+  const { result, turn } = begun;
+  const { conversationId, userEventId } = result;
+  ctx.turns.add(turn);
+  // The reply runs after the send has been answered.
+  setImmediate(() => {
+    void turn.run(() => ({
+      conversationId,
+      turnId,
+      userId: turn.conversation.ownerId,
+      text: message.text,
+      parts: message.parts ?? [],
+      metadata: message.metadata,
+      toolAction: message.toolAction ?? false,
+      senderName: message.senderName,
+      mcpTokens: message.mcpTokens ?? {},
+      history: recentEntries(ctx.db, conversationId, userEventId!, HISTORY_FOR_RUNTIME),
+      baseUrl: message.baseUrl,
+    }));
+  });
+  return result;
+}
+
+/** The `user` raw event of a message: only the fields it has. */
+function userEvent(message: UserMessage): UserRawEvent {
   const raw: UserRawEvent = {
     type: 'user',
     message: { role: 'user', content: [{ type: 'text', text: message.text }] },
@@ -38,37 +109,5 @@ export function beginTurn(ctx: AppContext, conversation: StoredConversation, mes
   if (message.toolAction) raw.toolAction = true;
   if (message.senderName) raw.senderName = message.senderName;
   if (message.senderAvatar) raw.senderAvatar = message.senderAvatar;
-
-  const { turnId, userRecord } = ctx.records.write((append) => {
-    if (isTurnRunning(ctx.db, conversation.id)) throw conflict(RUNNING);
-    const turnId = insertTurn(ctx.db, conversation.id).id;
-    return { turnId, userRecord: append(conversation.id, { sender: 'user', event: 'message', raw, turnId }) };
-  });
-
-  const firstMessageIds = new Map(conversation.agentIds.map((agentId) => [agentId, randomId('m')]));
-  const results = conversation.agentIds.map((agentId) => ({
-    agentId,
-    msgId: firstMessageIds.get(agentId)!,
-    streamId: turnId,
-  }));
-  const turn = new ActiveTurn(ctx, conversation, turnId, firstMessageIds);
-  ctx.turns.add(turn);
-  const history = recentEntries(ctx.db, conversation.id, userRecord.id, HISTORY_FOR_RUNTIME);
-  // The reply runs after the send has been answered.
-  setImmediate(() => {
-    void turn.run({
-      conversationId: conversation.id,
-      turnId,
-      userId: conversation.ownerId,
-      text: message.text,
-      parts: message.parts ?? [],
-      metadata: message.metadata,
-      toolAction: message.toolAction ?? false,
-      senderName: message.senderName,
-      mcpTokens: message.mcpTokens ?? {},
-      history,
-      baseUrl: message.baseUrl,
-    });
-  });
-  return { conversationId: conversation.id, userMessage: userRecord, userEventId: userRecord.id, results };
+  return raw;
 }

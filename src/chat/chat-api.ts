@@ -14,7 +14,8 @@ import type {
  * `status` and `message` (the service's `detail`).
  */
 export interface ChatApi {
-  send(req: SendRequest, opts?: { signal?: AbortSignal }): Promise<SendResult>;
+  /** `idempotencyKey`: the same for every try of one message, so the service stores it once. */
+  send(req: SendRequest, opts?: { signal?: AbortSignal; idempotencyKey?: string }): Promise<SendResult>;
   stream(
     conversationId: string,
     opts?: Pick<RecordStreamOptions, 'lastEventId' | 'signal' | 'onConnectionChange'>,

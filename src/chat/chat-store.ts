@@ -1,3 +1,4 @@
+import { idempotencyKey } from '../client/idempotency.js';
 import type { ConnectionState } from '../client/record-stream.js';
 import { compareRecordIds } from '../client/records.js';
 import type {
@@ -17,6 +18,17 @@ import { afterTask } from './schedule.js';
 
 /** What a message carries besides its text. */
 export type SendOptions = Pick<SendRequest, 'parts' | 'metadata' | 'toolAction' | 'senderName' | 'senderAvatar'>;
+
+/**
+ * A message as it is sent, the first time and on every retry: one `Idempotency-Key` and, once sent, one
+ * request for all of them (a retry goes where the first try went, so the service can answer it with that).
+ */
+interface Draft {
+  text: string;
+  options: SendOptions;
+  key: string;
+  request?: SendRequest;
+}
 
 export interface ChatStoreOptions {
   api: ChatApi;
@@ -65,8 +77,8 @@ export class ChatStore {
 
   // The state of the conversation shown, set by #resetState.
   #log!: MessageLog;
-  /** What each unsent or failed message was, for `retry`. */
-  #drafts!: Map<string, { text: string; options: SendOptions }>;
+  /** What each unsent or failed message was, and the key it is sent under every time, for `retry`. */
+  #drafts!: Map<string, Draft>;
   #pendingSends!: number;
   #connection!: ConnectionState;
   #hasMore!: boolean;
@@ -148,19 +160,23 @@ export class ChatStore {
     if (this.#disposed || (!text.trim() && !options.parts?.length && !options.toolAction)) {
       return Promise.resolve(undefined);
     }
+    const draft: Draft = { text, options, key: idempotencyKey() };
     let localId: string | undefined;
     if (!options.toolAction) {
       localId = this.#log.addLocal({ ...options, text });
-      this.#drafts.set(localId, { text, options });
+      this.#drafts.set(localId, draft);
     }
-    return this.#enqueue(text, options, localId);
+    return this.#enqueue(draft, localId);
   }
 
-  /** Sends a `failed` message again. */
+  /**
+   * Sends a `failed` message again, under the key of its first try: if that try was stored after all (its
+   * answer was lost on the way), the service answers with it and the message is not stored twice.
+   */
   retry(messageId: string): Promise<SendResult | undefined> {
     const draft = this.#drafts.get(messageId);
     if (!draft || !this.#log.markRetrying(messageId)) return Promise.resolve(undefined);
-    return this.#enqueue(draft.text, draft.options, messageId);
+    return this.#enqueue(draft, messageId);
   }
 
   /** Stops the running reply (after a message still being sent is stored); the stream reports the end. */
@@ -218,25 +234,21 @@ export class ChatStore {
     this.#events.clear();
   }
 
-  #enqueue(text: string, options: SendOptions, localId: string | undefined): Promise<SendResult | undefined> {
+  #enqueue(draft: Draft, localId: string | undefined): Promise<SendResult | undefined> {
     const { signal } = this.#scope;
     this.#pendingSends++;
     this.#changed();
-    const sent = this.#sendQueue.then(() => this.#dispatch(signal, text, options, localId));
+    const sent = this.#sendQueue.then(() => this.#dispatch(signal, draft, localId));
     this.#sendQueue = sent;
     return sent;
   }
 
-  async #dispatch(
-    signal: AbortSignal,
-    text: string,
-    options: SendOptions,
-    localId: string | undefined,
-  ): Promise<SendResult | undefined> {
+  async #dispatch(signal: AbortSignal, draft: Draft, localId: string | undefined): Promise<SendResult | undefined> {
     if (signal.aborted) return undefined;
-    const request = this.#request(text, options);
+    draft.request ??= this.#request(draft.text, draft.options);
+    const { request } = draft;
     try {
-      const result = await this.#api.send(request, { signal });
+      const result = await this.#api.send(request, { signal, idempotencyKey: draft.key });
       if (signal.aborted) return undefined;
       // A stream that is not open resumes after the newest record seen before, so no gap is left.
       const resumeFrom = this.#log.lastId ?? result.userEventId;

@@ -2,6 +2,7 @@ import type { RequestOptions, SvcClientConfig } from './config.js';
 import { Conversation, type ConversationOptions } from './conversation.js';
 import { SvcSdkError } from './errors.js';
 import { type HttpClient, httpOf, path } from './http.js';
+import { type SendOptions, sendCall } from './idempotency.js';
 import { type RecordStreamOptions, readTurn, streamRecords, type TurnReadOptions } from './record-stream.js';
 import { collectTurn, mergeMcpTokens } from './turn.js';
 import type {
@@ -31,13 +32,16 @@ export class ChatClient {
   }
 
   /**
-   * Sends a message and returns at once; the reply is read from the stream after `userEventId`. Never
-   * retried: a replay would send the message twice. The client's `mcpTokens` are merged in (the request's win).
+   * Sends a message and returns at once; the reply is read from the stream after `userEventId`. Sent under an
+   * `Idempotency-Key` (`opts.idempotencyKey`, else a new one) and never repeated by the client itself. To retry
+   * a message that failed (its answer may have been lost after the service stored it), send it again with the
+   * key of its first try: the service answers with the first result instead of storing it twice. The
+   * client's `mcpTokens` are merged in (the request's win).
    */
-  async send(req: SendRequest, opts: RequestOptions = {}): Promise<SendResult> {
+  async send(req: SendRequest, opts: SendOptions = {}): Promise<SendResult> {
     const mcpTokens = await mergeMcpTokens(this.http.config.mcpTokens, req.mcpTokens);
     const body: SendRequest = { ...req, mcpTokens };
-    return this.http.json({ ...opts, method: 'POST', path: '/conversations/send', body, idempotent: false });
+    return this.http.json({ ...sendCall(opts), method: 'POST', path: '/conversations/send', body });
   }
 
   /**

@@ -2,6 +2,7 @@ import { linkSignal } from './abort.js';
 import type { RequestOptions, SvcClientConfig } from './config.js';
 import { SvcSdkError } from './errors.js';
 import { type HttpClient, httpOf, path } from './http.js';
+import { type SendOptions, sendCall } from './idempotency.js';
 import { type RecordStreamOptions, readTurn, streamRecords, type TurnReadOptions } from './record-stream.js';
 import type {
   ChatStreamRecord,
@@ -31,10 +32,10 @@ export class TrainingChat {
     if (!agentId) throw new SvcSdkError('training() needs an agent id: pass one, or set agentId in the client config.');
   }
 
-  /** Sends a message to the training conversation; the reply is read from `stream`. */
-  async send(message: string | TrainingSendRequest, opts: RequestOptions = {}): Promise<TrainingSendResult> {
+  /** Sends a message to the training conversation (under an `Idempotency-Key`, like `chat.send`); the reply is read from `stream`. */
+  async send(message: string | TrainingSendRequest, opts: SendOptions = {}): Promise<TrainingSendResult> {
     const body = typeof message === 'string' ? { message } : message;
-    return this.http.json({ ...opts, method: 'POST', path: path`/agents/${this.agentId}/dev/send`, body });
+    return this.http.json({ ...sendCall(opts), method: 'POST', path: path`/agents/${this.agentId}/dev/send`, body });
   }
 
   /** The training record stream, long-lived and reconnecting like `chat.stream`. */

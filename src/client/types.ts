@@ -40,6 +40,7 @@ export interface ProvisionResult {
 }
 
 export interface GrantCreditsRequest {
+  /** Greater than 0, at most 2 decimal places (credits are whole cents). */
   amount: number;
   idempotency_key: string;
 }
@@ -48,6 +49,15 @@ export interface GrantResult {
   balance: number;
   purchase_id: string;
   idempotent: boolean;
+}
+
+/** A workspace's cap on SMS sign-in codes (our extension: `GET`/`PUT /workspaces/{slug}/sms/limit`). */
+export interface SmsLimit {
+  /** Codes the workspace sends in any 24 hours, at most. */
+  daily_limit: number;
+  /** Set by the owner; otherwise the service's default. */
+  custom: boolean;
+  sent_last_24h: number;
 }
 
 export interface MintSessionRequest {

@@ -11,6 +11,7 @@ import type {
   ProvisionResult,
   SessionToken,
   SingleAgent,
+  SmsLimit,
   StartVisitorSessionRequest,
   Workspace,
 } from './types.js';
@@ -112,6 +113,16 @@ export class WorkspacesClient {
   ): Promise<SessionToken> {
     return sms.verifySmsCode(this.http, slug, body, opts);
   }
+
+  /** The workspace's cap on SMS codes per 24 hours, and how many it sent in the last 24. */
+  async smsLimit(slug: string, opts: RequestOptions = {}): Promise<SmsLimit> {
+    return this.http.json({ ...opts, method: 'GET', path: path`/workspaces/${slug}/sms/limit` });
+  }
+
+  /** Sets the cap on SMS codes per 24 hours (0 turns codes off; null returns to the service's default). */
+  async setSmsLimit(slug: string, body: { daily_limit: number | null }, opts: RequestOptions = {}): Promise<SmsLimit> {
+    return this.http.json({ ...opts, method: 'PUT', path: path`/workspaces/${slug}/sms/limit`, body });
+  }
 }
 
 /** `client.workspace(slug)`: the workspace methods bound to one slug (all but whoami). */
@@ -150,5 +161,11 @@ export class WorkspaceHandle {
   }
   verifySmsCode(body: { phone: string; code: string }, opts?: RequestOptions) {
     return this.workspaces.verifySmsCode(this.slug, body, opts);
+  }
+  smsLimit(opts?: RequestOptions) {
+    return this.workspaces.smsLimit(this.slug, opts);
+  }
+  setSmsLimit(body: { daily_limit: number | null }, opts?: RequestOptions) {
+    return this.workspaces.setSmsLimit(this.slug, body, opts);
   }
 }

@@ -12,7 +12,7 @@ import type { ChatLabels } from './labels/types.js';
 import type { Direction } from './language.js';
 import { markdownText } from './markdown-stream.js';
 import type { ReadAloudController } from './read-aloud.js';
-import { safeUrl } from './safe-url.js';
+import { imageAllowed, safeUrl } from './safe-url.js';
 
 /** What rendering a message needs from the chat around it. */
 export interface ViewContext {
@@ -22,7 +22,8 @@ export interface ViewContext {
   /** The chat's direction, which the cards take (their own language may say otherwise). */
   dir: Direction;
   agents?: Record<string, { name: string; avatar?: string }>;
-  imageHosts?: string;
+  /** Hosts images may load from besides the page's: the service's, and what `image-hosts` adds. */
+  imageHosts: string[];
   /** Show the agents' thinking blocks. */
   showThinking: boolean;
   /** Keys of agent messages that follow one of the same agent: shown without repeating avatar and name. */
@@ -92,7 +93,7 @@ function renderAgent(message: ChatMessage, view: ViewContext): TemplateResult {
         message.text || message.streaming
           ? html`<div part="bubble" class=${message.streaming ? 'cursor' : ''}>
             <svc-markdown
-              image-hosts=${view.imageHosts ?? nothing}
+              .imageHosts=${view.imageHosts}
               copy-label=${view.labels.copy}
               copied-label=${view.labels.copied}
               ${markdownText(message.text, message.streaming)}
@@ -153,13 +154,12 @@ function renderDelegation(delegation: Delegation, from: string, view: ViewContex
   </p>`;
 }
 
-/** Agent images load only from allowed hosts when `image-hosts` is set; others become links. */
+/** Agent images load only from the allowed hosts, as markdown images do (`imageAllowed`); others become links. */
 function renderImage(block: ContentBlock, view: ViewContext): TemplateResult | typeof nothing {
   if (block.type !== 'image') return nothing;
   const url = safeUrl(block.source.url);
   if (!url) return nothing;
-  const allowed = !view.imageHosts || view.imageHosts.split(/[\s,]+/).includes(url.host);
-  return allowed
+  return imageAllowed(url.href, view.imageHosts)
     ? renderZoomable(url.href, view)
     : html`<a href=${url.href} target="_blank" rel="noopener noreferrer">${url.href}</a>`;
 }

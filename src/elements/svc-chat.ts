@@ -18,6 +18,7 @@ import { loadMarkdownEngine } from './markdown/engine.js';
 import { renderMessage, type ViewContext } from './message-view.js';
 import messageViewStyles from './message-view.styles.js';
 import { type PersistedChat, persistedChat } from './persist.js';
+import { hostList, safeUrl } from './safe-url.js';
 import styles, { FULL_SCREEN } from './svc-chat.styles.js';
 import { SvcLocalizedElement } from './svc-localized-element.js';
 import { type PlatformTokens, tokenStyle } from './tokens.js';
@@ -184,7 +185,10 @@ export class SvcChat extends SvcLocalizedElement {
   persistSession = false;
   /** The header's title; default: the `title` label. */
   declare heading?: string;
-  /** Hosts images in replies may load from, space separated. */
+  /**
+   * Hosts images in replies may load from besides this page's and the service's, space or comma separated:
+   * `host` (any port), `host:port`, or `*` for any host. Images from other hosts show as links.
+   */
   declare imageHosts?: string;
   /** The launcher's panel is open. Use `open()` and `close()`. */
   opened = false;
@@ -439,6 +443,12 @@ export class SvcChat extends SvcLocalizedElement {
   }
 
   /** The credential, most preferred first: a provider, an endpoint, a token, then an SMS session. */
+  /** Where images may come from besides this page: the service (which serves uploads), and `image-hosts`. */
+  #imageHosts(): string[] {
+    const service = safeUrl(this.client?.chat.http.baseUrl ?? (this.baseUrl || location.origin))?.host ?? '';
+    return [service, ...hostList(this.imageHosts)];
+  }
+
   #credentials(): Omit<ChatClientOptions, 'baseUrl'> {
     const { token, tokenProvider, tokenEndpoint } = this;
     if (tokenProvider || tokenEndpoint || token || this.signIn !== 'sms')
@@ -644,7 +654,7 @@ export class SvcChat extends SvcLocalizedElement {
     const view: ViewContext = {
       labels,
       agents: this.agents,
-      imageHosts: this.imageHosts,
+      imageHosts: this.#imageHosts(),
       retry: (id) => void store.retry(id),
       lang: this.#lang,
       dir: this.language.dir,

@@ -1,5 +1,6 @@
 import { loadMarkdownEngine, markdownEngine } from './markdown/engine.js';
 import type { StreamMarkdown, StreamMarkdownOptions } from './markdown/stream-markdown.js';
+import { hostList } from './safe-url.js';
 import { SvcElement } from './svc-element.js';
 import styles from './svc-markdown.styles.js';
 
@@ -35,7 +36,7 @@ export class SvcMarkdown extends SvcElement {
     imageHosts: {
       attribute: 'image-hosts',
       noAccessor: true,
-      converter: (value: string | null) => value?.split(/[\s,]+/).filter(Boolean),
+      converter: hostList,
     },
     copyLabel: { attribute: 'copy-label' },
     copiedLabel: { attribute: 'copied-label' },
@@ -49,7 +50,9 @@ export class SvcMarkdown extends SvcElement {
   copiedLabel = 'Copied';
 
   #base = document.createElement('div');
-  #options: StreamMarkdownOptions = { decorate: (fragment) => this.#decorate(fragment) };
+  /** What `image-hosts` says, as set; the sanitizer gets it as `#options.imageHosts` (the page's host always). */
+  #imageHosts?: string[];
+  #options: StreamMarkdownOptions = { decorate: (fragment) => this.#decorate(fragment), imageHosts: [] };
   #markdown: StreamMarkdown | PlainText = markdownEngine
     ? new markdownEngine.StreamMarkdown(this.#base, this.#options)
     : new PlainText(this.#base);
@@ -100,18 +103,19 @@ export class SvcMarkdown extends SvcElement {
   }
 
   /**
-   * Hosts images may load from (attribute `image-hosts`, space or comma separated). Images from other hosts
-   * become links. Unset: every `https:`/`http:` image loads.
+   * Hosts images may load from besides the page's own (attribute `image-hosts`, space or comma separated:
+   * `host` on any port, `host:port`, or `*` for any host). Images from other hosts become links.
    */
   get imageHosts(): string[] | undefined {
-    return this.#options.imageHosts as string[] | undefined;
+    return this.#imageHosts;
   }
 
   // Applied at once, not at the next update: a template sets the attribute and then the text, and that first
   // rendering must not load (so leak to) an image from a host that is not allowed.
   set imageHosts(value: string[] | undefined) {
-    const old = this.#options.imageHosts;
-    this.#options.imageHosts = value;
+    const old = this.#imageHosts;
+    this.#imageHosts = value;
+    this.#options.imageHosts = value ?? [];
     if (this.text) this.#markdown.renderAll();
     this.requestUpdate('imageHosts', old);
   }

@@ -140,6 +140,21 @@ describe('ChatStore: sending', () => {
     assert.equal(await store.retry(store.messages.at(-1)!.id), undefined, 'a sent message is not resent');
   });
 
+  it('sends each message under a key of its own, and a retry under its first try’s key and request', async () => {
+    const { api, store } = setup();
+    // The first try of a new conversation's first message is lost on the way back; another message follows.
+    api.sendAnswers.push(() => Promise.reject(apiError(502, 'bad gateway')));
+    assert.equal(await store.send('lost answer'), undefined);
+    assert.ok(await store.send('next one'));
+    assert.ok(await store.retry(store.messages.find((m) => m.text === 'lost answer')!.id));
+    const [first, second, retried] = api.keys;
+    assert.match(first!, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    assert.notEqual(second, first);
+    assert.equal(retried, first);
+    // The same request as its first try (a new conversation), so the service can answer it with what it stored.
+    assert.deepEqual(api.sent[2], api.sent[0]);
+  });
+
   it('sends one message at a time, so a second message joins the conversation the first created', async () => {
     const { api, store } = setup();
     const first = store.send('one');

@@ -71,6 +71,8 @@ export class FakeStream implements AsyncIterable<ChatStreamRecord> {
 /** A hand-driven `ChatApi`: sends answer with a stored user record unless a test queues something else. */
 export class FakeChatApi implements ChatApi {
   readonly sent: SendRequest[] = [];
+  /** The `Idempotency-Key` of each send, in order. */
+  readonly keys: (string | undefined)[] = [];
   readonly streams: FakeStream[] = [];
   readonly historyCalls: { conversationId: string; options: HistoryOptions }[] = [];
   readonly interrupts: string[] = [];
@@ -85,8 +87,9 @@ export class FakeChatApi implements ChatApi {
     this.#nextRecord = n;
   }
 
-  send(req: SendRequest): Promise<SendResult> {
+  send(req: SendRequest, opts: { idempotencyKey?: string } = {}): Promise<SendResult> {
     this.sent.push(req);
+    this.keys.push(opts.idempotencyKey);
     const answer = this.sendAnswers.shift();
     if (answer) return answer(req);
     return Promise.resolve(storedAs(req, this.#nextRecord++));

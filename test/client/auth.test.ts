@@ -2,7 +2,13 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { TokenSource, tokenEndpointProvider } from '../../src/client/auth.js';
-import { AuthenticationError, ChatClient, type SessionGrant } from '../../src/index.js';
+import {
+  AuthenticationError,
+  ChatClient,
+  type ChatStreamRecord,
+  extractText,
+  type SessionGrant,
+} from '../../src/index.js';
 import { adminClient } from '../helpers/client.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { uniqueRef } from '../helpers/workspace.js';
@@ -125,6 +131,36 @@ describe('client: a tokenProvider in the request core, against the service', () 
     await assert.rejects(records.next(), AuthenticationError);
     assert.deepEqual(handed, ['st_expired_or_revoked', 'failure']);
     assert.deepEqual(states, [], 'never open, never reconnecting');
+  });
+
+  it('resumes a stream the service ended at its token’s expiry, with a renewed token and no record lost', async () => {
+    const workspace = adminClient(server).workspace('acme');
+    const ref = uniqueRef('short-lived');
+    await workspace.provisionMember({ sp_user_ref: ref });
+    let minted = 0;
+    let renewed!: () => void;
+    const renewal = new Promise<void>((resolve) => {
+      renewed = resolve;
+    });
+    const tokenProvider = async () => {
+      if (++minted === 2) renewed();
+      return workspace.mintSession({ sp_user_ref: ref, ttl_seconds: 2 });
+    };
+    const chat = new ChatClient({ baseUrl: server.url, tokenProvider, maxRetries: 0 });
+    const first = await chat.send({ message: 'one', targetAgentIds: ['agent_echo'] });
+    const seen: ChatStreamRecord[] = [];
+    const reading = (async () => {
+      for await (const record of chat.stream(first.conversationId, { lastEventId: first.userEventId })) {
+        seen.push(record);
+        if (seen.filter((r) => r.raw.type === 'result').length === 2) break;
+      }
+    })();
+    // The first token lives 2 seconds: the stream ends then, and comes back with the second.
+    await renewal;
+    await chat.send({ message: 'two', conversationId: first.conversationId });
+    await reading;
+    assert.deepEqual(seen.map(extractText).filter(Boolean), ['Echo: one', 'two', 'Echo: two']);
+    assert.equal(new Set(seen.map((r) => r.id)).size, seen.length);
   });
 
   it('reports a token endpoint that answers 500 as an AuthenticationError with status 500, asked once', async () => {

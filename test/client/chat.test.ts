@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import {
   AbortError,
   ApiTimeoutError,
+  BadRequestError,
   type ChatStreamRecord,
   extractText,
   isInterrupt,
@@ -13,6 +14,12 @@ import { visitorClient } from '../helpers/client.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 const kinds = (records: ChatStreamRecord[]) => records.map((r) => r.raw.type);
+
+async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
+  const all: T[] = [];
+  for await (const item of items) all.push(item);
+  return all;
+}
 
 describe('client: chat', () => {
   let server: TestServer;
@@ -51,6 +58,28 @@ describe('client: chat', () => {
     const deltas = records.flatMap((r) => (r.raw.type === 'assistant_delta' ? [r.raw.text] : []));
     assert.equal(deltas.join(''), 'Echo: streaming');
     assert.equal(new Set(records.map((r) => r.id)).size, records.length);
+  });
+
+  it('sends every message under an Idempotency-Key of its own, or the one the caller gives', async () => {
+    const keys: (string | null)[] = [];
+    const recording: typeof fetch = (input, init) => {
+      if (String(input).endsWith('/conversations/send')) keys.push(new Headers(init?.headers).get('idempotency-key'));
+      return fetch(input, init);
+    };
+    const client = await visitorClient(server, { fetch: recording });
+    const first = await client.chat.send({ message: 'one', targetAgentIds: ['agent_echo'] });
+    await collect(client.chat.followTurn(first));
+    await client.chat.send({ message: 'two', conversationId: first.conversationId });
+    assert.equal(keys.length, 2);
+    assert.notEqual(keys[0], keys[1]);
+    for (const key of keys) assert.match(key!, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    // A key given by the caller is the key: the same message sent again under it is answered, not stored again.
+    const again = await client.chat.send(
+      { message: 'one', targetAgentIds: ['agent_echo'] },
+      { idempotencyKey: keys[0]! },
+    );
+    assert.deepEqual(again, first);
+    assert.equal(keys[2], keys[0]);
   });
 
   it('send returns at once; resumeTurn reads the reply from userEventId', async () => {
@@ -173,6 +202,30 @@ describe('client: chat', () => {
     assert.deepEqual(states, ['open']);
     // It starts at the live tail: nothing of the first turn, all of the second.
     assert.deepEqual(seen.map(extractText).filter(Boolean), ['second', 'Echo: second']);
+  });
+
+  it('stream() refuses a cursor past the end with BadRequestError instead of listening to nothing', async () => {
+    const client = await visitorClient(server, { agentId: 'agent_echo' });
+    const turn = await client.sendMessage('the end');
+    const past = `e${String(Number(turn.lastEventId!.slice(1)) + 1000).padStart(15, '0')}`;
+    const states: string[] = [];
+    // A stream that opened would hear nothing: it is ended as it opens, so the test fails instead of waiting.
+    const opened = new AbortController();
+    const records = client.chat.stream(turn.conversationId, {
+      lastEventId: past,
+      signal: opened.signal,
+      onConnectionChange: (state) => {
+        states.push(state);
+        opened.abort();
+      },
+    });
+    const refused = await records.next().then(
+      (read) => read,
+      (err: unknown) => err,
+    );
+    assert.ok(refused instanceof BadRequestError, `not refused: ${String(refused)}`);
+    assert.equal(refused.message, 'lastEventId is past the newest record of this conversation');
+    assert.deepEqual(states, [], 'never open, never reconnecting');
   });
 
   it('stream() with lastEventId replays what came after the cursor', async () => {

@@ -19,6 +19,22 @@ async function chatWithToken(attrs: { agent?: string; mode?: string } = {}): Pro
   </div>`).then((div) => div.querySelector('svc-chat')!);
 }
 
+/**
+ * A chat with the echo agent of a fresh visitor whose requests go through `through` (a fetch that loses some),
+ * never repeated by the client itself; with the visitor's session, to read what the service stored.
+ */
+async function chatThrough(through: typeof fetch) {
+  const { url } = await service();
+  const { token } = await mintVisitorSession();
+  const client = {
+    chat: new ChatClient(new HttpClient({ baseUrl: url, apiKey: token, fetch: through, maxRetries: 0 })),
+  };
+  const el = await fixture<SvcChat>(
+    html`<div style="height: 600px"><svc-chat agent-ids="agent_echo" .client=${client}></svc-chat></div>`,
+  ).then((d) => d.querySelector('svc-chat')!);
+  return { el, session: new ChatClient(new HttpClient({ baseUrl: url, apiKey: token })) };
+}
+
 function type(el: SvcChat, text: string, key: Partial<KeyboardEventInit> = { key: 'Enter' }) {
   const input = part<HTMLTextAreaElement>(el, 'input')!;
   input.value = text;
@@ -150,8 +166,6 @@ describe('<svc-chat>', () => {
   });
 
   it('keeps a failed message with a retry that sends it', async () => {
-    const { url } = await service();
-    const { token } = await mintVisitorSession();
     let failNext = true;
     const flaky: typeof fetch = (input, init) => {
       if (failNext && String(input).endsWith('/conversations/send')) {
@@ -160,12 +174,7 @@ describe('<svc-chat>', () => {
       }
       return fetch(input, init);
     };
-    const client = {
-      chat: new ChatClient(new HttpClient({ baseUrl: url, apiKey: token, fetch: flaky, maxRetries: 0 })),
-    };
-    const el = await fixture<SvcChat>(
-      html`<div style="height: 600px"><svc-chat agent-ids="agent_echo" .client=${client}></svc-chat></div>`,
-    ).then((d) => d.querySelector('svc-chat')!);
+    const { el } = await chatThrough(flaky);
     await el.send('try me');
     const retry = await until(() => part<HTMLButtonElement>(el, 'retry-button'), 'the retry button');
     expect(el.shadowRoot!.textContent).to.contain('Not sent.');
@@ -178,6 +187,37 @@ describe('<svc-chat>', () => {
     expect(part(el, 'retry-button')).to.equal(null);
     // The failure is over: its notice does not stay above the conversation.
     expect(part(el, 'notice')).to.equal(null);
+  });
+
+  it('retries a message whose answer was lost after the service stored it under its first key: stored once, one reply', async () => {
+    const keys: string[] = [];
+    let loseNext = true;
+    // The service stores the first try and answers; the answer is lost on the way back to the page.
+    const lossy: typeof fetch = async (input, init) => {
+      if (!String(input).endsWith('/conversations/send')) return fetch(input, init);
+      keys.push(new Headers(init?.headers).get('idempotency-key') ?? '');
+      const res = await fetch(input, init);
+      if (!loseNext) return res;
+      loseNext = false;
+      await res.arrayBuffer();
+      throw new TypeError('Failed to fetch');
+    };
+    const { el, session } = await chatThrough(lossy);
+    await el.send('only once');
+    const retry = await until(() => part<HTMLButtonElement>(el, 'retry-button'), 'the retry button');
+    const complete = oneEvent(el, 'svc-turn-complete');
+    retry.click();
+    const { conversationId } = (await complete).detail;
+    await until(() => agentTexts(el)[0] === 'Echo: only once', 'the reply');
+    expect(keys).to.have.length(2);
+    expect(keys[0]).to.match(/^[0-9a-f-]{36}$/);
+    expect(keys[1]).to.equal(keys[0]);
+    // What the service holds, read past the widget: the message once, and one reply to it.
+    const stored = await session.messages(conversationId);
+    const types = stored.entries.map((r) => r.raw.type).filter((t) => t === 'user' || t === 'result');
+    expect(types).to.deep.equal(['user', 'result']);
+    expect(parts(el, 'message-user')).to.have.length(1);
+    expect(agentTexts(el)).to.deep.equal(['Echo: only once']);
   });
 
   it('follows a card that draws itself after its message to the end of the list', async function () {

@@ -69,6 +69,7 @@ describe('<svc-markdown>', () => {
 
   it('lets tables scroll sideways and images shrink to fit', async () => {
     const el = await render('| a |\n|---|\n| 1 |\n\n![chart](https://img.example/c.png)');
+    el.imageHosts = ['img.example'];
     expect(getComputedStyle(base(el).querySelector('table')!).overflowX).to.equal('auto');
     expect(getComputedStyle(base(el).querySelector('img')!).maxWidth).to.equal('100%');
   });
@@ -183,6 +184,8 @@ describe('<svc-markdown>', () => {
 
   it('applies new image hosts to the blocks of a streamed reply', async () => {
     const el = await render('');
+    // Images from other hosts than the page's load only once allowed: this one is, to begin with.
+    el.imageHosts = ['evil.example'];
     const text = '![chart](https://evil.example/chart.png)\n\nOne.\n\nTwo.\n\nThree.\n';
     for (const piece of text.match(/[\s\S]{1,5}/g)!) {
       el.append(piece);

@@ -46,8 +46,11 @@ export interface TestServer extends RunningService {
   outbox: string;
   /** `fetch` against `/api/v2` with an optional bearer token and JSON body. */
   api(path: string, init?: ApiInit): Promise<{ status: number; body: any; headers: Headers }>;
-  /** Resolves once no stream reads the conversation any more (the service drops a reader when its connection closes). */
-  readersGone(conversationId: string): Promise<void>;
+  /**
+   * Resolves once no stream reads the conversation any more, or at most `left` do (the service drops a reader
+   * when its connection closes).
+   */
+  readersGone(conversationId: string, left?: number): Promise<void>;
 }
 
 export interface ApiInit {
@@ -69,6 +72,9 @@ export async function startTestServer(options: ServiceOptions = {}): Promise<Tes
     smsOutbox: outbox,
     filesDir: join(dir, 'files'),
     ...options,
+  }).catch((err) => {
+    rmSync(dir, { recursive: true, force: true });
+    throw err;
   });
   // Every reader the record log lets go is announced, so a test waits for the last one to leave instead of
   // looking again.
@@ -104,10 +110,10 @@ export async function startTestServer(options: ServiceOptions = {}): Promise<Tes
       }
       return { status: res.status, body: parsed, headers: res.headers };
     },
-    readersGone: (conversationId) =>
+    readersGone: (conversationId, remaining = 0) =>
       new Promise((resolve) => {
         const check = () => {
-          if (records.readers(conversationId) > 0) return;
+          if (records.readers(conversationId) > remaining) return;
           left.off(conversationId, check);
           resolve();
         };

@@ -11,6 +11,8 @@ export interface SseReader {
   ids: (string | undefined)[];
   /** Comment lines (`connected`, `ping`), without the leading colon and space. */
   comments: string[];
+  /** Events other than records (e.g. `expired`), as they came. */
+  others: { event?: string; data: string }[];
   /** Resolves when the server ends the response or it is aborted. */
   ended: Promise<void>;
   /** Waits until `done(records)` holds; rejects after `timeoutMs` with what was read. */
@@ -39,13 +41,17 @@ export async function openSse(url: string, options: OpenOptions = {}): Promise<S
   const records: ChatStreamRecord[] = [];
   const ids: (string | undefined)[] = [];
   const comments: string[] = [];
+  const others: { event?: string; data: string }[] = [];
   const waiters = new Set<() => void>();
   const notify = () => {
     for (const waiter of [...waiters]) waiter();
   };
   const parser = createParser({
     onEvent(event) {
-      if (event.event !== 'record') return;
+      if (event.event !== 'record') {
+        others.push({ event: event.event, data: event.data });
+        return;
+      }
       ids.push(event.id);
       records.push(JSON.parse(event.data));
       notify();
@@ -99,6 +105,7 @@ export async function openSse(url: string, options: OpenOptions = {}): Promise<S
     records,
     ids,
     comments,
+    others,
     ended,
     waitFor,
     async untilResult(timeoutMs) {

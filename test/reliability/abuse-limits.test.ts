@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
+import { request } from 'node:http';
 import { after, before, describe, it } from 'node:test';
-import { clock } from '../../server/store/workspace.js';
+import { DEFAULT_QUOTAS } from '../../server/limits.js';
+import { clock } from '../../server/store/clock.js';
 import { ApiError, type SvcClient } from '../../src/index.js';
 import { adminClient } from '../helpers/client.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -103,6 +105,128 @@ describe(`abuse: ${PARALLEL} parallel identical requests and SMS limits`, () => 
     assert.equal(right.status, 401);
     const { members } = await admin.workspaces.listMembers('acme');
     assert.equal(members.filter((m) => m.sp_user_ref === `sms:${phone}`).length, 0);
+  });
+});
+
+/**
+ * A JSON POST to the service from a loopback address of our choosing (127.0.0.2, …): a client at another
+ * address, as the service sees it.
+ */
+function postFrom(server: TestServer, localAddress: string, path: string, json: unknown) {
+  const url = new URL(`${server.url}/api/v2${path}`);
+  return new Promise<{ status: number; body: any; retryAfter?: string }>((resolve, reject) => {
+    const req = request(
+      { host: url.hostname, port: url.port, path: url.pathname, method: 'POST', localAddress },
+      (res) => {
+        let text = '';
+        res.on('data', (chunk) => {
+          text += chunk;
+        });
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode!,
+            body: text ? JSON.parse(text) : undefined,
+            retryAfter: res.headers['retry-after'],
+          }),
+        );
+      },
+    );
+    req.on('error', reject);
+    req.setHeader('content-type', 'application/json');
+    req.end(JSON.stringify(json));
+  });
+}
+
+describe('SMS pumping and lockout: limits per address, per workspace and per phone', () => {
+  let server: TestServer;
+  const realNow = clock.now;
+  let skew = 0;
+  before(async () => {
+    server = await startTestServer();
+    clock.now = () => realNow() + skew;
+  });
+  after(async () => {
+    clock.now = realNow;
+    await server.close();
+  });
+
+  const sendFrom = (address: string, phone: string, slug = 'acme') =>
+    postFrom(server, address, `/workspaces/${slug}/sms/send`, { phone });
+
+  it(`sends at most ${DEFAULT_QUOTAS.smsPerAddressPerHour} codes an hour to different phones from one address`, async () => {
+    const phones = Array.from({ length: 300 }, () => uniquePhone());
+    const results = await Promise.all(phones.map((phone) => sendFrom('127.0.0.3', phone)));
+    assert.equal(results.filter((r) => r.status === 204).length, DEFAULT_QUOTAS.smsPerAddressPerHour);
+    const refused = results.filter((r) => r.status === 429);
+    assert.equal(refused.length, 300 - DEFAULT_QUOTAS.smsPerAddressPerHour);
+    assert.ok(refused.every((r) => r.body.detail === 'too many codes requested from this address, try again later'));
+    assert.ok(refused.every((r) => Number(r.retryAfter) > 0 && Number(r.retryAfter) <= 3600));
+    const sent = new Set(outbox(server).map((m) => m.phone));
+    assert.equal(phones.filter((p) => sent.has(p)).length, DEFAULT_QUOTAS.smsPerAddressPerHour);
+    // Another client is not held back by it.
+    assert.equal((await sendFrom('127.0.0.4', uniquePhone())).status, 204);
+  });
+
+  it('keeps a phone’s owner from a fresh code for 30 seconds at most, whatever strangers do', async () => {
+    const phone = uniquePhone();
+    const owner = '127.0.0.5';
+    const latestCode = () =>
+      outbox(server)
+        .filter((m) => m.phone === phone)
+        .at(-1)!.code;
+    // For 10 minutes, strangers at two addresses ask for codes to the victim's phone as fast as they are let
+    // and kill every code with five wrong guesses; every 2½ minutes the phone's owner wants to sign in.
+    const waits: number[] = [];
+    for (let t = 0; t < 600; t += 10, skew += 10_000) {
+      await sendFrom(t % 20 ? '127.0.0.6' : '127.0.0.7', phone);
+      for (let i = 0; i < 5; i++) {
+        await postFrom(server, '127.0.0.6', '/workspaces/acme/sms/verify', { phone, code: '000000' });
+      }
+      if (t % 150 !== 0) continue;
+      let asked = await sendFrom(owner, phone);
+      if (asked.status === 429) {
+        assert.equal(asked.body.detail, 'too many codes sent to this phone, try again later');
+        waits.push(Number(asked.retryAfter));
+        skew += Number(asked.retryAfter) * 1000;
+        asked = await sendFrom(owner, phone);
+      }
+      assert.equal(asked.status, 204, JSON.stringify(asked.body));
+      const signedIn = await postFrom(server, owner, '/workspaces/acme/sms/verify', { phone, code: latestCode() });
+      assert.equal(signedIn.status, 200);
+    }
+    assert.ok(waits.length > 0, 'the strangers held the phone at least once (positive control)');
+    assert.ok(Math.max(...waits) <= 30, `the owner was told to wait ${Math.max(...waits)} s`);
+  });
+
+  it('stops at the daily cap its owner sets for the workspace, and at 0 sends none', async () => {
+    const admin = adminClient(server);
+    const owner = adminClient(server, { apiKey: 'lt_acme_owner' });
+    const initial = await admin.workspace('acme').smsLimit();
+    assert.deepEqual([initial.daily_limit, initial.custom], [DEFAULT_QUOTAS.smsPerWorkspacePerDay, false]);
+    const { sent_last_24h } = await owner.workspace('acme').setSmsLimit({ daily_limit: 0 });
+    const none = await sendFrom('127.0.0.8', uniquePhone());
+    assert.deepEqual(
+      [none.status, none.body],
+      [429, { detail: 'this workspace has sent its daily number of SMS codes, try again later' }],
+    );
+    const set = await owner.workspace('acme').setSmsLimit({ daily_limit: sent_last_24h + 2 });
+    assert.deepEqual(set, { daily_limit: sent_last_24h + 2, custom: true, sent_last_24h });
+    const results = [];
+    for (const address of ['127.0.0.8', '127.0.0.9', '127.0.0.10'])
+      results.push(await sendFrom(address, uniquePhone()));
+    assert.deepEqual(
+      results.map((r) => r.status),
+      [204, 204, 429],
+    );
+    // Back to the service's default.
+    const reset = await owner.workspace('acme').setSmsLimit({ daily_limit: null });
+    assert.deepEqual([reset.daily_limit, reset.custom], [DEFAULT_QUOTAS.smsPerWorkspacePerDay, false]);
+    assert.equal((await sendFrom('127.0.0.11', uniquePhone())).status, 204);
+    // Another workspace's key cannot change it.
+    await assert.rejects(
+      adminClient(server).workspace('globex').setSmsLimit({ daily_limit: 5 }),
+      (err: ApiError) => err.status === 403,
+    );
   });
 });
 

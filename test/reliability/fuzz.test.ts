@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { sendAndRead, sessionToken } from '../helpers/conversation.js';
+import { rawRequest } from '../helpers/raw-http.js';
 import { type Route, routesOf } from '../helpers/routes.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { provision } from '../helpers/workspace.js';
@@ -9,6 +10,22 @@ import { SEED, size } from './soak.js';
 
 /** Random requests per route. */
 const RUNS = size(40, 400);
+
+/** JSON nested `depth` levels, of objects or arrays: past the 32 levels the service takes, up to what 1 MB holds. */
+const deepJson = fc
+  .record({ depth: fc.integer({ min: 20, max: 150_000 }), arrays: fc.boolean() })
+  .map(({ depth, arrays }) =>
+    arrays ? `${'['.repeat(depth)}${']'.repeat(depth)}` : `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`,
+  );
+
+/** JSON wide rather than deep: up to 20,000 keys or items. */
+const wideJson = fc
+  .record({ width: fc.integer({ min: 100, max: 20_000 }), arrays: fc.boolean() })
+  .map(({ width, arrays }) =>
+    arrays
+      ? JSON.stringify(Array.from({ length: width }, (_, i) => i))
+      : JSON.stringify(Object.fromEntries(Array.from({ length: width }, (_, i) => [`k${i}`, i]))),
+  );
 
 /** Header values a fetch can carry: printable Latin-1 only. */
 const headerText = fc.string({ maxLength: 300 }).map((s) => s.replace(/[^\x20-\x7e]/g, ''));
@@ -41,7 +58,14 @@ describe(`fuzz: every route with random and malformed bodies, queries and header
   /** Values that get past the first checks, so the fuzz reaches deep code paths too. */
   let known: { tokens: string[]; ids: string[] };
 
+  /** What the service wrote to stderr: every 500 would be there with its cause (no log is configured). */
+  const stderr: string[] = [];
+  const write = process.stderr.write;
   before(async () => {
+    process.stderr.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
+      stderr.push(String(chunk));
+      return (write as (...args: unknown[]) => boolean).call(process.stderr, chunk, ...rest);
+    }) as typeof process.stderr.write;
     server = await startTestServer();
     routes = routesOf(server.app);
     const { token } = await sessionToken(server);
@@ -68,7 +92,10 @@ describe(`fuzz: every route with random and malformed bodies, queries and header
       ],
     };
   });
-  after(() => server.close());
+  after(async () => {
+    process.stderr.write = write;
+    await server.close();
+  });
 
   it('reads the route table: every area of the service is there', () => {
     const paths = new Set(routes.map((r) => `${r.method} ${r.path}`));
@@ -94,9 +121,17 @@ describe(`fuzz: every route with random and malformed bodies, queries and header
       fc.constantFrom('..', '.', '%2e%2e', '%00', 'e000000000000001', 'x'.repeat(2000), ' ', '😀'),
       fc.string({ minLength: 1, maxLength: 40 }).map(encodeURIComponent),
     );
+    /** A long path component: over what a file system takes (255 bytes), in a query's `path` too. */
+    const longName = fc
+      .record({ length: fc.integer({ min: 200, max: 5000 }), nested: fc.boolean() })
+      .map(({ length, nested }) => `${nested ? 'out/' : ''}${'n'.repeat(length)}${nested ? '/x.txt' : ''}`);
     const body = fc.oneof(
       fc.constant(undefined),
       fc.jsonValue().map((v) => JSON.stringify(v)),
+      fc
+        .record({ field: fc.constantFrom(...FIELDS), value: fc.oneof(deepJson, wideJson) })
+        .map(({ field, value }) => `{"message":"fuzz",${JSON.stringify(field)}:${value}}`),
+      deepJson,
       fc
         .dictionary(fc.constantFrom(...FIELDS), fc.oneof(fc.jsonValue(), fc.constantFrom(...known.ids)), { maxKeys: 6 })
         .map((v) => JSON.stringify(v)),
@@ -107,7 +142,7 @@ describe(`fuzz: every route with random and malformed bodies, queries and header
       params: fc.array(segment, { minLength: 4, maxLength: 4 }),
       query: fc.dictionary(
         fc.constantFrom('lastEventId', 'turns', 'before', 'maxEntries', 'includeThinking', 'path', 'x'),
-        fc.oneof(fc.string({ maxLength: 30 }), fc.constantFrom(...known.ids), fc.integer().map(String)),
+        fc.oneof(fc.string({ maxLength: 30 }), fc.constantFrom(...known.ids), fc.integer().map(String), longName),
         { maxKeys: 4 },
       ),
       auth: fc.option(
@@ -167,6 +202,7 @@ describe(`fuzz: every route with random and malformed bodies, queries and header
           // The pay page is a page for people: its errors are HTML, also never a stack.
           if (route.path.startsWith('/pay/') && type.startsWith('text/html')) return;
           assert.match(type, /^application\/json/, where);
+          assert.equal(res.headers.get('access-control-allow-origin'), '*', `${where} lacks CORS`);
           const parsed = JSON.parse(text) as { detail?: unknown };
           assert.equal(typeof parsed.detail, 'string', `${where}: ${text.slice(0, 200)}`);
           assert.ok(!/\bat .+:\d+:\d+/.test(text), `${where} leaks a stack: ${text.slice(0, 200)}`);
@@ -175,5 +211,90 @@ describe(`fuzz: every route with random and malformed bodies, queries and header
       );
     }
     t.diagnostic(`${requests} requests over ${routes.length} routes`);
+  });
+
+  it('answers malformed HTTP at the socket with { detail } and CORS headers, never a 5xx', {
+    timeout: size(120_000, 1_200_000),
+  }, async (t) => {
+    const name = fc.constantFrom('X-A', 'Accept', 'Authorization', 'Content-Type', 'Last-Event-ID', 'Idempotency-Key');
+    const value = fc.oneof(headerText, fc.constantFrom('Bearer pk_alice', 'application/json'));
+    /** One way a request can break HTTP/1.1, as a hostile client or a broken proxy writes it. */
+    const defect = fc.oneof(
+      fc.record({ kind: fc.constant('nul' as const), at: fc.nat() }),
+      fc.constant({ kind: 'content-length and chunked' as const }),
+      fc.constant({ kind: 'obs-fold' as const }),
+      fc.record({ kind: fc.constant('huge header' as const), size: fc.integer({ min: 16_500, max: 40_000 }) }),
+      fc.record({ kind: fc.constant('bad header name' as const), char: fc.constantFrom('(', ' ', '@', ':', '\u007f') }),
+      fc.record({ kind: fc.constant('two lengths' as const), a: fc.nat(100), b: fc.nat(100) }),
+      fc.record({ kind: fc.constant('bad length' as const), text: fc.constantFrom('-1', 'abc', '1e3', '0x10', '') }),
+      fc.constant({ kind: 'bare LF' as const }),
+      fc.uint8Array({ minLength: 1, maxLength: 200 }).map((bytes) => ({ kind: 'bytes' as const, bytes })),
+    );
+    const request = fc.record({
+      route: fc.constantFrom(...routes),
+      headers: fc.array(fc.tuple(name, value), { maxLength: 6 }),
+      body: fc.string({ maxLength: 100 }),
+      defect,
+    });
+    let requests = 0;
+    await fc.assert(
+      fc.asyncProperty(request, async ({ route, headers, body, defect }) => {
+        const path = route.path.replace(/:\w+/g, () => known.ids[0]!);
+        const lines = [`${route.method} ${path} HTTP/1.1`, 'Host: fuzz', 'Connection: close'];
+        for (const [header, text] of headers) lines.push(`${header}: ${text}`);
+        let head = `${lines.join('\r\n')}\r\n`;
+        let tail = `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+        switch (defect.kind) {
+          case 'nul':
+            head = `${head}X-Nul: a\0b\r\n`;
+            break;
+          case 'content-length and chunked':
+            tail = `Content-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n`;
+            break;
+          case 'obs-fold':
+            head = `${head}X-Folded: a\r\n  b\r\n`;
+            break;
+          case 'huge header':
+            head = `${head}X-Big: ${'a'.repeat(defect.size)}\r\n`;
+            break;
+          case 'bad header name':
+            head = `${head}X${defect.char}Y: z\r\n`;
+            break;
+          case 'two lengths':
+            tail = `Content-Length: ${defect.a}\r\nContent-Length: ${defect.b + 101}\r\n\r\n${body}`;
+            break;
+          case 'bad length':
+            tail = `Content-Length: ${defect.text}\r\n\r\n${body}`;
+            break;
+          case 'bare LF':
+            head = head.replace('\r\nHost', '\nHost');
+            break;
+        }
+        const bytes =
+          defect.kind === 'bytes' ? Buffer.concat([Buffer.from(head), Buffer.from(defect.bytes)]) : head + tail;
+        const res = await rawRequest(server.url, bytes);
+        requests++;
+        const where = `${defect.kind} on ${route.method} ${path} → ${res.status}`;
+        assert.ok(res.status < 500, where);
+        assert.equal(res.headers['access-control-allow-origin'], '*', `${where} lacks CORS`);
+        if (
+          res.status < 400 ||
+          (route.path.startsWith('/pay/') && res.headers['content-type']?.startsWith('text/html'))
+        ) {
+          return;
+        }
+        assert.match(res.headers['content-type'] ?? '', /^application\/json/, where);
+        assert.equal(typeof JSON.parse(res.body).detail, 'string', `${where}: ${res.body.slice(0, 200)}`);
+      }),
+      { numRuns: size(300, 3000), seed: SEED, includeErrorInReport: true },
+    );
+    t.diagnostic(`${requests} malformed requests`);
+  });
+
+  it('logged no 500: the service wrote no failure to stderr during the fuzzing', () => {
+    assert.deepEqual(
+      stderr.filter((line) => line.includes('[svc]')),
+      [],
+    );
   });
 });

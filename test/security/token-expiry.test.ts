@@ -65,11 +65,32 @@ async function converseAcrossExpiry(el: SvcChat, url: string, ref: string) {
 describe('a session token that expires mid-conversation', function () {
   this.timeout(60_000);
 
+  // The token each record stream of the page was opened with, in order: the service ends a stream when the
+  // token it was opened with expires (after the reply running then), and the chat opens another with a renewed one.
+  let streamTokens: string[];
+  let pageFetch: typeof fetch;
+  beforeEach(() => {
+    streamTokens = [];
+    pageFetch = globalThis.fetch;
+    globalThis.fetch = (input, init) => {
+      if (/\/conversations\/[^/]+\/stream/.test(String(input))) {
+        streamTokens.push(new Headers(init?.headers).get('authorization')?.replace('Bearer ', '') ?? '');
+      }
+      return pageFetch(input, init);
+    };
+  });
+  afterEach(() => {
+    globalThis.fetch = pageFetch;
+  });
+
   it('is renewed before it expires through the token provider, losing no message or record', async () => {
     const { el, minted, url, ref } = await expiringChat(false);
     await converseAcrossExpiry(el, url, ref);
     expect(minted.length).to.be.at.least(2);
     expect(new Set(minted).size).to.equal(minted.length);
+    // The stream opened with the first token ended when it expired; the chat read on with a renewed one.
+    expect(streamTokens[0]).to.equal(minted[0]);
+    expect(streamTokens.slice(1)).to.include(minted.at(-1));
   });
 
   it('is renewed on the 401 when the provider does not say when it expires, losing nothing', async () => {
@@ -77,6 +98,8 @@ describe('a session token that expires mid-conversation', function () {
     await converseAcrossExpiry(el, url, ref);
     // One token for the first reply, and exactly one renewal after the service refused the expired one.
     expect(minted.length).to.equal(2);
+    expect(streamTokens[0]).to.equal(minted[0]);
+    expect(streamTokens.slice(1)).to.include(minted[1]);
   });
 });
 

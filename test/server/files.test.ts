@@ -1,9 +1,12 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { conversationDir } from '../../server/files.js';
-import { sendAndRead } from '../helpers/conversation.js';
+import { conversationDir, sweepUploads } from '../../server/files.js';
+import { LIMITS } from '../../server/limits.js';
+import { clock } from '../../server/store/clock.js';
+import { sendAndRead, sessionToken } from '../helpers/conversation.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 const PNG = Buffer.from(
@@ -143,6 +146,112 @@ describe('upload limit', () => {
   });
 });
 
+describe('upload quota per user', () => {
+  let server: TestServer;
+  const realNow = clock.now;
+  let skew = 0;
+  before(async () => {
+    server = await startTestServer({ quotas: { uploadBytesPerHour: 1024 * 1024 } });
+    clock.now = () => realNow() + skew;
+  });
+  after(async () => {
+    clock.now = realNow;
+    await server.close();
+  });
+
+  const uploads = () => readdirSync(join(server.ctx.filesDir, 'uploads')).length;
+
+  it('refuses what goes past a user’s hourly quota with 429, exactly, even in parallel', async () => {
+    const { token } = await sessionToken(server);
+    const results = await Promise.all(
+      Array.from({ length: 8 }, () => upload(server, form(new Blob([Buffer.alloc(300 * 1024)])), token)),
+    );
+    assert.equal(results.filter((r) => r.status === 200).length, 3);
+    const refused = results.filter((r) => r.status === 429);
+    assert.equal(refused.length, 5);
+    assert.ok(refused.every((r) => r.body.detail === 'upload quota reached (1 MB per hour), try again later'));
+    assert.ok(refused.every((r) => Number(r.headers.get('retry-after')) > 3500));
+    // The refused bytes were not kept, and the next upload is refused before its bytes are read.
+    assert.equal(uploads(), 3);
+    const full = await upload(server, form(new Blob([Buffer.alloc(300 * 1024)])), token);
+    assert.equal(full.status, 429);
+    // Another user has a quota of their own; an hour later the first has theirs again.
+    const other = await sessionToken(server);
+    assert.equal((await upload(server, form(new Blob([Buffer.alloc(300 * 1024)])), other.token)).status, 200);
+    skew += 60 * 60 * 1000;
+    assert.equal((await upload(server, form(new Blob([Buffer.alloc(300 * 1024)])), token)).status, 200);
+  });
+});
+
+describe('uploads no message refers to expire', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer();
+  });
+  after(() => server.close());
+
+  it(`are deleted ${LIMITS.unreferencedUploadMs / 3_600_000} hours after they were made; sent ones stay`, async () => {
+    const { token } = await sessionToken(server);
+    const unused = (await upload(server, form(new Blob(['forgotten'])), token)).body.url as string;
+    const sent = (await upload(server, form(new Blob([PNG]), { contentType: 'image/png' }, 'dot.png'), token)).body;
+    const message = await server.api('/conversations/send', {
+      method: 'POST',
+      token,
+      json: {
+        message: 'look',
+        targetAgentIds: ['agent_echo'],
+        parts: [{ type: 'image_url', image_url: { url: sent.url } }],
+      },
+    });
+    assert.equal(message.status, 200);
+    const status = async (url: string) => (await fetch(url)).status;
+    const at = (ms: number) => sweepUploads(server.ctx, Date.now() + ms);
+
+    assert.equal(at(LIMITS.unreferencedUploadMs - 60_000), 0);
+    assert.deepEqual([await status(unused), await status(sent.url)], [200, 200]);
+    assert.equal(at(LIMITS.unreferencedUploadMs + 60_000), 1);
+    assert.deepEqual([await status(unused), await status(sent.url)], [404, 200]);
+    assert.equal(readdirSync(join(server.ctx.filesDir, 'uploads')).length, 1);
+  });
+
+  it('are cleared away when the service starts too: what expired while it was down goes', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-expiry-'));
+    const options = { db: join(dir, 'svc.db'), filesDir: join(dir, 'files') };
+    const realNow = clock.now;
+    try {
+      const before = await startTestServer(options);
+      const { token } = await sessionToken(before);
+      const path = new URL((await upload(before, form(new Blob(['forgotten'])), token)).body.url).pathname;
+      await before.close();
+      clock.now = () => realNow() + LIMITS.unreferencedUploadMs + 60_000;
+      const restarted = await startTestServer(options);
+      try {
+        assert.equal((await fetch(`${restarted.url}${path}`)).status, 404);
+        assert.deepEqual(readdirSync(join(options.filesDir, 'uploads')), []);
+      } finally {
+        await restarted.close();
+      }
+    } finally {
+      clock.now = realNow;
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('keeps the files agents made and showed in a reply', async () => {
+    const { records } = await sendAndRead(server, 'pk_alice', {
+      message: '/image',
+      targetAgentIds: ['agent_demo'],
+      newConversation: true,
+    });
+    const url: string | undefined = records
+      .flatMap((r: any) => (r.raw.type === 'assistant' ? r.raw.message.content : []))
+      .find((b: any) => b.type === 'image')?.source.url;
+    assert.ok(url);
+    sweepUploads(server.ctx, Date.now() + 2 * LIMITS.unreferencedUploadMs);
+    assert.equal((await fetch(url)).status, 200);
+  });
+});
+
 describe('conversation files (read and download)', () => {
   let server: TestServer;
   let alice: string;
@@ -242,6 +351,25 @@ describe('conversation files (read and download)', () => {
         assert.equal(res.status, 400, `${route} ${query} answered ${res.status} ${JSON.stringify(res.body)}`);
         assert.equal(res.body.detail, 'path escapes the conversation workspace');
       }
+    }
+  });
+
+  it('refuses a path holding a name longer than a file system takes with 400, never a 500', async () => {
+    for (const route of ['read', 'download']) {
+      for (const path of ['a'.repeat(256), `out/${'é'.repeat(128)}`, `${'a'.repeat(300)}/x.txt`]) {
+        const res = await server.api(`/conversations/${alice}/files/${route}?path=${encodeURIComponent(path)}`, {
+          token: 'pk_alice',
+        });
+        assert.deepEqual([res.status, res.body.detail], [400, 'querystring/path must not hold a name over 255 bytes']);
+      }
+      const longest = await server.api(`/conversations/${alice}/files/${route}?path=${'a'.repeat(255)}`, {
+        token: 'pk_alice',
+      });
+      assert.deepEqual([longest.status, longest.body.detail], [404, 'file not found']);
+      const tooLong = await server.api(`/conversations/${alice}/files/${route}?path=${'a/'.repeat(2100)}`, {
+        token: 'pk_alice',
+      });
+      assert.deepEqual([tooLong.status, tooLong.body.detail], [400, 'querystring/path must be at most 4096 bytes']);
     }
   });
 

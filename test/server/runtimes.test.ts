@@ -202,6 +202,20 @@ describe('demo runtime', () => {
     assert.ok(!usage.records.some((r) => r.raw.type === 'payment_gate'));
   });
 
+  it('/pay answers an amount or an expiry it cannot take with a sentence, never a failed turn', async () => {
+    for (const [command, says] of [
+      ['/pay 0.001', /The amount must be from ¥0\.01 to ¥100,000\./],
+      ['/pay 1.005', /An amount has at most 2 decimal places/],
+      ['/pay 5 99999999999999999999', /An order stays open for at most 7 days \(604800 seconds\)\./],
+      ['/pay 1e9', /The amount must be from/],
+    ] as const) {
+      const { records } = await demo(command);
+      assert.equal(resultOf(records).subtype, 'success', command);
+      assert.match(replyText(records), says, command);
+      assert.ok(!records.some((r) => r.raw.type === 'payment_gate'), command);
+    }
+  });
+
   it('/file writes files into the conversation folder and announces them', async () => {
     const { records, sent, token } = await demo('/file');
     const files = records.filter((r) => r.raw.type === 'attachment').map((r) => (r.raw as AttachmentRawEvent).file);

@@ -1,7 +1,18 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { DEFAULT_QUOTAS } from '../../server/limits.js';
+import { cursorOf, parseCursor } from '../../server/store/records.js';
 import type { ChatStreamRecord } from '../../src/client/types.js';
-import { deltaText, kinds, readTurn, resultOf, send, sendAndRead, streamUrl } from '../helpers/conversation.js';
+import {
+  deltaText,
+  kinds,
+  readTurn,
+  resultOf,
+  send,
+  sendAndRead,
+  sessionToken,
+  streamUrl,
+} from '../helpers/conversation.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { openSse } from '../helpers/sse.js';
 
@@ -100,6 +111,120 @@ describe('stream framing', () => {
     for (const reader of readers) reader.close();
     await server.readersGone(sent.conversationId);
     assert.equal(server.ctx.records.readers(sent.conversationId), 0);
+  });
+});
+
+describe('a cursor past the end', () => {
+  it('is refused with 400 rather than opening a stream that would never hear a record', async () => {
+    const { sent, records } = await sendAndRead(server, 'pk_alice', {
+      message: 'the end',
+      targetAgentIds: ['agent_echo'],
+      newConversation: true,
+    });
+    const newest = records.at(-1)!.id;
+    const past = cursorOf(parseCursor(newest)! + 1000);
+    // Opened as a reader would: a stream that opened instead would be a reader that never hears a record.
+    const refused =
+      /^Error: stream answered 400: \{"detail":"lastEventId is past the newest record of this conversation"\}$/;
+    await assert.rejects(openSse(streamUrl(server, sent.conversationId, past), { token: 'pk_alice' }), refused);
+    await assert.rejects(
+      openSse(streamUrl(server, sent.conversationId), { token: 'pk_alice', lastEventIdHeader: past }),
+      refused,
+    );
+    // A newer record of another conversation is past the end of this one too.
+    const other = await sendAndRead(server, 'pk_alice', {
+      message: 'x',
+      targetAgentIds: ['agent_echo'],
+      newConversation: true,
+    });
+    await assert.rejects(
+      openSse(streamUrl(server, sent.conversationId, other.records.at(-1)!.id), { token: 'pk_alice' }),
+      refused,
+    );
+    // The newest record itself is a cursor like any other: the next turn arrives.
+    const reader = await openSse(streamUrl(server, sent.conversationId, newest), { token: 'pk_alice' });
+    try {
+      await send(server, 'pk_alice', { message: 'next', conversationId: sent.conversationId });
+      const next = await reader.untilResult();
+      assert.equal(next[0]!.raw.type, 'user');
+    } finally {
+      reader.close();
+    }
+  });
+});
+
+describe('streams per user', () => {
+  it(`holds ${DEFAULT_QUOTAS.streamsPerUser} open streams per user; the next is 429 until one closes`, async () => {
+    const { token } = await sessionToken(server);
+    const sent = await send(server, token, { message: 'many', targetAgentIds: ['agent_echo'] });
+    const url = streamUrl(server, sent.conversationId);
+    const readers = await Promise.all(
+      Array.from({ length: DEFAULT_QUOTAS.streamsPerUser }, () => openSse(url, { token })),
+    );
+    try {
+      const refused = await server.api(`/conversations/${sent.conversationId}/stream`, { token });
+      assert.deepEqual(
+        [refused.status, refused.body],
+        [429, { detail: `too many open streams (limit ${DEFAULT_QUOTAS.streamsPerUser} per user)` }],
+      );
+      assert.ok(Number(refused.headers.get('retry-after')) > 0);
+      // Another user is not held back.
+      const other = await sessionToken(server);
+      const own = await send(server, other.token, { message: 'mine', targetAgentIds: ['agent_echo'] });
+      (await openSse(streamUrl(server, own.conversationId), { token: other.token })).close();
+      // Once one closes (and the service has seen it go), another opens.
+      readers.pop()!.close();
+      await server.readersGone(sent.conversationId, DEFAULT_QUOTAS.streamsPerUser - 1);
+      readers.push(await openSse(url, { token }));
+    } finally {
+      for (const reader of readers) reader.close();
+    }
+  });
+});
+
+describe('a stream opened with a session token', () => {
+  /** A visitor's long-lived token, and a way to mint a second one of theirs that lives `ttl` seconds. */
+  async function visitor() {
+    const { token, userId } = await sessionToken(server);
+    const { sp_user_ref } = server.ctx.db.prepare('SELECT sp_user_ref FROM members WHERE user_id = ?').get(userId) as {
+      sp_user_ref: string;
+    };
+    const shortLived = async (ttl: number) => {
+      const res = await server.api('/workspaces/acme/sessions', {
+        method: 'POST',
+        token: 'sk_acme_1',
+        json: { sp_user_ref, ttl_seconds: ttl },
+      });
+      return res.body as { token: string; expires_at: string };
+    };
+    return { token, shortLived };
+  }
+
+  it('ends when the token expires, with an `expired` event last, and delivers until then', async () => {
+    const { token, shortLived } = await visitor();
+    const short = await shortLived(3);
+    const sent = await send(server, token, { message: 'before', targetAgentIds: ['agent_echo'] });
+    const reader = await openSse(streamUrl(server, sent.conversationId, sent.userEventId), { token: short.token });
+    await reader.untilResult();
+    await reader.ended;
+    assert.deepEqual(reader.others, [{ event: 'expired', data: '{"detail":"the session token expired"}' }]);
+    assert.ok(Date.now() >= Date.parse(short.expires_at) - 50, 'not before the token expired');
+    // What was sent later is there for a client that renews its token and resumes from its cursor.
+    const later = await send(server, token, { message: 'after', conversationId: sent.conversationId });
+    const resumed = await readTurn(server, token, sent.conversationId, reader.records.at(-1)!.id);
+    assert.equal(resumed[0]!.id, later.userEventId);
+  });
+
+  it('delivers a reply running when the token expires to its end, then ends', async () => {
+    const { token, shortLived } = await visitor();
+    const first = await sendAndRead(server, token, { message: '/help', targetAgentIds: ['agent_demo'] });
+    const short = await shortLived(2);
+    const reader = await openSse(streamUrl(server, first.sent.conversationId), { token: short.token });
+    await send(server, token, { message: '/slow 4', conversationId: first.sent.conversationId });
+    await reader.ended;
+    assert.equal(reader.records.at(-1)!.raw.type, 'result', 'the reply was heard to its end');
+    assert.ok(Date.parse(reader.records.at(-1)!.timestamp) > Date.parse(short.expires_at), 'past the expiry');
+    assert.deepEqual(reader.others, [{ event: 'expired', data: '{"detail":"the session token expired"}' }]);
   });
 });
 

@@ -212,7 +212,38 @@ describe('workspace routes (spec 4.1)', () => {
       assert.equal(res.body.balance, 2);
     });
 
+    it('keeps amounts exact in whole cents: 0.1 + 0.2 is 0.3, and so is what the wallet lost', async () => {
+      const wallet = async (slug: string) =>
+        (server.ctx.db.prepare('SELECT wallet FROM workspaces WHERE slug = ?').get(slug) as { wallet: number }).wallet;
+      const id = await provision(server);
+      const before = await wallet('acme');
+      await grant(id, { amount: 0.1, idempotency_key: uniqueRef('k') });
+      const second = await grant(id, { amount: 0.2, idempotency_key: uniqueRef('k') });
+      assert.equal(second.body.balance, 0.3);
+      assert.equal((await memberById(id)).balance, 0.3);
+      let balance = 0.3;
+      for (let i = 0; i < 10; i++)
+        balance = (await grant(id, { amount: 0.07, idempotency_key: uniqueRef('k') })).body.balance;
+      assert.equal(balance, 1);
+      assert.equal(await wallet('acme'), Math.round((before - 1) * 100) / 100);
+    });
+
     const invalidBodies: [string, unknown, string][] = [
+      [
+        'an amount with more than 2 decimal places',
+        { amount: 0.001, idempotency_key: 'k' },
+        'body/amount Number must have at most 2 decimal places',
+      ],
+      [
+        'the smallest number there is',
+        { amount: 5e-324, idempotency_key: 'k' },
+        'body/amount Number must have at most 2 decimal places',
+      ],
+      [
+        'an amount over a billion',
+        { amount: 1e12, idempotency_key: 'k' },
+        'body/amount Number must be less than or equal to 1000000000',
+      ],
       ['a zero amount', { amount: 0, idempotency_key: 'k' }, 'body/amount Number must be greater than 0'],
       ['a negative amount', { amount: -5, idempotency_key: 'k' }, 'body/amount Number must be greater than 0'],
       ['a string amount', { amount: '5', idempotency_key: 'k' }, 'body/amount Expected number, received string'],

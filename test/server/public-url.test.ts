@@ -1,0 +1,97 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { PaymentGateRawEvent } from '../../src/client/types.js';
+import { readTurn, sessionToken } from '../helpers/conversation.js';
+import { rawRequest, requestText } from '../helpers/raw-http.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+
+/** A send written by hand, so its `Host` header is whatever a hostile client puts there. */
+const sendWithHost = (server: TestServer, host: string, token: string, json: unknown) =>
+  rawRequest(
+    server.url,
+    requestText(
+      'POST',
+      '/api/v2/conversations/send',
+      { host, authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      JSON.stringify(json),
+    ),
+  );
+
+/** The `payUrl` of the payment card a `/pay 3` turn shows. */
+async function payUrl(server: TestServer, token: string, sent: { conversationId: string; userEventId: string }) {
+  const records = await readTurn(server, token, sent.conversationId, sent.userEventId);
+  const gate = records.find((r) => r.raw.type === 'payment_gate');
+  assert.ok(gate);
+  return (gate.raw as PaymentGateRawEvent).payment.payUrl;
+}
+
+describe('links the service hands out (payUrl, upload URLs)', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer();
+  });
+  after(() => server.close());
+
+  it('never come from a Host header that is not a host: such a send is refused and stores nothing', async () => {
+    const { token } = await sessionToken(server);
+    for (const host of ['a"><script>alert(1)</script>', 'evil.example/path', 'x y', 'a@b', '']) {
+      const res = await sendWithHost(server, host, token, { message: '/pay 3', targetAgentIds: ['agent_demo'] });
+      assert.deepEqual(
+        [res.status, JSON.parse(res.body)],
+        [400, { detail: 'the Host header is not a valid host' }],
+        host,
+      );
+    }
+    const stored = server.ctx.db.prepare("SELECT COUNT(*) AS n FROM records WHERE raw LIKE '%script%'").get() as {
+      n: number;
+    };
+    assert.equal(stored.n, 0);
+  });
+
+  it('use a Host that is a name, an address or a bracketed IPv6 address, with its port', async () => {
+    const { token } = await sessionToken(server);
+    for (const host of ['chat.example.com', 'chat.example.com:8443', '10.0.0.7:80', '[::1]:8787']) {
+      const res = await sendWithHost(server, host, token, {
+        message: '/pay 3',
+        targetAgentIds: ['agent_demo'],
+        newConversation: true,
+      });
+      assert.equal(res.status, 200, res.body);
+      const url = await payUrl(server, token, JSON.parse(res.body));
+      assert.match(url, new RegExp(`^http://${host.replace(/[[\].]/g, '\\$&')}/pay/ord_`));
+    }
+  });
+});
+
+describe('--public-url', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer({ publicUrl: 'https://chat.example.com/svc/' });
+  });
+  after(() => server.close());
+
+  it('makes every link, whatever Host the request carried', async () => {
+    const { token } = await sessionToken(server);
+    const res = await sendWithHost(server, 'attacker.example', token, {
+      message: '/pay 3',
+      targetAgentIds: ['agent_demo'],
+    });
+    assert.equal(res.status, 200);
+    assert.match(await payUrl(server, token, JSON.parse(res.body)), /^https:\/\/chat\.example\.com\/svc\/pay\/ord_/);
+    const form = new FormData();
+    form.append('file', new Blob(['hi']), 'hi.txt');
+    const upload = await server.api('/files/upload', { method: 'POST', token, body: form });
+    assert.match(upload.body.url, /^https:\/\/chat\.example\.com\/svc\/api\/v2\/files\/f_[\w-]{22}\/hi\.txt$/);
+  });
+
+  it('must be an http(s) URL without query, fragment or credentials', async () => {
+    for (const publicUrl of [
+      'ftp://chat.example.com',
+      'https://chat.example.com/?a=1',
+      'https://u:p@chat.example.com',
+      'chat',
+    ]) {
+      await assert.rejects(startTestServer({ publicUrl }), /--public-url must be an http\(s\) URL/);
+    }
+  });
+});
