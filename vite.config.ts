@@ -1,8 +1,8 @@
 import { resolve } from 'node:path';
+import minifyLitTemplates from '@lit-labs/rollup-plugin-minify-html-literals';
+import { transform } from 'lightningcss';
 import { defineConfig } from 'vite';
-import { minifyLitCss } from './scripts/minify-lit-css.js';
-import { minifyLitHtml } from './scripts/minify-lit-html.js';
-import { LANGUAGE_FILES } from './src/elements/labels/languages.js';
+import { LANGUAGE_FILES } from './src/internal/labels/languages.js';
 
 /** Left to the user's bundler: the package's dependencies and React (an optional peer dependency). */
 const LIBRARY_EXTERNALS = [
@@ -14,6 +14,22 @@ const LIBRARY_EXTERNALS = [
   /^react($|\/)/,
   /^react-dom($|\/)/,
 ];
+
+/**
+ * CSS of a Lit `css` template, minified by lightningcss (what the template minifier uses). The minifier stands
+ * a placeholder (`@TEMPLATE_EXPRESSION();`) for each `${…}` in the template, which lightningcss cannot parse
+ * inside a value (`border: 1px solid ${token('colorBorder')}`): each becomes a numbered identifier for the
+ * parse, and the placeholder again after it. Should the minified CSS move an expression before another, the
+ * template is left as it is (the build says which).
+ */
+function minifyLitCss(css: string): string {
+  let count = 0;
+  const named = css.replace(/@TEMPLATE_EXPRESSION_*\(\);?/g, () => `__svc_${count++}__`);
+  const min = transform({ filename: 'template.css', code: Buffer.from(named), minify: true }).code.toString();
+  const order = [...min.matchAll(/__svc_(\d+)__/g)].map((m) => Number(m[1]));
+  if (order.length !== count || order.some((n, i) => n !== i)) return css;
+  return min.replace(/__svc_\d+__/g, '@TEMPLATE_EXPRESSION();');
+}
 
 /** What the script-tag files share: final files, so minified (Vite leaves whitespace in ES library output). */
 const SCRIPT_TAG_BUILD = {
@@ -39,11 +55,17 @@ export default defineConfig(({ mode }) => {
   if (mode === 'bundle') {
     return {
       // Lit's styles and templates are strings to the minifier: collapse them before it runs.
-      plugins: [minifyLitCss(), minifyLitHtml()],
+      plugins: [
+        minifyLitTemplates({
+          include: ['src/**/*.ts'],
+          failOnError: true,
+          options: { minifyOptions: { minifyCSS: minifyLitCss } },
+        }),
+      ],
       resolve: {
         alias: [
           { find: /^\.\/import-engine\.js$/, replacement: resolve('src/elements/markdown/import-engine.script.ts') },
-          { find: /^\.\/import-language\.js$/, replacement: resolve('src/elements/labels/import-language.script.ts') },
+          { find: /^\.\/import-language\.js$/, replacement: resolve('src/internal/labels/import-language.script.ts') },
         ],
       },
       build: {
@@ -62,7 +84,7 @@ export default defineConfig(({ mode }) => {
   if (mode === 'bundle-lazy') {
     const languages = Object.values(LANGUAGE_FILES).map((file) => [
       `svc-chat-lang-${file}`,
-      `src/elements/labels/${file}.ts`,
+      `src/internal/labels/${file}.ts`,
     ]);
     return {
       build: {
@@ -89,7 +111,7 @@ export default defineConfig(({ mode }) => {
       lib: {
         entry: {
           index: 'src/index.ts',
-          'elements/index': 'src/elements/index.ts',
+          elements: 'src/elements.ts',
           'react/index': 'src/react/index.ts',
           'tools/index': 'src/tools/index.ts',
         },

@@ -18,14 +18,14 @@ const TARGET = 50_000;
  * labels of each language besides English, loaded when an element shows that language.
  */
 const BUDGETS = {
-  'dist/svc-chat.js': 40_600,
-  'dist/svc-chat.esm.js': 40_700,
+  'dist/svc-chat.js': 40_850,
+  'dist/svc-chat.esm.js': 40_900,
   'dist/svc-chat-markdown.js': 27_850,
   'dist/svc-chat-lang-zh-CN.js': 1_850,
   'dist/svc-chat-lang-ar.js': 2_120,
 };
 const LANGUAGES = ['dist/svc-chat-lang-zh-CN.js', 'dist/svc-chat-lang-ar.js'];
-const COMPLETE = { files: ['dist/svc-chat.js', 'dist/svc-chat-markdown.js'], budget: 68_450 };
+const COMPLETE = { files: ['dist/svc-chat.js', 'dist/svc-chat-markdown.js'], budget: 68_700 };
 
 const kb = (n) => `${(n / 1000).toFixed(1)} KB`;
 const sizes = {};

@@ -16,4 +16,4 @@ export { FilesClient, toPart } from './client/files.js';
 export { HttpClient } from './client/http.js';
 export { PaymentsClient } from './client/payments.js';
 export * from './client/records.js';
-export * from './elements/index.js';
+export * from './elements.js';

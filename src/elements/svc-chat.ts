@@ -1,38 +1,17 @@
 import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
-import type { ChatMessage } from '../chat/chat-message.js';
-import { ChatStore } from '../chat/chat-store.js';
-import { type ChatClientOptions, createChatClient } from '../chat/create-chat-client.js';
-import type { SessionGrant, TokenProvider } from '../client/auth.js';
+import type { TokenProvider } from '../client/auth.js';
 import type { ChatClient } from '../client/chat.js';
-import { AuthenticationError } from '../client/errors.js';
 import type { SendResult } from '../client/types.js';
-import { AnnouncerController } from './announcer.js';
-import { renderAttachButton, renderAttachments, renderDropZone } from './attachments.js';
-import attachmentsStyles from './attachments.styles.js';
-import { ChatContent } from './chat-content.js';
-import { ChatController } from './chat-controller.js';
-import { trapTab } from './focus-trap.js';
-import { icons } from './icons.js';
-import type { ChatLabels } from './labels/types.js';
-import { loadMarkdownEngine } from './markdown/engine.js';
-import { renderMessage, type ViewContext } from './message-view.js';
-import messageViewStyles from './message-view.styles.js';
-import { type PersistedChat, persistedChat } from './persist.js';
+import { trapTab } from '../internal/focus-trap.js';
+import { chatIcon, closeIcon } from '../internal/icons.js';
+import type { ChatLabels } from '../internal/labels/types.js';
+import { SvcLocalizedElement } from '../internal/svc-localized-element.js';
+import { type PlatformTokens, tokenStyle } from '../internal/tokens.js';
+import { ChatPanel } from './chat-panel.js';
 import styles, { FULL_SCREEN } from './svc-chat.styles.js';
-import { SvcLocalizedElement } from './svc-localized-element.js';
-import { type PlatformTokens, tokenStyle } from './tokens.js';
-import { virtualList } from './virtual-list.js';
-import './svc-markdown.js';
-import type { SignedIn } from './svc-sms-sign-in.js';
-import './svc-sms-sign-in.js';
 
 export type ChatMode = 'inline' | 'launcher';
 export type ChatTheme = 'light' | 'dark' | 'auto';
-
-/** Distance from the bottom under which the list follows new content. */
-const STICK_PX = 48;
-/** Distance from the top under which older messages are loaded. */
-const HISTORY_PX = 200;
 
 /**
  * @summary The embeddable chat: a visitor signs in, talks to the site's agents and watches replies stream in
@@ -122,7 +101,7 @@ const HISTORY_PX = 200;
  * @fires svc-close - The launcher's panel closed.
  */
 export class SvcChat extends SvcLocalizedElement {
-  static override styles = [...styles, messageViewStyles, attachmentsStyles];
+  static override styles = [...styles, ...ChatPanel.styles];
 
   static override properties = {
     baseUrl: { attribute: 'base-url' },
@@ -147,11 +126,7 @@ export class SvcChat extends SvcLocalizedElement {
     agents: { attribute: false },
     showThinking: { attribute: 'show-thinking', type: Boolean },
     accept: {},
-    _signedOut: { state: true },
-    _sessionEnded: { state: true },
-    _fatal: { state: true },
     _unread: { state: true },
-    _awayFromEnd: { state: true },
   };
 
   /** Service address; default: this page's origin. */
@@ -200,29 +175,14 @@ export class SvcChat extends SvcLocalizedElement {
   /** Kinds of files visitors may attach, as a file input's `accept` (`image/*,.pdf`); default: any kind. */
   declare accept?: string;
 
-  declare _signedOut: boolean;
-  /** The visitor was signed out because their SMS session ended. */
-  _sessionEnded = false;
-  declare _fatal?: string;
+  /** Unread replies, shown on the launcher while its panel is closed. */
   _unread = 0;
-  _awayFromEnd = false;
 
-  readonly #chat = new ChatController(this);
-  readonly #content = new ChatContent(this, {
+  readonly #panel = new ChatPanel(this, {
     labels: () => this.#labels,
-    lang: () => this.#lang,
-    accept: () => this.accept,
+    lang: () => this.language.tag,
+    dir: () => this.language.dir,
   });
-  #smsGrant?: SessionGrant;
-  #setup?: unknown[];
-  #persisted?: PersistedChat;
-  #unsubscribes: (() => void)[] = [];
-  #draft = '';
-  #stick = true;
-  /** Rows grow after they render (a card draws itself, an image loads): the list still follows the end. */
-  readonly #grown = new ResizeObserver(() => this.#stick && this.#jumpToEnd());
-  #restoreFrom?: { height: number; top: number };
-  readonly #announcer = new AnnouncerController(this, () => this.#labels);
   /** Matches while the launcher's panel covers the screen (a phone): it is then modal and keeps the focus. */
   readonly #fullScreen = matchMedia(FULL_SCREEN);
 
@@ -241,54 +201,24 @@ export class SvcChat extends SvcLocalizedElement {
     return { ...this.language.labels.chat, ...this.labels };
   }
 
-  get #lang(): string {
-    return this.language.tag;
-  }
-
-  get #store(): ChatStore | undefined {
-    return this.#chat.store;
-  }
-
-  override connectedCallback(): void {
-    super.connectedCallback();
-    this.#start();
-  }
-
-  override disconnectedCallback(): void {
-    super.disconnectedCallback();
-    this.#stop();
-  }
-
-  protected override firstUpdated(): void {
-    // The chat is on screen: fetch the markdown renderer while the page is idle, before a message needs it.
-    const preload = () => void loadMarkdownEngine().catch(() => {});
-    if (typeof requestIdleCallback === 'function') requestIdleCallback(preload, { timeout: 2000 });
-    else setTimeout(preload, 200);
+  get #input(): HTMLTextAreaElement | null {
+    return this.renderRoot.querySelector('[part~=input]');
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
-    if (this.#currentSetup().some((value, i) => value !== this.#setup?.[i])) this.#start();
-    else if (changed.has('conversationId') && this.hasUpdated && this.conversationId) {
-      void this.#store?.load(this.conversationId);
-    }
-    if (changed.has('agentId') || changed.has('agentIds')) {
-      if (this.#store) this.#store.targetAgentIds = this.#targetAgentIds();
-    }
     if (changed.has('tokens')) {
       for (const [name, value] of Object.entries(tokenStyle(this.tokens ?? {}))) this.style.setProperty(name, value);
     }
   }
 
-  // ------------------------------------------------------------ public methods
-
   /** Sends a message as the visitor would. */
-  async send(text: string): Promise<SendResult | undefined> {
-    return this.#store?.send(text);
+  send(text: string): Promise<SendResult | undefined> {
+    return this.#panel.send(text);
   }
 
   /** Stops the running reply. */
-  async interrupt(): Promise<void> {
-    await this.#store?.interrupt();
+  interrupt(): Promise<void> {
+    return this.#panel.interrupt();
   }
 
   /** Opens the launcher's panel. */
@@ -296,7 +226,7 @@ export class SvcChat extends SvcLocalizedElement {
     if (this.opened) return;
     this.opened = true;
     this._unread = 0;
-    this.#stick = true;
+    this.#panel.opened();
     this.emit('svc-open', {});
     this.updateComplete.then(() => this.#input?.focus());
   }
@@ -311,214 +241,9 @@ export class SvcChat extends SvcLocalizedElement {
 
   /** Starts a new conversation. */
   newConversation(): void {
-    this.#store?.reset();
+    this.#panel.newConversation();
     this.#input?.focus();
   }
-
-  // ------------------------------------------------------------ setup
-
-  #targetAgentIds(): string[] | undefined {
-    const ids = (this.agentIds ?? this.agentId ?? '').split(/[\s,]+/).filter(Boolean);
-    return ids.length ? ids : undefined;
-  }
-
-  /**
-   * What the client and the store were built from: when any of it changes (also a `tokenProvider` set just
-   * after the element connected), the chat starts again with it.
-   */
-  #currentSetup(): unknown[] {
-    return [
-      this.baseUrl,
-      this.token,
-      this.tokenEndpoint,
-      this.signIn,
-      this.workspace,
-      this.persist,
-      this.tokenProvider,
-      this.client,
-    ];
-  }
-
-  #stop(): void {
-    for (const off of this.#unsubscribes) off();
-    this.#unsubscribes = [];
-    this.#chat.detach();
-    this.#content.detach();
-  }
-
-  /** (Re)builds the client and the store from the current configuration. */
-  #start(): void {
-    this.#stop();
-    this.#setup = this.#currentSetup();
-    this._fatal = undefined;
-    this._signedOut = false;
-    const baseUrl = this.baseUrl || location.origin;
-    this.#persisted =
-      this.persist !== undefined && this.persist !== null
-        ? persistedChat(`${this.persist || baseUrl}|${this.#targetAgentIds()?.join(',') ?? ''}`)
-        : undefined;
-
-    let chat = this.client?.chat;
-    if (!chat) {
-      try {
-        chat = createChatClient({ baseUrl, ...this.#credentials() });
-      } catch (err) {
-        // A workspace key: the client refuses it in a browser, and says why.
-        this._fatal = (err as Error).message;
-        return;
-      }
-      if (!chat) {
-        this._signedOut = this.signIn === 'sms';
-        return;
-      }
-    }
-    this._sessionEnded = false;
-
-    const store = new ChatStore({ api: chat, targetAgentIds: this.#targetAgentIds() });
-    this.#unsubscribes = [
-      store.on('message-sent', ({ request, result }) => {
-        // A message that went through (a retry too) makes the last failure old news: its notice goes, while
-        // the failed message keeps its own.
-        store.clearError();
-        this.emit('svc-message-sent', { conversationId: result.conversationId, text: request.message, result });
-      }),
-      store.on('turn-complete', (detail) => {
-        if (this.mode === 'launcher' && !this.opened) this._unread += 1;
-        this.emit('svc-turn-complete', detail);
-      }),
-      store.on('error', ({ message, status }) => {
-        if (status === 401 && this.signIn === 'sms') this.#signOut();
-        this.emit('svc-error', { message, status });
-      }),
-      store.on('conversation-change', ({ conversationId }) => this.#persisted?.save(conversationId)),
-    ];
-    this.#chat.attach(store);
-    this.#content.attach(chat, store);
-    const resume = this.conversationId || this.#persisted?.load();
-    if (resume) void store.load(resume);
-    this.emit('svc-ready', { conversationId: resume ?? null });
-  }
-
-  /** The credential, most preferred first: a provider, an endpoint, a token, then an SMS session. */
-  #credentials(): Omit<ChatClientOptions, 'baseUrl'> {
-    const { token, tokenProvider, tokenEndpoint } = this;
-    if (tokenProvider || tokenEndpoint || token || this.signIn !== 'sms')
-      return { token, tokenProvider, tokenEndpoint };
-    const grant = this.#smsGrant ?? (this.persistSession ? readSession(this.#sessionKey) : undefined);
-    if (!grant) return {};
-    // An SMS session cannot be renewed silently: when it ends (or the service refuses it), the request core
-    // reports this 401 and the visitor signs in again.
-    let handed = false;
-    return {
-      tokenProvider: async () => {
-        if (handed) throw new AuthenticationError(401, this.#labels.sessionExpired, undefined);
-        handed = true;
-        return grant;
-      },
-    };
-  }
-
-  get #sessionKey(): string {
-    return `svc-chat-session:${this.baseUrl || location.origin}|${this.workspace ?? ''}`;
-  }
-
-  #signedIn(event: CustomEvent<SignedIn>): void {
-    // The page hears who signed in, never the token itself.
-    event.stopPropagation();
-    const { token, user_id, expires_at } = event.detail;
-    if (!token) return;
-    this.#smsGrant = { token, expires_at };
-    this.emit('svc-signed-in', { user_id, expires_at });
-    if (this.persistSession) sessionStorage.setItem(this.#sessionKey, JSON.stringify(this.#smsGrant));
-    this.#start();
-  }
-
-  #signOut(): void {
-    this.#smsGrant = undefined;
-    sessionStorage.removeItem(this.#sessionKey);
-    this.#stop();
-    this._signedOut = true;
-    this._sessionEnded = true;
-  }
-
-  // ------------------------------------------------------------ scrolling and history
-
-  get #list(): HTMLElement | null {
-    return this.renderRoot.querySelector('[part~=messages]');
-  }
-
-  get #input(): HTMLTextAreaElement | null {
-    return this.renderRoot.querySelector('[part~=input]');
-  }
-
-  #onScroll(): void {
-    const list = this.#list;
-    if (!list) return;
-    this.#stick = list.scrollHeight - list.scrollTop - list.clientHeight < STICK_PX;
-    if (this.#stick) this._awayFromEnd = false;
-    this.#loadOlderNearTop(list);
-  }
-
-  /** Near the top of what is loaded, older messages are fetched and put above, keeping the view in place. */
-  #loadOlderNearTop(list: HTMLElement): void {
-    const store = this.#store;
-    if (list.scrollTop > HISTORY_PX || !store?.hasMoreHistory || store.loadingHistory || this.#restoreFrom) return;
-    this.#restoreFrom = { height: list.scrollHeight, top: list.scrollTop };
-    void store.loadOlder();
-  }
-
-  #jumpToEnd(): void {
-    const list = this.#list;
-    this.#stick = true;
-    this._awayFromEnd = false;
-    list?.scrollTo({ top: list.scrollHeight });
-  }
-
-  protected override updated(): void {
-    const list = this.#list;
-    if (!list) return;
-    if (this.#restoreFrom && !this.#store?.loadingHistory) {
-      list.scrollTop = this.#restoreFrom.top + (list.scrollHeight - this.#restoreFrom.height);
-      this.#restoreFrom = undefined;
-    } else if (this.#stick) {
-      list.scrollTop = list.scrollHeight;
-    } else if (this.#store?.running) {
-      this._awayFromEnd = true;
-    }
-    this.#grown.disconnect();
-    for (const row of list.children) this.#grown.observe(row);
-    // A page of history that does not fill the list cannot be scrolled up: fetch the next one.
-    if (list.scrollHeight <= list.clientHeight) this.#loadOlderNearTop(list);
-  }
-
-  // ------------------------------------------------------------ composer
-
-  #submit(event?: Event): void {
-    event?.preventDefault();
-    const input = this.#input;
-    const text = (input?.value ?? '').trim();
-    const store = this.#store;
-    const attachments = this.#content.attachments;
-    const parts = attachments.parts;
-    if (!store || store.running) return;
-    if (attachments.uploading) {
-      attachments.notice = this.#labels.waitForUploads;
-      this.requestUpdate();
-      return;
-    }
-    if (!text && !parts.length) return;
-    this.#draft = '';
-    if (input) input.value = '';
-    this.#stick = true;
-    attachments.clear();
-    void store.send(text, parts.length ? { parts } : {});
-  }
-
-  #onKeydown(event: KeyboardEvent): void {
-    if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) this.#submit(event);
-  }
-
-  // ------------------------------------------------------------ rendering
 
   protected override render(): TemplateResult {
     const labels = this.#labels;
@@ -533,7 +258,7 @@ export class SvcChat extends SvcLocalizedElement {
         aria-expanded=${this.opened ? 'true' : 'false'}
         @click=${() => (this.opened ? this.close() : this.open())}
       >
-        ${this.opened ? icons.close : icons.chat}
+        ${this.opened ? closeIcon : chatIcon}
         ${this._unread > 0 && !this.opened ? html`<span part="badge" aria-hidden="true">${this._unread}</span>` : nothing}
       </button>
     `;
@@ -542,6 +267,7 @@ export class SvcChat extends SvcLocalizedElement {
   #renderPanel(labels: ChatLabels): TemplateResult {
     const launcher = this.mode === 'launcher';
     const title = this.heading || labels.title;
+    const drop = this.#panel.dropTarget;
     return html`
       <section
         part="panel"
@@ -550,155 +276,25 @@ export class SvcChat extends SvcLocalizedElement {
         aria-modal=${launcher && this.#fullScreen.matches ? 'true' : nothing}
         aria-label=${title}
         @keydown=${launcher ? (e: KeyboardEvent) => this.#fullScreen.matches && trapTab(e, e.currentTarget as Element) : nothing}
-        @dragover=${this.#store ? this.#content.attachments.onDragOver : nothing}
-        @dragleave=${this.#store ? this.#content.attachments.onDragLeave : nothing}
-        @drop=${this.#store ? this.#content.attachments.onDrop : nothing}
-        @paste=${this.#store ? this.#content.attachments.onPaste : nothing}
+        @dragover=${drop?.onDragOver ?? nothing}
+        @dragleave=${drop?.onDragLeave ?? nothing}
+        @drop=${drop?.onDrop ?? nothing}
+        @paste=${drop?.onPaste ?? nothing}
       >
         <header part="header">
           <h2 part="title">${title}</h2>
           <slot name="header-actions"></slot>
-          ${
-            this.#store
-              ? html`<button class="icon-button" part="new-button" type="button" title=${labels.newConversation}
-                aria-label=${labels.newConversation} @click=${() => this.newConversation()}>${icons.plus}</button>`
-              : nothing
-          }
+          ${this.#panel.renderHeaderActions(labels)}
           ${
             launcher
               ? html`<button class="icon-button" part="close-button" type="button" title=${labels.close}
-                aria-label=${labels.close} @click=${() => this.close()}>${icons.close}</button>`
+                aria-label=${labels.close} @click=${() => this.close()}>${closeIcon}</button>`
               : nothing
           }
         </header>
-        ${this.#renderBody(labels)}
+        ${this.#panel.render(labels)}
       </section>
     `;
-  }
-
-  #renderBody(labels: ChatLabels): TemplateResult {
-    if (this._fatal) return html`<div part="notice" class="error" role="alert">${this._fatal}</div>`;
-    if (this._signedOut) {
-      const ended = this._sessionEnded ? html`<div part="notice" role="alert">${labels.sessionExpired}</div>` : nothing;
-      return html`${ended}
-      <div part="sign-in">
-        <svc-sms-sign-in
-          base-url=${this.baseUrl || location.origin}
-          workspace=${this.workspace ?? ''}
-          lang=${this.#lang}
-          dir=${this.language.dir}
-          .labels=${this.labels}
-          @svc-signed-in=${(e: CustomEvent<SignedIn>) => this.#signedIn(e)}
-        ></svc-sms-sign-in>
-      </div>`;
-    }
-    const store = this.#store;
-    if (!store)
-      return html`<div part="notice">${this.tokenEndpoint || this.tokenProvider ? labels.connecting : labels.signInRequired}</div>`;
-    const messages = store.messages;
-    const view: ViewContext = {
-      labels,
-      agents: this.agents,
-      imageHosts: this.imageHosts,
-      retry: (id) => void store.retry(id),
-      lang: this.#lang,
-      dir: this.language.dir,
-      showThinking: this.showThinking,
-      continued: continuedRuns(messages),
-      ...this.#content.view,
-      readAloudStop: this.#content.view.readAloud.tabStop(messages),
-    };
-    const status = this.#statusText(labels, store);
-    // One button sends and, while a reply runs, stops it: the same element, so it keeps the focus.
-    const running = store.running;
-    return html`
-      ${store.connection === 'reconnecting' ? html`<div part="notice" role="status">${labels.reconnecting}</div>` : nothing}
-      ${store.error ? html`<div part="notice" class="error" role="alert">${store.error}</div>` : nothing}
-      <div
-        part="messages"
-        role="log"
-        aria-live="off"
-        aria-label=${labels.messageList}
-        tabindex="0"
-        @scroll=${() => this.#onScroll()}
-      >
-        ${store.loadingHistory ? html`<div class="history-note" role="status">${labels.loadingOlder}</div>` : nothing}
-        ${
-          messages.length === 0 && !store.loadingHistory
-            ? html`<div part="empty"><slot name="empty">${labels.empty}</slot></div>`
-            : virtualList(
-                messages,
-                (m) => m.key,
-                (m) => renderMessage(m, view),
-              )
-        }
-      </div>
-      ${
-        this._awayFromEnd
-          ? html`<button part="jump-button" type="button" aria-label=${labels.jumpToEnd} title=${labels.jumpToEnd}
-            @click=${() => this.#jumpToEnd()}>↓</button>`
-          : nothing
-      }
-      <div part="status" aria-live="polite">${status}</div>
-      ${this.#announcer.render()}
-      ${renderAttachments(this.#content.attachments, labels, this.#lang)}
-      <form part="composer" @submit=${(e: Event) => this.#submit(e)}>
-        ${renderAttachButton(this.#content.attachments, labels, this.accept)}
-        <textarea
-          part="input"
-          rows="1"
-          aria-label=${labels.placeholder}
-          placeholder=${labels.placeholder}
-          .value=${this.#draft}
-          @input=${(e: Event) => {
-            this.#draft = (e.target as HTMLTextAreaElement).value;
-          }}
-          @keydown=${(e: KeyboardEvent) => this.#onKeydown(e)}
-        ></textarea>
-        <button
-          part=${running ? 'stop-button' : 'send-button'}
-          type=${running ? 'button' : 'submit'}
-          aria-label=${running ? labels.stop : labels.send}
-          title=${running ? labels.stop : labels.send}
-          @click=${() => store.running && void store.interrupt()}
-        >
-          ${running ? icons.stop : icons.send}
-        </button>
-      </form>
-      ${renderDropZone(this.#content.attachments, labels)} ${this.#content.renderOverlays(labels)}
-    `;
-  }
-
-  #statusText(labels: ChatLabels, store: ChatStore): string {
-    for (const [agentId, status] of Object.entries(store.agentStatus)) {
-      if (status === 'idle') continue;
-      const name = this.agents?.[agentId]?.name ?? labels.agent;
-      const what = status === 'thinking' ? labels.thinking : status === 'typing' ? labels.typing : labels.usingTool;
-      return `${name} · ${what}`;
-    }
-    return '';
-  }
-}
-
-/** Agent messages that directly follow a message of the same agent: one avatar and name per run. */
-function continuedRuns(messages: readonly ChatMessage[]): Set<string> {
-  const continued = new Set<string>();
-  for (let i = 1; i < messages.length; i++) {
-    const [previous, message] = [messages[i - 1]!, messages[i]!];
-    if (message.role === 'agent' && previous.role === 'agent' && previous.agentId === message.agentId) {
-      continued.add(message.key);
-    }
-  }
-  return continued;
-}
-
-function readSession(key: string): SessionGrant | undefined {
-  try {
-    const grant = JSON.parse(sessionStorage.getItem(key) ?? 'null') as SessionGrant | null;
-    if (!grant?.token || (grant.expires_at && Date.parse(grant.expires_at) <= Date.now())) return undefined;
-    return grant;
-  } catch {
-    return undefined;
   }
 }
 

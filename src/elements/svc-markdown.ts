@@ -1,6 +1,6 @@
+import { SvcElement } from '../internal/svc-element.js';
 import { loadMarkdownEngine, markdownEngine } from './markdown/engine.js';
 import type { StreamMarkdown, StreamMarkdownOptions } from './markdown/stream-markdown.js';
-import { SvcElement } from './svc-element.js';
 import styles from './svc-markdown.styles.js';
 
 /**

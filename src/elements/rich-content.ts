@@ -1,19 +1,16 @@
 import type { ReactiveControllerHost } from 'lit';
-import { type CardHost, cardHostContext } from '../cards/context.js';
 import type { ChatStore } from '../chat/chat-store.js';
 import type { ChatClient } from '../client/chat.js';
 import { FilesClient } from '../client/files.js';
 import type { HttpClient } from '../client/http.js';
-import { PaymentsClient } from '../client/payments.js';
+import type { ChatLabels } from '../internal/labels/types.js';
 import { AttachmentsController } from './attachments.js';
-import { ContextProvider } from './context-protocol.js';
 import { FileDownloadController } from './file-download.js';
 import { ImageViewerController } from './image-viewer.js';
-import type { ChatLabels } from './labels/types.js';
 import type { ViewContext } from './message-view.js';
 import { ReadAloudController } from './read-aloud.js';
 
-export interface ChatContentOptions {
+export interface RichContentOptions {
   labels(): ChatLabels;
   lang(): string;
   /** Accepted kinds of attachments (a file input's `accept`). */
@@ -29,19 +26,17 @@ interface Services {
 }
 
 /**
- * Everything `<svc-chat>` shows besides text: it provides the cards with the chat's client (context), and
- * holds the composer's attachments, file downloads, reading aloud and the image viewer.
+ * What `<svc-chat>` shows besides text, each a controller of its own: the composer's attachments, file
+ * downloads, reading aloud and the image viewer, all using the chat's client once one is attached.
  */
-export class ChatContent {
+export class RichContent {
   readonly attachments: AttachmentsController;
   readonly #readAloud: ReadAloudController;
   readonly #downloads: FileDownloadController;
   readonly #images: ImageViewerController;
-  readonly #cards: ContextProvider<CardHost>;
   #services?: Services;
 
-  constructor(host: ReactiveControllerHost & HTMLElement & { renderRoot: ParentNode }, options: ChatContentOptions) {
-    this.#cards = new ContextProvider(host, cardHostContext);
+  constructor(host: ReactiveControllerHost & HTMLElement & { renderRoot: ParentNode }, options: RichContentOptions) {
     this.attachments = new AttachmentsController(host, { ...options, files: () => this.#services?.files });
     const services = () => this.#services;
     this.#readAloud = new ReadAloudController(host, services);
@@ -49,7 +44,7 @@ export class ChatContent {
     this.#images = new ImageViewerController(host);
   }
 
-  /** The chat's client and store changed: the cards and the controllers use them from now on. */
+  /** The chat's client and store changed: the controllers use them from now on. */
   attach(chat: ChatClient, store: ChatStore): void {
     this.#services = {
       http: chat.http,
@@ -58,18 +53,12 @@ export class ChatContent {
         return store.conversationId;
       },
     };
-    const cardHost: CardHost = {
-      client: { chat, payments: new PaymentsClient(chat.http) },
-      send: (text, options) => store.send(text, options),
-    };
-    this.#cards.setValue(cardHost);
   }
 
   detach(): void {
     this.#services = undefined;
     this.#readAloud.stop();
     this.attachments.clear();
-    this.#cards.setValue(undefined);
   }
 
   /** What `renderMessage` needs of these. */

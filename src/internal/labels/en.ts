@@ -1,27 +1,22 @@
+import { EN_LAUNCHER_LABELS } from './launcher.js';
 import type { Language } from './types.js';
 
 /** English: the default, and the labels shown while another language's file loads. */
 const en: Language = {
   chat: {
-    title: 'Chat',
-    placeholder: 'Write a message…',
-    send: 'Send',
+    ...EN_LAUNCHER_LABELS,
     stop: 'Stop',
-    open: 'Open chat',
-    close: 'Close chat',
     newConversation: 'New conversation',
     thinking: 'Thinking…',
     typing: 'Typing…',
     usingTool: 'Working…',
     reconnecting: 'Reconnecting…',
-    connecting: 'Connecting…',
     loadingOlder: 'Loading earlier messages…',
     retry: 'Retry',
     sendFailed: 'Not sent.',
     interrupted: 'Stopped.',
     replyFailed: 'The reply failed.',
     empty: 'Ask anything to start.',
-    openUnread: (n) => `Open chat, ${n} unread`,
     you: 'You',
     agent: 'Assistant',
     copy: 'Copy',

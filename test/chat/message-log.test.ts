@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { MessageLog } from '../../src/chat/messages.js';
+import { MessageLog } from '../../src/chat/message-log.js';
 import {
   assistant,
   attachment,

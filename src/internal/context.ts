@@ -1,4 +1,4 @@
-import type { Context } from '@lit/context';
+import { createContext } from '@lit/context';
 import type { SendOptions } from '../chat/chat-store.js';
 import type { ChatClient } from '../client/chat.js';
 import type { PaymentsClient } from '../client/payments.js';
@@ -24,4 +24,4 @@ export interface CardHost {
  * The context key of the card host. `<svc-chat>` provides it; each card consumes it with `subscribe: true`
  * and uses it unless its own `client` property is set, so one card works inside the chat and alone.
  */
-export const cardHostContext = Symbol('svc-card-host') as Context<symbol, CardHost | undefined>;
+export const cardHostContext = createContext<CardHost | undefined>(Symbol('svc-card-host'));

@@ -2,13 +2,12 @@ import { html, nothing } from 'lit';
 import { AsyncDirective } from 'lit/async-directive.js';
 import { type ChildPart, type DirectiveResult, directive } from 'lit/directive.js';
 import { repeat } from 'lit/directives/repeat.js';
+import { isAtEnd } from './at-end.js';
 
 /** Rows rendered beyond each edge of the view, in pixels: a flick shows rows, not blank space. */
 const OVERSCAN_PX = 1200;
 /** Height assumed for a row not rendered yet; measured rows replace it. */
 const ESTIMATE_PX = 90;
-/** Distance from the bottom under which the view counts as at the end (where a chat sits). */
-const AT_END_PX = 48;
 /** Rows shown before the list has a size (the first render): the newest. */
 const FIRST_ROWS = 20;
 /**
@@ -77,8 +76,7 @@ class VirtualList<T> extends AsyncDirective {
     const list = this.#list;
     if (items.length <= RENDER_ALL) return [0, items.length];
     if (!list?.clientHeight) return [Math.max(0, items.length - FIRST_ROWS), items.length];
-    const atEnd = list.scrollHeight - list.scrollTop - list.clientHeight < AT_END_PX;
-    if (atEnd) {
+    if (isAtEnd(list)) {
       let start = items.length;
       for (let filled = 0; start > 0 && filled < list.clientHeight + OVERSCAN_PX; )
         filled += this.#height(items[--start]);

@@ -1,0 +1,182 @@
+import { ContextProvider } from '@lit/context';
+import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import { ChatStore } from '../chat/chat-store.js';
+import { type ChatClientOptions, createChatClient } from '../chat/create-chat-client.js';
+import type { TokenProvider } from '../client/auth.js';
+import type { ChatClient } from '../client/chat.js';
+import { PaymentsClient } from '../client/payments.js';
+import { cardHostContext } from '../internal/context.js';
+import { type PersistedChat, persistedChat } from '../internal/persist.js';
+import type { SvcElement } from '../internal/svc-element.js';
+
+/** The properties of `<svc-chat>` the connection is built from. */
+export interface ChatSettings {
+  baseUrl?: string;
+  agentId?: string;
+  agentIds?: string;
+  conversationId?: string;
+  token?: string;
+  tokenEndpoint?: string;
+  tokenProvider?: TokenProvider;
+  client?: { chat: ChatClient };
+  signIn?: string;
+  workspace?: string;
+  persist?: string;
+}
+
+type Host = ReactiveControllerHost & SvcElement & ChatSettings;
+
+export interface ChatConnectionOptions {
+  /** The credential when none of `client`, `tokenProvider`, `tokenEndpoint` and `token` is set (an SMS session). */
+  signedInVisitor(): Omit<ChatClientOptions, 'baseUrl'>;
+  /** A new client and store are in use (`undefined`: none, until the visitor signs in). */
+  changed(connection: { chat: ChatClient; store: ChatStore } | undefined): void;
+  /** A reply ended (`svc-turn-complete` is emitted too). */
+  turnComplete(): void;
+  /** The service refused the credential. */
+  unauthorized(): void;
+}
+
+/** The agents of new conversations, from `agent-ids` (space or comma separated) or `agent-id`. */
+export function targetAgentIds({ agentIds, agentId }: ChatSettings): string[] | undefined {
+  const ids = (agentIds ?? agentId ?? '').split(/[\s,]+/).filter(Boolean);
+  return ids.length ? ids : undefined;
+}
+
+/** Where `persist` keeps the conversation of a chat with these settings, or none without `persist`. */
+export function persistedConversation(settings: ChatSettings): PersistedChat | undefined {
+  const { persist } = settings;
+  if (persist === undefined || persist === null) return undefined;
+  const slot = persist || settings.baseUrl || location.origin;
+  return persistedChat(`${slot}|${targetAgentIds(settings)?.join(',') ?? ''}`);
+}
+
+/**
+ * The client wiring of `<svc-chat>`: builds the chat client (`createChatClient`) and its {@link ChatStore}
+ * from the element's settings, builds them again when a setting they came from changes, re-renders the
+ * element when the store changes, hands the store's events on as `svc-*` events, keeps the conversation id
+ * for `persist`, and provides the cards with the client and the store (`cardHostContext`).
+ */
+export class ChatConnection implements ReactiveController {
+  store?: ChatStore;
+  /** Why the chat cannot start: a workspace key given as the token (the client says why). */
+  fatal?: string;
+  #setup?: unknown[];
+  #conversationId?: string;
+  #agents?: string;
+  #unsubscribes: (() => void)[] = [];
+  readonly #cards: ContextProvider<typeof cardHostContext>;
+
+  constructor(
+    private readonly host: Host,
+    private readonly options: ChatConnectionOptions,
+  ) {
+    this.#cards = new ContextProvider(host, { context: cardHostContext });
+    host.addController(this);
+  }
+
+  hostConnected(): void {
+    this.start();
+  }
+
+  hostDisconnected(): void {
+    this.stop();
+  }
+
+  hostUpdate(): void {
+    const { host } = this;
+    if (this.#settings().some((value, i) => value !== this.#setup?.[i])) this.start();
+    else if (host.conversationId !== this.#conversationId) {
+      this.#conversationId = host.conversationId;
+      if (host.conversationId) void this.store?.load(host.conversationId);
+    }
+    const agents = `${host.agentIds}|${host.agentId}`;
+    if (agents !== this.#agents && this.store) this.store.targetAgentIds = targetAgentIds(host);
+    this.#agents = agents;
+  }
+
+  /**
+   * What the client and the store were built from: when any of it changes (also a `tokenProvider` set just
+   * after the element connected), the chat starts again with it.
+   */
+  #settings(): unknown[] {
+    const { host } = this;
+    return [
+      host.baseUrl,
+      host.token,
+      host.tokenEndpoint,
+      host.signIn,
+      host.workspace,
+      host.persist,
+      host.tokenProvider,
+      host.client,
+    ];
+  }
+
+  stop(): void {
+    for (const off of this.#unsubscribes) off();
+    this.#unsubscribes = [];
+    this.store?.dispose();
+    this.store = undefined;
+    this.#cards.setValue(undefined);
+    this.options.changed(undefined);
+  }
+
+  /** (Re)builds the client and the store from the current settings. */
+  start(): void {
+    this.stop();
+    const { host } = this;
+    this.#setup = this.#settings();
+    this.#conversationId = host.conversationId;
+    this.fatal = undefined;
+    let chat = host.client?.chat;
+    if (!chat) {
+      const { token, tokenProvider, tokenEndpoint } = host;
+      const credentials =
+        tokenProvider || tokenEndpoint || token || host.signIn !== 'sms'
+          ? { token, tokenProvider, tokenEndpoint }
+          : this.options.signedInVisitor();
+      try {
+        chat = createChatClient({ baseUrl: host.baseUrl || location.origin, ...credentials });
+      } catch (err) {
+        // A workspace key: the client refuses it in a browser, and says why.
+        this.fatal = (err as Error).message;
+      }
+      if (!chat) {
+        host.requestUpdate();
+        return;
+      }
+    }
+
+    const store = new ChatStore({ api: chat, targetAgentIds: targetAgentIds(host) });
+    const persisted = persistedConversation(host);
+    this.#unsubscribes = [
+      store.subscribe(() => host.requestUpdate()),
+      store.on('message-sent', ({ request, result }) => {
+        // A message that went through (a retry too) makes the last failure old news: its notice goes, while
+        // the failed message keeps its own.
+        store.clearError();
+        host.emit('svc-message-sent', { conversationId: result.conversationId, text: request.message, result });
+      }),
+      store.on('turn-complete', (detail) => {
+        this.options.turnComplete();
+        host.emit('svc-turn-complete', detail);
+      }),
+      store.on('error', ({ message, status }) => {
+        if (status === 401) this.options.unauthorized();
+        host.emit('svc-error', { message, status });
+      }),
+      store.on('conversation-change', ({ conversationId }) => persisted?.save(conversationId)),
+    ];
+    this.store = store;
+    this.#cards.setValue({
+      client: { chat, payments: new PaymentsClient(chat.http) },
+      send: (text, options) => store.send(text, options),
+    });
+    this.options.changed({ chat, store });
+    host.requestUpdate();
+    const resume = host.conversationId || persisted?.load();
+    if (resume) void store.load(resume);
+    host.emit('svc-ready', { conversationId: resume ?? null });
+  }
+}
