@@ -41,20 +41,29 @@ const SCRIPT_TAG_BUILD = {
   sourcemap: true,
 } as const;
 
+/** The script-tag files each lazily loaded chunk becomes, by the module it starts from. */
+function scriptTagChunk({ name }: { name: string }): string {
+  if (name === 'bundle-panel') return 'svc-chat-panel.js';
+  if (name === 'stream-markdown') return 'svc-chat-markdown.js';
+  if ((Object.values(LANGUAGE_FILES) as string[]).includes(name)) return `svc-chat-lang-${name}.js`;
+  return 'svc-chat-[name].js';
+}
+
 /**
  * Three builds from one config:
  * - `vite build`: the package entries (`.`, `./elements`, `./react`, `./tools`) as ES modules, with their
- *   dependencies left to the user's bundler (which puts the markdown engine in a chunk of its own);
- * - `vite build --mode bundle`: the script-tag files `dist/svc-chat.js` (classic script) and
- *   `dist/svc-chat.esm.js`, with lit inside;
- * - `vite build --mode bundle-lazy`: what either script-tag file loads from next to itself when it is first
- *   needed: `dist/svc-chat-markdown.js`, the markdown engine (marked, DOMPurify), and
- *   `dist/svc-chat-lang-<file>.js`, each language besides English.
+ *   dependencies left to the user's bundler (which makes the chat's panel and the markdown engine chunks of
+ *   their own, through their dynamic imports);
+ * - `vite build --mode bundle`: the script-tag ES module `dist/svc-chat.esm.js` (Lit and the launcher: what a
+ *   page loads before the launcher paints) and the files it loads from next to itself, which import Lit from
+ *   it: `svc-chat-panel.js` (the panel, the other elements and what `window.Svc` offers), `svc-chat-markdown.js`
+ *   (marked, DOMPurify) and `svc-chat-lang-<file>.js` (each language besides English);
+ * - `vite build --mode bundle-loader`: `dist/svc-chat.js`, the classic script of the one-tag embed, which loads
+ *   `svc-chat.esm.js` from next to itself.
  */
 export default defineConfig(({ mode }) => {
   if (mode === 'bundle') {
     return {
-      // Lit's styles and templates are strings to the minifier: collapse them before it runs.
       plugins: [
         minifyLitTemplates({
           include: ['src/**/*.ts'],
@@ -62,42 +71,26 @@ export default defineConfig(({ mode }) => {
           options: { minifyOptions: { minifyCSS: minifyLitCss } },
         }),
       ],
-      resolve: {
-        alias: [
-          { find: /^\.\/import-engine\.js$/, replacement: resolve('src/elements/markdown/import-engine.script.ts') },
-          { find: /^\.\/import-language\.js$/, replacement: resolve('src/internal/labels/import-language.script.ts') },
-        ],
-      },
+      // The panel, with what `window.Svc` offers a page besides the elements.
+      resolve: { alias: [{ find: /^\.\.\/panel\.js$/, replacement: resolve('src/bundle-panel.ts') }] },
       build: {
         ...SCRIPT_TAG_BUILD,
-        // `import.meta.url` in the classic script is never reached (see import-engine.script.ts).
-        rolldownOptions: { output: { minify: true }, checks: { emptyImportMeta: false } },
-        lib: {
-          entry: 'src/bundle.ts',
-          name: 'Svc',
-          formats: ['iife', 'es'],
-          fileName: (format) => (format === 'es' ? 'svc-chat.esm.js' : 'svc-chat.js'),
+        // The entry may export more than bundle.ts does: what the files it loads share with it (Lit), which
+        // would otherwise be a chunk of its own, one more request before the launcher paints.
+        rolldownOptions: {
+          preserveEntrySignatures: 'allow-extension',
+          output: { minify: true, chunkFileNames: scriptTagChunk },
         },
+        lib: { entry: 'src/bundle.ts', formats: ['es'], fileName: () => 'svc-chat.esm.js' },
       },
     };
   }
-  if (mode === 'bundle-lazy') {
-    const languages = Object.values(LANGUAGE_FILES).map((file) => [
-      `svc-chat-lang-${file}`,
-      `src/internal/labels/${file}.ts`,
-    ]);
+  if (mode === 'bundle-loader') {
     return {
       build: {
         ...SCRIPT_TAG_BUILD,
         rolldownOptions: { output: { minify: true } },
-        lib: {
-          entry: {
-            'svc-chat-markdown': 'src/elements/markdown/stream-markdown.ts',
-            ...Object.fromEntries(languages),
-          },
-          formats: ['es'],
-          fileName: (_format, name) => `${name}.js`,
-        },
+        lib: { entry: 'src/bundle-loader.ts', name: 'SvcLoader', formats: ['iife'], fileName: () => 'svc-chat.js' },
       },
     };
   }

@@ -1,19 +1,20 @@
 /**
- * The script-tag build (`dist/svc-chat.js`, `dist/svc-chat.esm.js`): registers every element and offers,
- * as `window.Svc` in the classic script, what a page needs next to the widget: the chat, files and payments
- * clients, the record helpers and the errors. Workspace administration and training belong on a server
- * (`import { SvcClient } from '@svc/agent-sdk'`), so they are not in this file.
+ * The script-tag build's ES module, `dist/svc-chat.esm.js` (and what the classic `svc-chat.js` loads): registers
+ * `<svc-chat>`, whose launcher is all a page loads before it paints, and loads the rest of the widget
+ * (`svc-chat-panel.js`, from next to this file) when the page is idle, when a visitor points at or focuses
+ * the launcher, or at once for a chat that needs it (inline, or a conversation to resume).
  */
+import { loadPanel, loadPanelWhenIdle, panelArrived } from './elements/load-panel.js';
 
-export {
-  connectorSetupMetadata,
-  infoCollectSkipMetadata,
-  infoCollectSubmitMetadata,
-} from './client/card-answers.js';
-export { ChatClient, type ResumeTurnOptions } from './client/chat.js';
-export * from './client/errors.js';
-export { FilesClient, toPart } from './client/files.js';
-export { HttpClient } from './client/http.js';
-export { PaymentsClient } from './client/payments.js';
-export * from './client/records.js';
-export * from './elements.js';
+export { SvcChat } from './elements/svc-chat.js';
+
+/**
+ * Loads the rest of the widget now, if it has not come yet, and resolves with it: the chat, files and
+ * payments clients, the record helpers, the errors and every element's class (what `window.Svc` holds).
+ */
+export const load = loadPanel;
+/** Settles once the rest of the widget has arrived, without asking for it. */
+export const loaded = panelArrived;
+
+// The other elements register with the panel: on a page without a chat (a card alone) they come when idle.
+loadPanelWhenIdle();

@@ -1,22 +1,56 @@
 /**
- * `@svc/agent-sdk/elements`: importing this registers every element (once, however often it is loaded). It
- * gathers the elements (`elements/`), the cards (`cards/`) and what they share (`internal/`), which import
- * neither each other nor this file.
+ * `@svc/agent-sdk/elements`: importing this registers `<svc-chat>` at once and every other element with the
+ * chat's panel, which loads apart (a chunk of its own in a site's bundle): when the page is idle, when a
+ * visitor points at or focuses the launcher, or at once for a chat that shows it (docs/elements.md, how
+ * loading works). `await loadElements()` registers them now and gives their classes. Registering is done once,
+ * however often this is loaded. It gathers the elements (`elements/`), the cards (`cards/`) and what they
+ * share (`internal/`), which import neither each other nor this file.
  */
-export * from './cards/index.js';
+import { loadPanel, loadPanelWhenIdle } from './elements/load-panel.js';
+
 export { type ChatMode, type ChatTheme, SvcChat } from './elements/svc-chat.js';
-export { SvcMarkdown } from './elements/svc-markdown.js';
-export { type SignedIn, SvcSmsSignIn } from './elements/svc-sms-sign-in.js';
-export { EN_LABELS } from './internal/labels/en.js';
+export { CHAT_CSS } from './internal/chat-css.js';
+export type { CardClient, CardHost } from './internal/context.js';
+export { cardHostContext } from './internal/context.js';
+export {
+  DEFAULT_CONNECTOR_LABELS,
+  DEFAULT_INFO_COLLECT_LABELS,
+  DEFAULT_PAYMENT_LABELS,
+  EN_LABELS,
+} from './internal/labels/en.js';
 export { isRightToLeft, LANGUAGE_FILES } from './internal/labels/languages.js';
 export { loadLanguage } from './internal/labels/load-language.js';
-export type { ChatLabels, ContentLabels, Language } from './internal/labels/types.js';
+export type {
+  ChatLabels,
+  ConnectorLabels,
+  ContentLabels,
+  InfoCollectLabels,
+  Language,
+  PaymentLabels,
+} from './internal/labels/types.js';
 export type { Direction } from './internal/language.js';
 export { SvcElement } from './internal/svc-element.js';
 export {
-  CHAT_CSS,
   PLATFORM_DARK_TOKENS,
   PLATFORM_TOKENS,
   type PlatformTokens,
   tokenStyle,
 } from './internal/tokens.js';
+export type {
+  SignedIn,
+  SvcAnswerCard,
+  SvcCard,
+  SvcConnectorSetup,
+  SvcInfoCollect,
+  SvcMarkdown,
+  SvcPaymentGate,
+  SvcSmsSignIn,
+} from './panel.js';
+
+/**
+ * Registers every element now, if the chat's panel has not loaded yet, and resolves with their classes
+ * (`SvcMarkdown`, `SvcSmsSignIn`, `SvcPaymentGate`, `SvcInfoCollect`, `SvcConnectorSetup`, …).
+ */
+export const loadElements = loadPanel;
+
+loadPanelWhenIdle();

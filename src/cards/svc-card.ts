@@ -2,6 +2,7 @@ import { ContextConsumer } from '@lit/context';
 import type { PropertyDeclarations, ReactiveController } from 'lit';
 import type { SendResult } from '../client/types.js';
 import { type CardClient, cardHostContext } from '../internal/context.js';
+import { localize } from '../internal/localize.js';
 import { SvcLocalizedElement } from '../internal/svc-localized-element.js';
 
 /**
@@ -23,6 +24,7 @@ export class SvcCard extends SvcLocalizedElement {
    */
   declare theme?: 'light' | 'dark' | 'auto';
 
+  protected readonly language = localize(this);
   readonly #host = new ContextConsumer(this, { context: cardHostContext, subscribe: true });
 
   constructor() {

@@ -1,7 +1,8 @@
 import { html, nothing, type ReactiveController, type ReactiveControllerHost, type TemplateResult } from 'lit';
 import { type FilesClient, toPart } from '../client/files.js';
 import type { MessagePart } from '../client/types.js';
-import { closeIcon, fileIcon, paperclipIcon } from '../internal/icons.js';
+import { fileIcon, paperclipIcon } from '../internal/content-icons.js';
+import { closeIcon } from '../internal/icons.js';
 import type { ChatLabels } from '../internal/labels/types.js';
 
 /** The service's upload limit (413 `file too large (limit 20 MB)`): larger files are refused before uploading. */

@@ -2,27 +2,11 @@ import { ContextProvider } from '@lit/context';
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { ChatStore } from '../chat/chat-store.js';
 import { type ChatClientOptions, createChatClient } from '../chat/create-chat-client.js';
-import type { TokenProvider } from '../client/auth.js';
 import type { ChatClient } from '../client/chat.js';
 import { PaymentsClient } from '../client/payments.js';
 import { cardHostContext } from '../internal/context.js';
-import { type PersistedChat, persistedChat } from '../internal/persist.js';
 import type { SvcElement } from '../internal/svc-element.js';
-
-/** The properties of `<svc-chat>` the connection is built from. */
-export interface ChatSettings {
-  baseUrl?: string;
-  agentId?: string;
-  agentIds?: string;
-  conversationId?: string;
-  token?: string;
-  tokenEndpoint?: string;
-  tokenProvider?: TokenProvider;
-  client?: { chat: ChatClient };
-  signIn?: string;
-  workspace?: string;
-  persist?: string;
-}
+import { type ChatSettings, persistedConversation, targetAgentIds } from './chat-settings.js';
 
 type Host = ReactiveControllerHost & SvcElement & ChatSettings;
 
@@ -35,20 +19,6 @@ export interface ChatConnectionOptions {
   turnComplete(): void;
   /** The service refused the credential. */
   unauthorized(): void;
-}
-
-/** The agents of new conversations, from `agent-ids` (space or comma separated) or `agent-id`. */
-export function targetAgentIds({ agentIds, agentId }: ChatSettings): string[] | undefined {
-  const ids = (agentIds ?? agentId ?? '').split(/[\s,]+/).filter(Boolean);
-  return ids.length ? ids : undefined;
-}
-
-/** Where `persist` keeps the conversation of a chat with these settings, or none without `persist`. */
-export function persistedConversation(settings: ChatSettings): PersistedChat | undefined {
-  const { persist } = settings;
-  if (persist === undefined || persist === null) return undefined;
-  const slot = persist || settings.baseUrl || location.origin;
-  return persistedChat(`${slot}|${targetAgentIds(settings)?.join(',') ?? ''}`);
 }
 
 /**

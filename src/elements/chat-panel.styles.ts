@@ -53,4 +53,31 @@ export default css`
     overflow: auto;
     padding: 24px 20px;
   }
+  .icon-button:hover {
+    background: ${token('colorSurface')};
+    color: ${token('colorText')};
+  }
+  [part~='notice'].error {
+    color: ${token('colorDanger')};
+  }
+  [part~='send-button']:disabled {
+    opacity: 0.4;
+    cursor: default;
+  }
+  /* The stop button is the send button's while a reply runs (chat-panel.ts): its shape, other colors. */
+  [part~='stop-button'] {
+    flex: none;
+    display: grid;
+    place-items: center;
+    width: 36px;
+    height: 36px;
+    border: 0;
+    border-radius: ${token('radiusS')};
+    background: ${token('colorText')};
+    color: ${token('colorBg')};
+  }
+  [part~='stop-button'] svg {
+    width: 18px;
+    height: 18px;
+  }
 `;

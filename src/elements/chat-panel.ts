@@ -1,9 +1,11 @@
 import { html, nothing, type ReactiveController, type TemplateResult } from 'lit';
 import type { ChatStore } from '../chat/chat-store.js';
 import type { SendResult } from '../client/types.js';
-import { plusIcon, sendIcon, stopIcon } from '../internal/icons.js';
+import { plusIcon, stopIcon } from '../internal/content-icons.js';
+import { trapTab } from '../internal/focus-trap.js';
+import { sendIcon } from '../internal/icons.js';
 import type { ChatLabels } from '../internal/labels/types.js';
-import type { Direction } from '../internal/language.js';
+import { localize } from '../internal/localize.js';
 import { virtualList } from '../internal/virtual-list.js';
 import { AnnouncerController } from './announcer.js';
 import { renderAttachButton, renderAttachments, renderDropZone } from './attachments.js';
@@ -18,33 +20,46 @@ import { ScrollFollowController } from './scroll-follow.js';
 import { SmsSession } from './sms-session.js';
 import type { SvcChat } from './svc-chat.js';
 
-/** What the panel needs of `<svc-chat>` beyond its properties. */
-export interface ChatPanelOptions {
-  /** The labels in the chat's language, with the page's overrides. */
-  labels(): ChatLabels;
-  lang(): string;
-  dir(): Direction;
+/** What the visitor typed into the panel's loading state, and whether they sent it. */
+export interface EarlyInput {
+  draft: string;
+  send: boolean;
 }
 
 /**
  * The conversation of `<svc-chat>`: everything inside its panel below the header, rendered into the chat's
- * own shadow root. It connects the chat to the service (`ChatConnection`), signs visitors in by SMS, follows
- * the end of the conversation, and holds the composer, the rich content and what screen readers hear.
+ * own shadow root, in a module loaded after the launcher (`load-panel.ts`). It connects the chat to the
+ * service (`ChatConnection`), signs visitors in by SMS, follows the end of the conversation, and holds the
+ * composer, the rich content and what screen readers hear.
  */
 export class ChatPanel implements ReactiveController {
   static readonly styles = [styles, messageViewStyles, attachmentsStyles];
+  /** Keeps Tab inside the launcher's panel where it covers the screen: it comes with the panel. */
+  readonly trapTab = trapTab;
 
   readonly #connection: ChatConnection;
   readonly #sms: SmsSession;
   readonly #scroll: ScrollFollowController;
   readonly #content: RichContent;
   readonly #announcer: AnnouncerController;
-  #draft = '';
+  /** Every label of the chat's language (the launcher has only its own). */
+  readonly #language;
+  #draft: string;
+  /** The visitor sent a message before the panel was there: it goes once the conversation is. */
+  #sendEarly: boolean;
 
   constructor(
     private readonly host: SvcChat,
-    private readonly options: ChatPanelOptions,
+    early: EarlyInput = { draft: '', send: false },
   ) {
+    this.#language = localize(host);
+    this.#draft = early.draft;
+    this.#sendEarly = early.send;
+    const options = {
+      labels: () => this.#labels,
+      lang: () => this.#language.tag,
+      dir: () => this.#language.dir,
+    };
     const baseUrl = () => host.baseUrl || location.origin;
     this.#sms = new SmsSession(host, {
       ...options,
@@ -77,6 +92,10 @@ export class ChatPanel implements ReactiveController {
     });
     this.#announcer = new AnnouncerController(host, options.labels);
     host.addController(this);
+  }
+
+  get #labels(): ChatLabels {
+    return { ...this.#language.labels.chat, ...this.host.labels };
   }
 
   get #store(): ChatStore | undefined {
@@ -125,7 +144,7 @@ export class ChatPanel implements ReactiveController {
     const { parts } = attachments;
     if (!store || store.running) return;
     if (attachments.uploading) {
-      attachments.notice = this.options.labels().waitForUploads;
+      attachments.notice = this.#labels.waitForUploads;
       this.host.requestUpdate();
       return;
     }
@@ -137,15 +156,25 @@ export class ChatPanel implements ReactiveController {
     void store.send(text, parts.length ? { parts } : {});
   }
 
+  hostUpdated(): void {
+    if (!this.#sendEarly || !this.#store) return;
+    this.#sendEarly = false;
+    // After this update: sending renders again.
+    void this.host.updateComplete.then(() => this.#submit());
+  }
+
   /** The header's buttons of a conversation: a new one. */
-  renderHeaderActions(labels: ChatLabels): TemplateResult | typeof nothing {
+  renderHeaderActions(): TemplateResult | typeof nothing {
     if (!this.#store) return nothing;
+    const labels = this.#labels;
     return html`<button class="icon-button" part="new-button" type="button" title=${labels.newConversation}
       aria-label=${labels.newConversation} @click=${() => this.host.newConversation()}>${plusIcon}</button>`;
   }
 
-  render(labels: ChatLabels): TemplateResult {
-    const { host, options } = this;
+  render(): TemplateResult {
+    const { host } = this;
+    const labels = this.#labels;
+    const language = this.#language;
     if (this.#connection.fatal) {
       return html`<div part="notice" class="error" role="alert">${this.#connection.fatal}</div>`;
     }
@@ -161,8 +190,8 @@ export class ChatPanel implements ReactiveController {
       agents: host.agents,
       imageHosts: host.imageHosts,
       retry: (id) => void store.retry(id),
-      lang: options.lang(),
-      dir: options.dir(),
+      lang: language.tag,
+      dir: language.dir,
       showThinking: host.showThinking,
       continued: continuedRuns(messages),
       ...content.view,

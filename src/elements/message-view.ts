@@ -4,7 +4,7 @@ import type { AgentStatus, ContentBlock, Delegation, MessagePart } from '../clie
 import '../cards/svc-connector-setup.js';
 import '../cards/svc-info-collect.js';
 import '../cards/svc-payment-gate.js';
-import { downloadIcon, fileIcon, pauseIcon, speakerIcon } from '../internal/icons.js';
+import { downloadIcon, fileIcon, pauseIcon, speakerIcon } from '../internal/content-icons.js';
 import type { ChatLabels } from '../internal/labels/types.js';
 import type { Direction } from '../internal/language.js';
 import { formatBytes } from './attachments.js';

@@ -156,13 +156,8 @@ export default [
       background: transparent;
       color: ${token('colorMuted')};
     }
-    .icon-button:hover {
-      background: ${token('colorSurface')};
-      color: ${token('colorText')};
-    }
     .icon-button svg,
-    [part~='send-button'] svg,
-    [part~='stop-button'] svg {
+    [part~='send-button'] svg {
       width: 18px;
       height: 18px;
     }
@@ -178,8 +173,10 @@ export default [
       background: ${token('colorSurface')};
       border-bottom: 1px solid ${token('colorBorder')};
     }
-    [part~='notice'].error {
-      color: ${token('colorDanger')};
+
+    /* The panel while it loads: the composer at the bottom. */
+    .loading {
+      flex: 1;
     }
 
     /* Composer */
@@ -210,8 +207,7 @@ export default [
       font: inherit;
       field-sizing: content;
     }
-    [part~='send-button'],
-    [part~='stop-button'] {
+    [part~='send-button'] {
       flex: none;
       display: grid;
       place-items: center;
@@ -221,14 +217,6 @@ export default [
       border-radius: ${token('radiusS')};
       background: ${token('colorPrimary')};
       color: ${token('colorOnPrimary')};
-    }
-    [part~='send-button']:disabled {
-      opacity: 0.4;
-      cursor: default;
-    }
-    [part~='stop-button'] {
-      background: ${token('colorText')};
-      color: ${token('colorBg')};
     }
   `,
 ];

@@ -1,13 +1,16 @@
-import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
+import { adoptStyles, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import type { TokenProvider } from '../client/auth.js';
 import type { ChatClient } from '../client/chat.js';
 import type { SendResult } from '../client/types.js';
-import { trapTab } from '../internal/focus-trap.js';
-import { chatIcon, closeIcon } from '../internal/icons.js';
+import { chatIcon, closeIcon, sendIcon } from '../internal/icons.js';
+import { EN_LAUNCHER_LABELS, type LauncherLabels } from '../internal/labels/launcher.js';
 import type { ChatLabels } from '../internal/labels/types.js';
+import { LanguageController } from '../internal/language.js';
 import { SvcLocalizedElement } from '../internal/svc-localized-element.js';
 import { type PlatformTokens, tokenStyle } from '../internal/tokens.js';
-import { ChatPanel } from './chat-panel.js';
+import type { ChatPanel } from './chat-panel.js';
+import { persistedConversation } from './chat-settings.js';
+import { loadPanel } from './load-panel.js';
 import styles, { FULL_SCREEN } from './svc-chat.styles.js';
 
 export type ChatMode = 'inline' | 'launcher';
@@ -101,7 +104,7 @@ export type ChatTheme = 'light' | 'dark' | 'auto';
  * @fires svc-close - The launcher's panel closed.
  */
 export class SvcChat extends SvcLocalizedElement {
-  static override styles = [...styles, ...ChatPanel.styles];
+  static override styles = styles;
 
   static override properties = {
     baseUrl: { attribute: 'base-url' },
@@ -127,6 +130,7 @@ export class SvcChat extends SvcLocalizedElement {
     showThinking: { attribute: 'show-thinking', type: Boolean },
     accept: {},
     _unread: { state: true },
+    _failed: { state: true },
   };
 
   /** Service address; default: this page's origin. */
@@ -177,12 +181,16 @@ export class SvcChat extends SvcLocalizedElement {
 
   /** Unread replies, shown on the launcher while its panel is closed. */
   _unread = 0;
+  /** The panel's file did not load. */
+  _failed = false;
 
-  readonly #panel = new ChatPanel(this, {
-    labels: () => this.#labels,
-    lang: () => this.language.tag,
-    dir: () => this.language.dir,
-  });
+  /** The launcher's labels; the panel has every label. */
+  protected readonly language = new LanguageController<LauncherLabels>(this, EN_LAUNCHER_LABELS, (l) => l.chat);
+  /** Everything but the launcher, once its module has arrived (`load-panel.ts`). */
+  #panel?: ChatPanel;
+  #loading?: Promise<ChatPanel | undefined>;
+  /** What the visitor typed before the panel arrived, and whether they sent it. */
+  #early = { draft: '', send: false };
   /** Matches while the launcher's panel covers the screen (a phone): it is then modal and keeps the focus. */
   readonly #fullScreen = matchMedia(FULL_SCREEN);
 
@@ -197,38 +205,98 @@ export class SvcChat extends SvcLocalizedElement {
     });
   }
 
-  get #labels(): ChatLabels {
-    return { ...this.language.labels.chat, ...this.labels };
+  get #labels(): LauncherLabels {
+    return { ...this.language.labels, ...this.labels };
   }
 
   get #input(): HTMLTextAreaElement | null {
-    return this.renderRoot.querySelector('[part~=input]');
+    return this.renderRoot?.querySelector('[part~=input]');
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    // Inline, the chat shows at once; with a conversation to resume, its replies stream in while closed.
+    if (this.mode !== 'launcher' || this.conversationId || persistedConversation(this)?.load()) void this.#load();
+    else if (typeof requestIdleCallback === 'function') requestIdleCallback(() => void this.#load());
+    else setTimeout(() => void this.#load(), 1);
+  }
+
+  protected override createRenderRoot(): HTMLElement | DocumentFragment {
+    const root = super.createRenderRoot();
+    this.#adoptStyles(root);
+    return root;
+  }
+
+  /** The panel's styles join the launcher's in the shadow root. */
+  #adoptStyles(root: unknown): void {
+    const panel = this.#panel?.constructor as typeof ChatPanel | undefined;
+    if (panel && root instanceof ShadowRoot) adoptStyles(root, [...SvcChat.elementStyles, ...panel.styles]);
+  }
+
+  /** Loads the panel (once) and puts it in place; undefined if its file did not load. */
+  #load(): Promise<ChatPanel | undefined> {
+    this.#loading ??= loadPanel().then(
+      ({ ChatPanel }) => {
+        // The visitor may be writing in the loading state's field: the panel's takes the text and the focus.
+        const writing = !!this.#input && this.shadowRoot?.activeElement === this.#input;
+        this._failed = false;
+        this.#panel = new ChatPanel(this, this.#early);
+        this.#adoptStyles(this.renderRoot);
+        this.requestUpdate();
+        if (writing) this.updateComplete.then(() => this.#input?.focus());
+        return this.#panel;
+      },
+      () => {
+        this.#loading = undefined;
+        this._failed = true;
+        return undefined;
+      },
+    );
+    return this.#loading;
+  }
+
+  /** Once the panel is to be seen (inline, or open), the chat is complete when it shows it. */
+  protected override async getUpdateComplete(): Promise<boolean> {
+    let complete = await super.getUpdateComplete();
+    if (!this.#panel && this.#loading && (this.mode !== 'launcher' || this.opened)) {
+      await this.#loading;
+      complete = await super.getUpdateComplete();
+    }
+    return complete;
+  }
+
+  /** The next render, without waiting for the panel. */
+  #rendered(): Promise<boolean> {
+    return super.getUpdateComplete();
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
     if (changed.has('tokens')) {
       for (const [name, value] of Object.entries(tokenStyle(this.tokens ?? {}))) this.style.setProperty(name, value);
     }
+    if (changed.has('mode') && this.mode !== 'launcher' && this.isConnected) void this.#load();
   }
 
   /** Sends a message as the visitor would. */
-  send(text: string): Promise<SendResult | undefined> {
-    return this.#panel.send(text);
+  async send(text: string): Promise<SendResult | undefined> {
+    return (await this.#load())?.send(text);
   }
 
   /** Stops the running reply. */
-  interrupt(): Promise<void> {
-    return this.#panel.interrupt();
+  async interrupt(): Promise<void> {
+    await this.#panel?.interrupt();
   }
 
-  /** Opens the launcher's panel. */
+  /** Opens the launcher's panel: at once, with a loading state until the panel has arrived. */
   open(): void {
     if (this.opened) return;
     this.opened = true;
     this._unread = 0;
-    this.#panel.opened();
+    void this.#load();
+    this.#panel?.opened();
     this.emit('svc-open', {});
-    this.updateComplete.then(() => this.#input?.focus());
+    // The field of the panel, or of its loading state: the visitor can write at once.
+    this.#rendered().then(() => this.#input?.focus());
   }
 
   /** Closes the launcher's panel; focus returns to the launcher. */
@@ -241,13 +309,14 @@ export class SvcChat extends SvcLocalizedElement {
 
   /** Starts a new conversation. */
   newConversation(): void {
-    this.#panel.newConversation();
+    this.#panel?.newConversation();
     this.#input?.focus();
   }
 
   protected override render(): TemplateResult {
     const labels = this.#labels;
     if (this.mode !== 'launcher') return this.#renderPanel(labels);
+    const warm = () => void this.#load();
     return html`
       ${this.opened ? this.#renderPanel(labels) : nothing}
       <button
@@ -257,6 +326,8 @@ export class SvcChat extends SvcLocalizedElement {
         aria-label=${this.opened ? labels.close : this._unread > 0 ? labels.openUnread(this._unread) : labels.open}
         aria-expanded=${this.opened ? 'true' : 'false'}
         @click=${() => (this.opened ? this.close() : this.open())}
+        @pointerenter=${warm}
+        @focus=${warm}
       >
         ${this.opened ? closeIcon : chatIcon}
         ${this._unread > 0 && !this.opened ? html`<span part="badge" aria-hidden="true">${this._unread}</span>` : nothing}
@@ -264,10 +335,11 @@ export class SvcChat extends SvcLocalizedElement {
     `;
   }
 
-  #renderPanel(labels: ChatLabels): TemplateResult {
+  #renderPanel(labels: LauncherLabels): TemplateResult {
     const launcher = this.mode === 'launcher';
     const title = this.heading || labels.title;
-    const drop = this.#panel.dropTarget;
+    const panel = this.#panel;
+    const drop = panel?.dropTarget;
     return html`
       <section
         part="panel"
@@ -275,7 +347,8 @@ export class SvcChat extends SvcLocalizedElement {
         role=${launcher ? 'dialog' : 'region'}
         aria-modal=${launcher && this.#fullScreen.matches ? 'true' : nothing}
         aria-label=${title}
-        @keydown=${launcher ? (e: KeyboardEvent) => this.#fullScreen.matches && trapTab(e, e.currentTarget as Element) : nothing}
+        aria-busy=${panel ? nothing : 'true'}
+        @keydown=${launcher ? (e: KeyboardEvent) => this.#fullScreen.matches && panel?.trapTab(e, e.currentTarget as Element) : nothing}
         @dragover=${drop?.onDragOver ?? nothing}
         @dragleave=${drop?.onDragLeave ?? nothing}
         @drop=${drop?.onDrop ?? nothing}
@@ -284,7 +357,7 @@ export class SvcChat extends SvcLocalizedElement {
         <header part="header">
           <h2 part="title">${title}</h2>
           <slot name="header-actions"></slot>
-          ${this.#panel.renderHeaderActions(labels)}
+          ${panel?.renderHeaderActions() ?? nothing}
           ${
             launcher
               ? html`<button class="icon-button" part="close-button" type="button" title=${labels.close}
@@ -292,8 +365,34 @@ export class SvcChat extends SvcLocalizedElement {
               : nothing
           }
         </header>
-        ${this.#panel.render(labels)}
+        ${panel ? panel.render() : this.#renderLoading(labels)}
       </section>
+    `;
+  }
+
+  /**
+   * The panel while its file loads: it says so, and the visitor can already write (and send: the message goes
+   * once the panel is there, which takes the text and the focus over).
+   */
+  #renderLoading(labels: LauncherLabels): TemplateResult {
+    const early = this.#early;
+    const send = (event: Event) => {
+      event.preventDefault();
+      early.send = !!early.draft.trim();
+    };
+    return html`
+      <div part="notice" role="status">${this._failed ? labels.networkError : labels.connecting}</div>
+      <div class="loading"></div>
+      <form part="composer" @submit=${send}>
+        <textarea part="input" rows="1" aria-label=${labels.placeholder} placeholder=${labels.placeholder}
+          .value=${early.draft}
+          @input=${(e: Event) => {
+            early.draft = (e.target as HTMLTextAreaElement).value;
+          }}
+          @keydown=${(e: KeyboardEvent) => e.key === 'Enter' && !e.shiftKey && !e.isComposing && send(e)}
+        ></textarea>
+        <button part="send-button" type="submit" aria-label=${labels.send} title=${labels.send}>${sendIcon}</button>
+      </form>
     `;
   }
 }

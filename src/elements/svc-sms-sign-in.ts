@@ -4,6 +4,7 @@ import { HttpClient } from '../client/http.js';
 import { sendSmsCode, verifySmsCode } from '../client/sms.js';
 import type { SessionToken } from '../client/types.js';
 import type { ChatLabels } from '../internal/labels/types.js';
+import { localize } from '../internal/localize.js';
 import { SvcLocalizedElement } from '../internal/svc-localized-element.js';
 import { themeStyles, token } from '../internal/theme.js';
 
@@ -131,6 +132,7 @@ export class SvcSmsSignIn extends SvcLocalizedElement {
   /** Overrides of any label. */
   declare labels?: Partial<ChatLabels>;
 
+  protected readonly language = localize(this);
   _step: 'phone' | 'code' = 'phone';
   _phone = '';
   _error?: string;

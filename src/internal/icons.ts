@@ -1,25 +1,10 @@
 import { svg } from 'lit';
 
-const icon = (body: ReturnType<typeof svg>) =>
+export const icon = (body: ReturnType<typeof svg>) =>
   svg`<svg viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round" aria-hidden="true">${body}</svg>`;
 
-// The few icons the chat draws, inline so the widget needs no assets; each its own export, so a file that
-// draws only the launcher carries only its two.
+// The icons of the launcher and of the panel's frame, drawn before the panel has loaded (the conversation's
+// are in content-icons.ts): inline, so the widget needs no assets.
 export const chatIcon = icon(svg`<path d="M21 12a8 8 0 0 1-11.6 7.1L4 20l1-4.6A8 8 0 1 1 21 12Z"/>`);
 export const closeIcon = icon(svg`<path d="M6 6l12 12M18 6 6 18"/>`);
-export const plusIcon = icon(svg`<path d="M12 5v14M5 12h14"/>`);
 export const sendIcon = icon(svg`<path d="M5 12h13M13 6l6 6-6 6"/>`);
-export const stopIcon = icon(
-  svg`<rect x="7" y="7" width="10" height="10" rx="1.5" fill="currentColor" stroke="none"/>`,
-);
-export const fileIcon = icon(
-  svg`<path d="M14 3H7a2 2 0 0 0-2 2v14a2 2 0 0 0 2 2h10a2 2 0 0 0 2-2V8z"/><path d="M14 3v5h5"/>`,
-);
-export const paperclipIcon = icon(
-  svg`<path d="m21 11-8.5 8.5a5 5 0 0 1-7-7L14 4a3.5 3.5 0 0 1 5 5l-8.5 8.5a2 2 0 0 1-3-3L15 7"/>`,
-);
-export const downloadIcon = icon(svg`<path d="M12 4v11M7 10l5 5 5-5M5 20h14"/>`);
-export const speakerIcon = icon(
-  svg`<path d="M4 9h4l5-4v14l-5-4H4z"/><path d="M16.5 8.5a5 5 0 0 1 0 7M19 6a8.5 8.5 0 0 1 0 12"/>`,
-);
-export const pauseIcon = icon(svg`<path d="M9 6v12M15 6v12"/>`);

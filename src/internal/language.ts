@@ -1,7 +1,6 @@
 import type { ReactiveControllerHost } from 'lit';
-import en from './labels/en.js';
-import { isRightToLeft } from './labels/languages.js';
-import { languageNow, loadLanguage } from './labels/load-language.js';
+import { languageNow, loadLanguageFile } from './labels/language-files.js';
+import { isRightToLeft, languageFile } from './labels/languages.js';
 import type { Language } from './labels/types.js';
 
 export type Direction = 'ltr' | 'rtl';
@@ -25,37 +24,45 @@ const asDirection = (value: string | null): Direction | undefined =>
   value === 'rtl' || value === 'ltr' ? value : undefined;
 
 /**
- * An element's language: its tag (the element's `lang`, else that of the page around it), the labels of
- * that language and its writing direction. A language other than English loads on first use: `pending` is
- * that load, which `SvcLocalizedElement` renders after; should a render read the labels before, it shows
- * English and renders again once they are there.
+ * An element's language: its tag (the element's `lang`, else that of the page around it), the labels the
+ * element shows in that language and its writing direction. A language other than English loads on first use:
+ * `pending` is that load, which `SvcLocalizedElement` renders after; should a render read the labels before, it
+ * shows English and renders again once they are there. `L` is the part of a {@link Language} the element shows:
+ * the launcher carries only its own few English strings (`EN_LAUNCHER_LABELS`), the other elements all of `en`.
  */
-export class LanguageController {
+export class LanguageController<L = Language> {
   #tag?: string;
   #pending?: Promise<unknown>;
 
-  constructor(private readonly host: Host) {}
+  constructor(
+    private readonly host: Host,
+    /** The element's labels in English. */
+    private readonly english: L,
+    /** The element's labels in a language that has loaded. */
+    private readonly pick: (language: Language) => L,
+  ) {}
 
   /** The BCP 47 tag of the labels: the element's own `lang`, else the nearest one around it. */
   get tag(): string {
     return this.host.lang || around(this.host, 'lang') || 'en';
   }
 
-  /** The labels of the language: English until its file has loaded (and if it cannot load). */
-  get labels(): Language {
+  /** The labels: English until the language's file has loaded (and if it cannot load). */
+  get labels(): L {
     const language = languageNow(this.tag);
-    if (language) return language;
+    if (language) return this.pick(language);
     this.loading();
-    return en;
+    return this.english;
   }
 
   /** Starts loading the labels of the element's language unless they are here; true while they load. */
   loading(): boolean {
     const tag = this.tag;
-    if (languageNow(tag)) return false;
+    const file = languageFile(tag);
+    if (!file || languageNow(tag)) return false;
     if (this.#tag !== tag) {
       this.#tag = tag;
-      const pending = loadLanguage(tag)
+      const pending = loadLanguageFile(file)
         .then(
           () => this.host.requestUpdate(),
           (error: unknown) => console.error(`svc: the labels of "${tag}" did not load, so they show in English`, error),

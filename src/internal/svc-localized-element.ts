@@ -1,13 +1,14 @@
 import type { PropertyDeclarations } from 'lit';
-import { LanguageController } from './language.js';
+import type { LanguageController } from './language.js';
 import { SvcElement } from './svc-element.js';
 
 /**
- * The base of the elements that show labels (the chat, the SMS sign-in, the cards): their language and
- * their direction. The labels of a language other than English load before the element renders in it (one
- * small file, once per page), so it never shows English first, and `updateComplete` waits for them.
+ * The base of the elements that show labels: their language and their direction. The labels of a language
+ * other than English load before the element renders in it (one small file, once per page), so it never shows
+ * English first, and `updateComplete` waits for them. Each element makes its `language` with `localize` (every
+ * label), but `<svc-chat>`, whose launcher carries only its own few strings.
  */
-export class SvcLocalizedElement extends SvcElement {
+export abstract class SvcLocalizedElement extends SvcElement {
   static override properties: PropertyDeclarations = {
     lang: {},
     dir: { reflect: true },
@@ -19,7 +20,7 @@ export class SvcLocalizedElement extends SvcElement {
   declare dir: string;
 
   /** The labels and the writing direction of the element's language. */
-  protected readonly language = new LanguageController(this);
+  protected abstract readonly language: LanguageController<unknown>;
 
   protected override async scheduleUpdate(): Promise<unknown> {
     if (this.language.loading()) await this.language.pending;

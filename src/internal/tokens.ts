@@ -103,16 +103,3 @@ export function themeRules(base: string, dark: string, auto: string): string {
   const darkTokens = `${declarations(PLATFORM_DARK_TOKENS)}color-scheme:dark;`;
   return `${base}{${declarations(PLATFORM_TOKENS)}color-scheme:light;}${dark}{${darkTokens}}@media (prefers-color-scheme:dark){${auto}{${darkTokens}}}`;
 }
-
-const TAGS = [
-  'svc-chat',
-  'svc-markdown',
-  'svc-sms-sign-in',
-  'svc-payment-gate',
-  'svc-info-collect',
-  'svc-connector-setup',
-];
-const withAttr = (attr: string) => TAGS.map((t) => `${t}${attr}`).join(',');
-
-/** A page stylesheet with the tokens of both themes for every `svc-*` element. */
-export const CHAT_CSS = themeRules(TAGS.join(','), withAttr('[theme=dark]'), withAttr('[theme=auto]'));

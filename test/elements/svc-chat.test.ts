@@ -4,6 +4,7 @@ import { ChatClient } from '../../src/client/chat.js';
 import { HttpClient } from '../../src/client/http.js';
 import type { SvcChat } from '../../src/elements/svc-chat.js';
 import { lastSmsCode, mintVisitorSession, service, until } from '../helpers/browser-service.js';
+import { chatReady } from '../helpers/chat-ready.js';
 
 const part = <T extends Element = HTMLElement>(el: SvcChat, name: string) =>
   el.shadowRoot!.querySelector<T>(`[part~="${name}"]`);
@@ -16,7 +17,12 @@ async function chatWithToken(attrs: { agent?: string; mode?: string } = {}): Pro
   const { token } = await mintVisitorSession();
   return fixture<SvcChat>(html`<div style="height: 600px">
     <svc-chat base-url=${url} token=${token} agent-ids=${attrs.agent ?? 'agent_echo'} mode=${attrs.mode ?? 'inline'}></svc-chat>
-  </div>`).then((div) => div.querySelector('svc-chat')!);
+  </div>`).then(async (div) => {
+    const chat = div.querySelector('svc-chat')!;
+    // Inline, the chat is complete once its panel (loaded apart) shows.
+    await chat.updateComplete;
+    return chat;
+  });
 }
 
 function type(el: SvcChat, text: string, key: Partial<KeyboardEventInit> = { key: 'Enter' }) {
@@ -126,7 +132,7 @@ describe('<svc-chat>', () => {
     let calls = 0;
     const el = await fixture<SvcChat>(html`<div style="height: 600px"><svc-chat base-url=${url} agent-ids="agent_echo"
       .tokenProvider=${async () => (++calls === 1 ? { token: 'st_revoked_or_expired' } : good)}></svc-chat></div>`).then(
-      (d) => d.querySelector('svc-chat')!,
+      (d) => chatReady(d.querySelector('svc-chat')!),
     );
     const complete = oneEvent(el, 'svc-turn-complete');
     await el.send('after renewal');
@@ -151,7 +157,7 @@ describe('<svc-chat>', () => {
     };
     const el = await fixture<SvcChat>(
       html`<div style="height: 600px"><svc-chat agent-ids="agent_echo" .client=${client}></svc-chat></div>`,
-    ).then((d) => d.querySelector('svc-chat')!);
+    ).then((d) => chatReady(d.querySelector('svc-chat')!));
     await el.send('try me');
     const retry = await until(() => part<HTMLButtonElement>(el, 'retry-button'), 5000, 'the retry button');
     expect(el.shadowRoot!.textContent).to.contain('Not sent.');
@@ -208,7 +214,7 @@ describe('<svc-chat>', () => {
     const { url } = await service();
     const el =
       await fixture<SvcChat>(html`<div style="height: 600px"><svc-chat base-url=${url} sign-in="sms" workspace="demo"
-      agent-ids="agent_echo"></svc-chat></div>`).then((d) => d.querySelector('svc-chat')!);
+      agent-ids="agent_echo"></svc-chat></div>`).then((d) => chatReady(d.querySelector('svc-chat')!));
     const signIn = part(el, 'sign-in')!.querySelector('svc-sms-sign-in')!;
     await signIn.updateComplete;
     const phone = `+86139${String(Date.now()).slice(-8)}`;
@@ -269,7 +275,7 @@ describe('<svc-chat>', () => {
       conversationId = turn.conversationId;
     }
     const el = await fixture<SvcChat>(html`<div style="height: 400px"><svc-chat base-url=${url} token=${token}
-      conversation-id=${conversationId!}></svc-chat></div>`).then((d) => d.querySelector('svc-chat')!);
+      conversation-id=${conversationId!}></svc-chat></div>`).then((d) => chatReady(d.querySelector('svc-chat')!));
     await until(() => parts(el, 'message-user').length === 10, 10_000, 'the latest page');
     const list = part(el, 'messages')!;
     await until(() => list.scrollTop > 0, 5000, 'the list scrolled to the end');

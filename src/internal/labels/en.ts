@@ -39,7 +39,6 @@ const en: Language = {
     wrongCode: 'That code is wrong or has expired.',
     tooManyTries: 'Too many tries. Wait a moment, then ask for a new code.',
     smsDisabled: 'Sign-in by SMS is not available here.',
-    networkError: 'Could not reach the service. Check your connection and try again.',
     attach: 'Attach files',
     removeFile: (name) => `Remove ${name}`,
     uploading: 'Uploading…',

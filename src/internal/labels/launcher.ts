@@ -3,7 +3,7 @@ import type { ChatLabels } from './types.js';
 /** What `<svc-chat>` shows before its panel has loaded: the launcher, and the panel's frame while it loads. */
 export type LauncherLabels = Pick<
   ChatLabels,
-  'title' | 'placeholder' | 'send' | 'open' | 'close' | 'openUnread' | 'connecting'
+  'title' | 'placeholder' | 'send' | 'open' | 'close' | 'openUnread' | 'connecting' | 'networkError'
 >;
 
 /**
@@ -18,4 +18,5 @@ export const EN_LAUNCHER_LABELS: LauncherLabels = {
   close: 'Close chat',
   openUnread: (n) => `Open chat, ${n} unread`,
   connecting: 'Connecting…',
+  networkError: 'Could not reach the service. Check your connection and try again.',
 };
