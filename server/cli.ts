@@ -4,13 +4,15 @@ import { startService } from './service.js';
 
 const USAGE = `usage: svc-server [--host 127.0.0.1] [--port 8787] [--db FILE|:memory:] [--fixture FILE]
                   [--sms-outbox FILE] [--files-dir DIR] [--demo] [--model-base-url URL --model NAME]
+  The port is --port, else the PORT environment variable, else 8787.
   The model endpoint's key is read from the environment only (SVC_MODEL_API_KEY or OPENAI_API_KEY).`;
 
 async function main() {
   const { values } = parseArgs({
     options: {
       host: { type: 'string', default: '127.0.0.1' },
-      port: { type: 'string', default: '8787' },
+      // PORT is how hosts (and `PORT=9000 npm start`) choose it; a flag given on the command line wins.
+      port: { type: 'string', default: process.env.PORT || '8787' },
       db: { type: 'string', default: ':memory:' },
       fixture: { type: 'string' },
       'sms-outbox': { type: 'string' },
@@ -26,7 +28,9 @@ async function main() {
     return;
   }
   const port = Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be 0 to 65535\n${USAGE}`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new Error(`--port must be 0 to 65535, not "${values.port}"\n${USAGE}`);
+  }
   const model = modelEndpoint(values['model-base-url'], values.model);
   const log = (line: string) => console.error(`[svc] ${line}`);
   const service = await startService({

@@ -9,14 +9,15 @@ export const COMMANDS = `- \`/markdown\`: a long formatted reply
 - \`/file\`: files the agent writes for you
 - \`/image\`: a picture
 - \`/delegate [TASK]\`: hands a task to another agent
-- \`/think\`: a reply with its reasoning
+- \`/think\`: a reply with its reasoning (shown where the chat has \`show-thinking\`)
 - \`/error\`: a reply that fails
 - \`/help\`: this list`;
 
 export const HELP = `**Demo commands**\n\n${COMMANDS}`;
 
+/** The answer to free text: short, since a visitor may type many; \`/help\` has the list. */
 export const introduction = (agentName: string) =>
-  `Hi, I'm ${agentName}, a demo agent. I don't understand free text, but each of these commands shows one kind of reply:\n\n${COMMANDS}`;
+  `Hi, I'm ${agentName}, a demo agent: I answer commands, not free text. Type \`/help\` to see them.`;
 
 /** About 6 KB of markdown with every construct the renderer handles. */
 export const LONG_MARKDOWN = `# Embedding the chat widget
@@ -31,7 +32,8 @@ The widget ships as one classic script that registers every element. Put it anyw
 
 \`\`\`html
 <script src="https://cdn.example.com/svc-chat.js"></script>
-<svc-chat agent-id="agent_demo" base-url="https://agents.example.com"></svc-chat>
+<svc-chat base-url="https://agents.example.com" token-endpoint="/your-backend/svc-token"
+  agent-ids="agent_aria"></svc-chat>
 \`\`\`
 
 If your site already bundles modules, import the elements instead:
@@ -43,7 +45,7 @@ import { SvcClient } from '@svc/agent-sdk';
 const client = new SvcClient({ baseUrl: 'https://agents.example.com', apiKey: sessionToken });
 const chat = document.querySelector('svc-chat')!;
 chat.client = client;
-chat.addEventListener('svc-message', (event) => {
+chat.addEventListener('svc-turn-complete', (event) => {
   console.log('the agent said', event.detail.text);
 });
 \`\`\`
@@ -81,18 +83,20 @@ Each record carries an \`id\`. A client that loses its connection reconnects wit
 
 The elements expose CSS custom properties and parts, so the host page decides the look:
 
-- Colours: \`--svc-color-accent\`, \`--svc-color-surface\`, \`--svc-color-text\`
+- Colours: \`--svc-color-primary\`, \`--svc-color-bg\`, \`--svc-color-text\`, \`--svc-color-user-bubble\`
 - Shape: \`--svc-radius-m\`, \`--svc-chat-radius\`
 - Type: \`--svc-font-family\`, \`--svc-font-size\`
 - Regions: \`::part(header)\`, \`::part(messages)\`, \`::part(composer)\`
 
-A dark theme in four lines:
+A dark theme is one attribute, \`theme="dark"\` (or \`theme="auto"\` to follow the system), which sets every
+colour so that text stays readable. Your brand colour on top of it is four lines:
 
 \`\`\`css
 svc-chat {
-  --svc-color-surface: #111827;
-  --svc-color-text: #f9fafb;
-  --svc-color-accent: #22d3ee;
+  --svc-color-primary: #2dd4bf;
+  --svc-color-on-primary: #042f2e;
+  --svc-color-user-bubble: #115e59;
+  --svc-color-focus: #2dd4bf;
 }
 \`\`\`
 

@@ -8,7 +8,7 @@ import { cardHostContext } from '../internal/context.js';
 import type { SvcElement } from '../internal/svc-element.js';
 import { type ChatSettings, persistedConversation, targetAgentIds } from './chat-settings.js';
 
-type Host = ReactiveControllerHost & SvcElement & ChatSettings;
+type Host = ReactiveControllerHost & SvcElement & ChatSettings & { mode: string; opened: boolean };
 
 export interface ChatConnectionOptions {
   /** The credential when none of `client`, `tokenProvider`, `tokenEndpoint` and `token` is set (an SMS session). */
@@ -31,6 +31,8 @@ export class ChatConnection implements ReactiveController {
   store?: ChatStore;
   /** Why the chat cannot start: a workspace key given as the token (the client says why). */
   fatal?: string;
+  /** The service at `base-url` did not answer the last check; undefined: not asked since the chat started. */
+  unreachable?: boolean;
   #setup?: unknown[];
   #conversationId?: string;
   #agents?: string;
@@ -84,6 +86,7 @@ export class ChatConnection implements ReactiveController {
   }
 
   stop(): void {
+    this.unreachable = undefined;
     for (const off of this.#unsubscribes) off();
     this.#unsubscribes = [];
     this.store?.dispose();
@@ -113,6 +116,7 @@ export class ChatConnection implements ReactiveController {
         this.fatal = (err as Error).message;
       }
       if (!chat) {
+        if (host.signIn === 'sms') this.askReach();
         host.requestUpdate();
         return;
       }
@@ -148,5 +152,37 @@ export class ChatConnection implements ReactiveController {
     const resume = host.conversationId || persisted?.load();
     if (resume) void store.load(resume);
     host.emit('svc-ready', { conversationId: resume ?? null });
+    this.askReach();
+  }
+
+  /**
+   * Once the chat shows (inline, or the launcher's panel open), asks whether the service at `base-url`
+   * answers, so a wrong address is said before the visitor types. A given `client` has no address to ask.
+   */
+  askReach(): void {
+    const { host } = this;
+    if (this.unreachable === undefined && !host.client && (host.mode !== 'launcher' || host.opened)) {
+      void this.checkReach();
+    }
+  }
+
+  /**
+   * Any HTTP answer proves the service is there. `OPTIONS` is what browsers send it before each call anyway
+   * (the CORS preflight): no credential, no effect, and no error in the console, which a `GET` without a
+   * token would log. The visitor reads a plain sentence; the site's developer reads the address in the
+   * `svc-error` event and in the browser's own console line about the refused request.
+   */
+  async checkReach(): Promise<void> {
+    const setup = this.#setup;
+    const url = this.host.baseUrl || location.origin;
+    const answered = await fetch(`${url}/api/v2/`, { method: 'OPTIONS' }).then(
+      () => true,
+      () => false,
+    );
+    // The chat started again meanwhile, with another setup: this answer is about the old one.
+    if (setup !== this.#setup) return;
+    this.unreachable = !answered;
+    this.host.requestUpdate();
+    if (!answered) this.host.emit('svc-error', { message: `no answer from ${url}` });
   }
 }

@@ -128,6 +128,7 @@ export class ChatPanel implements ReactiveController {
   /** The panel opened: it shows the end of the conversation. */
   opened(): void {
     this.#scroll.follow();
+    this.#connection.askReach();
   }
 
   /** Files dragged over, dropped on or pasted into the panel are attached, once there is a conversation. */
@@ -175,11 +176,16 @@ export class ChatPanel implements ReactiveController {
     const { host } = this;
     const labels = this.#labels;
     const language = this.#language;
-    if (this.#connection.fatal) {
-      return html`<div part="notice" class="error" role="alert">${this.#connection.fatal}</div>`;
-    }
+    const connection = this.#connection;
+    if (connection.fatal) return html`<div part="notice" class="error" role="alert">${connection.fatal}</div>`;
+    const unreachable = connection.unreachable
+      ? html`<div part="notice" class="error" role="alert">
+          ${labels.networkError}
+          <button part="retry-button" type="button" @click=${() => void connection.checkReach()}>${labels.retry}</button>
+        </div>`
+      : nothing;
     const store = this.#store;
-    if (!store && host.signIn === 'sms') return this.#sms.render();
+    if (!store && host.signIn === 'sms') return html`${unreachable}${this.#sms.render()}`;
     if (!store) {
       return html`<div part="notice">${host.tokenEndpoint || host.tokenProvider ? labels.connecting : labels.signInRequired}</div>`;
     }
@@ -200,6 +206,7 @@ export class ChatPanel implements ReactiveController {
     // One button sends and, while a reply runs, stops it: the same element, so it keeps the focus.
     const running = store.running;
     return html`
+      ${unreachable}
       ${store.connection === 'reconnecting' ? html`<div part="notice" role="status">${labels.reconnecting}</div>` : nothing}
       ${store.error ? html`<div part="notice" class="error" role="alert">${store.error}</div>` : nothing}
       <div part="messages" role="log" aria-live="off" aria-label=${labels.messageList} tabindex="0"

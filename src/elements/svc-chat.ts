@@ -36,7 +36,7 @@ export type ChatTheme = 'light' | 'dark' | 'auto';
  * @csspart title - The heading.
  * @csspart new-button - Starts a new conversation.
  * @csspart close-button - Closes the launcher's panel.
- * @csspart notice - The line that says "Reconnecting…" or shows an error.
+ * @csspart notice - The line that says "Reconnecting…", that the service cannot be reached, or shows an error.
  * @csspart messages - The scrolling conversation (`role="log"`, not live: see `announcer`).
  * @csspart empty - The empty conversation's text.
  * @csspart message - Each message row; also `message-user`, `message-agent` or `message-system`.
@@ -44,7 +44,7 @@ export type ChatTheme = 'light' | 'dark' | 'auto';
  * @csspart name - The sender's name.
  * @csspart bubble - The message's content.
  * @csspart message-error - Why a send or a reply failed.
- * @csspart retry-button - Sends a failed message again.
+ * @csspart retry-button - Sends a failed message again, or checks again for a service that did not answer.
  * @csspart tool-call - A tool the agent used (expandable).
  * @csspart image - An image in a reply.
  * @csspart jump-button - "New messages" when the reader is above the end.
@@ -94,12 +94,14 @@ export type ChatTheme = 'light' | 'dark' | 'auto';
  * @cssprop --svc-chat-width - Width of the launcher's panel.
  * @cssprop --svc-chat-height - Height of the launcher's panel.
  * @cssprop --svc-chat-offset - Distance of the launcher from the window's corner.
+ * @cssprop --svc-chat-launcher-size - Size of the launcher's button.
+ * @cssprop --svc-chat-radius - Corners of the launcher's panel.
  *
  * @fires svc-ready - The chat can be used; `detail: { conversationId }`.
  * @fires svc-signed-in - A visitor signed in by SMS; `detail: { user_id, expires_at }` (never the token).
  * @fires svc-message-sent - The service stored a message; `detail: { conversationId, text, result }`.
  * @fires svc-turn-complete - A reply ended; `detail: { conversationId, text, subtype, error? }`.
- * @fires svc-error - Something failed; `detail: { message, status? }`.
+ * @fires svc-error - Something failed (also: the service at `base-url` does not answer); `detail: { message, status? }`.
  * @fires svc-open - The launcher's panel opened.
  * @fires svc-close - The launcher's panel closed.
  */

@@ -1,35 +1,13 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { expect, type Locator, type Page, test } from '@playwright/test';
+import { expect, test } from '@playwright/test';
+import { agentReplies, inline, input, send, shot, url, watchErrors } from './demo-page.js';
 
 /**
  * The demo pages as a visitor uses them, against the real service that `npm start` runs (started by
  * global-setup.ts on a free port). Screenshots of the main states go to test-results/screenshots.
  */
-const url = (path: string) => `${process.env.SVC_E2E_URL}${path}`;
-const shot = (page: Page, name: string) => page.screenshot({ path: `test-results/screenshots/${name}.png` });
-
-/** Everything the page logs as an error (CSP violations included) fails the test that caused it. */
-function watchErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on('console', (msg) => {
-    if (msg.type() === 'error') errors.push(msg.text());
-  });
-  page.on('pageerror', (err) => errors.push(err.message));
-  return errors;
-}
-
-const inline = (page: Page) => page.locator('#inline-chat');
-// The composer's field (the SMS sign-in form's fields share its part name).
-const input = (chat: Locator) => chat.locator('textarea[part~="input"]');
-const agentReplies = (chat: Locator) => chat.locator('[part~="message-agent"] [part~="bubble"]');
-
-async function send(chat: Locator, text: string) {
-  await input(chat).fill(text);
-  await input(chat).press('Enter');
-}
-
 test('the home page chats through the script tag and streams a rendered markdown reply', async ({ page }) => {
   const errors = watchErrors(page);
   await page.goto(url('/'));

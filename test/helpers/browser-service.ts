@@ -65,3 +65,9 @@ export async function until<T>(check: () => T | Promise<T>, ms = 10_000, what = 
     await new Promise((r) => requestAnimationFrame(r));
   }
 }
+
+/** The address of a service that is not running: a port nothing listens on, so connecting is refused. */
+export async function closedServiceUrl(): Promise<string> {
+  const res = await fetch('/__svc/closed-port');
+  return `http://127.0.0.1:${(await res.json()) as number}`;
+}

@@ -3,13 +3,15 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { freePort } from './free-port.mjs';
 import { startModelServer } from './model-server.mjs';
 
 /**
  * A @web/test-runner plugin that starts the real reference service (demo workspace, in-memory database) for
  * the browser tests, and a second one whose main agent is a `model` agent on the scripted model server (as
- * `npm start` with an endpoint). It serves `/__svc/config.js` with their URLs and demo keys, and
- * `/__svc/sms?phone=` with the last SMS code sent to a phone, read from the outbox file.
+ * `npm start` with an endpoint). It serves `/__svc/config.js` with their URLs and demo keys,
+ * `/__svc/sms?phone=` with the last SMS code sent to a phone, read from the outbox file, and
+ * `/__svc/closed-port` with a port nothing listens on (a service that is not running, or a wrong `base-url`).
  */
 export function svcServicePlugin() {
   let children = [];
@@ -38,7 +40,7 @@ export function svcServicePlugin() {
       await modelServer?.close();
       if (dir) rmSync(dir, { recursive: true, force: true });
     },
-    serve(context) {
+    async serve(context) {
       if (context.path === '/__svc/config.js') {
         const { url, apiKey, model } = config;
         return { body: `export default ${JSON.stringify({ url, apiKey, model })};`, type: 'js' };
@@ -56,6 +58,7 @@ export function svcServicePlugin() {
           .filter((m) => m.phone === phone);
         return { body: JSON.stringify(codes.at(-1) ?? null), type: 'json' };
       }
+      if (context.path === '/__svc/closed-port') return { body: JSON.stringify(await freePort()), type: 'json' };
       if (context.path === '/__svc/csp-page') {
         return { body: CSP_PAGE, type: 'html', headers: { 'content-security-policy': STRICT_CSP } };
       }

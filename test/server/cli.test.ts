@@ -8,6 +8,7 @@ import { createInterface } from 'node:readline';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { SvcClient } from '../../src/index.js';
+import { freePort } from '../helpers/free-port.mjs';
 import { type ModelServer, startModelServer } from '../helpers/model-server.mjs';
 import { FIXTURE } from '../helpers/server.js';
 
@@ -15,9 +16,12 @@ const BIN = fileURLToPath(new URL('../../bin/svc-server.js', import.meta.url));
 /** A server that crashes before printing its URL fails the test here (its stderr is shown) instead of hanging. */
 const STARTUP = { timeout: 30_000 };
 
-/** Runs `svc-server` with `args` and collects its output until it exits. */
-async function run(args: string[]) {
-  const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+/** Runs `svc-server` with `args` (and `env` over this process's environment) and collects its output until it exits. */
+async function run(args: string[], env: Record<string, string> = {}) {
+  const child = spawn(process.execPath, [BIN, ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...env },
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk) => {
@@ -107,6 +111,33 @@ describe('svc-server command line', () => {
     const { code, stderr } = await run(['--port', 'eighty']);
     assert.equal(code, 1);
     assert.match(stderr, /--port must be 0 to 65535/);
+  });
+
+  it('listens on the port in PORT when no --port is given, as `PORT=9000 npm start` does', STARTUP, async () => {
+    const port = await freePort();
+    const server = spawn(process.execPath, [BIN, '--db', ':memory:', '--fixture', fixture(), '--files-dir', dir], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+      env: { ...process.env, PORT: String(port) },
+    });
+    try {
+      const [first] = (await once(createInterface({ input: server.stdout }), 'line')) as [string];
+      assert.equal(first, `listening on http://127.0.0.1:${port}`);
+      const res = await fetch(`http://127.0.0.1:${port}/api/v2/workspaces/whoami`, {
+        headers: { authorization: 'Bearer sk_acme_1' },
+      });
+      assert.equal(res.status, 200);
+    } finally {
+      await stop(server);
+    }
+  });
+
+  it('takes --port over PORT, and says which value is wrong', async () => {
+    const { code, stderr } = await run(['--port', '70000'], { PORT: '8080' });
+    assert.equal(code, 1);
+    assert.match(stderr, /--port must be 0 to 65535, not "70000"/);
+    const fromEnv = await run([], { PORT: 'eighty' });
+    assert.equal(fromEnv.code, 1);
+    assert.match(fromEnv.stderr, /not "eighty"/);
   });
 });
 

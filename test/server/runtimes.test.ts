@@ -67,13 +67,23 @@ describe('echo runtime', () => {
 });
 
 describe('demo runtime', () => {
-  it('/help and any other text list the commands', async () => {
-    for (const message of ['/help', 'what can you do?']) {
+  it('/help lists the commands', async () => {
+    const { records } = await demo('/help');
+    const text = replyText(records);
+    for (const command of ['/markdown', '/slow', '/form', '/connect', '/pay', '/file', '/image', '/delegate']) {
+      assert.ok(text.includes(command), `/help mentions ${command}`);
+    }
+    assert.equal(deltaText(records), text);
+    assert.deepEqual(statuses(records), ['thinking', 'typing', 'idle']);
+  });
+
+  it('answers free text briefly and points at /help, instead of repeating the list', async () => {
+    for (const message of ['what can you do?', 'hello']) {
       const { records } = await demo(message);
       const text = replyText(records);
-      for (const command of ['/markdown', '/slow', '/form', '/connect', '/pay', '/file', '/image', '/delegate']) {
-        assert.ok(text.includes(command), `${message} mentions ${command}`);
-      }
+      assert.match(text, /`\/help`/);
+      assert.ok(!text.includes('/markdown'), `${message}: ${text}`);
+      assert.ok(text.length < 120, `${text.length} characters: ${text}`);
       assert.equal(deltaText(records), text);
       assert.deepEqual(statuses(records), ['thinking', 'typing', 'idle']);
     }

@@ -1,0 +1,95 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { describe, it } from 'node:test';
+import { LONG_MARKDOWN } from '../../server/runtimes/demo-content.js';
+
+/**
+ * What the docs and the demo agent tell a site owner about the elements is what the elements have: checked
+ * against `custom-elements.json`, which `npm run test:manifest` keeps equal to the source.
+ */
+
+interface Named {
+  name: string;
+}
+interface ElementDeclaration {
+  tagName?: string;
+  customElement?: boolean;
+  attributes?: Named[];
+  events?: Named[];
+  slots?: Named[];
+  cssParts?: Named[];
+  cssProperties?: Named[];
+}
+const manifest = JSON.parse(readFileSync('custom-elements.json', 'utf8')) as {
+  modules: { declarations?: ElementDeclaration[] }[];
+};
+const elements = manifest.modules
+  .flatMap((m) => m.declarations ?? [])
+  .filter((d): d is ElementDeclaration & { tagName: string } => Boolean(d.customElement && d.tagName));
+const element = (tag: string) => elements.find((e) => e.tagName === tag)!;
+const names = (list: Named[] | undefined) => new Set((list ?? []).map((x) => x.name));
+
+const DOC = readFileSync('docs/elements.md', 'utf8');
+
+/** The part of docs/elements.md under the heading that names `<tag>`, to the next heading of its level or above. */
+function section(tag: string): string {
+  const lines = DOC.split('\n');
+  const start = lines.findIndex((l) => /^#{2,3} /.test(l) && l.includes(`\`<${tag}>\``));
+  assert.ok(start >= 0, `docs/elements.md has a heading for <${tag}>`);
+  const level = /^#+/.exec(lines[start]!)![0].length;
+  const end = lines.findIndex((l, i) => i > start && (/^#+ /.exec(l)?.[0].length ?? 99) - 1 <= level);
+  return lines.slice(start, end < 0 ? undefined : end).join('\n');
+}
+
+describe('docs/elements.md', () => {
+  it('names every element of custom-elements.json', () => {
+    assert.ok(elements.length >= 6, `${elements.length} elements in the manifest`);
+    for (const { tagName } of elements) section(tagName);
+  });
+
+  it("lists every attribute and event of each element in that element's section", () => {
+    const missing: string[] = [];
+    for (const el of elements) {
+      const text = section(el.tagName);
+      for (const { name } of [...(el.attributes ?? []), ...(el.events ?? [])]) {
+        if (!text.includes(`\`${name}\``)) missing.push(`<${el.tagName}> ${name}`);
+      }
+    }
+    assert.deepEqual(missing, []);
+  });
+
+  it("has a row in <svc-chat>'s attribute table for each of its attributes", () => {
+    const rows = new Set([...section('svc-chat').matchAll(/^\| `([a-z-]+)` +\|/gm)].map((m) => m[1]));
+    const missing = [...names(element('svc-chat').attributes)].filter((name) => !rows.has(name));
+    assert.deepEqual(missing, []);
+    // Control: the rows are read at all.
+    assert.ok(rows.has('base-url') && rows.has('token-endpoint'));
+  });
+});
+
+describe("the demo agent's /markdown advice", () => {
+  const chat = element('svc-chat');
+
+  it('names only custom properties, parts, attributes and events <svc-chat> has', () => {
+    const used = {
+      'custom property': [...LONG_MARKDOWN.matchAll(/--svc-[a-z-]+/g)].map((m) => m[0]),
+      part: [...LONG_MARKDOWN.matchAll(/::part\(([a-z-]+)\)/g)].map((m) => m[1]!),
+      attribute: [...LONG_MARKDOWN.matchAll(/<svc-chat([^>]*)>/g)].flatMap((m) =>
+        [...m[1]!.matchAll(/([a-z-]+)=/g)].map((a) => a[1]!),
+      ),
+      event: [...LONG_MARKDOWN.matchAll(/addEventListener\('([a-z-]+)'/g)].map((m) => m[1]!),
+    };
+    const known = {
+      'custom property': names(chat.cssProperties),
+      part: names(chat.cssParts),
+      attribute: names(chat.attributes),
+      event: names(chat.events),
+    };
+    const unknown: string[] = [];
+    for (const [kind, list] of Object.entries(used) as [keyof typeof used, string[]][]) {
+      assert.ok(list.length > 0, `the advice names at least one ${kind}`);
+      for (const name of list) if (!known[kind].has(name)) unknown.push(`${kind} ${name}`);
+    }
+    assert.deepEqual(unknown, []);
+  });
+});

@@ -1,0 +1,25 @@
+import type { Locator, Page } from '@playwright/test';
+
+/** The demo pages of the service that global-setup.ts started, and the parts of a chat the e2e tests use. */
+export const url = (path: string) => `${process.env.SVC_E2E_URL}${path}`;
+export const shot = (page: Page, name: string) => page.screenshot({ path: `test-results/screenshots/${name}.png` });
+
+/** Everything the page logs as an error (CSP violations included) fails the test that caused it. */
+export function watchErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') errors.push(msg.text());
+  });
+  page.on('pageerror', (err) => errors.push(err.message));
+  return errors;
+}
+
+export const inline = (page: Page) => page.locator('#inline-chat');
+// The composer's field (the SMS sign-in form's fields share its part name).
+export const input = (chat: Locator) => chat.locator('textarea[part~="input"]');
+export const agentReplies = (chat: Locator) => chat.locator('[part~="message-agent"] [part~="bubble"]');
+
+export async function send(chat: Locator, text: string) {
+  await input(chat).fill(text);
+  await input(chat).press('Enter');
+}
