@@ -15,8 +15,8 @@ import { gzipSync } from 'node:zlib';
  */
 const BUDGETS = {
   'dist/svc-chat.js': 250,
-  'dist/svc-chat.esm.js': 10_840,
-  'dist/svc-chat-panel.js': 32_500,
+  'dist/svc-chat.esm.js': 10_900,
+  'dist/svc-chat-panel.js': 32_610,
   'dist/svc-chat-markdown.js': 27_850,
   'dist/svc-chat-lang-zh-CN.js': 1_850,
   'dist/svc-chat-lang-ar.js': 2_120,
@@ -25,13 +25,13 @@ const BUDGETS = {
 const FIRST_LOAD = {
   'first load, classic script (svc-chat.js + svc-chat.esm.js)': {
     files: ['dist/svc-chat.js', 'dist/svc-chat.esm.js'],
-    budget: 11_090,
+    budget: 11_150,
     target: 8_000,
   },
-  'first load, ES module (svc-chat.esm.js)': { files: ['dist/svc-chat.esm.js'], budget: 10_840, target: 8_000 },
+  'first load, ES module (svc-chat.esm.js)': { files: ['dist/svc-chat.esm.js'], budget: 10_900, target: 8_000 },
 };
 const COMPLETE_TARGET = 70_000;
-const COMPLETE_BUDGET = 71_430;
+const COMPLETE_BUDGET = 71_590;
 
 const kb = (n) => `${(n / 1000).toFixed(2)} KB`;
 const gzip = (file) => gzipSync(readFileSync(file), { level: 9 }).length;

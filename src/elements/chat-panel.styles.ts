@@ -64,20 +64,8 @@ export default css`
     opacity: 0.4;
     cursor: default;
   }
-  /* The stop button is the send button's while a reply runs (chat-panel.ts): its shape, other colors. */
   [part~='stop-button'] {
-    flex: none;
-    display: grid;
-    place-items: center;
-    width: 36px;
-    height: 36px;
-    border: 0;
-    border-radius: ${token('radiusS')};
     background: ${token('colorText')};
     color: ${token('colorBg')};
-  }
-  [part~='stop-button'] svg {
-    width: 18px;
-    height: 18px;
   }
 `;

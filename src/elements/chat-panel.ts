@@ -7,6 +7,7 @@ import { sendIcon } from '../internal/icons.js';
 import type { ChatLabels } from '../internal/labels/types.js';
 import { localize } from '../internal/localize.js';
 import { virtualList } from '../internal/virtual-list.js';
+import { whenIdle } from '../internal/when-idle.js';
 import { AnnouncerController } from './announcer.js';
 import { renderAttachButton, renderAttachments, renderDropZone } from './attachments.js';
 import attachmentsStyles from './attachments.styles.js';
@@ -108,9 +109,7 @@ export class ChatPanel implements ReactiveController {
 
   hostConnected(): void {
     // The chat is on the page: fetch the markdown renderer while it is idle, before a message needs it.
-    const preload = () => void loadMarkdownEngine().catch(() => {});
-    if (typeof requestIdleCallback === 'function') requestIdleCallback(preload, { timeout: 2000 });
-    else setTimeout(preload, 200);
+    whenIdle(() => void loadMarkdownEngine().catch(() => {}), 2000);
   }
 
   send(text: string): Promise<SendResult | undefined> {

@@ -157,7 +157,8 @@ export default [
       color: ${token('colorMuted')};
     }
     .icon-button svg,
-    [part~='send-button'] svg {
+    [part~='send-button'] svg,
+    [part~='stop-button'] svg {
       width: 18px;
       height: 18px;
     }
@@ -207,7 +208,9 @@ export default [
       font: inherit;
       field-sizing: content;
     }
-    [part~='send-button'] {
+    /* The stop button takes the send button's place while a reply runs (chat-panel.styles.ts: its colors). */
+    [part~='send-button'],
+    [part~='stop-button'] {
       flex: none;
       display: grid;
       place-items: center;

@@ -2,15 +2,17 @@ import { adoptStyles, html, nothing, type PropertyValues, type TemplateResult } 
 import type { TokenProvider } from '../client/auth.js';
 import type { ChatClient } from '../client/chat.js';
 import type { SendResult } from '../client/types.js';
-import { chatIcon, closeIcon, sendIcon } from '../internal/icons.js';
+import { chatIcon, closeIcon } from '../internal/icons.js';
 import { EN_LAUNCHER_LABELS, type LauncherLabels } from '../internal/labels/launcher.js';
 import type { ChatLabels } from '../internal/labels/types.js';
 import { LanguageController } from '../internal/language.js';
 import { SvcLocalizedElement } from '../internal/svc-localized-element.js';
 import { type PlatformTokens, tokenStyle } from '../internal/tokens.js';
-import type { ChatPanel } from './chat-panel.js';
+import { whenIdle } from '../internal/when-idle.js';
+import type { ChatPanel, EarlyInput } from './chat-panel.js';
 import { persistedConversation } from './chat-settings.js';
 import { loadPanel } from './load-panel.js';
+import { renderLoading } from './loading-state.js';
 import styles, { FULL_SCREEN } from './svc-chat.styles.js';
 
 export type ChatMode = 'inline' | 'launcher';
@@ -192,7 +194,7 @@ export class SvcChat extends SvcLocalizedElement {
   #panel?: ChatPanel;
   #loading?: Promise<ChatPanel | undefined>;
   /** What the visitor typed before the panel arrived, and whether they sent it. */
-  #early = { draft: '', send: false };
+  #early: EarlyInput = { draft: '', send: false };
   /** Matches while the launcher's panel covers the screen (a phone): it is then modal and keeps the focus. */
   readonly #fullScreen = matchMedia(FULL_SCREEN);
 
@@ -219,8 +221,7 @@ export class SvcChat extends SvcLocalizedElement {
     super.connectedCallback();
     // Inline, the chat shows at once; with a conversation to resume, its replies stream in while closed.
     if (this.mode !== 'launcher' || this.conversationId || persistedConversation(this)?.load()) void this.#load();
-    else if (typeof requestIdleCallback === 'function') requestIdleCallback(() => void this.#load());
-    else setTimeout(() => void this.#load(), 1);
+    else whenIdle(() => void this.#load());
   }
 
   protected override createRenderRoot(): HTMLElement | DocumentFragment {
@@ -367,34 +368,8 @@ export class SvcChat extends SvcLocalizedElement {
               : nothing
           }
         </header>
-        ${panel ? panel.render() : this.#renderLoading(labels)}
+        ${panel ? panel.render() : renderLoading(this.#early, labels, this._failed)}
       </section>
-    `;
-  }
-
-  /**
-   * The panel while its file loads: it says so, and the visitor can already write (and send: the message goes
-   * once the panel is there, which takes the text and the focus over).
-   */
-  #renderLoading(labels: LauncherLabels): TemplateResult {
-    const early = this.#early;
-    const send = (event: Event) => {
-      event.preventDefault();
-      early.send = !!early.draft.trim();
-    };
-    return html`
-      <div part="notice" role="status">${this._failed ? labels.networkError : labels.connecting}</div>
-      <div class="loading"></div>
-      <form part="composer" @submit=${send}>
-        <textarea part="input" rows="1" aria-label=${labels.placeholder} placeholder=${labels.placeholder}
-          .value=${early.draft}
-          @input=${(e: Event) => {
-            early.draft = (e.target as HTMLTextAreaElement).value;
-          }}
-          @keydown=${(e: KeyboardEvent) => e.key === 'Enter' && !e.shiftKey && !e.isComposing && send(e)}
-        ></textarea>
-        <button part="send-button" type="submit" aria-label=${labels.send} title=${labels.send}>${sendIcon}</button>
-      </form>
     `;
   }
 }
