@@ -41,56 +41,66 @@ const SCRIPT_TAG_BUILD = {
   sourcemap: true,
 } as const;
 
-/** The script-tag files each lazily loaded chunk becomes, by the module it starts from. */
+/** The script-tag files each lazily loaded chunk of the panel becomes, by the module it starts from. */
 function scriptTagChunk({ name }: { name: string }): string {
-  if (name === 'bundle-panel') return 'svc-chat-panel.js';
   if (name === 'stream-markdown') return 'svc-chat-markdown.js';
   if ((Object.values(LANGUAGE_FILES) as string[]).includes(name)) return `svc-chat-lang-${name}.js`;
   return 'svc-chat-[name].js';
 }
 
+/** Lit's `css` and `html` templates minified, and the launcher's `css` strings (`svc-chat.styles.ts`). */
+const minifyTemplates = () =>
+  minifyLitTemplates({
+    include: ['src/**/*.ts'],
+    failOnError: true,
+    options: { minifyOptions: { minifyCSS: minifyLitCss } },
+  });
+
 /**
- * Three builds from one config:
+ * The launcher's files load the panel and the languages from next to the script (`src/script-tag/`), not as
+ * chunks of their own build: the panel's build makes those files, and they share its one Lit.
+ */
+const LAUNCHER_IMPORTS = [
+  { find: /^\.\/import-panel\.js$/, replacement: resolve('src/script-tag/import-panel.ts') },
+  { find: /^\.\/import-language\.js$/, replacement: resolve('src/script-tag/import-language.ts') },
+];
+
+/**
+ * Four builds from one config:
  * - `vite build`: the package entries (`.`, `./elements`, `./react`, `./tools`) as ES modules, with their
- *   dependencies left to the user's bundler (which makes the chat's panel and the markdown engine chunks of
- *   their own, through their dynamic imports);
- * - `vite build --mode bundle`: the script-tag ES module `dist/svc-chat.esm.js` (Lit and the launcher: what a
- *   page loads before the launcher paints) and the files it loads from next to itself, which import Lit from
- *   it: `svc-chat-panel.js` (the panel, the other elements and what `window.Svc` offers), `svc-chat-markdown.js`
- *   (marked, DOMPurify) and `svc-chat-lang-<file>.js` (each language besides English);
- * - `vite build --mode bundle-loader`: `dist/svc-chat.js`, the classic script of the one-tag embed, which loads
- *   `svc-chat.esm.js` from next to itself.
+ *   dependencies left to the user's bundler (which makes the chat's panel, the markdown engine and each
+ *   language chunks of their own, through their dynamic imports);
+ * - `vite build --mode bundle`: `dist/svc-chat-panel.js`, what the script-tag launcher loads after it paints
+ *   (Lit, the panel, the other elements, what `window.Svc` offers), and the files it loads from next to itself:
+ *   `svc-chat-markdown.js` (marked, DOMPurify) and `svc-chat-lang-<file>.js` (each language besides English);
+ * - `vite build --mode bundle-module`: `dist/svc-chat.esm.js`, the launcher as an ES module;
+ * - `vite build --mode bundle-loader`: `dist/svc-chat.js`, the launcher as the classic script of the one-tag
+ *   embed. Both launchers are what a page loads before the launcher paints: plain DOM, no Lit.
  */
 export default defineConfig(({ mode }) => {
   if (mode === 'bundle') {
     return {
-      plugins: [
-        minifyLitTemplates({
-          include: ['src/**/*.ts'],
-          failOnError: true,
-          options: { minifyOptions: { minifyCSS: minifyLitCss } },
-        }),
-      ],
-      // The panel, with what `window.Svc` offers a page besides the elements.
-      resolve: { alias: [{ find: /^\.\.\/panel\.js$/, replacement: resolve('src/bundle-panel.ts') }] },
+      plugins: [minifyTemplates()],
       build: {
         ...SCRIPT_TAG_BUILD,
-        // The entry may export more than bundle.ts does: what the files it loads share with it (Lit), which
-        // would otherwise be a chunk of its own, one more request before the launcher paints.
-        rolldownOptions: {
-          preserveEntrySignatures: 'allow-extension',
-          output: { minify: true, chunkFileNames: scriptTagChunk },
-        },
-        lib: { entry: 'src/bundle.ts', formats: ['es'], fileName: () => 'svc-chat.esm.js' },
+        rolldownOptions: { output: { minify: true, chunkFileNames: scriptTagChunk } },
+        lib: { entry: 'src/script-tag/panel.ts', formats: ['es'], fileName: () => 'svc-chat-panel.js' },
       },
     };
   }
-  if (mode === 'bundle-loader') {
+  if (mode === 'bundle-module' || mode === 'bundle-loader') {
+    const module = mode === 'bundle-module';
     return {
+      plugins: [minifyTemplates()],
+      resolve: { alias: LAUNCHER_IMPORTS },
+      // A classic script has no `import.meta`: it finds its files from `document.currentScript`.
+      define: module ? {} : { 'import.meta.url': 'undefined' },
       build: {
         ...SCRIPT_TAG_BUILD,
         rolldownOptions: { output: { minify: true } },
-        lib: { entry: 'src/bundle-loader.ts', name: 'SvcLoader', formats: ['iife'], fileName: () => 'svc-chat.js' },
+        lib: module
+          ? { entry: 'src/script-tag/module.ts', formats: ['es'], fileName: () => 'svc-chat.esm.js' }
+          : { entry: 'src/script-tag/loader.ts', name: 'SvcLoader', formats: ['iife'], fileName: () => 'svc-chat.js' },
       },
     };
   }

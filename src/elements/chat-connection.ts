@@ -5,10 +5,10 @@ import { type ChatClientOptions, createChatClient } from '../chat/create-chat-cl
 import type { ChatClient } from '../client/chat.js';
 import { PaymentsClient } from '../client/payments.js';
 import { cardHostContext } from '../internal/context.js';
-import type { SvcElement } from '../internal/svc-element.js';
+import type { SvcEmitter } from '../internal/emit.js';
 import { type ChatSettings, persistedConversation, targetAgentIds } from './chat-settings.js';
 
-type Host = ReactiveControllerHost & SvcElement & ChatSettings & { mode: string; opened: boolean };
+type Host = ReactiveControllerHost & SvcEmitter & ChatSettings & { mode: string; opened: boolean };
 
 export interface ChatConnectionOptions {
   /** The credential when none of `client`, `tokenProvider`, `tokenEndpoint` and `token` is set (an SMS session). */

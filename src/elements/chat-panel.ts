@@ -1,4 +1,4 @@
-import { html, nothing, type ReactiveController, type TemplateResult } from 'lit';
+import { html, nothing, type ReactiveController, render, type TemplateResult } from 'lit';
 import type { ChatStore } from '../chat/chat-store.js';
 import type { SendResult } from '../client/types.js';
 import { plusIcon, stopIcon } from '../internal/content-icons.js';
@@ -28,21 +28,22 @@ export interface EarlyInput {
 }
 
 /**
- * The conversation of `<svc-chat>`: everything inside its panel below the header, rendered into the chat's
- * own shadow root, in a module loaded after the launcher (`load-panel.ts`). It connects the chat to the
+ * The conversation of `<svc-chat>`: everything inside its panel below the header (and the header's own
+ * buttons), rendered with Lit into the chat's shadow root, in a module loaded after the launcher
+ * (`load-panel.ts`), which brings Lit. It connects the chat to the
  * service (`ChatConnection`), signs visitors in by SMS, follows the end of the conversation, and holds the
  * composer, the rich content and what screen readers hear.
  */
 export class ChatPanel implements ReactiveController {
   static readonly styles = [styles, messageViewStyles, attachmentsStyles];
-  /** Keeps Tab inside the launcher's panel where it covers the screen: it comes with the panel. */
-  readonly trapTab = trapTab;
 
   readonly #connection: ChatConnection;
   readonly #sms: SmsSession;
   readonly #scroll: ScrollFollowController;
   readonly #content: RichContent;
   readonly #announcer: AnnouncerController;
+  /** The chat's panel element, once drawn into. */
+  #section?: HTMLElement;
   /** Every label of the chat's language (the launcher has only its own). */
   readonly #language;
   #draft: string;
@@ -93,6 +94,34 @@ export class ChatPanel implements ReactiveController {
     });
     this.#announcer = new AnnouncerController(host, options.labels);
     host.addController(this);
+    // The launcher's styles stay; the conversation's join them.
+    const root = host.renderRoot;
+    root.adoptedStyleSheets = [...root.adoptedStyleSheets, ...ChatPanel.styles.map((style) => style.styleSheet!)];
+  }
+
+  /**
+   * Renders the conversation into the chat's panel element `section` (after its header), and the header's
+   * buttons before `actions`.
+   */
+  draw(section: HTMLElement, actions: ChildNode): void {
+    if (this.#section !== section) {
+      this.#section = section;
+      this.#listen(section);
+    }
+    const options = { host: this.host };
+    render(this.#renderHeaderActions(), actions.parentNode as HTMLElement, { ...options, renderBefore: actions });
+    render(this.#render(), section, options);
+  }
+
+  /** Files dragged over, dropped on or pasted into the panel are attached; Tab stays in a modal panel. */
+  #listen(section: HTMLElement): void {
+    const drop = () => (this.#store ? this.#content.attachments : undefined);
+    section.addEventListener('dragover', (e) => drop()?.onDragOver(e));
+    section.addEventListener('dragleave', (e) => drop()?.onDragLeave(e));
+    section.addEventListener('drop', (e) => drop()?.onDrop(e));
+    section.addEventListener('paste', (e) => drop()?.onPaste(e));
+    // The chat makes its panel modal where it covers the screen (a phone).
+    section.addEventListener('keydown', (e) => section.ariaModal === 'true' && trapTab(e, section));
   }
 
   get #labels(): ChatLabels {
@@ -130,11 +159,6 @@ export class ChatPanel implements ReactiveController {
     this.#connection.askReach();
   }
 
-  /** Files dragged over, dropped on or pasted into the panel are attached, once there is a conversation. */
-  get dropTarget() {
-    return this.#store ? this.#content.attachments : undefined;
-  }
-
   #submit(event?: Event): void {
     event?.preventDefault();
     const input = this.#input;
@@ -164,14 +188,14 @@ export class ChatPanel implements ReactiveController {
   }
 
   /** The header's buttons of a conversation: a new one. */
-  renderHeaderActions(): TemplateResult | typeof nothing {
+  #renderHeaderActions(): TemplateResult | typeof nothing {
     if (!this.#store) return nothing;
     const labels = this.#labels;
     return html`<button class="icon-button" part="new-button" type="button" title=${labels.newConversation}
       aria-label=${labels.newConversation} @click=${() => this.host.newConversation()}>${plusIcon}</button>`;
   }
 
-  render(): TemplateResult {
+  #render(): TemplateResult {
     const { host } = this;
     const labels = this.#labels;
     const language = this.#language;

@@ -1,6 +1,7 @@
 import { loadOnce } from '../internal/load-once.js';
 import { whenIdle } from '../internal/when-idle.js';
 import type * as Panel from '../panel.js';
+import { importPanel } from './import-panel.js';
 
 /** Everything `<svc-chat>` loads after its launcher (`src/panel.ts`). */
 export type PanelModule = typeof Panel;
@@ -15,13 +16,11 @@ export const panelArrived = new Promise<PanelModule>((resolve) => {
 /**
  * Loads the chat's panel and the other elements: the conversation, its store and client, the cards, the SMS
  * sign-in and the attachments are most of the widget, and the launcher needs none of them (docs/performance.md,
- * start-up). A dynamic import: a site's bundler makes it a chunk of its own, and the script-tag build a file
- * next to `svc-chat.esm.js`.
+ * start-up). A dynamic import: a site's bundler makes it a chunk of its own; the script-tag files load
+ * `svc-chat-panel.js` from next to themselves (`script-tag/import-panel.ts`).
  */
-export const loadPanel: () => Promise<PanelModule> = loadOnce(
-  () => import('../panel.js'),
-  'svc-chat: the chat did not load',
-  (panel) => arrived(panel),
+export const loadPanel: () => Promise<PanelModule> = loadOnce(importPanel, 'svc-chat: the chat did not load', (panel) =>
+  arrived(panel),
 );
 
 /** Loads the panel when the page is idle. */

@@ -2,8 +2,8 @@ import { html, nothing, type ReactiveControllerHost, type TemplateResult } from 
 import type { ChatClientOptions } from '../chat/create-chat-client.js';
 import type { SessionGrant } from '../client/auth.js';
 import { AuthenticationError } from '../client/errors.js';
+import type { SvcEmitter } from '../internal/emit.js';
 import type { ChatLabels } from '../internal/labels/types.js';
-import type { SvcElement } from '../internal/svc-element.js';
 import type { SignedIn } from './svc-sms-sign-in.js';
 import './svc-sms-sign-in.js';
 
@@ -34,7 +34,7 @@ export class SmsSession {
   #grant?: SessionGrant;
 
   constructor(
-    private readonly host: ReactiveControllerHost & SvcElement,
+    private readonly host: ReactiveControllerHost & SvcEmitter,
     private readonly options: SmsSessionOptions,
   ) {}
 

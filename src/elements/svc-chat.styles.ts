@@ -1,11 +1,16 @@
-import { css, unsafeCSS } from 'lit';
-import { themeStyles, token } from '../internal/theme.js';
+import { hostThemeRules, tokenVar as token } from '../internal/tokens.js';
+
+/**
+ * A `css` tag that makes a string: the launcher's styles come before Lit does, and the build minifies them as
+ * it does Lit's `css` templates (by the tag's name).
+ */
+const css = String.raw;
 
 /** Where the launcher's panel covers the whole screen (a phone), and is then a modal dialog. */
 export const FULL_SCREEN = '(max-width: 520px)';
 
-export default [
-  themeStyles,
+/** The launcher, and the panel's frame, header and composer (the conversation's styles come with it). */
+export default hostThemeRules() +
   css`
     :host {
       display: block;
@@ -100,7 +105,7 @@ export default [
       box-shadow: ${token('shadow')};
       animation: svc-rise 0.18s ease-out;
     }
-    @media ${unsafeCSS(FULL_SCREEN)} {
+    @media ${FULL_SCREEN} {
       :host([mode='launcher']) [part~='panel'] {
         inset: 0;
         width: 100vw;
@@ -221,5 +226,4 @@ export default [
       background: ${token('colorPrimary')};
       color: ${token('colorOnPrimary')};
     }
-  `,
-];
+  `;

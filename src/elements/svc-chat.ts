@@ -1,19 +1,17 @@
-import { adoptStyles, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import type { TokenProvider } from '../client/auth.js';
 import type { ChatClient } from '../client/chat.js';
 import type { SendResult } from '../client/types.js';
-import { chatIcon, closeIcon } from '../internal/icons.js';
 import { EN_LAUNCHER_LABELS, type LauncherLabels } from '../internal/labels/launcher.js';
 import type { ChatLabels } from '../internal/labels/types.js';
 import { LanguageController } from '../internal/language.js';
-import { SvcLocalizedElement } from '../internal/svc-localized-element.js';
+import { type PlainProperty, SvcPlainElement } from '../internal/svc-plain-element.js';
 import { type PlatformTokens, tokenStyle } from '../internal/tokens.js';
 import { whenIdle } from '../internal/when-idle.js';
-import type { ChatPanel, EarlyInput } from './chat-panel.js';
+import { ChatFrame } from './chat-frame.js';
+import type { ChatPanel } from './chat-panel.js';
 import { persistedConversation } from './chat-settings.js';
 import { loadPanel } from './load-panel.js';
-import { renderLoading } from './loading-state.js';
-import styles, { FULL_SCREEN } from './svc-chat.styles.js';
+import { FULL_SCREEN } from './svc-chat.styles.js';
 
 export type ChatMode = 'inline' | 'launcher';
 export type ChatTheme = 'light' | 'dark' | 'auto';
@@ -107,10 +105,8 @@ export type ChatTheme = 'light' | 'dark' | 'auto';
  * @fires svc-open - The launcher's panel opened.
  * @fires svc-close - The launcher's panel closed.
  */
-export class SvcChat extends SvcLocalizedElement {
-  static override styles = styles;
-
-  static override properties = {
+export class SvcChat extends SvcPlainElement {
+  static override properties: Record<string, PlainProperty> = {
     baseUrl: { attribute: 'base-url' },
     agentId: { attribute: 'agent-id' },
     agentIds: { attribute: 'agent-ids' },
@@ -193,8 +189,12 @@ export class SvcChat extends SvcLocalizedElement {
   /** Everything but the launcher, once its module has arrived (`load-panel.ts`). */
   #panel?: ChatPanel;
   #loading?: Promise<ChatPanel | undefined>;
-  /** What the visitor typed before the panel arrived, and whether they sent it. */
-  #early: EarlyInput = { draft: '', send: false };
+  /** The launcher and the panel's frame, with the loading state until the panel has arrived. */
+  readonly #frame = new ChatFrame(this.renderRoot, {
+    toggle: () => (this.opened ? this.close() : this.open()),
+    close: () => this.close(),
+    warm: () => void this.#load(),
+  });
   /** Matches while the launcher's panel covers the screen (a phone): it is then modal and keeps the focus. */
   readonly #fullScreen = matchMedia(FULL_SCREEN);
 
@@ -214,7 +214,7 @@ export class SvcChat extends SvcLocalizedElement {
   }
 
   get #input(): HTMLTextAreaElement | null {
-    return this.renderRoot?.querySelector('[part~=input]');
+    return this.renderRoot.querySelector('[part~=input]');
   }
 
   override connectedCallback(): void {
@@ -224,27 +224,14 @@ export class SvcChat extends SvcLocalizedElement {
     else whenIdle(() => void this.#load());
   }
 
-  protected override createRenderRoot(): HTMLElement | DocumentFragment {
-    const root = super.createRenderRoot();
-    this.#adoptStyles(root);
-    return root;
-  }
-
-  /** The panel's styles join the launcher's in the shadow root. */
-  #adoptStyles(root: unknown): void {
-    const panel = this.#panel?.constructor as typeof ChatPanel | undefined;
-    if (panel && root instanceof ShadowRoot) adoptStyles(root, [...SvcChat.elementStyles, ...panel.styles]);
-  }
-
   /** Loads the panel (once) and puts it in place; undefined if its file did not load. */
   #load(): Promise<ChatPanel | undefined> {
     this.#loading ??= loadPanel().then(
       ({ ChatPanel }) => {
         // The visitor may be writing in the loading state's field: the panel's takes the text and the focus.
-        const writing = !!this.#input && this.shadowRoot?.activeElement === this.#input;
+        const writing = !!this.#input && this.renderRoot.activeElement === this.#input;
         this._failed = false;
-        this.#panel = new ChatPanel(this, this.#early);
-        this.#adoptStyles(this.renderRoot);
+        this.#panel = new ChatPanel(this, this.#frame.loading.early);
         this.requestUpdate();
         if (writing) this.updateComplete.then(() => this.#input?.focus());
         return this.#panel;
@@ -256,6 +243,11 @@ export class SvcChat extends SvcLocalizedElement {
       },
     );
     return this.#loading;
+  }
+
+  /** The labels of a language besides English load before the chat renders in it. */
+  protected override scheduleUpdate(): Promise<unknown> | undefined {
+    return this.language.loading() ? this.language.pending : undefined;
   }
 
   /** Once the panel is to be seen (inline, or open), the chat is complete when it shows it. */
@@ -271,13 +263,6 @@ export class SvcChat extends SvcLocalizedElement {
   /** The next render, without waiting for the panel. */
   #rendered(): Promise<boolean> {
     return super.getUpdateComplete();
-  }
-
-  protected override willUpdate(changed: PropertyValues<this>): void {
-    if (changed.has('tokens')) {
-      for (const [name, value] of Object.entries(tokenStyle(this.tokens ?? {}))) this.style.setProperty(name, value);
-    }
-    if (changed.has('mode') && this.mode !== 'launcher' && this.isConnected) void this.#load();
   }
 
   /** Sends a message as the visitor would. */
@@ -307,7 +292,7 @@ export class SvcChat extends SvcLocalizedElement {
     if (!this.opened) return;
     this.opened = false;
     this.emit('svc-close', {});
-    this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>('[part~=launcher]')?.focus());
+    this.updateComplete.then(() => this.#frame.launcher?.focus());
   }
 
   /** Starts a new conversation. */
@@ -316,61 +301,24 @@ export class SvcChat extends SvcLocalizedElement {
     this.#input?.focus();
   }
 
-  protected override render(): TemplateResult {
+  protected override update(changed: Map<string, unknown>): void {
+    if (changed.has('tokens')) {
+      for (const [name, value] of Object.entries(tokenStyle(this.tokens ?? {}))) this.style.setProperty(name, value);
+    }
+    if (changed.has('mode') && this.mode !== 'launcher') void this.#load();
     const labels = this.#labels;
-    if (this.mode !== 'launcher') return this.#renderPanel(labels);
-    const warm = () => void this.#load();
-    return html`
-      ${this.opened ? this.#renderPanel(labels) : nothing}
-      <button
-        part="launcher"
-        type="button"
-        dir=${this.language.dir}
-        aria-label=${this.opened ? labels.close : this._unread > 0 ? labels.openUnread(this._unread) : labels.open}
-        aria-expanded=${this.opened ? 'true' : 'false'}
-        @click=${() => (this.opened ? this.close() : this.open())}
-        @pointerenter=${warm}
-        @focus=${warm}
-      >
-        ${this.opened ? closeIcon : chatIcon}
-        ${this._unread > 0 && !this.opened ? html`<span part="badge" aria-hidden="true">${this._unread}</span>` : nothing}
-      </button>
-    `;
-  }
-
-  #renderPanel(labels: LauncherLabels): TemplateResult {
     const launcher = this.mode === 'launcher';
-    const title = this.heading || labels.title;
-    const panel = this.#panel;
-    const drop = panel?.dropTarget;
-    return html`
-      <section
-        part="panel"
-        dir=${this.language.dir}
-        role=${launcher ? 'dialog' : 'region'}
-        aria-modal=${launcher && this.#fullScreen.matches ? 'true' : nothing}
-        aria-label=${title}
-        aria-busy=${panel ? nothing : 'true'}
-        @keydown=${launcher ? (e: KeyboardEvent) => this.#fullScreen.matches && panel?.trapTab(e, e.currentTarget as Element) : nothing}
-        @dragover=${drop?.onDragOver ?? nothing}
-        @dragleave=${drop?.onDragLeave ?? nothing}
-        @drop=${drop?.onDrop ?? nothing}
-        @paste=${drop?.onPaste ?? nothing}
-      >
-        <header part="header">
-          <h2 part="title">${title}</h2>
-          <slot name="header-actions"></slot>
-          ${panel?.renderHeaderActions() ?? nothing}
-          ${
-            launcher
-              ? html`<button class="icon-button" part="close-button" type="button" title=${labels.close}
-                aria-label=${labels.close} @click=${() => this.close()}>${closeIcon}</button>`
-              : nothing
-          }
-        </header>
-        ${panel ? panel.render() : renderLoading(this.#early, labels, this._failed)}
-      </section>
-    `;
+    this.#frame.draw({
+      labels,
+      dir: this.language.dir,
+      title: this.heading || labels.title,
+      launcher,
+      opened: this.opened,
+      unread: this._unread,
+      modal: launcher && this.#fullScreen.matches,
+      failed: this._failed,
+      panel: this.#panel,
+    });
   }
 }
 

@@ -1,5 +1,5 @@
 import { unsafeCSS } from 'lit';
-import { PLATFORM_TOKENS, type PlatformTokens, themeRules, tokenStyle } from './tokens.js';
+import { hostThemeRules, type PlatformTokens, tokenVar } from './tokens.js';
 
 /**
  * How every element themes itself, the one way: its `theme` attribute (`light`, `dark`, `auto`) declares the
@@ -7,10 +7,7 @@ import { PLATFORM_TOKENS, type PlatformTokens, themeRules, tokenStyle } from './
  * none and inherits them: a card or the sign-in inside `<svc-chat>` takes the chat's, on a page whatever
  * `--svc-*` values apply there. `<svc-chat>` reflects its `theme` (`light` by default), so it always declares.
  */
-export const themeStyles = unsafeCSS(themeRules(':host([theme=light])', ':host([theme=dark])', ':host([theme=auto])'));
+export const themeStyles = unsafeCSS(hostThemeRules());
 
-/** `var(--svc-…, <light default>)`: a token as every element reads it, with the light theme where none is set. */
-export function token(name: keyof PlatformTokens) {
-  const [property] = Object.keys(tokenStyle({ [name]: PLATFORM_TOKENS[name] }));
-  return unsafeCSS(`var(${property}, ${PLATFORM_TOKENS[name]})`);
-}
+/** A token in a Lit `css` template (`tokenVar`). */
+export const token = (name: keyof PlatformTokens) => unsafeCSS(tokenVar(name));

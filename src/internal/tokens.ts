@@ -103,3 +103,11 @@ export function themeRules(base: string, dark: string, auto: string): string {
   const darkTokens = `${declarations(PLATFORM_DARK_TOKENS)}color-scheme:dark;`;
   return `${base}{${declarations(PLATFORM_TOKENS)}color-scheme:light;}${dark}{${darkTokens}}@media (prefers-color-scheme:dark){${auto}{${darkTokens}}}`;
 }
+
+/** `var(--svc-…, <light default>)`: a token as every element reads it, with the light theme where none is set. */
+export function tokenVar(name: keyof PlatformTokens): string {
+  return `var(--svc-${kebab(name)}, ${PLATFORM_TOKENS[name]})`;
+}
+
+/** The rules of an element's `theme` attribute: the tokens of the theme it names, declared on its host. */
+export const hostThemeRules = () => themeRules(':host([theme=light])', ':host([theme=dark])', ':host([theme=auto])');
