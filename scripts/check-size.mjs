@@ -15,7 +15,7 @@ import { gzipSync } from 'node:zlib';
  */
 const BUDGETS = {
   'dist/svc-chat.js': 6_340,
-  'dist/svc-chat.esm.js': 6_350,
+  'dist/svc-chat.esm.js': 6_360,
   'dist/svc-chat-panel.js': 39_850,
   'dist/svc-chat-markdown.js': 27_850,
   'dist/svc-chat-lang-zh-CN.js': 1_850,
@@ -24,7 +24,7 @@ const BUDGETS = {
 /** Before the launcher paints: the classic script alone, or the ES module build alone (each a launcher). */
 const FIRST_LOAD = {
   'first load, classic script (svc-chat.js)': { files: ['dist/svc-chat.js'], budget: 6_340, target: 8_000 },
-  'first load, ES module (svc-chat.esm.js)': { files: ['dist/svc-chat.esm.js'], budget: 6_350, target: 8_000 },
+  'first load, ES module (svc-chat.esm.js)': { files: ['dist/svc-chat.esm.js'], budget: 6_360, target: 8_000 },
 };
 const COMPLETE_TARGET = 70_000;
 const COMPLETE_BUDGET = 74_020;

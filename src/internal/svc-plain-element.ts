@@ -52,7 +52,7 @@ function register(element: typeof SvcPlainElement, tag: string): void {
 /**
  * The base of `<svc-chat>`, the element a page loads before its launcher paints: Lit's reactive properties
  * (declared in `static properties` as for Lit), reactive controllers and batched updates, without Lit. Lit's
- * `ReactiveElement` alone is 2.6 KB gzip of the 8 KB a page may load first, and the panel, which brings Lit,
+ * `ReactiveElement` alone is 2.75 KB gzip of the 8 KB a page may load first, and the panel, which brings Lit,
  * cannot share it with a classic script (docs/performance.md, bundle size). An element draws itself with DOM
  * calls in `update`; the controllers it is given (the panel's, once loaded) render with Lit into its shadow root.
  */
@@ -157,7 +157,12 @@ export abstract class SvcPlainElement extends HTMLElement implements ReactiveCon
   }
 
   async #update(previous: Promise<boolean>): Promise<boolean> {
-    await previous;
+    try {
+      await previous;
+    } catch (error) {
+      // An update that threw does not stop the next: its error is reported as unhandled, as Lit does.
+      void Promise.reject(error);
+    }
     const waiting = this.scheduleUpdate();
     if (waiting) await waiting;
     // Not on the page yet: the update waits for `connectedCallback`, which asks for one.

@@ -134,6 +134,31 @@ describe('<svc-chat>', () => {
     expect(part(el, 'badge')).to.equal(null);
   });
 
+  it('takes the properties a page set before it was defined, and the client it is given before its panel loads', async () => {
+    const { url } = await service();
+    const { token } = await mintVisitorSession();
+    // An element of another document is not upgraded until it joins this one: its properties are plain ones
+    // until then, as on a page that sets them before the script has run.
+    const early = document.implementation.createHTMLDocument().createElement('svc-chat') as SvcChat;
+    early.labels = { title: 'Aide', placeholder: 'Posez une question' };
+    early.tokens = { colorPrimary: 'rgb(1, 2, 3)' };
+    early.client = { chat: new ChatClient(new HttpClient({ baseUrl: url, apiKey: token })) };
+    early.setAttribute('agent-ids', 'agent_echo');
+    const ready = oneEvent(early, 'svc-ready');
+    const div = await fixture<HTMLDivElement>(html`<div style="height: 600px"></div>`);
+    div.append(early);
+    const el = await chatReady(div.querySelector('svc-chat')!);
+    expect(el).to.equal(early);
+    expect(part(el, 'title')!.textContent).to.equal('Aide');
+    expect(el.style.getPropertyValue('--svc-color-primary')).to.equal('rgb(1, 2, 3)');
+    await ready;
+    const input = await until(() => part<HTMLTextAreaElement>(el, 'input'), 'the composer');
+    expect(input.placeholder).to.equal('Posez une question');
+    const sent = oneEvent(el, 'svc-message-sent');
+    type(el, 'bonjour');
+    expect((await sent).detail.text).to.equal('bonjour');
+  });
+
   it('refuses a workspace key with a clear message', async () => {
     const el = await fixture<SvcChat>(html`<svc-chat token="sk_live_secret"></svc-chat>`);
     expect(part(el, 'notice')!.textContent).to.contain('workspace API key must never be used in a browser');
