@@ -4,6 +4,7 @@ import type { ChatStreamRecord } from '../../src/client/types.js';
 import '../../src/elements/svc-chat.js';
 import type { SvcChat } from '../../src/elements/svc-chat.js';
 import { mintVisitorSession, service, until } from '../helpers/browser-service.js';
+import { chatReady } from '../helpers/chat-ready.js';
 
 /** The first element matching `selector` inside `root`'s shadow root. */
 export const inShadow = <T extends Element = HTMLElement>(root: Element, selector: string) =>
@@ -53,7 +54,7 @@ export async function chat(
       conversation-id=${attrs.conversationId ?? ''} ?show-thinking=${!!attrs.showThinking}
       accept=${attrs.accept ?? ''}></svc-chat>
   </div>`);
-  return div.querySelector('svc-chat')!;
+  return chatReady(div.querySelector('svc-chat')!);
 }
 
 /** Resolves once the chat's reply has ended (its send button is back). */

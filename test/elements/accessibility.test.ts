@@ -7,6 +7,7 @@ import type { SvcSmsSignIn } from '../../src/elements/svc-sms-sign-in.js';
 import { chat, idle, part, waitFor } from '../cards/helpers.js';
 import { axeViolations, expectAccessible, expectAccessibleInBothThemes } from '../helpers/axe.js';
 import { lastSmsCode, mintVisitorSession, service, until } from '../helpers/browser-service.js';
+import { chatReady } from '../helpers/chat-ready.js';
 
 describe('<svc-chat> accessibility, measured with axe-core at WCAG 2.2 AA', () => {
   it('catches violations when there are some: a low-contrast token, an unlabelled field (positive control)', async () => {
@@ -67,7 +68,7 @@ describe('<svc-chat> accessibility, measured with axe-core at WCAG 2.2 AA', () =
     };
     const failed = await fixture<HTMLDivElement>(
       html`<div style="height: 600px"><svc-chat agent-ids="agent_echo" lang="en" .client=${client}></svc-chat></div>`,
-    ).then((d) => d.querySelector('svc-chat')!);
+    ).then((d) => chatReady(d.querySelector('svc-chat')!));
     await failed.send('not going anywhere');
     await waitFor(failed, '[part~=retry-button]', 'the retry button');
     await expectAccessibleInBothThemes(failed, 'a message not sent, with its notice');
@@ -109,7 +110,9 @@ describe('<svc-chat> accessibility, measured with axe-core at WCAG 2.2 AA', () =
   it('has none in either step of SMS sign-in, also with an error', async () => {
     const { url } = await service();
     const el = await fixture<HTMLDivElement>(html`<div style="height: 600px"><svc-chat base-url=${url} sign-in="sms"
-      workspace="demo" agent-ids="agent_echo" lang="en"></svc-chat></div>`).then((d) => d.querySelector('svc-chat')!);
+      workspace="demo" agent-ids="agent_echo" lang="en"></svc-chat></div>`).then((d) =>
+      chatReady(d.querySelector('svc-chat')!),
+    );
     const signIn = part(el, 'sign-in')!.querySelector<SvcSmsSignIn>('svc-sms-sign-in')!;
     await signIn.updateComplete;
     await expectAccessibleInBothThemes(el, 'sign-in, phone step');

@@ -1,6 +1,6 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import type { ChatClient } from '../../src/client/chat.js';
-import { imageAllowed } from '../../src/elements/safe-url.js';
+import { imageAllowed } from '../../src/internal/safe-url.js';
 import '../../src/elements/svc-chat.js';
 import type { SvcChat } from '../../src/elements/svc-chat.js';
 import '../../src/elements/svc-markdown.js';

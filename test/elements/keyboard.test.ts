@@ -1,7 +1,7 @@
 import { expect, fixture, html, oneEvent } from '@open-wc/testing';
 import '../../src/elements/svc-chat.js';
-import { tabStops } from '../../src/elements/focus-trap.js';
 import type { SvcChat } from '../../src/elements/svc-chat.js';
+import { tabStops } from '../../src/internal/focus-trap.js';
 import { chat, idle, inShadow, part, parts, waitFor } from '../cards/helpers.js';
 import { mintVisitorSession, service, until } from '../helpers/browser-service.js';
 import { focused, nameOf, press, tabTo, type, within } from '../helpers/focus.js';

@@ -4,6 +4,7 @@ import type { SvcInfoCollect } from '../../src/cards/svc-info-collect.js';
 import type { SvcChat } from '../../src/elements/svc-chat.js';
 import { fill, idle, part, parts, typeAndSend, waitFor } from '../cards/helpers.js';
 import { mintVisitorSession, service, until } from '../helpers/browser-service.js';
+import { chatReady } from '../helpers/chat-ready.js';
 
 const agentTexts = (el: Element) =>
   parts(el, 'message-agent').map((m) => m.querySelector('svc-markdown')?.shadowRoot?.textContent?.trim() ?? '');
@@ -15,7 +16,7 @@ async function modelChat(): Promise<SvcChat> {
   const div = await fixture<HTMLDivElement>(html`<div style="height: 700px">
     <svc-chat base-url=${model.url} token=${token} agent-ids="agent_aria" lang="en"></svc-chat>
   </div>`);
-  return div.querySelector('svc-chat')!;
+  return chatReady(div.querySelector('svc-chat')!);
 }
 
 describe('<svc-chat> with a model agent', () => {

@@ -1,10 +1,11 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import '../../src/elements/svc-chat.js';
-import ar from '../../src/elements/labels/ar.js';
-import { EN_LABELS } from '../../src/elements/labels/en.js';
-import zhCN from '../../src/elements/labels/zh-CN.js';
 import type { SvcChat } from '../../src/elements/svc-chat.js';
+import ar from '../../src/internal/labels/ar.js';
+import { EN_LABELS } from '../../src/internal/labels/en.js';
+import zhCN from '../../src/internal/labels/zh-CN.js';
 import { closedServiceUrl, mintVisitorSession, service, until } from '../helpers/browser-service.js';
+import { chatReady } from '../helpers/chat-ready.js';
 
 const part = <T extends Element = HTMLElement>(el: SvcChat, name: string) =>
   el.shadowRoot!.querySelector<T>(`[part~="${name}"]`);
@@ -16,7 +17,7 @@ async function chatAt(baseUrl: string, attrs: { lang?: string; mode?: string; to
     <svc-chat base-url=${baseUrl} token-endpoint=${`${baseUrl}/demo/token`} agent-ids="agent_echo"
       lang=${attrs.lang ?? 'en'} mode=${attrs.mode ?? 'inline'}
       @svc-error=${(e: CustomEvent<{ message: string }>) => errors.push(e.detail.message)}></svc-chat>
-  </div>`).then((div) => div.querySelector('svc-chat')!);
+  </div>`).then((div) => chatReady(div.querySelector('svc-chat')!));
   return { el, errors };
 }
 
@@ -76,7 +77,7 @@ describe('<svc-chat> and a service that does not answer', () => {
     const el = await fixture<HTMLDivElement>(html`<div style="height: 600px">
       <svc-chat base-url=${url} token=${token} agent-ids="agent_echo"
         @svc-error=${(e: CustomEvent<{ message: string }>) => errors.push(e.detail.message)}></svc-chat>
-    </div>`).then((div) => div.querySelector('svc-chat')!);
+    </div>`).then((div) => chatReady(div.querySelector('svc-chat')!));
     // A reply is a round trip after the check went out: by then its answer has been heard.
     await el.send('still here?');
     await until(() => el.shadowRoot!.querySelector('[part~="message-agent"]'), 'the reply');

@@ -4,6 +4,7 @@ import { ChatClient } from '../../src/client/chat.js';
 import { HttpClient } from '../../src/client/http.js';
 import type { SvcChat } from '../../src/elements/svc-chat.js';
 import { lastSmsCode, mintVisitorSession, service, until } from '../helpers/browser-service.js';
+import { chatReady } from '../helpers/chat-ready.js';
 
 const part = <T extends Element = HTMLElement>(el: SvcChat, name: string) =>
   el.shadowRoot!.querySelector<T>(`[part~="${name}"]`);
@@ -16,7 +17,12 @@ async function chatWithToken(attrs: { agent?: string; mode?: string } = {}): Pro
   const { token } = await mintVisitorSession();
   return fixture<SvcChat>(html`<div style="height: 600px">
     <svc-chat base-url=${url} token=${token} agent-ids=${attrs.agent ?? 'agent_echo'} mode=${attrs.mode ?? 'inline'}></svc-chat>
-  </div>`).then((div) => div.querySelector('svc-chat')!);
+  </div>`).then(async (div) => {
+    const chat = div.querySelector('svc-chat')!;
+    // Inline, the chat is complete once its panel (loaded apart) shows.
+    await chat.updateComplete;
+    return chat;
+  });
 }
 
 /**
@@ -31,7 +37,7 @@ async function chatThrough(through: typeof fetch) {
   };
   const el = await fixture<SvcChat>(
     html`<div style="height: 600px"><svc-chat agent-ids="agent_echo" .client=${client}></svc-chat></div>`,
-  ).then((d) => d.querySelector('svc-chat')!);
+  ).then((d) => chatReady(d.querySelector('svc-chat')!));
   return { el, session: new ChatClient(new HttpClient({ baseUrl: url, apiKey: token })) };
 }
 
@@ -144,6 +150,31 @@ describe('<svc-chat>', () => {
     expect(part(el, 'badge')).to.equal(null);
   });
 
+  it('takes the properties a page set before it was defined, and the client it is given before its panel loads', async () => {
+    const { url } = await service();
+    const { token } = await mintVisitorSession();
+    // An element of another document is not upgraded until it joins this one: its properties are plain ones
+    // until then, as on a page that sets them before the script has run.
+    const early = document.implementation.createHTMLDocument().createElement('svc-chat') as SvcChat;
+    early.labels = { title: 'Aide', placeholder: 'Posez une question' };
+    early.tokens = { colorPrimary: 'rgb(1, 2, 3)' };
+    early.client = { chat: new ChatClient(new HttpClient({ baseUrl: url, apiKey: token })) };
+    early.setAttribute('agent-ids', 'agent_echo');
+    const ready = oneEvent(early, 'svc-ready');
+    const div = await fixture<HTMLDivElement>(html`<div style="height: 600px"></div>`);
+    div.append(early);
+    const el = await chatReady(div.querySelector('svc-chat')!);
+    expect(el).to.equal(early);
+    expect(part(el, 'title')!.textContent).to.equal('Aide');
+    expect(el.style.getPropertyValue('--svc-color-primary')).to.equal('rgb(1, 2, 3)');
+    await ready;
+    const input = await until(() => part<HTMLTextAreaElement>(el, 'input'), 'the composer');
+    expect(input.placeholder).to.equal('Posez une question');
+    const sent = oneEvent(el, 'svc-message-sent');
+    type(el, 'bonjour');
+    expect((await sent).detail.text).to.equal('bonjour');
+  });
+
   it('refuses a workspace key with a clear message', async () => {
     const el = await fixture<SvcChat>(html`<svc-chat token="sk_live_secret"></svc-chat>`);
     expect(part(el, 'notice')!.textContent).to.contain('workspace API key must never be used in a browser');
@@ -156,7 +187,7 @@ describe('<svc-chat>', () => {
     let calls = 0;
     const el = await fixture<SvcChat>(html`<div style="height: 600px"><svc-chat base-url=${url} agent-ids="agent_echo"
       .tokenProvider=${async () => (++calls === 1 ? { token: 'st_revoked_or_expired' } : good)}></svc-chat></div>`).then(
-      (d) => d.querySelector('svc-chat')!,
+      (d) => chatReady(d.querySelector('svc-chat')!),
     );
     const complete = oneEvent(el, 'svc-turn-complete');
     await el.send('after renewal');
@@ -261,7 +292,7 @@ describe('<svc-chat>', () => {
     const { url } = await service();
     const el =
       await fixture<SvcChat>(html`<div style="height: 600px"><svc-chat base-url=${url} sign-in="sms" workspace="demo"
-      agent-ids="agent_echo"></svc-chat></div>`).then((d) => d.querySelector('svc-chat')!);
+      agent-ids="agent_echo"></svc-chat></div>`).then((d) => chatReady(d.querySelector('svc-chat')!));
     const signIn = part(el, 'sign-in')!.querySelector('svc-sms-sign-in')!;
     await signIn.updateComplete;
     const phone = `+86139${String(Date.now()).slice(-8)}`;
@@ -323,7 +354,7 @@ describe('<svc-chat>', () => {
       conversationId = turn.conversationId;
     }
     const el = await fixture<SvcChat>(html`<div style="height: 400px"><svc-chat base-url=${url} token=${token}
-      conversation-id=${conversationId!}></svc-chat></div>`).then((d) => d.querySelector('svc-chat')!);
+      conversation-id=${conversationId!}></svc-chat></div>`).then((d) => chatReady(d.querySelector('svc-chat')!));
     await until(() => parts(el, 'message-user').length === 10, 'the latest page');
     const list = part(el, 'messages')!;
     await until(() => list.scrollTop > 0, 'the list scrolled to the end');

@@ -5,6 +5,7 @@ import { HttpClient } from '../../src/client/http.js';
 import { markdownToHtml } from '../../src/elements/markdown/marked.js';
 import type { SvcChat } from '../../src/elements/svc-chat.js';
 import { mintVisitorSession, service, until } from '../helpers/browser-service.js';
+import { chatReady } from '../helpers/chat-ready.js';
 import { loadsSettled } from '../helpers/loads.js';
 
 interface Vector {
@@ -134,8 +135,8 @@ describe('hostile content in <svc-chat>: the XSS corpus as agent replies and use
     const host = new URL(serviceUrl).hostname;
     // Agent images may come only from the service itself: any other image host becomes a link.
     const chat = await fixture<SvcChat>(html`<div style="height: 600px"><svc-chat base-url=${serviceUrl}
-      token=${token} agent-ids="agent_echo" image-hosts=${host}></svc-chat></div>`).then(
-      (d) => d.querySelector('svc-chat')!,
+      token=${token} agent-ids="agent_echo" image-hosts=${host}></svc-chat></div>`).then((d) =>
+      chatReady(d.querySelector('svc-chat')!),
     );
     const problems: string[] = [];
     for (let i = 0; i < vectors.length; i += PER_MESSAGE) {
@@ -182,7 +183,7 @@ describe('hostile content in <svc-chat>: the XSS corpus as agent replies and use
     }
     const chat = await fixture<SvcChat>(html`<div style="height: 600px"><svc-chat base-url=${serviceUrl}
       token=${token} conversation-id=${conversationId!} image-hosts=${new URL(serviceUrl).hostname}></svc-chat></div>`).then(
-      (d) => d.querySelector('svc-chat')!,
+      (d) => chatReady(d.querySelector('svc-chat')!),
     );
     await until(() => chat.shadowRoot!.querySelectorAll('[part~="message-agent"]').length >= 8, 'the history');
     await loadsSettled(chat.shadowRoot!);

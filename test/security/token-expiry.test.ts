@@ -5,6 +5,7 @@ import { HttpClient } from '../../src/client/http.js';
 import { extractText } from '../../src/client/records.js';
 import type { SvcChat } from '../../src/elements/svc-chat.js';
 import { lastSmsCode, mintVisitorSession, service, until } from '../helpers/browser-service.js';
+import { chatReady } from '../helpers/chat-ready.js';
 
 /** Lifetime of the first token the provider mints: shorter than the first reply. */
 const TTL_SECONDS = 2;
@@ -29,7 +30,7 @@ async function expiringChat(bare: boolean) {
     return bare ? grant.token : grant;
   };
   const el = await fixture<SvcChat>(html`<div style="height: 600px"><svc-chat base-url=${url} agent-ids="agent_aria"
-    .tokenProvider=${provider}></svc-chat></div>`).then((d) => d.querySelector('svc-chat')!);
+    .tokenProvider=${provider}></svc-chat></div>`).then((d) => chatReady(d.querySelector('svc-chat')!));
   return { el, minted, url, ref };
 }
 
@@ -129,8 +130,8 @@ describe('an SMS session that expires mid-conversation', function () {
     const session = await mintVisitorSession(TTL_SECONDS, `sms:${phone}`);
     sessionStorage.setItem(`svc-chat-session:${url}|demo`, JSON.stringify(session));
     const el = await fixture<SvcChat>(html`<div style="height: 600px"><svc-chat base-url=${url} sign-in="sms"
-      workspace="demo" persist-session agent-ids="agent_aria"></svc-chat></div>`).then(
-      (d) => d.querySelector('svc-chat')!,
+      workspace="demo" persist-session agent-ids="agent_aria"></svc-chat></div>`).then((d) =>
+      chatReady(d.querySelector('svc-chat')!),
     );
     const errors: { message: string; status?: number }[] = [];
     el.addEventListener('svc-error', (e) =>
@@ -165,7 +166,9 @@ describe('a token endpoint that fails', () => {
   it('says so once, as a failure to get a session with its status, and keeps the message for a retry', async () => {
     const { url } = await service();
     const el = await fixture<SvcChat>(html`<div style="height: 600px"><svc-chat base-url=${url} agent-ids="agent_echo"
-      token-endpoint="/__svc/token-unavailable"></svc-chat></div>`).then((d) => d.querySelector('svc-chat')!);
+      token-endpoint="/__svc/token-unavailable"></svc-chat></div>`).then((d) =>
+      chatReady(d.querySelector('svc-chat')!),
+    );
     const errors: { message: string; status?: number }[] = [];
     el.addEventListener('svc-error', (e) =>
       errors.push((e as CustomEvent<{ message: string; status?: number }>).detail),
