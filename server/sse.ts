@@ -43,7 +43,7 @@ const sseFrame = (record: ChatStreamRecord) => `id: ${record.id}\nevent: record\
  * Refused before it opens: a cursor past the conversation's newest record (400, a reader that would never
  * hear anything), and an `owner` already holding `quotas.streamsPerUser` streams (429).
  */
-export function sendRecordStream(
+export async function sendRecordStream(
   ctx: AppContext,
   reply: FastifyReply,
   start: StreamStart,
@@ -51,14 +51,20 @@ export function sendRecordStream(
   expiresAt?: string,
 ) {
   const { conversationId } = start;
-  if (start.after !== undefined && start.after > lastRecordId(ctx.db, conversationId)) {
+  if (start.after !== undefined && start.after > (await lastRecordId(ctx.db, conversationId))) {
     throw badRequest('lastEventId is past the newest record of this conversation');
   }
   const release = ctx.streams.open(owner);
   if (!release) {
     throw tooMany(`too many open streams (limit ${ctx.quotas.streamsPerUser} per user)`, STREAMS_RETRY_MS);
   }
-  const after = start.after ?? (start.turns ? startOfLastTurns(ctx.db, conversationId, start.turns) : undefined);
+  let after: number | undefined;
+  try {
+    after = start.after ?? (start.turns ? await startOfLastTurns(ctx.db, conversationId, start.turns) : undefined);
+  } catch (err) {
+    release();
+    throw err;
+  }
   reply.hijack();
   const res = reply.raw;
   res.writeHead(200, {
@@ -79,7 +85,10 @@ export function sendRecordStream(
       : setTimeout(
           () => {
             expired = true;
-            if (!isTurnRunning(ctx.db, conversationId)) res.end(EXPIRED);
+            isTurnRunning(ctx.db, conversationId).then(
+              (running) => running || res.end(EXPIRED),
+              () => res.end(EXPIRED),
+            );
           },
           // Session tokens live a day at most: well within what a timer holds.
           Math.max(0, Date.parse(expiresAt) - Date.now()),
