@@ -76,9 +76,19 @@ export interface RunningService {
  * left running, HTTP. Used by the CLI and by tests.
  */
 export async function startService(options: ServiceOptions = {}): Promise<RunningService> {
+  const publicUrl = options.publicUrl === undefined ? undefined : publicUrlOption(options.publicUrl);
   const location = options.db ?? ':memory:';
   if (location !== ':memory:' && !isPostgresUrl(location)) mkdirSync(dirname(resolve(location)), { recursive: true });
   const db = await openDb(location);
+  try {
+    return await serve(db, { ...options, publicUrl });
+  } catch (err) {
+    await db.close();
+    throw err;
+  }
+}
+
+async function serve(db: Db, options: ServiceOptions): Promise<RunningService> {
   const filesDir = resolve(options.filesDir ?? `${process.env.TMPDIR ?? '/tmp'}/svc-files-${process.pid}`);
   mkdirSync(filesDir, { recursive: true });
   const log = options.log ?? (() => {});
@@ -106,7 +116,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     filesDir,
     maxUploadBytes: options.maxUploadBytes ?? 20 * 1024 * 1024,
     quotas,
-    publicUrl: options.publicUrl === undefined ? undefined : publicUrlOption(options.publicUrl),
+    publicUrl: options.publicUrl,
     secret: await serverSecret(db),
     sms: options.smsOutbox ? outboxSender(options.smsOutbox) : logSender(log),
     speech: espeakSynthesizer(),
@@ -122,12 +132,12 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   await ctx.payments.armPending();
   await housekeeping(ctx);
   const sweeper = setInterval(() => housekeeping(ctx), HOUSEKEEPING_MS).unref();
-  const recovery = db.engine === 'postgres' ? setInterval(() => recover(ctx), RECOVERY_MS).unref() : undefined;
+  const recovery = db.engine === 'postgres' ? repeat(() => recover(ctx), RECOVERY_MS) : undefined;
 
   const app = await buildApp(ctx, options.trustProxy ? { trustProxy: options.trustProxy } : {});
   // Streams never end by themselves and turns may be mid-reply: end both so the service can close.
   app.addHook('preClose', async () => {
-    clearInterval(recovery);
+    recovery?.stop();
     await ctx.turns.stopAll();
     await ctx.records.closeAll();
   });
@@ -136,7 +146,10 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     clearInterval(sweeper);
   });
   const host = options.host ?? '127.0.0.1';
-  await app.listen({ host, port: options.port ?? 8787 });
+  await app.listen({ host, port: options.port ?? 8787 }).catch(async (err) => {
+    await app.close();
+    throw err;
+  });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
@@ -160,6 +173,22 @@ async function housekeeping(ctx: AppContext): Promise<void> {
   } catch (err) {
     ctx.logError(`housekeeping failed: ${errorText(err)}`);
   }
+}
+
+/** Runs `job` every `ms` after the previous run has finished (runs never overlap); `stop` ends it. */
+function repeat(job: () => Promise<void>, ms: number): { stop(): void } {
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  const next = () => {
+    if (!stopped) timer = setTimeout(() => void job().finally(next), ms).unref();
+  };
+  next();
+  return {
+    stop() {
+      stopped = true;
+      clearTimeout(timer);
+    },
+  };
 }
 
 /** Ends the turns of instances that are gone and expires the orders that are due (the claimed jobs). */

@@ -4,7 +4,7 @@ import { readdirSync, readFileSync } from 'node:fs';
  * The database every store module takes: SQLite (a file or `:memory:`, the default) or PostgreSQL (a
  * `postgres://` URL), behind one asynchronous interface. The store modules write one SQL text for both:
  * `?` placeholders, `ON CONFLICT … DO UPDATE`, `RETURNING`, `CAST(? AS TEXT)` where a parameter's type
- * must be known; the few phrases that differ come from `dialect`.
+ * must be known, and no JSON functions (records.ts reads JSON in JavaScript).
  */
 export interface Db {
   readonly engine: 'sqlite' | 'postgres';
@@ -36,17 +36,6 @@ export interface Db {
   readonly instanceId: string;
   close(): Promise<void>;
 }
-
-/** The phrases of SQL that the engines spell differently. */
-export interface Dialect {
-  /** A JSON field of a TEXT column as text: `path` is a list of keys. */
-  jsonText(column: string, path: string[]): string;
-}
-
-export const dialects: Record<Db['engine'], Dialect> = {
-  sqlite: { jsonText: (column, path) => `json_extract(${column}, '$.${path.join('.')}')` },
-  postgres: { jsonText: (column, path) => `(${column}::jsonb #>> '{${path.join(',')}}')` },
-};
 
 /** Whether `location` (`--db`) names a PostgreSQL database. */
 export const isPostgresUrl = (location: string) => /^postgres(ql)?:\/\//.test(location);

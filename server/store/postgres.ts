@@ -30,9 +30,16 @@ function toPostgres(sql: string): string {
 
 type Queryable = pg.Pool | pg.PoolClient;
 
+/**
+ * PostgreSQL text cannot hold U+0000 (SQLite's can): a string parameter carries U+FFFD in its place, the same
+ * way in every statement, so what is stored with one is found with it again (docs/server.md).
+ */
+const storable = (value: unknown) =>
+  typeof value === 'string' && value.includes('\0') ? value.replaceAll('\0', '\uFFFD') : value;
+
 /** Without parameters a text goes by the simple protocol, which also runs several statements (a migration). */
 const query = (on: Queryable, sql: string, params: unknown[]) =>
-  params.length ? on.query(toPostgres(sql), params) : on.query(sql);
+  params.length ? on.query(toPostgres(sql), params.map(storable)) : on.query(sql);
 
 const queries = (on: Queryable) => ({
   get: async <T>(sql: string, ...params: unknown[]) => (await query(on, sql, params)).rows[0] as T | undefined,
@@ -62,15 +69,23 @@ class PostgresDb implements Db {
     });
   }
 
-  get<T>(sql: string, ...params: unknown[]) {
+  /** After close, every call fails as it does on SQLite. */
+  private open(): void {
+    if (this.closed) throw new Error('The database connection is not open');
+  }
+
+  async get<T>(sql: string, ...params: unknown[]) {
+    this.open();
     return this.queries.get<T>(sql, ...params);
   }
 
-  all<T>(sql: string, ...params: unknown[]) {
+  async all<T>(sql: string, ...params: unknown[]) {
+    this.open();
     return this.queries.all<T>(sql, ...params);
   }
 
-  run(sql: string, ...params: unknown[]) {
+  async run(sql: string, ...params: unknown[]) {
+    this.open();
     return this.queries.run(sql, ...params);
   }
 
@@ -79,6 +94,7 @@ class PostgresDb implements Db {
   }
 
   async transaction<T>(fn: (tx: Db) => Promise<T>): Promise<T> {
+    this.open();
     const client = await this.pool.connect();
     const told: [string, string][] = [];
     const tx: Db = {
@@ -95,8 +111,8 @@ class PostgresDb implements Db {
       close: () => this.close(),
     };
     try {
-      await client.query('BEGIN');
-      await client.query('SELECT pg_advisory_xact_lock($1)', [WRITE_LOCK]);
+      // One round trip: the simple protocol runs both statements.
+      await client.query(`BEGIN; SELECT pg_advisory_xact_lock(${WRITE_LOCK})`);
       const result = await fn(tx);
       await client.query('COMMIT');
       for (const [channel, payload] of told) this.tell(channel, payload);
@@ -143,9 +159,11 @@ class PostgresDb implements Db {
     }
   }
 
-  async close(): Promise<void> {
-    await this.listener.end();
-    await this.pool.end();
+  private closed: Promise<void> | undefined;
+
+  close(): Promise<void> {
+    this.closed ??= this.listener.end().then(() => this.pool.end());
+    return this.closed;
   }
 
   /** Holds this instance's liveness lock on the listening connection, for as long as the process lives. */

@@ -6,7 +6,7 @@ import type {
   RecordSender,
 } from '../../src/client/types.js';
 import { nowIso } from '../ids.js';
-import { type Db, dialects } from './db.js';
+import type { Db } from './db.js';
 import { markUploadsReferenced } from './files.js';
 
 /**
@@ -257,16 +257,16 @@ export async function agentMessageText(
   agentId: string,
   messageId: string,
 ): Promise<string | undefined> {
-  const { jsonText } = dialects[db.engine];
-  const row = await db.get<{ raw: string }>(
-    `SELECT raw FROM records WHERE conversation_id = ? AND agent_id = ? AND event = 'message'
-       AND ${jsonText('raw', ['type'])} = 'assistant' AND ${jsonText('raw', ['message', 'id'])} = ?
-     ORDER BY id DESC LIMIT 1`,
+  // The text narrows the rows down (`_` in an id matches any character); the JSON decides.
+  const rows = await db.all<{ raw: string }>(
+    `SELECT raw FROM records WHERE conversation_id = ? AND agent_id = ? AND event = 'message' AND raw LIKE ?
+     ORDER BY id DESC LIMIT 50`,
     conversationId,
     agentId,
-    messageId,
+    `%"id":${JSON.stringify(messageId)}%`,
   );
-  if (!row) return undefined;
-  const raw = JSON.parse(row.raw) as AssistantRawEvent;
-  return raw.message.content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('\n\n');
+  const raw = rows
+    .map((row) => JSON.parse(row.raw) as ChatRawEvent)
+    .find((r): r is AssistantRawEvent => r.type === 'assistant' && r.message.id === messageId);
+  return raw?.message.content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('\n\n');
 }

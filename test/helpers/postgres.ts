@@ -7,8 +7,8 @@ import pg from 'pg';
 /**
  * A real PostgreSQL for tests: Debian's `postgresql` binaries (`.ci/run` installs them), a cluster made by
  * `initdb` in a temporary folder and reached over a unix socket there, so no port is taken. PostgreSQL
- * refuses to run as root: as root, the server runs as the `postgres` user the package creates. Durability
- * is off (fsync), as nothing outlives the test process. Stopped when the process exits.
+ * refuses to run as root: as root, the server runs as the `postgres` user the package creates. Stopped when
+ * the process exits.
  */
 export interface TestPostgres {
   /** A new empty database; resolves to its URL. */
@@ -46,15 +46,19 @@ function runner(bin: string, dir: string): (tool: string, args: string[]) => voi
   return (tool, args) => execFileSync('runuser', ['-u', 'postgres', '--', join(bin, tool), ...args], { stdio: 'pipe' });
 }
 
+/** Settings of a test cluster: nothing outlives the test process, so nothing is flushed to disk. */
+const NOT_DURABLE = ['fsync=off', 'synchronous_commit=off', 'full_page_writes=off'];
+
 let started: Promise<TestPostgres> | undefined;
 
 /** The cluster of this test process, started on first use. */
 export function testPostgres(): Promise<TestPostgres> {
-  started ??= startPostgres();
+  started ??= startPostgres(NOT_DURABLE);
   return started;
 }
 
-async function startPostgres(): Promise<TestPostgres> {
+/** A cluster of its own with `settings` (`name=value`, as `postgres -c` takes them). */
+export async function startPostgres(settings: string[]): Promise<TestPostgres> {
   const bin = binaries();
   const dir = mkdtempSync(join(tmpdir(), 'svc-pg-'));
   const run = runner(bin, dir);
@@ -64,10 +68,8 @@ async function startPostgres(): Promise<TestPostgres> {
     const options = [
       `-k ${dir}`,
       "-c listen_addresses=''",
-      '-c fsync=off',
-      '-c synchronous_commit=off',
-      '-c full_page_writes=off',
       '-c max_connections=300',
+      ...settings.map((s) => `-c ${s}`),
     ].join(' ');
     run('pg_ctl', ['-D', data, '-o', options, '-l', join(dir, 'log'), '-w', 'start']);
   } catch (err) {

@@ -4,7 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import { createConversation, getConversation } from '../../server/store/conversations.js';
 import { getConnectorCredentials, saveConnectorCredentials } from '../../server/store/credentials.js';
 import { type Db, migrations, openDb } from '../../server/store/db.js';
-import { insertWorkspace } from '../../server/store/identity.js';
+import { insertWorkspace, workspaceBySlug } from '../../server/store/identity.js';
 import { metaValue, setMetaValue } from '../../server/store/meta.js';
 import {
   agentMessageText,
@@ -235,6 +235,32 @@ for (const engine of engines) {
       const secret = randomBytes(32);
       await saveConnectorCredentials(db, secret, 'alice', 'github', { token: 'ghp_1' });
       assert.deepEqual(await getConnectorCredentials(db, secret, 'alice', 'github'), { token: 'ghp_1' });
+    });
+
+    it('stores and finds text holding U+0000, and reads JSON around it', async () => {
+      const first = await provisionMember(db, workspaceId, 'nul\0ref');
+      const again = await provisionMember(db, workspaceId, 'nul\0ref');
+      assert.deepEqual([first.created, again.member_id], [true, first.member_id]);
+      assert.equal(await workspaceBySlug(db, '\0'), undefined);
+      const c = await conversation();
+      await db.transaction(async (tx) => {
+        await insertRecord(tx, c.id, {
+          sender: 'user',
+          event: 'message',
+          raw: { type: 'user', message: { role: 'user', content: [{ type: 'text', text: 'a\0b' }] } },
+        });
+        await insertRecord(tx, c.id, {
+          sender: 'agent',
+          event: 'message',
+          agentId: 'agent_a',
+          raw: {
+            type: 'assistant',
+            agentId: 'agent_a',
+            message: { id: 'nul', role: 'assistant', content: [{ type: 'text', text: 'c\0d' }] },
+          },
+        });
+      });
+      assert.equal(await agentMessageText(db, c.id, 'agent_a', 'nul'), 'c\0d');
     });
 
     it('reads a conversation back as it was stored', async () => {
