@@ -1,16 +1,14 @@
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { after, before, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { type RunningService, startService } from '../../server/service.js';
 import type { ChatStreamRecord } from '../../src/client/types.js';
 import { testPostgres } from '../helpers/postgres.js';
 import { FIXTURE } from '../helpers/server.js';
+import { type ServiceProcess, startServiceProcess } from '../helpers/service-process.js';
 import { openSse } from '../helpers/sse.js';
 
 /*
@@ -18,36 +16,23 @@ import { openSse } from '../helpers/sse.js';
  * B as a child process (so it can be killed). Each test names the instance every request goes to.
  */
 
-const BIN = fileURLToPath(new URL('../../bin/svc-server.js', import.meta.url));
-
-interface Child {
-  process: ChildProcess;
-  url: string;
-}
-
-/** Starts `svc-server` as a child on the database and reads its URL from the first stdout line. */
-async function startChild(database: string, dir: string): Promise<Child> {
-  const args = [BIN, '--port', '0', '--db', database, '--fixture', join(dir, 'fixture.json')];
-  const child = spawn(process.execPath, [...args, '--files-dir', join(dir, 'files')], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const stderr: string[] = [];
-  child.stderr!.on('data', (chunk) => stderr.push(String(chunk)));
-  const [first] = (await Promise.race([
-    once(createInterface({ input: child.stdout! }), 'line'),
-    once(child, 'exit').then(([code]) => {
-      throw new Error(`svc-server exited with ${code}: ${stderr.join('')}`);
-    }),
-  ])) as [string];
-  const url = /^listening on (\S+)$/.exec(first)?.[1];
-  assert.ok(url, `unexpected first line: ${first}`);
-  return { process: child, url };
-}
+/** Starts `svc-server` as a child on the database (so it can be killed). */
+const startChild = (database: string, dir: string) =>
+  startServiceProcess([
+    '--port',
+    '0',
+    '--db',
+    database,
+    '--fixture',
+    join(dir, 'fixture.json'),
+    '--files-dir',
+    join(dir, 'files'),
+  ]);
 
 describe('two instances on one PostgreSQL database', () => {
   let dir: string;
   let a: RunningService;
-  let b: Child;
+  let b: ServiceProcess;
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'svc-instances-'));
@@ -61,9 +46,9 @@ describe('two instances on one PostgreSQL database', () => {
   });
 
   after(async () => {
-    if (b.process.exitCode === null && b.process.signalCode === null) {
-      const exited = once(b.process, 'exit');
-      b.process.kill('SIGTERM');
+    if (b.child.exitCode === null && b.child.signalCode === null) {
+      const exited = once(b.child, 'exit');
+      b.child.kill('SIGTERM');
       await exited;
     }
     await a.close();
@@ -228,8 +213,8 @@ describe('two instances on one PostgreSQL database', () => {
     });
     const reader = await openSse(stream(a.url, sent.body.conversationId, sent.body.userEventId), { token });
     await reader.waitFor((records) => records.some((r) => r.raw.type === 'assistant_delta'));
-    const exited = once(b.process, 'exit');
-    b.process.kill('SIGKILL');
+    const exited = once(b.child, 'exit');
+    b.child.kill('SIGKILL');
     await exited;
     const records = await reader.untilResult();
     reader.close();

@@ -11,6 +11,7 @@ import {
   conversationBytes,
   insertRecord,
   lastRecordId,
+  type NewRecord,
   parseCursor,
   recordsAfter,
 } from '../../server/store/records.js';
@@ -24,6 +25,18 @@ import { testPostgres } from '../helpers/postgres.js';
  * store modules the routes use. The HTTP suites run on SQLite by default and on PostgreSQL with
  * SVC_TEST_DATABASE=postgres (test/helpers/server.ts).
  */
+
+/** An agent's message record with `text`. */
+const agentMessage = (id: string, text?: string): NewRecord => ({
+  sender: 'agent',
+  event: 'message',
+  agentId: 'agent_a',
+  raw: {
+    type: 'assistant',
+    agentId: 'agent_a',
+    message: { id, role: 'assistant', content: text === undefined ? [] : [{ type: 'text', text }] },
+  },
+});
 
 const engines: { name: string; open: () => Promise<string> }[] = [
   { name: 'SQLite', open: async () => ':memory:' },
@@ -131,16 +144,7 @@ for (const engine of engines) {
       const c = await conversation();
       const stored = [];
       for (let i = 0; i < 5; i++) {
-        stored.push(
-          await db.transaction((tx) =>
-            insertRecord(tx, c.id, {
-              sender: 'agent',
-              event: 'message',
-              agentId: 'agent_a',
-              raw: { type: 'assistant', agentId: 'agent_a', message: { id: `m${i}`, role: 'assistant', content: [] } },
-            }),
-          ),
-        );
+        stored.push(await db.transaction((tx) => insertRecord(tx, c.id, agentMessage(`m${i}`))));
       }
       assert.deepEqual(
         stored.map((r) => r.seq),
@@ -161,18 +165,7 @@ for (const engine of engines) {
 
     it('finds an agent message by the JSON inside it', async () => {
       const c = await conversation();
-      await db.transaction((tx) =>
-        insertRecord(tx, c.id, {
-          sender: 'agent',
-          event: 'message',
-          agentId: 'agent_a',
-          raw: {
-            type: 'assistant',
-            agentId: 'agent_a',
-            message: { id: 'msg_1', role: 'assistant', content: [{ type: 'text', text: 'Read me aloud.' }] },
-          },
-        }),
-      );
+      await db.transaction((tx) => insertRecord(tx, c.id, agentMessage('msg_1', 'Read me aloud.')));
       assert.equal(await agentMessageText(db, c.id, 'agent_a', 'msg_1'), 'Read me aloud.');
       assert.equal(await agentMessageText(db, c.id, 'agent_a', 'msg_2'), undefined);
     });
@@ -249,16 +242,7 @@ for (const engine of engines) {
           event: 'message',
           raw: { type: 'user', message: { role: 'user', content: [{ type: 'text', text: 'a\0b' }] } },
         });
-        await insertRecord(tx, c.id, {
-          sender: 'agent',
-          event: 'message',
-          agentId: 'agent_a',
-          raw: {
-            type: 'assistant',
-            agentId: 'agent_a',
-            message: { id: 'nul', role: 'assistant', content: [{ type: 'text', text: 'c\0d' }] },
-          },
-        });
+        await insertRecord(tx, c.id, agentMessage('nul', 'c\0d'));
       });
       assert.equal(await agentMessageText(db, c.id, 'agent_a', 'nul'), 'c\0d');
     });
