@@ -54,16 +54,16 @@ export async function sendRecordStream(
   if (start.after !== undefined && start.after > (await lastRecordId(ctx.db, conversationId))) {
     throw badRequest('lastEventId is past the newest record of this conversation');
   }
+  const after = start.after ?? (start.turns ? await startOfLastTurns(ctx.db, conversationId, start.turns) : undefined);
+  // From here on nothing waits until the stream is set up and its `close` is heard: a client that left while
+  // the database answered (its `close` already went by) holds nothing.
+  if (reply.request.raw.socket.destroyed) {
+    reply.hijack();
+    return;
+  }
   const release = ctx.streams.open(owner);
   if (!release) {
     throw tooMany(`too many open streams (limit ${ctx.quotas.streamsPerUser} per user)`, STREAMS_RETRY_MS);
-  }
-  let after: number | undefined;
-  try {
-    after = start.after ?? (start.turns ? await startOfLastTurns(ctx.db, conversationId, start.turns) : undefined);
-  } catch (err) {
-    release();
-    throw err;
   }
   reply.hijack();
   const res = reply.raw;
@@ -100,7 +100,13 @@ export async function sendRecordStream(
     },
     close: () => res.end(),
   });
+  // A reader sends nothing after its request: the end of what it sends means it has gone (the server answers
+  // half-closed clients, server/app.ts, so without this a stream would outlive its reader until a write failed).
+  const socket = reply.request.raw.socket;
+  const gone = () => res.end();
+  socket.once('end', gone);
   res.on('close', () => {
+    socket.off('end', gone);
     clearInterval(heartbeat);
     clearTimeout(expiry);
     unfollow();
