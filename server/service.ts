@@ -110,7 +110,7 @@ async function serve(db: Db, options: ServiceOptions): Promise<RunningService> {
   const ctx: AppContext = {
     db,
     records,
-    turns: new TurnRegistry(db),
+    turns: new TurnRegistry(db, records),
     payments: new PaymentOrders(db, records, log),
     streams: new OpenStreams(quotas.streamsPerUser),
     filesDir,

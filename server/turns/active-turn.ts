@@ -101,9 +101,9 @@ export class ActiveTurn implements RunningTurnHandle {
     }
   }
 
-  /** Stops the turn at once: the text streamed so far is kept, then `result` `interrupted`. */
-  interrupt(): void {
-    void this.end('interrupted');
+  /** Stops the turn at once: the text streamed so far is kept, then `result` `interrupted` (stored when it settles). */
+  interrupt(): Promise<void> {
+    return this.end('interrupted');
   }
 
   /**

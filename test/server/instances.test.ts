@@ -175,6 +175,12 @@ describe('two instances on one PostgreSQL database', () => {
     assert.deepEqual([second.status, second.body], [409, { detail: 'a reply is still running in this conversation' }]);
     const interrupted = await call(a.url, `/conversations/${conversationId}/interrupt`, { method: 'POST', token });
     assert.deepEqual(interrupted.body, { interrupted: true, turnId: sent.body.results[0].streamId });
+    const ended = await call(a.url, '/conversations/send', {
+      method: 'POST',
+      token,
+      json: { message: 'now', conversationId },
+    });
+    assert.equal(ended.status, 200, 'the interrupt answered once the turn had ended');
     const records = await reader.untilResult();
     reader.close();
     assert.equal((records.at(-1)!.raw as { subtype: string }).subtype, 'interrupted');
