@@ -36,7 +36,9 @@ function readStateProperties(ts, node) {
 /**
  * Fits the analyzer to our conventions: elements register with `SvcChat.define('svc-chat')` (tolerant of a
  * second registration), which it does not recognise, and the generic `customElements.define(tag, this)` in
- * that helper is no element; `state: true` properties and `#private` members are not public API.
+ * that helper is no element; `state: true` properties and `#private` members are not public API; and the
+ * manifest lists the public elements only, each with what it inherits from its base classes (which, like every
+ * other export of these modules, are left out).
  */
 function svcConventionsPlugin() {
   const stateByClass = new Map();
@@ -76,11 +78,21 @@ function svcConventionsPlugin() {
         declaration.attributes = declaration.attributes?.filter((a) => !state.has(a.fieldName));
       }
     },
+    packageLinkPhase({ customElementsManifest }) {
+      // After the analyzer copied inherited members into each element (its own package link phase).
+      for (const moduleDoc of customElementsManifest.modules) {
+        moduleDoc.declarations = (moduleDoc.declarations ?? []).filter((d) => d.customElement && d.tagName);
+        const elements = new Set(moduleDoc.declarations.map((d) => d.name));
+        moduleDoc.exports = (moduleDoc.exports ?? []).filter((e) => elements.has(e.declaration.name));
+      }
+      customElementsManifest.modules = customElementsManifest.modules.filter((m) => m.declarations.length);
+    },
   };
 }
 
 export default {
-  globs: ['src/elements/*.ts', 'src/cards/*.ts'],
+  // The elements, and the base classes they inherit members from.
+  globs: ['src/elements/svc-*.ts', 'src/cards/svc-*.ts', 'src/internal/svc-*.ts'],
   exclude: ['src/**/*.styles.ts'],
   outdir: '.',
   litelement: true,

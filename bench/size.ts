@@ -61,7 +61,7 @@ function treemap(modules: Rollup.OutputChunk['modules']): Record<string, number>
 /** Benchmark 1: bundle sizes, with deep-chat's own bundle measured in the same run. */
 export async function sizeBenchmark() {
   const files: Record<string, Sizes> = {};
-  const built = ['dist/svc-chat.js', 'dist/svc-chat.esm.js', 'dist/svc-chat-markdown.js'];
+  const built = ['dist/svc-chat.js', 'dist/svc-chat.esm.js', 'dist/svc-chat-panel.js', 'dist/svc-chat-markdown.js'];
   const lib = join(ROOT, 'dist/lib');
   if (existsSync(lib)) {
     for (const file of readdirSync(lib)) if (file.endsWith('.js')) built.push(`dist/lib/${file}`);
@@ -70,17 +70,19 @@ export async function sizeBenchmark() {
     const path = join(ROOT, file);
     if (existsSync(path)) files[file] = sizesOf(readFileSync(path));
   }
-  const [script, engine] = [files['dist/svc-chat.js'], files['dist/svc-chat-markdown.js']];
-  // The whole widget a script-tag page ends up with: the script and the engine it loads for the first message.
-  const completeScriptTag = script &&
-    engine && {
-      bytes: script.bytes + engine.bytes,
-      gzip: script.gzip + engine.gzip,
-      brotli: script.brotli + engine.brotli,
-    };
+  // The whole widget a script-tag page ends up with: the script, the panel and the markdown engine it loads.
+  const parts = ['dist/svc-chat.js', 'dist/svc-chat-panel.js', 'dist/svc-chat-markdown.js'].map((file) => files[file]);
+  const completeScriptTag = parts.every(Boolean)
+    ? {
+        bytes: parts.reduce((sum, part) => sum + part!.bytes, 0),
+        gzip: parts.reduce((sum, part) => sum + part!.gzip, 0),
+        brotli: parts.reduce((sum, part) => sum + part!.brotli, 0),
+      }
+    : undefined;
   const index = JSON.stringify(join(ROOT, 'src/index.ts'));
   const chatOnly = await bundle(`export { ChatClient } from ${index};\n`, 'chat-client-only');
-  const whole = await bundle(`export * from ${JSON.stringify(join(ROOT, 'src/bundle.ts'))};\n`, 'script-tag');
+  const scriptTag = (file: string) => `export * from ${JSON.stringify(join(ROOT, 'src/script-tag', file))};\n`;
+  const whole = await bundle(scriptTag('module.ts') + scriptTag('panel.ts'), 'script-tag');
   const deepChat = 'node_modules/deep-chat/dist/deepChat.bundle.js';
   return {
     files,

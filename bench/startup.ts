@@ -1,4 +1,5 @@
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { startTestServer } from '../test/helpers/server.js';
 import { launch, ROOT, round, serve } from './browser.js';
 
@@ -25,10 +26,13 @@ const PROFILES = {
 
 /**
  * Benchmark 4: from navigation to the launcher button on screen, and to the first message the service stored,
- * with `dist/svc-chat.js` loaded by one classic script tag (served gzipped) and the real service (echo agent)
- * behind it; without throttling, and as a phone on a slow network.
+ * with `svc-chat.js` loaded by one classic script tag (served gzipped, with the files it loads from next to
+ * it) and the real service (echo agent) behind it; without throttling, and as a phone on a slow network.
+ * `dist` is the folder of the script-tag files: another build's (a copy of an older `dist/`) compares them.
+ *
+ * `npx tsx bench/startup.ts [runs] [dist]` runs this benchmark alone.
  */
-export async function startupBenchmark(runs = 5) {
+export async function startupBenchmark(runs = 5, dist = join(ROOT, 'dist')) {
   const service = await startTestServer();
   const browser = await launch();
   try {
@@ -43,32 +47,41 @@ export async function startupBenchmark(runs = 5) {
       token: 'sk_acme_1',
       json: { sp_user_ref: 'bench_startup' },
     });
-    const html = `<!doctype html><meta charset="utf-8"><body><h1>A host page</h1>
+    const page = (script: string) => `<!doctype html><meta charset="utf-8"><body><h1>A host page</h1>
 <svc-chat mode="launcher" base-url="${service.url}" token="${session.body.token}" agent-id="agent_echo"></svc-chat>
-<script src="/dist/svc-chat.js"></script>`;
-    const { url, server } = await serve({ '/dist/': join(ROOT, 'dist') }, { '/': html });
+${script}`;
+    // The one-tag embed (a classic script), and the ES module build on its own.
+    const pages = {
+      '/': page('<script src="/dist/svc-chat.js"></script>'),
+      '/module': page('<script type="module" src="/dist/svc-chat.esm.js"></script>'),
+    };
+    const { url, server } = await serve({ '/dist/': dist }, pages);
     const results: Record<string, Record<string, number>> = {};
-    for (const [name, profile] of Object.entries(PROFILES)) {
+    const cases = Object.entries(PROFILES).flatMap(([name, profile]) => [
+      [name, profile, '/'] as const,
+      [`${name}, ES module`, profile, '/module'] as const,
+    ]);
+    for (const [name, profile, path] of cases) {
       const samples: { launcherMs: number; sentMs: number; clickToSentMs: number }[] = [];
       for (let i = 0; i < runs; i++) {
         const context = await browser.newContext({ viewport: { width: 1024, height: 720 } });
-        const page = await context.newPage();
+        const tab = await context.newPage();
         if (profile) {
-          const cdp = await context.newCDPSession(page);
+          const cdp = await context.newCDPSession(tab);
           const { cpu, ...network } = profile;
           await cdp.send('Network.emulateNetworkConditions', { offline: false, ...network });
           await cdp.send('Emulation.setCPUThrottlingRate', { rate: cpu });
         }
-        await page.addInitScript(MARKS);
-        page.on('pageerror', (error) => console.error(`page error: ${error.message}`));
-        await page.goto(url);
-        await page.waitForFunction(() => (window as unknown as { __marks: { launcher?: number } }).__marks.launcher);
-        const clicked = await page.evaluate(() => performance.now());
-        await page.locator('svc-chat [part~=launcher]').click();
-        await page.locator('svc-chat [part~=input]').fill('hello');
-        await page.locator('svc-chat [part~=input]').press('Enter');
-        await page.waitForFunction(() => (window as unknown as { __marks: { sent?: number } }).__marks.sent);
-        const marks = await page.evaluate(() => (window as unknown as { __marks: Record<string, number> }).__marks);
+        await tab.addInitScript(MARKS);
+        tab.on('pageerror', (error) => console.error(`page error: ${error.message}`));
+        await tab.goto(`${url}${path}`);
+        await tab.waitForFunction(() => (window as unknown as { __marks: { launcher?: number } }).__marks.launcher);
+        const clicked = await tab.evaluate(() => performance.now());
+        await tab.locator('svc-chat [part~=launcher]').click();
+        await tab.locator('svc-chat [part~=input]').fill('hello');
+        await tab.locator('svc-chat [part~=input]').press('Enter');
+        await tab.waitForFunction(() => (window as unknown as { __marks: { sent?: number } }).__marks.sent);
+        const marks = await tab.evaluate(() => (window as unknown as { __marks: Record<string, number> }).__marks);
         samples.push({ launcherMs: marks.launcher, sentMs: marks.sent, clickToSentMs: marks.sent - clicked });
         await context.close();
       }
@@ -82,7 +95,7 @@ export async function startupBenchmark(runs = 5) {
     }
     server.close();
     return {
-      source: 'dist/svc-chat.js gzipped from a loopback server, the real service (echo agent); medians',
+      source: `${dist}/svc-chat.js (or svc-chat.esm.js) gzipped from a loopback server, the real service (echo agent); medians`,
       runs,
       profiles: PROFILES,
       ...results,
@@ -91,4 +104,9 @@ export async function startupBenchmark(runs = 5) {
     await browser.close();
     await service.close();
   }
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const [runs, dist] = process.argv.slice(2);
+  console.log(JSON.stringify(await startupBenchmark(Number(runs) || 7, dist ? resolve(dist) : undefined), null, 2));
 }

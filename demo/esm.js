@@ -1,4 +1,4 @@
-import { ChatClient } from '/dist/svc-chat.esm.js';
+import { load } from '/dist/svc-chat.esm.js';
 
 const chat = document.getElementById('esm-chat');
 const log = document.getElementById('events');
@@ -17,4 +17,6 @@ for (const name of ['svc-ready', 'svc-message-sent', 'svc-turn-complete', 'svc-e
   });
 }
 
+// The rest of the widget (the conversation, the clients) loads apart; `load()` asks for it now.
+const { ChatClient } = await load();
 console.info('ChatClient is available for direct use:', typeof ChatClient);

@@ -1,4 +1,4 @@
-import '../../src/elements/index.js';
+import '../../src/elements.js';
 import type { ChatClient } from '../../src/client/chat.js';
 import { loadMarkdownEngine } from '../../src/elements/markdown/engine.js';
 import type { SvcChat } from '../../src/elements/svc-chat.js';

@@ -1,19 +1,9 @@
-import { css, unsafeCSS } from 'lit';
-import { PLATFORM_TOKENS, type PlatformTokens, themeRules, tokenStyle } from '../elements/tokens.js';
-
-/**
- * `var(--svc-…, <light default>)`: a card inherits the tokens of the chat or page around it, and alone on a
- * page without any it still looks like the light theme.
- */
-export function token(name: keyof PlatformTokens) {
-  const [property] = Object.keys(tokenStyle({ [name]: PLATFORM_TOKENS[name] }));
-  return unsafeCSS(`var(${property}, ${PLATFORM_TOKENS[name]})`);
-}
+import { css } from 'lit';
+import { themeStyles, token } from '../internal/theme.js';
 
 /** Styles every card shares: the frame, headings, fields, buttons and messages. */
 export default [
-  // Tokens are declared only when the card has a `theme` of its own; otherwise they are inherited.
-  unsafeCSS(themeRules(':host([theme=light])', ':host([theme=dark])', ':host([theme=auto])')),
+  themeStyles,
   css`
     :host {
       display: block;

@@ -3,13 +3,13 @@
  * (once, however often it is loaded). `<svc-chat>` imports them itself.
  */
 
+export { type CardClient, type CardHost, cardHostContext } from '../internal/context.js';
 export {
   DEFAULT_CONNECTOR_LABELS,
   DEFAULT_INFO_COLLECT_LABELS,
   DEFAULT_PAYMENT_LABELS,
-} from '../elements/labels/en.js';
-export type { ConnectorLabels, InfoCollectLabels, PaymentLabels } from '../elements/labels/types.js';
-export { type CardClient, type CardHost, cardHostContext } from './context.js';
+} from '../internal/labels/en.js';
+export type { ConnectorLabels, InfoCollectLabels, PaymentLabels } from '../internal/labels/types.js';
 export { SvcAnswerCard, SvcCard } from './svc-card.js';
 export { SvcConnectorSetup } from './svc-connector-setup.js';
 export { SvcInfoCollect } from './svc-info-collect.js';

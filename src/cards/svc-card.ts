@@ -1,8 +1,9 @@
+import { ContextConsumer } from '@lit/context';
 import type { PropertyDeclarations, ReactiveController } from 'lit';
 import type { SendResult } from '../client/types.js';
-import { ContextConsumer } from '../elements/context-protocol.js';
-import { SvcLocalizedElement } from '../elements/svc-localized-element.js';
-import { type CardClient, cardHostContext } from './context.js';
+import { type CardClient, cardHostContext } from '../internal/context.js';
+import { localize } from '../internal/localize.js';
+import { SvcLocalizedElement } from '../internal/svc-localized-element.js';
 
 /**
  * What every card shares: the client (its own `client` property, else the chat around it, through the
@@ -23,7 +24,8 @@ export class SvcCard extends SvcLocalizedElement {
    */
   declare theme?: 'light' | 'dark' | 'auto';
 
-  readonly #host = new ContextConsumer(this, cardHostContext);
+  protected readonly language = localize(this);
+  readonly #host = new ContextConsumer(this, { context: cardHostContext, subscribe: true });
 
   constructor() {
     super();

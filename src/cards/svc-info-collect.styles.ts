@@ -1,5 +1,6 @@
 import { css } from 'lit';
-import cardStyles, { token } from './card.styles.js';
+import { token } from '../internal/theme.js';
+import cardStyles from './card.styles.js';
 
 export default [
   ...cardStyles,

@@ -13,7 +13,7 @@ import type {
 import type { ChatApi } from './chat-api.js';
 import type { ChatMessage } from './chat-message.js';
 import { Emitter } from './emitter.js';
-import { MessageLog, TURN_FAILED } from './messages.js';
+import { MessageLog, TURN_FAILED } from './message-log.js';
 import { afterTask } from './schedule.js';
 
 /** What a message carries besides its text. */

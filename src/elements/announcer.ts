@@ -1,5 +1,5 @@
 import { html, type ReactiveController, type ReactiveControllerHost, type TemplateResult } from 'lit';
-import type { ChatLabels } from './labels/types.js';
+import type { ChatLabels } from '../internal/labels/types.js';
 import type { SvcMarkdown } from './svc-markdown.js';
 
 type Host = ReactiveControllerHost & HTMLElement & { renderRoot: ParentNode };

@@ -1,4 +1,5 @@
 import { css } from 'lit';
+import { token } from '../internal/theme.js';
 
 /** The composer's attachments: the attach button, the files waiting to be sent and the drop zone. */
 export default css`
@@ -26,13 +27,13 @@ export default css`
     max-width: 240px;
     padding-block: 4px;
     padding-inline: 6px 4px;
-    border: 1px solid var(--svc-color-border);
-    border-radius: var(--svc-radius-s);
-    background: var(--svc-color-bg);
+    border: 1px solid ${token('colorBorder')};
+    border-radius: ${token('radiusS')};
+    background: ${token('colorBg')};
     font-size: 0.82em;
   }
   [part~='attachment'].failed {
-    border-color: var(--svc-color-danger);
+    border-color: ${token('colorDanger')};
   }
   [part~='attachment-preview'] {
     width: 36px;
@@ -43,13 +44,13 @@ export default css`
   [part~='attachment-icon'] svg {
     width: 22px;
     height: 22px;
-    color: var(--svc-color-muted);
+    color: ${token('colorMuted')};
   }
   .attachment-meta {
     display: flex;
     align-items: center;
     gap: 6px;
-    color: var(--svc-color-muted);
+    color: ${token('colorMuted')};
   }
   [part~='upload-progress'] {
     width: 48px;
@@ -57,7 +58,7 @@ export default css`
   }
   [part~='attachment-error'] {
     margin: 0;
-    color: var(--svc-color-danger);
+    color: ${token('colorDanger')};
     font-size: 0.85em;
   }
   [part~='remove-attachment'] {
@@ -76,10 +77,10 @@ export default css`
     z-index: 1;
     display: grid;
     place-items: center;
-    border: 2px dashed var(--svc-color-primary);
-    border-radius: var(--svc-radius-m);
-    background: color-mix(in srgb, var(--svc-color-bg) 88%, transparent);
-    color: var(--svc-color-primary);
+    border: 2px dashed ${token('colorPrimary')};
+    border-radius: ${token('radiusM')};
+    background: color-mix(in srgb, ${token('colorBg')} 88%, transparent);
+    color: ${token('colorPrimary')};
     font-weight: 600;
     pointer-events: none;
   }

@@ -1,8 +1,9 @@
 import { html, nothing, type ReactiveController, type ReactiveControllerHost, type TemplateResult } from 'lit';
 import { type FilesClient, toPart } from '../client/files.js';
 import type { MessagePart } from '../client/types.js';
-import { icons } from './icons.js';
-import type { ChatLabels } from './labels/types.js';
+import { fileIcon, paperclipIcon } from '../internal/content-icons.js';
+import { closeIcon } from '../internal/icons.js';
+import type { ChatLabels } from '../internal/labels/types.js';
 
 /** The service's upload limit (413 `file too large (limit 20 MB)`): larger files are refused before uploading. */
 export const MAX_UPLOAD_BYTES = 20 * 1024 * 1024;
@@ -223,7 +224,7 @@ export function renderAttachButton(
 ): TemplateResult {
   return html`<button class="icon-button" part="attach-button" type="button" aria-label=${labels.attach} title=${labels.attach}
       @click=${(e: Event) => ((e.currentTarget as HTMLElement).nextElementSibling as HTMLInputElement).click()}>
-      ${icons.paperclip}
+      ${paperclipIcon}
     </button>
     <input type="file" multiple hidden accept=${accept ?? nothing} tabindex="-1" aria-hidden="true"
       @change=${(e: Event) => {
@@ -265,7 +266,7 @@ function renderPending(
     ${
       file.preview
         ? html`<img part="attachment-preview" src=${file.preview} alt="" />`
-        : html`<span part="attachment-icon" aria-hidden="true">${icons.file}</span>`
+        : html`<span part="attachment-icon" aria-hidden="true">${fileIcon}</span>`
     }
     <span class="attachment-text">
       <span part="attachment-name">${file.name}</span>
@@ -280,7 +281,7 @@ function renderPending(
       ${file.error ? html`<span part="attachment-error" role="alert">${file.error}</span>` : nothing}
     </span>
     <button class="icon-button" part="remove-attachment" type="button" aria-label=${labels.removeFile(file.name)}
-      title=${labels.removeFile(file.name)} @click=${() => attachments.remove(file)}>${icons.close}</button>
+      title=${labels.removeFile(file.name)} @click=${() => attachments.remove(file)}>${closeIcon}</button>
   </li>`;
 }
 

@@ -1,6 +1,6 @@
 import { html, nothing, type ReactiveController, type ReactiveControllerHost, type TemplateResult } from 'lit';
-import { icons } from './icons.js';
-import type { ChatLabels } from './labels/types.js';
+import { closeIcon } from '../internal/icons.js';
+import type { ChatLabels } from '../internal/labels/types.js';
 
 /**
  * Shows an image of the conversation larger, in a modal `<dialog>`: focus moves into it, Escape, the close
@@ -61,7 +61,7 @@ export class ImageViewerController implements ReactiveController {
       }}
     >
       <button part="lightbox-close" type="button" aria-label=${labels.closeImage} title=${labels.closeImage}
-        @click=${() => this.close()}>${icons.close}</button>
+        @click=${() => this.close()}>${closeIcon}</button>
       <img part="lightbox-image" src=${image.url} alt=${image.alt} referrerpolicy="no-referrer" />
     </dialog>`;
   }

@@ -1,14 +1,128 @@
 import { css } from 'lit';
+import { token } from '../internal/theme.js';
 
-/** Rich content of messages: cards, files, images, hand-overs, thoughts, reading aloud and the image viewer. */
+/**
+ * The rows of the conversation: each message with its avatar, name and bubble, and their rich content (cards,
+ * files, images, hand-overs, thoughts, reading aloud) and the image viewer.
+ */
 export default css`
+  [part~='message'] {
+    display: flex;
+    gap: 10px;
+    align-items: flex-start;
+    max-width: 100%;
+  }
+  [part~='message-user'] {
+    flex-direction: row-reverse;
+  }
+  [part~='avatar'] {
+    flex: none;
+    width: 30px;
+    height: 30px;
+    border-radius: 50%;
+    background: ${token('colorSurface')};
+    color: ${token('colorMuted')};
+    display: grid;
+    place-items: center;
+    font-size: 13px;
+    font-weight: 600;
+    object-fit: cover;
+  }
+  .avatar-space {
+    flex: none;
+    width: 30px;
+  }
+  .continued {
+    margin-top: -8px;
+  }
+  .body {
+    display: flex;
+    flex-direction: column;
+    gap: 4px;
+    min-width: 0;
+    max-width: calc(100% - 40px);
+  }
+  [part~='message-user'] .body {
+    align-items: flex-end;
+  }
+  [part~='name'] {
+    font-size: 0.8em;
+    color: ${token('colorMuted')};
+  }
+  [part~='bubble'] {
+    padding: 9px 13px;
+    border-radius: ${token('radiusM')};
+    background: ${token('colorAgentBubble')};
+    min-width: 0;
+    max-width: 100%;
+  }
+  [part~='message-user'] [part~='bubble'] {
+    background: ${token('colorUserBubble')};
+    color: ${token('colorOnUserBubble')};
+    white-space: pre-wrap;
+    overflow-wrap: anywhere;
+    border-end-end-radius: ${token('radiusS')};
+  }
+  [part~='message-agent'] [part~='bubble'] {
+    border-end-start-radius: ${token('radiusS')};
+  }
+  [part~='message-system'] {
+    justify-content: center;
+  }
+  .sending [part~='bubble'] {
+    opacity: 0.7;
+  }
+  .meta {
+    display: flex;
+    gap: 8px;
+    align-items: center;
+    font-size: 0.8em;
+    color: ${token('colorMuted')};
+  }
+  [part~='message-error'],
+  .failed .meta {
+    color: ${token('colorDanger')};
+  }
+  [part~='retry-button'] {
+    border: 1px solid ${token('colorBorder')};
+    border-radius: 999px;
+    background: ${token('colorBg')};
+    padding: 1px 10px;
+    font-size: 0.95em;
+  }
+  .cursor::after {
+    content: '▍';
+    animation: svc-blink 1s steps(2) infinite;
+    color: ${token('colorMuted')};
+  }
+  @keyframes svc-blink {
+    50% {
+      opacity: 0;
+    }
+  }
+  [part~='tool-call'] pre {
+    margin: 4px 0 0;
+    padding: 6px 8px;
+    border-radius: ${token('radiusS')};
+    background: ${token('colorCodeBg')};
+    overflow: auto;
+    font-family: ${token('fontMono')};
+    font-size: 0.95em;
+  }
+  [part~='image'] {
+    display: block;
+    max-width: 100%;
+    max-height: 320px;
+    border-radius: ${token('radiusS')};
+  }
+
   [part~='card'] {
     width: 100%;
   }
   [part~='thinking'],
   [part~='tool-call'] {
     font-size: 0.85em;
-    color: var(--svc-color-muted);
+    color: ${token('colorMuted')};
   }
   summary {
     cursor: pointer;
@@ -16,16 +130,16 @@ export default css`
   .thinking-text {
     margin-top: 4px;
     padding-inline-start: 10px;
-    border-inline-start: 2px solid var(--svc-color-border);
+    border-inline-start: 2px solid ${token('colorBorder')};
     white-space: pre-wrap;
   }
   [part~='delegation'] {
     margin: 0;
     padding: 4px 10px;
     border-radius: 999px;
-    background: var(--svc-color-surface);
+    background: ${token('colorSurface')};
     font-size: 0.85em;
-    color: var(--svc-color-muted);
+    color: ${token('colorMuted')};
     align-self: flex-start;
   }
   [part~='image-button'] {
@@ -34,7 +148,7 @@ export default css`
     border: 0;
     background: none;
     cursor: zoom-in;
-    border-radius: var(--svc-radius-s);
+    border-radius: ${token('radiusS')};
     max-width: 100%;
   }
   [part~='file'] {
@@ -43,9 +157,9 @@ export default css`
     align-items: center;
     gap: 4px 10px;
     padding: 8px 10px;
-    border: 1px solid var(--svc-color-border);
-    border-radius: var(--svc-radius-m);
-    background: var(--svc-color-bg);
+    border: 1px solid ${token('colorBorder')};
+    border-radius: ${token('radiusM')};
+    background: ${token('colorBg')};
     max-width: 320px;
   }
   [part~='file'] [part~='message-error'] {
@@ -55,7 +169,7 @@ export default css`
   [part~='file-chip'] svg {
     width: 20px;
     height: 20px;
-    color: var(--svc-color-muted);
+    color: ${token('colorMuted')};
   }
   /* A file's name next to its icon, in a reply and among the attachments waiting to be sent. */
   .file-text,
@@ -77,7 +191,7 @@ export default css`
     font-size: 0.85em;
   }
   [part~='read-aloud-button'][data-state='playing'] {
-    color: var(--svc-color-primary);
+    color: ${token('colorPrimary')};
   }
   .actions {
     display: flex;
@@ -96,8 +210,8 @@ export default css`
     align-items: center;
     gap: 6px;
     padding: 6px 10px;
-    border: 1px solid var(--svc-color-border);
-    border-radius: var(--svc-radius-m);
+    border: 1px solid ${token('colorBorder')};
+    border-radius: ${token('radiusM')};
     color: inherit;
     text-decoration: none;
     font-size: 0.9em;
@@ -120,7 +234,7 @@ export default css`
     display: block;
     max-width: 92vw;
     max-height: 88vh;
-    border-radius: var(--svc-radius-s);
+    border-radius: ${token('radiusS')};
     background: #fff;
   }
   [part~='lightbox-close'] {
@@ -134,9 +248,9 @@ export default css`
     padding: 0;
     border: 0;
     border-radius: 50%;
-    background: var(--svc-color-bg);
-    color: var(--svc-color-text);
-    box-shadow: var(--svc-shadow);
+    background: ${token('colorBg')};
+    color: ${token('colorText')};
+    box-shadow: ${token('shadow')};
   }
   [part~='lightbox-close'] svg {
     width: 16px;

@@ -1,18 +1,19 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import type { ChatMessage } from '../chat/chat-message.js';
-import type { ContentBlock, Delegation, MessagePart } from '../client/types.js';
+import type { AgentStatus, ContentBlock, Delegation, MessagePart } from '../client/types.js';
 import '../cards/svc-connector-setup.js';
 import '../cards/svc-info-collect.js';
 import '../cards/svc-payment-gate.js';
+import { downloadIcon, fileIcon, pauseIcon, speakerIcon } from '../internal/content-icons.js';
+import type { ChatLabels } from '../internal/labels/types.js';
+import type { Direction } from '../internal/language.js';
 import { formatBytes } from './attachments.js';
 import type { FileDownloadController } from './file-download.js';
-import { icons } from './icons.js';
 import type { ImageViewerController } from './image-viewer.js';
-import type { ChatLabels } from './labels/types.js';
-import type { Direction } from './language.js';
-import { markdownText } from './markdown-stream.js';
+import { markdownText } from './markdown-text.js';
 import type { ReadAloudController } from './read-aloud.js';
-import { imageAllowed, safeUrl } from './safe-url.js';
+import './svc-markdown.js';
+import { imageAllowed, safeUrl } from '../internal/safe-url.js';
 
 /** What rendering a message needs from the chat around it. */
 export interface ViewContext {
@@ -177,14 +178,14 @@ function renderAttachment(message: ChatMessage, view: ViewContext): TemplateResu
   const busy = view.downloads.busy.has(message.id);
   const size = typeof file.size === 'number' ? formatBytes(file.size, view.lang) : '';
   return html`<div part="file">
-    <span part="file-icon" aria-hidden="true">${icons.file}</span>
+    <span part="file-icon" aria-hidden="true">${fileIcon}</span>
     <span class="file-text">
       <span part="file-name">${file.name}</span>
       ${size ? html`<span class="meta">${size}</span>` : nothing}
     </span>
     <button class="icon-button" part="download-button" type="button" ?disabled=${busy} aria-label=${view.labels.download(file.name)}
       @click=${() => void view.downloads.download(message.id, file)}>
-      ${busy ? view.labels.downloading : icons.download}
+      ${busy ? view.labels.downloading : downloadIcon}
     </button>
     ${
       view.downloads.failed.has(message.id)
@@ -210,7 +211,7 @@ function renderReadAloud(message: ChatMessage, view: ViewContext): TemplateResul
       aria-disabled=${state === 'loading' ? 'true' : nothing} tabindex=${view.readAloudStop === message.id ? 0 : -1}
       data-state=${state ?? 'idle'} @click=${() => void readAloud.toggle(message)}
       @focus=${() => readAloud.focused(message.id)} @keydown=${(e: KeyboardEvent) => readAloud.moveFocus(e)}>
-      ${state === 'playing' ? icons.pause : icons.speaker}
+      ${state === 'playing' ? pauseIcon : speakerIcon}
     </button>
     ${readAloud.failedId === message.id ? html`<span part="message-error" role="alert">${labels.audioFailed}</span>` : nothing}
   </div>`;
@@ -224,7 +225,33 @@ function renderPart(part: MessagePart, view: ViewContext): TemplateResult | type
   if (part.type === 'file') {
     const url = safeUrl(part.file.file_url);
     return html`<a part="file-chip" href=${url?.href ?? nothing} target="_blank" rel="noopener noreferrer"
-      download=${part.file.filename}>${icons.file}<span>${part.file.filename}</span></a>`;
+      download=${part.file.filename}>${fileIcon}<span>${part.file.filename}</span></a>`;
   }
   return nothing;
+}
+
+/** Agent messages that directly follow a message of the same agent: one avatar and name per run. */
+export function continuedRuns(messages: readonly ChatMessage[]): Set<string> {
+  const continued = new Set<string>();
+  for (let i = 1; i < messages.length; i++) {
+    const [previous, message] = [messages[i - 1]!, messages[i]!];
+    if (message.role === 'agent' && previous.role === 'agent' && previous.agentId === message.agentId) {
+      continued.add(message.key);
+    }
+  }
+  return continued;
+}
+
+/** "Aria · Typing…": what the first agent that is not idle is doing, or nothing. */
+export function agentStatusLine(
+  statuses: Readonly<Record<string, AgentStatus>>,
+  view: Pick<ViewContext, 'labels' | 'agents'>,
+): string {
+  const { labels } = view;
+  for (const [agentId, status] of Object.entries(statuses)) {
+    if (status === 'idle') continue;
+    const what = status === 'thinking' ? labels.thinking : status === 'typing' ? labels.typing : labels.usingTool;
+    return `${view.agents?.[agentId]?.name ?? labels.agent} · ${what}`;
+  }
+  return '';
 }

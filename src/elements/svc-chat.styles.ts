@@ -1,22 +1,27 @@
-import { css, unsafeCSS } from 'lit';
-import { themeRules } from './tokens.js';
+import { hostThemeRules, tokenVar as token } from '../internal/tokens.js';
+
+/**
+ * A `css` tag that makes a string: the launcher's styles come before Lit does, and the build minifies them as
+ * it does Lit's `css` templates (by the tag's name).
+ */
+const css = String.raw;
 
 /** Where the launcher's panel covers the whole screen (a phone), and is then a modal dialog. */
 export const FULL_SCREEN = '(max-width: 520px)';
 
-export default [
-  unsafeCSS(themeRules(':host', ':host([theme=dark])', ':host([theme=auto])')),
+/** The launcher, and the panel's frame, header and composer (the conversation's styles come with it). */
+export default hostThemeRules() +
   css`
     :host {
       display: block;
       position: relative;
-      font-family: var(--svc-font-family);
-      font-size: var(--svc-font-size);
+      font-family: ${token('fontFamily')};
+      font-size: ${token('fontSize')};
       line-height: 1.5;
-      color: var(--svc-color-text);
+      color: ${token('colorText')};
       --svc-chat-width: 400px;
       --svc-chat-height: 640px;
-      --svc-chat-radius: var(--svc-radius-l);
+      --svc-chat-radius: ${token('radiusL')};
       --svc-chat-launcher-size: 56px;
       --svc-chat-offset: 20px;
     }
@@ -38,18 +43,9 @@ export default [
       cursor: pointer;
     }
     :focus-visible {
-      outline: 2px solid var(--svc-color-focus);
+      outline: 2px solid ${token('colorFocus')};
       outline-offset: 2px;
     }
-    .visually-hidden {
-      position: absolute;
-      width: 1px;
-      height: 1px;
-      overflow: hidden;
-      clip-path: inset(50%);
-      white-space: nowrap;
-    }
-
     /* Launcher */
     [part~='launcher'] {
       position: fixed;
@@ -60,9 +56,9 @@ export default [
       height: var(--svc-chat-launcher-size);
       border: 0;
       border-radius: 50%;
-      background: var(--svc-color-primary);
-      color: var(--svc-color-on-primary);
-      box-shadow: var(--svc-shadow);
+      background: ${token('colorPrimary')};
+      color: ${token('colorOnPrimary')};
+      box-shadow: ${token('shadow')};
       display: grid;
       place-items: center;
       transition: transform 0.15s ease;
@@ -82,7 +78,7 @@ export default [
       height: 20px;
       padding: 0 6px;
       border-radius: 10px;
-      background: var(--svc-color-danger);
+      background: ${token('colorDanger')};
       color: #fff;
       font-size: 12px;
       font-weight: 600;
@@ -94,7 +90,7 @@ export default [
       display: flex;
       flex-direction: column;
       height: 100%;
-      background: var(--svc-color-bg);
+      background: ${token('colorBg')};
       overflow: hidden;
     }
     :host([mode='launcher']) [part~='panel'] {
@@ -104,12 +100,12 @@ export default [
       z-index: 2147483000;
       width: min(var(--svc-chat-width), calc(100vw - 2 * var(--svc-chat-offset)));
       height: min(var(--svc-chat-height), calc(100vh - 3 * var(--svc-chat-offset) - var(--svc-chat-launcher-size)));
-      border: 1px solid var(--svc-color-border);
+      border: 1px solid ${token('colorBorder')};
       border-radius: var(--svc-chat-radius);
-      box-shadow: var(--svc-shadow);
+      box-shadow: ${token('shadow')};
       animation: svc-rise 0.18s ease-out;
     }
-    @media ${unsafeCSS(FULL_SCREEN)} {
+    @media ${FULL_SCREEN} {
       :host([mode='launcher']) [part~='panel'] {
         inset: 0;
         width: 100vw;
@@ -143,7 +139,7 @@ export default [
       gap: 8px;
       padding-block: 12px;
       padding-inline: 16px 12px;
-      border-bottom: 1px solid var(--svc-color-border);
+      border-bottom: 1px solid ${token('colorBorder')};
     }
     [part~='title'] {
       flex: 1;
@@ -161,13 +157,9 @@ export default [
       height: 32px;
       padding: 0;
       border: 0;
-      border-radius: var(--svc-radius-s);
+      border-radius: ${token('radiusS')};
       background: transparent;
-      color: var(--svc-color-muted);
-    }
-    .icon-button:hover {
-      background: var(--svc-color-surface);
-      color: var(--svc-color-text);
+      color: ${token('colorMuted')};
     }
     .icon-button svg,
     [part~='send-button'] svg,
@@ -183,161 +175,17 @@ export default [
     [part~='notice'] {
       padding: 6px 16px;
       font-size: 0.85em;
-      color: var(--svc-color-muted);
-      background: var(--svc-color-surface);
-      border-bottom: 1px solid var(--svc-color-border);
-    }
-    [part~='notice'].error {
-      color: var(--svc-color-danger);
+      color: ${token('colorMuted')};
+      background: ${token('colorSurface')};
+      border-bottom: 1px solid ${token('colorBorder')};
     }
 
-    /* Messages */
-    [part~='messages'] {
+    /* The panel while it loads: the composer at the bottom. */
+    .loading {
       flex: 1;
-      overflow-y: auto;
-      overscroll-behavior: contain;
-      padding: 16px;
-      display: flex;
-      flex-direction: column;
-      gap: 14px;
-    }
-    .history-note,
-    [part~='empty'] {
-      text-align: center;
-      font-size: 0.85em;
-      color: var(--svc-color-muted);
-    }
-    [part~='empty'] {
-      margin: auto;
-      padding: 24px;
-    }
-    [part~='message'] {
-      display: flex;
-      gap: 10px;
-      align-items: flex-start;
-      max-width: 100%;
-    }
-    [part~='message-user'] {
-      flex-direction: row-reverse;
-    }
-    [part~='avatar'] {
-      flex: none;
-      width: 30px;
-      height: 30px;
-      border-radius: 50%;
-      background: var(--svc-color-surface);
-      color: var(--svc-color-muted);
-      display: grid;
-      place-items: center;
-      font-size: 13px;
-      font-weight: 600;
-      object-fit: cover;
-    }
-    .avatar-space {
-      flex: none;
-      width: 30px;
-    }
-    .continued {
-      margin-top: -8px;
-    }
-    .body {
-      display: flex;
-      flex-direction: column;
-      gap: 4px;
-      min-width: 0;
-      max-width: calc(100% - 40px);
-    }
-    [part~='message-user'] .body {
-      align-items: flex-end;
-    }
-    [part~='name'] {
-      font-size: 0.8em;
-      color: var(--svc-color-muted);
-    }
-    [part~='bubble'] {
-      padding: 9px 13px;
-      border-radius: var(--svc-radius-m);
-      background: var(--svc-color-agent-bubble);
-      min-width: 0;
-      max-width: 100%;
-    }
-    [part~='message-user'] [part~='bubble'] {
-      background: var(--svc-color-user-bubble);
-      color: var(--svc-color-on-user-bubble);
-      white-space: pre-wrap;
-      overflow-wrap: anywhere;
-      border-end-end-radius: var(--svc-radius-s);
-    }
-    [part~='message-agent'] [part~='bubble'] {
-      border-end-start-radius: var(--svc-radius-s);
-    }
-    [part~='message-system'] {
-      justify-content: center;
-    }
-    .sending [part~='bubble'] {
-      opacity: 0.7;
-    }
-    .meta {
-      display: flex;
-      gap: 8px;
-      align-items: center;
-      font-size: 0.8em;
-      color: var(--svc-color-muted);
-    }
-    [part~='message-error'],
-    .failed .meta {
-      color: var(--svc-color-danger);
-    }
-    [part~='retry-button'],
-    [part~='jump-button'],
-    .link-button {
-      border: 1px solid var(--svc-color-border);
-      border-radius: 999px;
-      background: var(--svc-color-bg);
-      padding: 1px 10px;
-      font-size: 0.95em;
-    }
-    [part~='jump-button'] {
-      position: absolute;
-      left: 50%;
-      transform: translateX(-50%);
-      bottom: 84px;
-      padding: 4px 12px;
-      box-shadow: var(--svc-shadow);
-    }
-    .cursor::after {
-      content: '▍';
-      animation: svc-blink 1s steps(2) infinite;
-      color: var(--svc-color-muted);
-    }
-    @keyframes svc-blink {
-      50% {
-        opacity: 0;
-      }
-    }
-    [part~='tool-call'] pre {
-      margin: 4px 0 0;
-      padding: 6px 8px;
-      border-radius: var(--svc-radius-s);
-      background: var(--svc-color-code-bg);
-      overflow: auto;
-      font-family: var(--svc-font-mono);
-      font-size: 0.95em;
-    }
-    [part~='image'] {
-      display: block;
-      max-width: 100%;
-      max-height: 320px;
-      border-radius: var(--svc-radius-s);
     }
 
-    /* Status and composer */
-    [part~='status'] {
-      min-height: 1.5em;
-      padding: 0 16px;
-      font-size: 0.82em;
-      color: var(--svc-color-muted);
-    }
+    /* Composer */
     [part~='composer'] {
       display: flex;
       align-items: flex-end;
@@ -345,12 +193,12 @@ export default [
       margin: 0 12px 12px;
       padding-block: 6px;
       padding-inline: 12px 6px;
-      border: 1px solid var(--svc-color-border);
-      border-radius: var(--svc-radius-m);
-      background: var(--svc-color-bg);
+      border: 1px solid ${token('colorBorder')};
+      border-radius: ${token('radiusM')};
+      background: ${token('colorBg')};
     }
     [part~='composer']:focus-within {
-      border-color: var(--svc-color-focus);
+      border-color: ${token('colorFocus')};
     }
     [part~='input'] {
       flex: 1;
@@ -365,6 +213,7 @@ export default [
       font: inherit;
       field-sizing: content;
     }
+    /* The stop button takes the send button's place while a reply runs (chat-panel.styles.ts: its colors). */
     [part~='send-button'],
     [part~='stop-button'] {
       flex: none;
@@ -373,22 +222,8 @@ export default [
       width: 36px;
       height: 36px;
       border: 0;
-      border-radius: var(--svc-radius-s);
-      background: var(--svc-color-primary);
-      color: var(--svc-color-on-primary);
+      border-radius: ${token('radiusS')};
+      background: ${token('colorPrimary')};
+      color: ${token('colorOnPrimary')};
     }
-    [part~='send-button']:disabled {
-      opacity: 0.4;
-      cursor: default;
-    }
-    [part~='stop-button'] {
-      background: var(--svc-color-text);
-      color: var(--svc-color-bg);
-    }
-    [part~='sign-in'] {
-      flex: 1;
-      overflow: auto;
-      padding: 24px 20px;
-    }
-  `,
-];
+  `;

@@ -1,7 +1,7 @@
+import { hostList, imageAllowed } from '../internal/safe-url.js';
+import { SvcElement } from '../internal/svc-element.js';
 import { loadMarkdownEngine, markdownEngine } from './markdown/engine.js';
 import type { StreamMarkdown, StreamMarkdownOptions } from './markdown/stream-markdown.js';
-import { hostList } from './safe-url.js';
-import { SvcElement } from './svc-element.js';
 import styles from './svc-markdown.styles.js';
 
 /**
@@ -50,9 +50,12 @@ export class SvcMarkdown extends SvcElement {
   copiedLabel = 'Copied';
 
   #base = document.createElement('div');
-  /** What `image-hosts` says, as set; the sanitizer gets it as `#options.imageHosts` (the page's host always). */
+  /** What `image-hosts` says, as set; the sanitizer asks `#options.imageAllowed` (the page's host always). */
   #imageHosts?: string[];
-  #options: StreamMarkdownOptions = { decorate: (fragment) => this.#decorate(fragment), imageHosts: [] };
+  #options: StreamMarkdownOptions = {
+    decorate: (fragment) => this.#decorate(fragment),
+    imageAllowed: (src) => imageAllowed(src, this.#imageHosts ?? []),
+  };
   #markdown: StreamMarkdown | PlainText = markdownEngine
     ? new markdownEngine.StreamMarkdown(this.#base, this.#options)
     : new PlainText(this.#base);
@@ -115,7 +118,6 @@ export class SvcMarkdown extends SvcElement {
   set imageHosts(value: string[] | undefined) {
     const old = this.#imageHosts;
     this.#imageHosts = value;
-    this.#options.imageHosts = value ?? [];
     if (this.text) this.#markdown.renderAll();
     this.requestUpdate('imageHosts', old);
   }

@@ -1,11 +1,12 @@
-import { css, html, nothing, unsafeCSS } from 'lit';
+import { css, html, nothing } from 'lit';
 import { ApiError } from '../client/errors.js';
 import { HttpClient } from '../client/http.js';
 import { sendSmsCode, verifySmsCode } from '../client/sms.js';
 import type { SessionToken } from '../client/types.js';
-import type { ChatLabels } from './labels/types.js';
-import { SvcLocalizedElement } from './svc-localized-element.js';
-import { themeRules } from './tokens.js';
+import type { ChatLabels } from '../internal/labels/types.js';
+import { localize } from '../internal/localize.js';
+import { SvcLocalizedElement } from '../internal/svc-localized-element.js';
+import { themeStyles, token } from '../internal/theme.js';
 
 /** Who signed in. `token` is there only on the sign-in element's own event, for pages that use it alone. */
 export interface SignedIn {
@@ -36,12 +37,12 @@ const RESEND_SECONDS = 30;
  */
 export class SvcSmsSignIn extends SvcLocalizedElement {
   static override styles = [
-    unsafeCSS(themeRules(':host([theme=light])', ':host([theme=dark])', ':host([theme=auto])')),
+    themeStyles,
     css`
       :host {
         display: block;
-        font-family: var(--svc-font-family, system-ui, sans-serif);
-        color: var(--svc-color-text, #1f2328);
+        font-family: ${token('fontFamily')};
+        color: ${token('colorText')};
       }
       [part='form'] {
         display: grid;
@@ -56,9 +57,9 @@ export class SvcSmsSignIn extends SvcLocalizedElement {
       [part='input'] {
         font: inherit;
         padding: 10px 12px;
-        border: 1px solid var(--svc-color-border, #d9dee5);
-        border-radius: var(--svc-radius-s, 6px);
-        background: var(--svc-color-bg, #fff);
+        border: 1px solid ${token('colorBorder')};
+        border-radius: ${token('radiusS')};
+        background: ${token('colorBg')};
         color: inherit;
       }
       [part='input'][name='code'] {
@@ -70,9 +71,9 @@ export class SvcSmsSignIn extends SvcLocalizedElement {
         font-weight: 600;
         padding: 10px 12px;
         border: 0;
-        border-radius: var(--svc-radius-s, 6px);
-        background: var(--svc-color-primary, #4f46e5);
-        color: var(--svc-color-on-primary, #fff);
+        border-radius: ${token('radiusS')};
+        background: ${token('colorPrimary')};
+        color: ${token('colorOnPrimary')};
         cursor: pointer;
       }
       [part='button']:disabled {
@@ -85,26 +86,26 @@ export class SvcSmsSignIn extends SvcLocalizedElement {
         padding: 0;
         border: 0;
         background: none;
-        color: var(--svc-color-link, #1d5fd1);
+        color: ${token('colorLink')};
         cursor: pointer;
         justify-self: start;
       }
       [part='link-button']:disabled {
-        color: var(--svc-color-muted, #5b6470);
+        color: ${token('colorMuted')};
         cursor: default;
       }
       [part='message'] {
         margin: 0;
-        color: var(--svc-color-muted, #5b6470);
+        color: ${token('colorMuted')};
         font-size: 0.9em;
       }
       [part='error'] {
         margin: 0;
-        color: var(--svc-color-danger, #c62828);
+        color: ${token('colorDanger')};
         font-size: 0.9em;
       }
       :focus-visible {
-        outline: 2px solid var(--svc-color-focus, #4f46e5);
+        outline: 2px solid ${token('colorFocus')};
         outline-offset: 2px;
       }
     `,
@@ -131,6 +132,7 @@ export class SvcSmsSignIn extends SvcLocalizedElement {
   /** Overrides of any label. */
   declare labels?: Partial<ChatLabels>;
 
+  protected readonly language = localize(this);
   _step: 'phone' | 'code' = 'phone';
   _phone = '';
   _error?: string;

@@ -5,9 +5,10 @@
  */
 
 export type { ChatMessage } from '../chat/chat-message.js';
-export { DEFAULT_INFO_COLLECT_LABELS, DEFAULT_PAYMENT_LABELS } from '../elements/labels/en.js';
-export type { InfoCollectLabels, PaymentLabels } from '../elements/labels/types.js';
-export { CHAT_CSS, PLATFORM_TOKENS, type PlatformTokens, tokenStyle } from '../elements/tokens.js';
+export { CHAT_CSS } from '../internal/chat-css.js';
+export { DEFAULT_INFO_COLLECT_LABELS, DEFAULT_PAYMENT_LABELS } from '../internal/labels/en.js';
+export type { InfoCollectLabels, PaymentLabels } from '../internal/labels/types.js';
+export { PLATFORM_TOKENS, type PlatformTokens, tokenStyle } from '../internal/tokens.js';
 export { InfoCollectCard, type InfoCollectCardProps, PaymentGateCard, type PaymentGateCardProps } from './cards.js';
 export { ChatBox, type ChatProps, ChatWidget, Markdown } from './components.js';
 export { useInjectStyles } from './use-inject-styles.js';

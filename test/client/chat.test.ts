@@ -9,6 +9,7 @@ import {
   isInterrupt,
   SvcClient,
 } from '../../src/index.js';
+import { abortOnceStreaming } from '../helpers/abort.js';
 import { visitorClient } from '../helpers/client.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
@@ -208,15 +209,22 @@ describe('client: chat', () => {
     const turn = await client.sendMessage('the end');
     const past = `e${String(Number(turn.lastEventId!.slice(1)) + 1000).padStart(15, '0')}`;
     const states: string[] = [];
+    // A stream that opened would hear nothing: it is ended as it opens, so the test fails instead of waiting.
+    const opened = new AbortController();
     const records = client.chat.stream(turn.conversationId, {
       lastEventId: past,
-      onConnectionChange: (state) => states.push(state),
+      signal: opened.signal,
+      onConnectionChange: (state) => {
+        states.push(state);
+        opened.abort();
+      },
     });
-    await assert.rejects(records.next(), (err: unknown) => {
-      assert.ok(err instanceof BadRequestError);
-      assert.equal(err.message, 'lastEventId is past the newest record of this conversation');
-      return true;
-    });
+    const refused = await records.next().then(
+      (read) => read,
+      (err: unknown) => err,
+    );
+    assert.ok(refused instanceof BadRequestError, `not refused: ${String(refused)}`);
+    assert.equal(refused.message, 'lastEventId is past the newest record of this conversation');
     assert.deepEqual(states, [], 'never open, never reconnecting');
   });
 
@@ -236,9 +244,9 @@ describe('client: chat', () => {
     const client = await visitorClient(server, { agentId: 'agent_echo' });
     const { conversationId } = await client.sendMessage('quiet');
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 100);
+    const reader = new SvcClient({ ...client.http.config, fetch: abortOnceStreaming(controller) });
     await assert.rejects(async () => {
-      for await (const _ of client.chat.stream(conversationId, { signal: controller.signal })) {
+      for await (const _ of reader.chat.stream(conversationId, { signal: controller.signal })) {
         // The conversation is quiet: nothing arrives before the abort.
       }
     }, AbortError);
@@ -260,13 +268,11 @@ describe('client: chat', () => {
   });
 
   it('the signal of a send cancels the wait for the reply with AbortError', async () => {
-    const client = await visitorClient(server, { agentId: 'agent_demo' });
-    const conversation = client.conversation();
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 300);
-    const started = Date.now();
+    const client = await visitorClient(server, { agentId: 'agent_demo', fetch: abortOnceStreaming(controller) });
+    const conversation = client.conversation();
     await assert.rejects(conversation.send('/slow 10', { signal: controller.signal }), AbortError);
-    assert.ok(Date.now() - started < 5_000, 'the abort did not wait for the reply');
+    // The reply still runs: the abort did not wait for it.
     assert.equal((await conversation.interrupt()).interrupted, true);
     await assert.rejects(client.sendMessage('late', { signal: AbortSignal.abort() }), AbortError);
   });

@@ -9,7 +9,10 @@ import semver from 'semver';
  * script has a decision in `allowScripts` (npm warns "not yet covered by allowScripts" otherwise).
  */
 const README = readFileSync('README.md', 'utf8');
-const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { allowScripts: Record<string, boolean> };
+const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as {
+  allowScripts: Record<string, boolean>;
+  engines: { node: string };
+};
 const lock = JSON.parse(readFileSync('package-lock.json', 'utf8')) as {
   packages: Record<string, { engines?: { node?: string } | string[]; hasInstallScript?: boolean; optional?: boolean }>;
 };
@@ -22,6 +25,10 @@ describe('npm install, as the README says', () => {
 
   it('names the oldest Node it runs on', () => {
     assert.ok(oldest, 'the README says "Node X.Y or newer"');
+  });
+
+  it('states the same oldest Node in package.json, so npm warns whoever installs on an older one', () => {
+    assert.equal(semver.minVersion(pkg.engines.node)?.version, semver.coerce(oldest)!.version);
   });
 
   it('installs no package whose engines exclude that Node', () => {

@@ -7,6 +7,7 @@ import type { SvcSmsSignIn } from '../../src/elements/svc-sms-sign-in.js';
 import { chat, idle, part, waitFor } from '../cards/helpers.js';
 import { axeViolations, expectAccessible, expectAccessibleInBothThemes } from '../helpers/axe.js';
 import { lastSmsCode, mintVisitorSession, service, until } from '../helpers/browser-service.js';
+import { chatReady } from '../helpers/chat-ready.js';
 
 describe('<svc-chat> accessibility, measured with axe-core at WCAG 2.2 AA', () => {
   it('catches violations when there are some: a low-contrast token, an unlabelled field (positive control)', async () => {
@@ -39,7 +40,7 @@ describe('<svc-chat> accessibility, measured with axe-core at WCAG 2.2 AA', () =
     this.timeout(30_000);
     const el = await chat();
     await el.send('/slow 20');
-    await until(() => el.shadowRoot!.querySelector('svc-markdown[streaming]')?.shadowRoot?.textContent, 10_000, 'text');
+    await until(() => el.shadowRoot!.querySelector('svc-markdown[streaming]')?.shadowRoot?.textContent, 'text');
     await expectAccessibleInBothThemes(el, 'streaming');
     const stopped = oneEvent(el, 'svc-turn-complete');
     await el.interrupt();
@@ -67,7 +68,7 @@ describe('<svc-chat> accessibility, measured with axe-core at WCAG 2.2 AA', () =
     };
     const failed = await fixture<HTMLDivElement>(
       html`<div style="height: 600px"><svc-chat agent-ids="agent_echo" lang="en" .client=${client}></svc-chat></div>`,
-    ).then((d) => d.querySelector('svc-chat')!);
+    ).then((d) => chatReady(d.querySelector('svc-chat')!));
     await failed.send('not going anywhere');
     await waitFor(failed, '[part~=retry-button]', 'the retry button');
     await expectAccessibleInBothThemes(failed, 'a message not sent, with its notice');
@@ -100,8 +101,8 @@ describe('<svc-chat> accessibility, measured with axe-core at WCAG 2.2 AA', () =
     await expectAccessibleInBothThemes(el, 'an image in a reply');
     image.click();
     const dialog = await waitFor<HTMLDialogElement>(el, '[part~=lightbox]', 'the viewer');
-    await until(() => dialog.open, 2000, 'the viewer to open');
-    await until(() => part<HTMLImageElement>(el, 'lightbox-image')!.complete, 5000, 'the image to load');
+    await until(() => dialog.open, 'the viewer to open');
+    await until(() => part<HTMLImageElement>(el, 'lightbox-image')!.complete, 'the image to load');
     await expectAccessibleInBothThemes(el, 'the image viewer');
     dialog.close();
   });
@@ -109,25 +110,31 @@ describe('<svc-chat> accessibility, measured with axe-core at WCAG 2.2 AA', () =
   it('has none in either step of SMS sign-in, also with an error', async () => {
     const { url } = await service();
     const el = await fixture<HTMLDivElement>(html`<div style="height: 600px"><svc-chat base-url=${url} sign-in="sms"
-      workspace="demo" agent-ids="agent_echo" lang="en"></svc-chat></div>`).then((d) => d.querySelector('svc-chat')!);
+      workspace="demo" agent-ids="agent_echo" lang="en"></svc-chat></div>`).then((d) =>
+      chatReady(d.querySelector('svc-chat')!),
+    );
     const signIn = part(el, 'sign-in')!.querySelector<SvcSmsSignIn>('svc-sms-sign-in')!;
     await signIn.updateComplete;
     await expectAccessibleInBothThemes(el, 'sign-in, phone step');
     const phoneInput = signIn.shadowRoot!.querySelector<HTMLInputElement>('input[name=phone]')!;
     phoneInput.value = '12345';
     signIn.shadowRoot!.querySelector<HTMLButtonElement>('button[type=submit]')!.click();
-    await until(() => signIn.shadowRoot!.querySelector('[part=error]'), 5000, 'the bad-number message');
+    await until(() => signIn.shadowRoot!.querySelector('[part=error]'), 'the bad-number message');
     await expectAccessibleInBothThemes(el, 'sign-in, phone step with an error');
 
     const phone = `+86137${String(Date.now()).slice(-8)}`;
     phoneInput.value = phone;
     signIn.shadowRoot!.querySelector<HTMLButtonElement>('button[type=submit]')!.click();
-    const codeInput = await until(() => signIn.shadowRoot!.querySelector<HTMLInputElement>('input[name=code]'), 5000);
-    await until(() => lastSmsCode(phone), 5000, 'the SMS');
+    const codeInput = await until(
+      () => signIn.shadowRoot!.querySelector<HTMLInputElement>('input[name=code]'),
+      'the code step',
+    );
+    // The service writes the SMS before it answers, so the code is there once the code step shows.
+    expect(await lastSmsCode(phone)).to.match(/^\d{6}$/);
     await expectAccessibleInBothThemes(el, 'sign-in, code step');
     codeInput.value = '12';
     signIn.shadowRoot!.querySelector<HTMLButtonElement>('button[type=submit]')!.click();
-    await until(() => signIn.shadowRoot!.querySelector('[part=error]'), 5000, 'the wrong-code message');
+    await until(() => signIn.shadowRoot!.querySelector('[part=error]'), 'the wrong-code message');
     await expectAccessibleInBothThemes(el, 'sign-in, code step with an error');
   });
 

@@ -1,6 +1,6 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import type { ChatClient } from '../../src/client/chat.js';
-import { imageAllowed } from '../../src/elements/safe-url.js';
+import { imageAllowed } from '../../src/internal/safe-url.js';
 import '../../src/elements/svc-chat.js';
 import type { SvcChat } from '../../src/elements/svc-chat.js';
 import '../../src/elements/svc-markdown.js';
@@ -59,7 +59,7 @@ describe('image hosts: which images load (a prompt-injected image is a request t
         .client=${{ chat: api as unknown as ChatClient }} conversation-id=${CONVERSATION}
         image-hosts=${imageHosts} lang="en"></svc-chat></div>`);
       const el = div.querySelector<SvcChat>('svc-chat')!;
-      const message = await until(() => el.shadowRoot!.querySelector('[part~=message-agent]'), 10_000, 'the reply');
+      const message = await until(() => el.shadowRoot!.querySelector('[part~=message-agent]'), 'the reply');
       const markdown = message.querySelector<SvcMarkdown>('svc-markdown')!;
       await markdown.updateComplete;
       const body = message.querySelector('.body')!;

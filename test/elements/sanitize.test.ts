@@ -2,11 +2,12 @@ import { expect } from '@open-wc/testing';
 import DOMPurify from 'dompurify';
 import type { TrustedTypesWindow } from 'trusted-types/lib/index.js';
 import { sanitizeFragment, sanitizeHtml, sanitizeTrustedHtml } from '../../src/elements/markdown/sanitize.js';
+import { imageAllowed } from '../../src/internal/safe-url.js';
 
 /** The sanitized HTML as a detached tree, to query. */
 function tree(html: string, imageHosts?: string[]): HTMLElement {
   const root = document.createElement('div');
-  root.append(sanitizeFragment(html, { imageHosts }));
+  root.append(sanitizeFragment(html, { imageAllowed: imageHosts && ((src) => imageAllowed(src, imageHosts)) }));
   return root;
 }
 

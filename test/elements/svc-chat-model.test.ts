@@ -4,6 +4,7 @@ import type { SvcInfoCollect } from '../../src/cards/svc-info-collect.js';
 import type { SvcChat } from '../../src/elements/svc-chat.js';
 import { fill, idle, part, parts, typeAndSend, waitFor } from '../cards/helpers.js';
 import { mintVisitorSession, service, until } from '../helpers/browser-service.js';
+import { chatReady } from '../helpers/chat-ready.js';
 
 const agentTexts = (el: Element) =>
   parts(el, 'message-agent').map((m) => m.querySelector('svc-markdown')?.shadowRoot?.textContent?.trim() ?? '');
@@ -15,28 +16,27 @@ async function modelChat(): Promise<SvcChat> {
   const div = await fixture<HTMLDivElement>(html`<div style="height: 700px">
     <svc-chat base-url=${model.url} token=${token} agent-ids="agent_aria" lang="en"></svc-chat>
   </div>`);
-  return div.querySelector('svc-chat')!;
+  return chatReady(div.querySelector('svc-chat')!);
 }
 
 describe('<svc-chat> with a model agent', () => {
   it('streams the model’s reply, shows the form it asks for, and the model answers the submitted form', async () => {
     const el = await modelChat();
     typeAndSend(el, 'hello model');
-    await until(() => agentTexts(el).includes('You said: hello model'), 10_000, 'the model’s reply');
+    await until(() => agentTexts(el).includes('You said: hello model'), 'the model’s reply');
     await idle(el);
 
     typeAndSend(el, 'please show me a form');
     const card = await waitFor<SvcInfoCollect>(el, 'svc-info-collect', 'the form the model asked for');
-    await until(() => card.shadowRoot?.querySelector('form'), 5000, 'the form');
+    await until(() => card.shadowRoot?.querySelector('form'), 'the form');
     expect(agentTexts(el)).to.include('Please fill in this form.');
     await idle(el);
     fill(card, 'name', 'Grace');
     fill(card, 'email', 'grace@example.com');
     part<HTMLButtonElement>(card, 'button')!.click();
-    await until(() => card.getAttribute('state') === 'submitted', 5000, 'the answered state');
+    await until(() => card.getAttribute('state') === 'submitted', 'the answered state');
     const reply = await until(
       () => agentTexts(el).find((t) => t.startsWith('Thanks! I got this:')),
-      10_000,
       'the model’s answer to the form',
     );
     expect(reply).to.contain('"name":"Grace"');

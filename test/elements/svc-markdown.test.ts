@@ -2,8 +2,8 @@ import { elementUpdated, expect, fixture, html, nextFrame, oneEvent } from '@ope
 import '../../src/elements/svc-markdown.js';
 import { markdownToHtml } from '../../src/elements/markdown/marked.js';
 import { sanitizeHtml } from '../../src/elements/markdown/sanitize.js';
-import { SvcElement } from '../../src/elements/svc-element.js';
 import { SvcMarkdown } from '../../src/elements/svc-markdown.js';
+import { SvcElement } from '../../src/internal/svc-element.js';
 
 const FENCE = '```';
 

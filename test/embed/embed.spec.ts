@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, type Locator, type Page, test } from '@playwright/test';
@@ -14,6 +14,13 @@ import { filesUnder, type Site, startSite, page as wrap } from './site.js';
 
 const snippet = readFileSync(join(import.meta.dirname, 'html/snippet.html'), 'utf8');
 const asset = (name: string) => join(ROOT, 'dist', name);
+/** Every script-tag file (`svc-chat.js`, `svc-chat.esm.js` and the files it loads), at `prefix` + its name. */
+const assets = (prefix: string, keep: (name: string) => boolean = () => true) =>
+  Object.fromEntries(
+    readdirSync(join(ROOT, 'dist'))
+      .filter((name) => /^svc-chat.*\.js$/.test(name) && keep(name))
+      .map((name) => [`${prefix}${name}`, asset(name)]),
+  );
 
 let site: Site;
 let builds: string;
@@ -34,15 +41,17 @@ test.beforeAll(async () => {
   // Svelte compiles its components at build time, as a site's Vite does with the Svelte plugin.
   await buildApp('svelte', join(builds, 'svelte'), { plugins: [svelte()] });
   site = await startSite({
-    '/assets/svc-chat.js': asset('svc-chat.js'),
-    '/assets/svc-chat.esm.js': asset('svc-chat.esm.js'),
-    '/assets/svc-chat-markdown.js': asset('svc-chat-markdown.js'),
-    '/assets/svc-chat-lang-ar.js': asset('svc-chat-lang-ar.js'),
+    ...assets('/assets/'),
     '/html/': wrap(snippet),
+    // The launcher: what a page loads before the chat is used.
+    '/launcher/': wrap(snippet.replace('<svc-chat ', '<svc-chat mode="launcher" ')),
+    '/module/': wrap(
+      `${snippet.replace('<script src="/assets/svc-chat.js"></script>', '')}\n<script type="module" src="/assets/svc-chat.esm.js"></script>`,
+    ),
     // The same page in Arabic: its labels are a file beside the script too.
     '/arabic/': wrap(snippet.replace('<svc-chat ', '<svc-chat lang="ar" ')),
-    // Only svc-chat.js deployed, without the markdown engine next to it.
-    '/lone/svc-chat.js': asset('svc-chat.js'),
+    // The script deployed without the markdown engine next to it.
+    ...assets('/lone/', (name) => name !== 'svc-chat-markdown.js'),
     '/lone/': wrap(snippet.replace('/assets/svc-chat.js', '/lone/svc-chat.js')),
     // The script loaded again, as a classic script and as the ES module build, after the chat is on the page.
     '/twice/': wrap(
@@ -118,7 +127,9 @@ test('plain HTML in Arabic: the labels load once, from next to the script, and t
   expect(errors).toEqual([]);
 });
 
-test('only svc-chat.js deployed: messages show as plain text, and the console says why', async ({ page }) => {
+test('deployed without the markdown engine: messages show as plain text, and the console says why', async ({
+  page,
+}) => {
   const errors = watchErrors(page);
   await page.goto(`${site.url}/lone/`);
   const chat = page.locator('svc-chat');
@@ -201,5 +212,116 @@ test('Svelte: the element in a Svelte 5 component, given properties and its even
   // The session comes from `tokenProvider`, a function only a property can carry.
   await chatThrough(chat, 'hello from svelte');
   await expect(page.getByText('Replies: 1')).toBeVisible();
+  expect(errors).toEqual([]);
+});
+
+/** Holds every request for the chat's panel until `release()`: the panel is late for as long as a test wants. */
+async function holdPanel(page: Page) {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  let requested!: () => void;
+  const asked = new Promise<void>((resolve) => {
+    requested = resolve;
+  });
+  await page.route('**/svc-chat-panel.js', async (route) => {
+    requested();
+    await released;
+    await route.continue();
+  });
+  return { asked, release };
+}
+
+test('the launcher paints from svc-chat.js alone, and the rest loads while the page is idle', async ({ page }) => {
+  const errors = watchErrors(page);
+  const scripts: string[] = [];
+  page.on('request', (request) => {
+    if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
+  });
+  const panel = await holdPanel(page);
+  await page.goto(`${site.url}/launcher/`);
+  await expect(page.locator('svc-chat [part~="launcher"]')).toBeVisible();
+  // The panel (with Lit) is held back: the launcher painted from the one classic script.
+  expect(scripts.filter((script) => script !== '/assets/svc-chat-panel.js')).toEqual(['/assets/svc-chat.js']);
+  // Nobody touched the launcher: the rest is asked for once the page is idle.
+  await panel.asked;
+  expect(scripts).toContain('/assets/svc-chat-panel.js');
+  panel.release();
+  await page.waitForFunction(
+    () => typeof (window as { Svc?: { ChatClient?: unknown } }).Svc?.ChatClient === 'function',
+  );
+  expect(errors).toEqual([]);
+});
+
+test('a visitor who opens the launcher before the panel has arrived sees it open at once, and what they typed is sent', async ({
+  page,
+}) => {
+  const errors = watchErrors(page);
+  const panel = await holdPanel(page);
+  await page.goto(`${site.url}/launcher/`);
+  const chat = page.locator('svc-chat');
+  await chat.locator('[part~="launcher"]').click();
+  // Open at once, saying it is on its way, with a field to write in.
+  await expect(chat.locator('[part~="panel"]')).toBeVisible();
+  await expect(chat.locator('[part~="panel"]')).toHaveAttribute('aria-busy', 'true');
+  await expect(chat.locator('[part~="notice"]')).toHaveText('Connecting…');
+  const input = chat.locator('[part~="input"]');
+  await expect(input).toBeFocused();
+  await input.pressSequentially('early **bird**');
+  await input.press('Enter');
+  await panel.asked;
+  panel.release();
+  // The panel took over: what was typed and sent went out once it was there.
+  await expect(chat.locator('[part~="message-user"]')).toHaveText(['early **bird**']);
+  await expect(chat.locator('[part~="message-agent"] [part~="bubble"]').last()).toHaveText('Echo: early bird');
+  await expect(chat.locator('[part~="panel"]')).not.toHaveAttribute('aria-busy', 'true');
+  expect(errors).toEqual([]);
+});
+
+test('typed before the panel arrived and not sent: the text stays in the field, with the focus', async ({ page }) => {
+  const panel = await holdPanel(page);
+  await page.goto(`${site.url}/launcher/`);
+  const chat = page.locator('svc-chat');
+  await chat.locator('[part~="launcher"]').click();
+  const input = chat.locator('[part~="input"]');
+  await input.pressSequentially('half a thought');
+  await panel.asked;
+  panel.release();
+  await expect(chat.locator('[part~="new-button"]')).toBeVisible();
+  await expect(input).toHaveValue('half a thought');
+  await expect(input).toBeFocused();
+  await expect(chat.locator('[part~="message-user"]')).toHaveCount(0);
+});
+
+test('window.Svc: Svc.load() loads the rest at once and resolves with window.Svc, which then holds the clients', async ({
+  page,
+}) => {
+  const panel = await holdPanel(page);
+  await page.goto(`${site.url}/launcher/`);
+  type Svc = { load(): Promise<Svc>; ChatClient?: unknown; extractText?: unknown; SvcPaymentGate?: unknown };
+  expect(await page.evaluate(() => typeof (window as unknown as { Svc: Svc }).Svc.ChatClient)).toBe('undefined');
+  const loaded = page.evaluate(async () => {
+    const svc = (window as unknown as { Svc: Svc }).Svc;
+    const same = (await svc.load()) === svc;
+    return { same, client: typeof svc.ChatClient, helper: typeof svc.extractText, card: typeof svc.SvcPaymentGate };
+  });
+  await panel.asked;
+  panel.release();
+  expect(await loaded).toEqual({ same: true, client: 'function', helper: 'function', card: 'function' });
+});
+
+test('the ES module build: svc-chat.esm.js alone, its load() resolves with the clients, and the chat works', async ({
+  page,
+}) => {
+  const errors = watchErrors(page);
+  await page.goto(`${site.url}/module/`);
+  const client = await page.evaluate(async () => {
+    const file = '/assets/svc-chat.esm.js';
+    const module = await import(file);
+    return typeof (await module.load()).ChatClient;
+  });
+  expect(client).toBe('function');
+  await chatThrough(page.locator('svc-chat'), 'hello module');
   expect(errors).toEqual([]);
 });

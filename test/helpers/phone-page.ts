@@ -12,7 +12,7 @@ export async function phonePage(body: string): Promise<{ frame: HTMLIFrameElemen
   frame.style.cssText = `display: block; width: ${PHONE.width}px; height: ${PHONE.height}px; border: 0`;
   frame.srcdoc = `<!doctype html><html lang="en"><head><meta charset="utf-8">
     <meta name="viewport" content="width=device-width, initial-scale=1">
-    <script type="module" src="/src/elements/index.ts"></script></head>
+    <script type="module" src="/src/elements.ts"></script></head>
     <body style="margin: 0; font: 16px system-ui">${body}</body></html>`;
   const loaded = new Promise((resolve) => frame.addEventListener('load', resolve, { once: true }));
   document.body.append(frame);

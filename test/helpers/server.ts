@@ -1,3 +1,4 @@
+import { EventEmitter } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -49,6 +50,11 @@ export interface TestServer extends RunningService {
   outbox: string;
   /** `fetch` against `/api/v2` with an optional bearer token and JSON body. */
   api(path: string, init?: ApiInit): Promise<{ status: number; body: any; headers: Headers }>;
+  /**
+   * Resolves once no stream reads the conversation any more, or at most `left` do (the service drops a reader
+   * when its connection closes).
+   */
+  readersGone(conversationId: string, left?: number): Promise<void>;
 }
 
 export interface ApiInit {
@@ -99,6 +105,22 @@ export async function startTestServer(options: ServiceOptions = {}): Promise<Tes
   }
   const balancer = count > 1 ? await startRoundRobin(instances.map((instance) => instance.url)) : undefined;
   const service = { ...instances[0]!, url: balancer?.url ?? instances[0]!.url };
+  // Every reader a record log lets go is announced, so a test waits for the last one to leave instead of
+  // looking again; the readers are counted over every instance.
+  const left = new EventEmitter();
+  for (const { ctx } of instances) {
+    const { records } = ctx;
+    const follow = records.follow;
+    records.follow = (conversationId, after, reader) => {
+      const unsubscribe = follow.call(records, conversationId, after, reader);
+      return () => {
+        unsubscribe();
+        left.emit(conversationId);
+      };
+    };
+  }
+  const readers = (conversationId: string) =>
+    instances.reduce((sum, { ctx }) => sum + ctx.records.readers(conversationId), 0);
   return {
     ...service,
     instances,
@@ -122,6 +144,16 @@ export async function startTestServer(options: ServiceOptions = {}): Promise<Tes
       }
       return { status: res.status, body: parsed, headers: res.headers };
     },
+    readersGone: (conversationId, remaining = 0) =>
+      new Promise((resolve) => {
+        const check = () => {
+          if (readers(conversationId) > remaining) return;
+          left.off(conversationId, check);
+          resolve();
+        };
+        left.on(conversationId, check);
+        check();
+      }),
     async close() {
       await balancer?.close();
       await Promise.all(instances.map((instance) => instance.close()));

@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { conversationDir, sweepUploads } from '../../server/files.js';
 import { LIMITS } from '../../server/limits.js';
 import { clock } from '../../server/store/clock.js';
-import { sessionToken } from '../helpers/conversation.js';
+import { sendAndRead, sessionToken } from '../helpers/conversation.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 const PNG = Buffer.from(
@@ -25,19 +26,12 @@ const upload = (server: TestServer, body: BodyInit, token = 'pk_alice', headers?
 
 /** Starts a conversation with the demo agent's `/file` command and waits for its two files. */
 async function conversationWithFiles(server: TestServer, token: string): Promise<string> {
-  const sent = await server.api('/conversations/send', {
-    method: 'POST',
-    token,
-    json: { message: '/file', targetAgentIds: ['agent_demo'], newConversation: true },
+  const { sent } = await sendAndRead(server, token, {
+    message: '/file',
+    targetAgentIds: ['agent_demo'],
+    newConversation: true,
   });
-  assert.equal(sent.status, 200, JSON.stringify(sent.body));
-  const id: string = sent.body.conversationId;
-  for (let waited = 0; waited < 10_000; waited += 20) {
-    const { body } = await server.api(`/conversations/${id}/messages`, { token });
-    if (body.entries.some((r: any) => r.raw.type === 'result')) return id;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  throw new Error('the /file turn did not end');
+  return sent.conversationId;
 }
 
 describe('file upload and capability URLs', () => {
@@ -220,21 +214,38 @@ describe('uploads no message refers to expire', () => {
     assert.equal(readdirSync(join(server.ctx.filesDir, 'uploads')).length, 1);
   });
 
-  it('keeps the files agents made and showed in a reply', async () => {
-    const sent = await server.api('/conversations/send', {
-      method: 'POST',
-      token: 'pk_alice',
-      json: { message: '/image', targetAgentIds: ['agent_demo'], newConversation: true },
-    });
-    let url: string | undefined;
-    for (let waited = 0; !url && waited < 10_000; waited += 20) {
-      const { body } = await server.api(`/conversations/${sent.body.conversationId}/messages`, { token: 'pk_alice' });
-      const image = body.entries
-        .flatMap((r: any) => (r.raw.type === 'assistant' ? r.raw.message.content : []))
-        .find((b: any) => b.type === 'image');
-      url = image?.source.url;
-      if (!url) await new Promise((resolve) => setTimeout(resolve, 20));
+  it('are cleared away when the service starts too: what expired while it was down goes', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-expiry-'));
+    const options = { db: join(dir, 'svc.db'), filesDir: join(dir, 'files') };
+    const realNow = clock.now;
+    try {
+      const before = await startTestServer(options);
+      const { token } = await sessionToken(before);
+      const path = new URL((await upload(before, form(new Blob(['forgotten'])), token)).body.url).pathname;
+      await before.close();
+      clock.now = () => realNow() + LIMITS.unreferencedUploadMs + 60_000;
+      const restarted = await startTestServer(options);
+      try {
+        assert.equal((await fetch(`${restarted.url}${path}`)).status, 404);
+        assert.deepEqual(readdirSync(join(options.filesDir, 'uploads')), []);
+      } finally {
+        await restarted.close();
+      }
+    } finally {
+      clock.now = realNow;
+      rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it('keeps the files agents made and showed in a reply', async () => {
+    const { records } = await sendAndRead(server, 'pk_alice', {
+      message: '/image',
+      targetAgentIds: ['agent_demo'],
+      newConversation: true,
+    });
+    const url: string | undefined = records
+      .flatMap((r: any) => (r.raw.type === 'assistant' ? r.raw.message.content : []))
+      .find((b: any) => b.type === 'image')?.source.url;
     assert.ok(url);
     await sweepUploads(server.ctx, Date.now() + 2 * LIMITS.unreferencedUploadMs);
     assert.equal((await fetch(url)).status, 200);

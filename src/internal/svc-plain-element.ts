@@ -1,0 +1,201 @@
+import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import { type EmitOptions, emit, type SvcEvent, type SvcEventDetail, type SvcEventName } from './emit.js';
+
+/** A property as Lit declares it (the subset `<svc-chat>` uses), so the manifest reads it the same way. */
+export interface PlainProperty {
+  attribute?: string | false;
+  type?: BooleanConstructor;
+  reflect?: boolean;
+  state?: boolean;
+}
+
+/** Each element class's attributes, by name: the property each sets (none: an `HTMLElement` property's own). */
+const attributesOf = new WeakMap<object, Map<string, string | undefined>>();
+
+/** The properties of an element and of its base. */
+const declared = (element: typeof SvcPlainElement): Record<string, PlainProperty> => ({
+  ...SvcPlainElement.properties,
+  ...element.properties,
+});
+
+/** Each element's property values. */
+const valuesOf = new WeakMap<Element, Map<string, unknown>>();
+
+/** Gives the element class an accessor for each of its own properties, its attributes, and registers it. */
+function register(element: typeof SvcPlainElement, tag: string): void {
+  const attributes = new Map<string, string | undefined>();
+  for (const [name, options] of Object.entries(declared(element))) {
+    // `lang` and `dir` keep the accessors of every element, which reflect: a change of them updates the element.
+    const own = !(name in HTMLElement.prototype);
+    if (!options.state && options.attribute !== false)
+      attributes.set(options.attribute || name, own ? name : undefined);
+    if (!own) continue;
+    Object.defineProperty(element.prototype, name, {
+      get(this: SvcPlainElement) {
+        return valuesOf.get(this)?.get(name);
+      },
+      set(this: SvcPlainElement, value: unknown) {
+        const values = valuesOf.get(this) ?? new Map<string, unknown>();
+        valuesOf.set(this, values);
+        const old = values.get(name);
+        if (Object.is(old, value)) return;
+        values.set(name, value);
+        this.requestUpdate(name, old);
+      },
+      configurable: true,
+    });
+  }
+  attributesOf.set(element, attributes);
+  if (!customElements.get(tag)) customElements.define(tag, element as unknown as CustomElementConstructor);
+}
+
+/**
+ * The base of `<svc-chat>`, the element a page loads before its launcher paints: Lit's reactive properties
+ * (declared in `static properties` as for Lit), reactive controllers and batched updates, without Lit. Lit's
+ * `ReactiveElement` alone is 2.75 KB gzip of the 8 KB a page may load first, and the panel, which brings Lit,
+ * cannot share it with a classic script (docs/performance.md, bundle size). An element draws itself with DOM
+ * calls in `update`; the controllers it is given (the panel's, once loaded) render with Lit into its shadow root.
+ */
+export abstract class SvcPlainElement extends HTMLElement implements ReactiveControllerHost {
+  static properties: Record<string, PlainProperty> = {
+    lang: {},
+    dir: { reflect: true },
+  };
+
+  /** Language of the labels (default: the page's language): `en`, `zh-CN`, `ar` or any BCP 47 tag. */
+  declare lang: string;
+  /** `rtl` or `ltr` (default: the direction of `lang`, else the page's): a change lays the element out again. */
+  declare dir: string;
+
+  /** Registers the element; a second registration (the script loaded twice) is ignored instead of throwing. */
+  static define(tag: string): void {
+    // biome-ignore lint/complexity/noThisInStatic: `this` is the subclass being registered.
+    register(this, tag);
+  }
+
+  static get observedAttributes(): string[] {
+    // biome-ignore lint/complexity/noThisInStatic: `this` is the subclass.
+    return [...(attributesOf.get(this)?.keys() ?? [])];
+  }
+
+  readonly #controllers = new Set<ReactiveController>();
+  /** Properties changed since the last update, with their former values. */
+  #changed = new Map<string, unknown>();
+  /** Set on the page before the element was defined: applied once it connects (as Lit does). */
+  #early?: Map<string, unknown>;
+  #updating: Promise<boolean> = Promise.resolve(true);
+  #requested = false;
+  #connected = false;
+  #reflecting = false;
+  readonly renderRoot: ShadowRoot = this.attachShadow({ mode: 'open' });
+
+  constructor() {
+    super();
+    for (const name of Object.keys((this.constructor as typeof SvcPlainElement).properties)) {
+      if (Object.hasOwn(this, name)) {
+        this.#early ??= new Map();
+        this.#early.set(name, (this as Record<string, unknown>)[name]);
+        delete (this as Record<string, unknown>)[name];
+      }
+    }
+  }
+
+  connectedCallback(): void {
+    if (this.#early) for (const [name, value] of this.#early) (this as Record<string, unknown>)[name] = value;
+    this.#early = undefined;
+    this.#connected = true;
+    for (const controller of this.#controllers) controller.hostConnected?.();
+    this.requestUpdate();
+  }
+
+  disconnectedCallback(): void {
+    this.#connected = false;
+    for (const controller of this.#controllers) controller.hostDisconnected?.();
+  }
+
+  attributeChangedCallback(attribute: string, old: string | null, value: string | null): void {
+    const name = attributesOf.get(this.constructor)?.get(attribute);
+    if (this.#reflecting || old === value) return;
+    if (!name) {
+      this.requestUpdate(attribute, old);
+      return;
+    }
+    const boolean = declared(this.constructor as typeof SvcPlainElement)[name]!.type === Boolean;
+    (this as Record<string, unknown>)[name] = boolean ? value !== null : (value ?? undefined);
+  }
+
+  /** Sets the attributes of the reflected properties that changed (an element may not in its constructor). */
+  #reflect(changed: Map<string, unknown>): void {
+    const properties = declared(this.constructor as typeof SvcPlainElement);
+    this.#reflecting = true;
+    for (const name of changed.keys()) {
+      const { reflect, attribute } = properties[name] ?? {};
+      const value = valuesOf.get(this)?.get(name);
+      // `dir` reflects by itself, as every element's does.
+      if (!reflect || name in HTMLElement.prototype) continue;
+      if (value === false || value === undefined || value === null) this.removeAttribute(attribute || name);
+      else this.setAttribute(attribute || name, value === true ? '' : String(value));
+    }
+    this.#reflecting = false;
+  }
+
+  addController(controller: ReactiveController): void {
+    this.#controllers.add(controller);
+    if (this.#connected) controller.hostConnected?.();
+  }
+
+  removeController(controller: ReactiveController): void {
+    this.#controllers.delete(controller);
+  }
+
+  /** Updates the element after the current task, once for every change made until then. */
+  requestUpdate(name?: string, old?: unknown): void {
+    if (name && !this.#changed.has(name)) this.#changed.set(name, old);
+    if (this.#requested) return;
+    this.#requested = true;
+    this.#updating = this.#update(this.#updating);
+  }
+
+  async #update(previous: Promise<boolean>): Promise<boolean> {
+    try {
+      await previous;
+    } catch (error) {
+      // An update that threw does not stop the next: its error is reported as unhandled, as Lit does.
+      void Promise.reject(error);
+    }
+    const waiting = this.scheduleUpdate();
+    if (waiting) await waiting;
+    // Not on the page yet: the update waits for `connectedCallback`, which asks for one.
+    this.#requested = false;
+    if (!this.#connected) return true;
+    const changed = this.#changed;
+    this.#changed = new Map();
+    this.#reflect(changed);
+    for (const controller of this.#controllers) controller.hostUpdate?.();
+    this.update(changed);
+    for (const controller of this.#controllers) controller.hostUpdated?.();
+    return !this.#requested;
+  }
+
+  /** What an update waits for before it runs (a language's labels), if anything. */
+  protected scheduleUpdate(): Promise<unknown> | undefined {
+    return undefined;
+  }
+
+  /** Draws the element: `changed` holds the properties changed since the last update, with their old values. */
+  protected abstract update(changed: Map<string, unknown>): void;
+
+  /** Settles once the element has updated; false if another update is due. */
+  get updateComplete(): Promise<boolean> {
+    return this.getUpdateComplete();
+  }
+
+  protected getUpdateComplete(): Promise<boolean> {
+    return this.#updating;
+  }
+
+  /** Dispatches a bubbling, composed event and returns it (`emit.ts`). */
+  emit<K extends SvcEventName>(name: K, detail: SvcEventDetail<K>, options?: EmitOptions): SvcEvent<K> {
+    return emit(this, name, detail, options);
+  }
+}
