@@ -6,6 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from './browser.js';
+import { enginesBenchmark } from './engines.js';
 import { renderBenchmarks } from './render.js';
 import { messagesBenchmark, serviceBenchmark } from './service.js';
 import { sizeBenchmark } from './size.js';
@@ -21,6 +22,7 @@ const results = {
   startup: await startupBenchmark(),
   service: await serviceBenchmark(),
   messages: await messagesBenchmark(),
+  engines: await enginesBenchmark(),
 };
 const file = join(ROOT, 'bench/results.json');
 writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);

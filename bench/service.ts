@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -14,7 +14,8 @@ const SENDS = 200;
 const READERS = 1000;
 
 /** The service as `svc-server` runs it, in its own process so its memory can be read. */
-async function startServer(dir: string, args: string[] = []): Promise<{ url: string; child: ChildProcess }> {
+export async function startServer(dir: string, args: string[] = []): Promise<{ url: string; child: ChildProcess }> {
+  mkdirSync(dir, { recursive: true });
   const fixture = join(dir, 'fixture.json');
   writeFileSync(fixture, JSON.stringify(FIXTURE));
   const child = spawn(
@@ -48,7 +49,7 @@ async function peakRssMb<T>(pid: number, work: Promise<T>): Promise<{ result: T;
   }
 }
 
-async function visitorToken(url: string, ref: string): Promise<string> {
+export async function visitorToken(url: string, ref: string): Promise<string> {
   const call = async (path: string, body: unknown) => {
     const res = await fetch(`${url}/api/v2/workspaces/acme${path}`, {
       method: 'POST',

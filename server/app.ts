@@ -39,6 +39,10 @@ export async function buildApp(ctx: AppContext, options: FastifyServerOptions = 
     schemaErrorFormatter,
     ...options,
   }).withTypeProvider<ZodTypeProvider>();
+  // A client may close its sending side once its request is written (`nc -N`, some proxies): it is still
+  // answered, also when the answer waits on the database. Node's HTTP server reads this property as it
+  // handles the end of a socket; without it, an answer not written yet is dropped.
+  (app.server as typeof app.server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
 
   // Fastify hands a missing body to the validator as null; zod then calls it `Required`, as it does a field.
   app.setValidatorCompiler((route) => {

@@ -68,9 +68,9 @@ function bearerToken(req: FastifyRequest): string | undefined {
 }
 
 /** Resolves the caller's credential, or throws 401 `invalid Bearer token`. */
-function requireCredential(db: Db, req: FastifyRequest): Credential {
+async function requireCredential(db: Db, req: FastifyRequest): Promise<Credential> {
   const token = bearerToken(req);
-  const credential = token ? findCredential(db, token) : undefined;
+  const credential = token ? await findCredential(db, token) : undefined;
   if (!credential) throw unauthorized(INVALID);
   const actAs = req.headers['x-act-as'];
   const user = credential.kind === 'workspace_key' ? undefined : credential.userId;
@@ -92,7 +92,7 @@ function liveKey(credential: Credential & { kind: 'workspace_key' }) {
  */
 export function workspaceAdminHook(db: Db): onRequestAsyncHookHandler {
   return async (req) => {
-    const credential = requireCredential(db, req);
+    const credential = await requireCredential(db, req);
     req.credential = credential;
     const { slug } = req.params as { slug?: string };
     if (slug === undefined) {
@@ -100,7 +100,7 @@ export function workspaceAdminHook(db: Db): onRequestAsyncHookHandler {
       liveKey(credential);
       return;
     }
-    const workspace = workspaceBySlug(db, slug);
+    const workspace = await workspaceBySlug(db, slug);
     switch (credential.kind) {
       case 'workspace_key':
         if (!workspace || workspace.id !== liveKey(credential).workspaceId) {
@@ -146,7 +146,7 @@ export interface Caller {
 export function userHook(db: Db): onRequestAsyncHookHandler {
   return async (req) => {
     if (req.routeOptions.schema?.security?.length === 0) return;
-    const credential = requireCredential(db, req);
+    const credential = await requireCredential(db, req);
     if (credential.kind === 'session') {
       const { userId, workspaceId, expiresAt } = credential;
       req.caller = { userId, workspaceId, expiresAt };
@@ -162,19 +162,19 @@ export function userHook(db: Db): onRequestAsyncHookHandler {
  */
 export function operatorHook(db: Db): onRequestAsyncHookHandler {
   return async (req) => {
-    const credential = requireCredential(db, req);
-    const agent = agentById(db, (req.params as { id: string }).id);
+    const credential = await requireCredential(db, req);
+    const agent = await agentById(db, (req.params as { id: string }).id);
     if (credential.kind === 'workspace_key') liveKey(credential);
     else if (credential.kind !== 'owner') throw unauthorized('workspace API key required');
     if (!agent || credential.workspaceId !== agent.workspace_id) throw notFound('agent not found');
     const operator = credential.kind === 'workspace_key' ? `key:${credential.keyId}` : `owner:${credential.userId}`;
-    req.training = { agent, conversation: trainingConversation(db, agent, operator) };
+    req.training = { agent, conversation: await trainingConversation(db, agent, operator) };
   };
 }
 
 /** The caller's own chat: anyone else's (or a training one, or none) is 404 `conversation not found`, never 403. */
-export function ownConversation(db: Db, caller: Caller, conversationId: string): StoredConversation {
-  const conversation = getConversation(db, conversationId);
+export async function ownConversation(db: Db, caller: Caller, conversationId: string): Promise<StoredConversation> {
+  const conversation = await getConversation(db, conversationId);
   if (conversation?.kind !== 'chat' || conversation.ownerId !== caller.userId) throw notFound('conversation not found');
   return conversation;
 }

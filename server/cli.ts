@@ -3,10 +3,11 @@ import { readFixture } from './fixture.js';
 import { parseQuota } from './limits.js';
 import { startService } from './service.js';
 
-const USAGE = `usage: svc-server [--host 127.0.0.1] [--port 8787] [--db FILE|:memory:] [--fixture FILE]
+const USAGE = `usage: svc-server [--host 127.0.0.1] [--port 8787] [--db FILE|:memory:|postgres://…] [--fixture FILE]
                   [--sms-outbox FILE] [--files-dir DIR] [--demo] [--model-base-url URL --model NAME]
                   [--public-url URL] [--trust-proxy ADDRESSES] [--quota NAME=N]...
   The port is --port, else the PORT environment variable, else 8787.
+  The database is --db, else the SVC_DATABASE_URL environment variable, else :memory: (SQLite).
   The model endpoint's key is read from the environment only (SVC_MODEL_API_KEY or OPENAI_API_KEY).`;
 
 async function main() {
@@ -15,7 +16,7 @@ async function main() {
       host: { type: 'string', default: '127.0.0.1' },
       // PORT is how hosts (and `PORT=9000 npm start`) choose it; a flag given on the command line wins.
       port: { type: 'string', default: process.env.PORT || '8787' },
-      db: { type: 'string', default: ':memory:' },
+      db: { type: 'string', default: process.env.SVC_DATABASE_URL || ':memory:' },
       fixture: { type: 'string' },
       'sms-outbox': { type: 'string' },
       'files-dir': { type: 'string' },

@@ -41,9 +41,9 @@ export function newUploadFile(ctx: AppContext): { id: string; path: string } {
 }
 
 /** 429 when `ownerId` has already uploaded their hourly quota: checked before an upload's bytes are read. */
-export function checkUploadQuota(ctx: AppContext, ownerId: string): void {
+export async function checkUploadQuota(ctx: AppContext, ownerId: string): Promise<void> {
   const now = clock.now();
-  const usage = uploadUsage(ctx.db, ownerId, iso(now - HOUR_MS));
+  const usage = await uploadUsage(ctx.db, ownerId, iso(now - HOUR_MS));
   if (usage.bytes >= ctx.quotas.uploadBytesPerHour) throw quotaReached(ctx, usage.oldest, now);
 }
 
@@ -68,15 +68,19 @@ export interface NewUpload {
  * (`{baseUrl}/api/v2/files/f_…/<filename>`). A visitor's upload (`quota`) that would take them past their
  * hourly quota is refused with 429 and its bytes removed.
  */
-export function registerUpload(ctx: AppContext, o: NewUpload, { quota }: { quota: boolean }): UploadedFile {
+export async function registerUpload(
+  ctx: AppContext,
+  o: NewUpload,
+  { quota }: { quota: boolean },
+): Promise<UploadedFile> {
   const filename = safeFilename(o.filename);
   const mimeType = MEDIA_TYPE.test(o.mimeType) ? o.mimeType.toLowerCase() : 'application/octet-stream';
   const row: UploadRow = { ...o, filename, mimeType };
   const now = clock.now();
-  if (!quota) insertUpload(ctx.db, row, iso(now));
+  if (!quota) await insertUpload(ctx.db, row, iso(now));
   else {
     const bytes = ctx.quotas.uploadBytesPerHour;
-    const refused = insertUploadWithinQuota(ctx.db, row, iso(now), { bytes, since: iso(now - HOUR_MS) });
+    const refused = await insertUploadWithinQuota(ctx.db, row, iso(now), { bytes, since: iso(now - HOUR_MS) });
     if (refused) {
       rmSync(join(ctx.filesDir, 'uploads', o.id), { force: true });
       throw quotaReached(ctx, refused.oldest, now);
@@ -92,20 +96,23 @@ export function registerUpload(ctx: AppContext, o: NewUpload, { quota }: { quota
 }
 
 /** Saves a file an agent made (not counted against the visitor's upload quota). */
-export function storeUpload(ctx: AppContext, o: Omit<NewUpload, 'id' | 'size'> & { data: Buffer }): UploadedFile {
+export function storeUpload(
+  ctx: AppContext,
+  o: Omit<NewUpload, 'id' | 'size'> & { data: Buffer },
+): Promise<UploadedFile> {
   const { id, path } = newUploadFile(ctx);
   writeFileSync(path, o.data);
   return registerUpload(ctx, { ...o, id, size: o.data.length }, { quota: false });
 }
 
-export function findUpload(ctx: AppContext, fileId: string): StoredUpload | undefined {
-  const upload = uploadById(ctx.db, fileId);
+export async function findUpload(ctx: AppContext, fileId: string): Promise<StoredUpload | undefined> {
+  const upload = await uploadById(ctx.db, fileId);
   return upload && { ...upload, path: join(ctx.filesDir, 'uploads', fileId) };
 }
 
 /** Deletes the uploads no message refers to that are older than LIMITS.unreferencedUploadMs; returns how many. */
-export function sweepUploads(ctx: AppContext, now = clock.now()): number {
-  const ids = deleteUnreferencedUploads(ctx.db, iso(now - LIMITS.unreferencedUploadMs));
+export async function sweepUploads(ctx: AppContext, now = clock.now()): Promise<number> {
+  const ids = await deleteUnreferencedUploads(ctx.db, iso(now - LIMITS.unreferencedUploadMs));
   for (const id of ids) rmSync(join(ctx.filesDir, 'uploads', id), { force: true });
   return ids.length;
 }
@@ -114,12 +121,12 @@ export function sweepUploads(ctx: AppContext, now = clock.now()): number {
  * An upload named by its URL, its bytes read on demand. Only the path counts: the file id in it is the capability,
  * whatever origin the caller reached the service at.
  */
-export function readUploadAt(
+export async function readUploadAt(
   ctx: AppContext,
   url: string,
-): (Omit<StoredUpload, 'path'> & { read(): Buffer }) | undefined {
+): Promise<(Omit<StoredUpload, 'path'> & { read(): Buffer }) | undefined> {
   const id = URL.canParse(url) ? UPLOAD_ID_IN_URL.exec(new URL(url).pathname)?.[1] : undefined;
-  const upload = id ? findUpload(ctx, id) : undefined;
+  const upload = id ? await findUpload(ctx, id) : undefined;
   if (!upload) return undefined;
   const { path, ...about } = upload;
   return { ...about, read: () => readFileSync(path) };

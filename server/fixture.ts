@@ -46,17 +46,17 @@ export function readFixture(path: string): Fixture {
  * restart on the same `--db` file) is kept as stored, so its wallet, members and conversations survive;
  * only its `model` agents take their settings from the fixture again, over `modelDefaults` (the command line's).
  */
-export function loadFixture(db: Db, input: Fixture, modelDefaults: ModelOptions = {}): void {
+export async function loadFixture(db: Db, input: Fixture, modelDefaults: ModelOptions = {}): Promise<void> {
   const fixture = fixtureSchema.parse(input);
   for (const ws of fixture.workspaces) {
     const agents = ws.agents.map((agent) => ({
       ...agent,
       options: agent.runtime === 'model' ? { ...modelDefaults, ...modelOptionsOf(agent) } : undefined,
     }));
-    if (!workspaceBySlug(db, ws.slug)) insertWorkspace(db, { ...ws, agents });
+    if (!(await workspaceBySlug(db, ws.slug))) await insertWorkspace(db, { ...ws, agents });
     else
       for (const agent of agents)
-        if (agent.options) setAgentRuntime(db, agent.id, { runtime: agent.runtime, options: agent.options });
+        if (agent.options) await setAgentRuntime(db, agent.id, { runtime: agent.runtime, options: agent.options });
   }
-  for (const key of fixture.personal_keys) insertPersonalKey(db, key.secret, key.user_id);
+  for (const key of fixture.personal_keys) await insertPersonalKey(db, key.secret, key.user_id);
 }

@@ -6,6 +6,7 @@ import type { Db } from './store/db.js';
 import {
   insertPaymentOrder,
   type NewPaymentOrder,
+  newPaymentOrder,
   type PaymentOrder,
   paymentOrderById,
   pendingPaymentOrders,
@@ -17,8 +18,9 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /**
  * Payment orders as the service runs them: each order is settled once (paid, canceled or expired) and
- * its settling stores one `payment_gate_resolution` record. A pending order expires on a timer, and when
- * it is read past its expiry (its timer may have been lost to a restart).
+ * its settling stores one `payment_gate_resolution` record. A pending order expires on a timer of the
+ * instance that made it, when it is read past its expiry, and by `expireDue` (the job any instance runs for
+ * orders whose timer was lost with its instance): whichever comes first claims it, the others change nothing.
  */
 export class PaymentOrders {
   /** The expiry timer of each pending order, by order id. */
@@ -30,29 +32,23 @@ export class PaymentOrders {
     private readonly log: (line: string) => void,
   ) {}
 
-  /** Creates a pending order and returns the payload of its `payment_gate` record. */
-  create(
+  /**
+   * A new pending order (not stored yet: `store` stores it beside its `payment_gate` record) and the payload
+   * of that record. Throws RangeError for an amount or expiry paymentProblem refuses.
+   */
+  order(
     o: Omit<NewPaymentOrder, 'expiresAt'> & {
       expiresInSeconds: number;
       /** The origin the caller reached the service at: the pay page lives there. */
       baseUrl: string;
     },
-  ): PaymentGatePayload {
+  ): { order: PaymentOrder; payment: PaymentGatePayload } {
     const problem = paymentProblem(o.amountCny, o.expiresInSeconds);
     if (problem) throw new RangeError(problem);
     const { conversationId, userId, agentId, amountCny, title, description } = o;
     const expiresAt = new Date(Date.now() + o.expiresInSeconds * 1000).toISOString();
-    const order = insertPaymentOrder(this.db, {
-      conversationId,
-      userId,
-      agentId,
-      amountCny,
-      title,
-      description,
-      expiresAt,
-    });
-    this.arm(order.id, expiresAt);
-    return {
+    const order = newPaymentOrder({ conversationId, userId, agentId, amountCny, title, description, expiresAt });
+    const payment: PaymentGatePayload = {
       orderId: order.id,
       amountCny: order.amountCny,
       title: order.title,
@@ -60,13 +56,20 @@ export class PaymentOrders {
       payUrl: `${o.baseUrl}/pay/${order.id}`,
       expiresAt,
     };
+    return { order, payment };
+  }
+
+  /** Stores an order made by `order` in the transaction `tx`, and arms its expiry timer. */
+  async store(tx: Db, order: PaymentOrder): Promise<void> {
+    await insertPaymentOrder(tx, order);
+    this.arm(order.id, order.expiresAt);
   }
 
   /** An order with its current status: a pending order past its expiry is expired here, even after a restart. */
-  get(orderId: string): PaymentOrder | undefined {
-    const order = paymentOrderById(this.db, orderId);
+  async get(orderId: string): Promise<PaymentOrder | undefined> {
+    const order = await paymentOrderById(this.db, orderId);
     if (order?.status !== 'pending' || order.expiresAt > nowIso()) return order;
-    this.settle(orderId, 'expired');
+    await this.settle(orderId, 'expired');
     return paymentOrderById(this.db, orderId);
   }
 
@@ -74,16 +77,21 @@ export class PaymentOrders {
    * Pays or cancels a pending order. Only a pending order that has not expired changes; whatever the
    * outcome, the order as it now stands is returned.
    */
-  resolve(orderId: string, status: 'paid' | 'canceled'): PaymentOrder | undefined {
-    const order = this.get(orderId);
+  async resolve(orderId: string, status: 'paid' | 'canceled'): Promise<PaymentOrder | undefined> {
+    const order = await this.get(orderId);
     if (order?.status !== 'pending') return order;
-    this.settle(orderId, status);
+    await this.settle(orderId, status);
     return this.get(orderId);
   }
 
   /** Arms the expiry timer of every pending order (at start-up, beside the recovery of turns). */
-  armPending(): void {
-    for (const order of pendingPaymentOrders(this.db)) this.arm(order.id, order.expiresAt);
+  async armPending(): Promise<void> {
+    for (const order of await pendingPaymentOrders(this.db)) this.arm(order.id, order.expiresAt);
+  }
+
+  /** Expires every pending order past its expiry (the job instances sharing a database run). */
+  async expireDue(): Promise<void> {
+    for (const order of await pendingPaymentOrders(this.db, nowIso())) await this.settle(order.id, 'expired');
   }
 
   /** Clears every timer (the service is stopping, or a test plays a lost timer). */
@@ -102,24 +110,22 @@ export class PaymentOrders {
     const delay = Math.min(Math.max(0, Date.parse(expiresAt) - Date.now()), MAX_TIMER_MS);
     const timer = setTimeout(() => {
       this.timers.delete(orderId);
-      try {
-        const order = this.get(orderId);
+      this.get(orderId).then(
         // A timer may fire a moment early, or before a far expiry: wait again.
-        if (order?.status === 'pending') this.arm(orderId, order.expiresAt);
-      } catch (err) {
-        this.log(`payment order ${orderId}: expiry failed: ${(err as Error).message}`);
-      }
+        (order) => order?.status === 'pending' && this.arm(orderId, order.expiresAt),
+        (err) => this.log(`payment order ${orderId}: expiry failed: ${(err as Error).message}`),
+      );
     }, delay);
     timer.unref();
     this.timers.set(orderId, timer);
   }
 
   /** Settles a pending order and stores its resolution record in the same transaction. */
-  private settle(orderId: string, status: Exclude<PaymentStatus, 'pending'>): void {
-    this.records.write((append) => {
-      const conversationId = settlePaymentOrder(this.db, orderId, status);
+  private async settle(orderId: string, status: Exclude<PaymentStatus, 'pending'>): Promise<void> {
+    await this.records.write(async (append, tx) => {
+      const conversationId = await settlePaymentOrder(tx, orderId, status);
       if (!conversationId) return;
-      append(conversationId, {
+      await append(conversationId, {
         sender: 'system',
         event: 'payment_gate_resolution',
         raw: { type: 'payment_gate_resolution', orderId, status },

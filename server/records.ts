@@ -1,84 +1,82 @@
 import type { ChatStreamRecord } from '../src/client/types.js';
 import { errorText } from './errors.js';
 import { LiveHub, type Subscriber } from './live-hub.js';
-import { type Db, immediate } from './store/db.js';
-import { cursorOf, insertRecord, lastRecordId, type NewRecord, recordsAfter } from './store/records.js';
+import type { Db } from './store/db.js';
+import { insertRecord, lastRecordId, type NewRecord, recordsAfter } from './store/records.js';
 
 /** Appends one record inside a `RecordLog.write` transaction and returns it as stored. */
-export type AppendRecord = (conversationId: string, record: NewRecord) => ChatStreamRecord;
+export type AppendRecord = (conversationId: string, record: NewRecord) => Promise<ChatStreamRecord>;
+
+/** The channel on which every instance hears which conversation gained records (the payload: its id). */
+const CHANNEL = 'svc_records';
 
 /**
- * The one way a record enters a conversation, and the one way to read records live. A record is stored
- * in a transaction and published to the conversation's open streams only once that transaction has
- * committed, so a reader never sees a record that a rollback undid, nor misses one that was stored.
+ * The one way a record enters a conversation, and the one way to read records live. A record is stored in
+ * a transaction; once that has committed, every instance is told (Db.notify) and the readers of the
+ * conversation read on from the table (LiveHub). So a reader never sees a record that a rollback undid,
+ * nor misses one that was stored, whichever instance stored it.
  */
 export class RecordLog {
   private readonly hub: LiveHub;
+  private stopListening: (() => Promise<void>) | undefined;
 
   /** `logError` hears of a stream that failed on a record it was sent (that stream is closed). */
   constructor(
     private readonly db: Db,
     logError: (line: string) => void,
   ) {
-    this.hub = new LiveHub((err) => logError(`a record stream failed: ${errorText(err)}`));
+    this.hub = new LiveHub(
+      (conversationId, after, limit) => recordsAfter(db, conversationId, after, limit),
+      (err) => logError(`a record stream failed: ${errorText(err)}`),
+    );
+  }
+
+  /** Starts hearing the records other instances (and this one) commit. */
+  async listen(): Promise<void> {
+    this.stopListening = await this.db.listen(CHANNEL, (conversationId) => this.hub.wake(conversationId));
   }
 
   /**
-   * Runs `write` in one `BEGIN IMMEDIATE` transaction, with `append` to store records beside whatever
-   * else it changes (a turn, a payment order); publishes every appended record once committed.
+   * Runs `write` in one write transaction, with `append` to store records beside whatever else it changes
+   * (a turn, a payment order) through `tx`; the readers of every conversation it appended to hear of them
+   * once committed.
    */
-  write<T>(write: (append: AppendRecord) => T): T {
-    const appended: ChatStreamRecord[] = [];
-    const result = immediate(this.db, () =>
-      write((conversationId, record) => {
-        const stored = insertRecord(this.db, conversationId, record);
-        appended.push(stored);
+  write<T>(write: (append: AppendRecord, tx: Db) => Promise<T>): Promise<T> {
+    return this.db.transaction(async (tx) => {
+      const touched = new Set<string>();
+      const result = await write(async (conversationId, record) => {
+        const stored = await insertRecord(tx, conversationId, record);
+        if (!touched.has(conversationId)) {
+          touched.add(conversationId);
+          await tx.notify(CHANNEL, conversationId);
+        }
         return stored;
-      }),
-    );
-    for (const record of appended) this.hub.publish(record);
-    return result;
+      }, tx);
+      return result;
+    });
   }
 
   /** Stores and publishes one record. */
-  append(conversationId: string, record: NewRecord): ChatStreamRecord {
+  append(conversationId: string, record: NewRecord): Promise<ChatStreamRecord> {
     return this.write((append) => append(conversationId, record));
   }
 
   /**
-   * Hands `reader` every record after the cursor `after` (a rowid; undefined: only new ones), then every
-   * new record as it is published, each once and in order. It subscribes before reading the backlog and
-   * drops live records the backlog already held, so there is no gap and no duplicate. Returns the
-   * unsubscribe function.
+   * Hands `reader` every record after the cursor `after` (a row id; undefined: only new ones), then every
+   * new record as it is committed, each once and in order. Returns the unsubscribe function.
    */
   follow(conversationId: string, after: number | undefined, reader: Subscriber): () => void {
-    let replaying = true;
-    const held: ChatStreamRecord[] = [];
-    let lastSent = '';
-    const send = (record: ChatStreamRecord) => {
-      // Ids are fixed-width, so comparing them as strings compares them as numbers.
-      if (record.id <= lastSent) return;
-      lastSent = record.id;
-      reader.record(record);
-    };
-    const unsubscribe = this.hub.subscribe(conversationId, {
-      record: (record) => (replaying ? held.push(record) : send(record)),
-      close: () => reader.close(),
-    });
-    lastSent = cursorOf(after ?? lastRecordId(this.db, conversationId));
-    if (after !== undefined) for (const record of recordsAfter(this.db, conversationId, after)) send(record);
-    replaying = false;
-    for (const record of held.splice(0)) send(record);
-    return unsubscribe;
+    return this.hub.subscribe(conversationId, after ?? lastRecordId(this.db, conversationId), reader);
   }
 
-  /** Number of open readers of a conversation. */
+  /** Number of open readers of a conversation on this instance. */
   readers(conversationId: string): number {
     return this.hub.readers(conversationId);
   }
 
   /** Ends every reader (the service is stopping). */
-  closeAll(): void {
+  async closeAll(): Promise<void> {
+    await this.stopListening?.();
     this.hub.closeAll();
   }
 }

@@ -17,11 +17,11 @@ when the visitor asks for Scout.`;
  * Seeds the `demo` workspace into an empty database and returns its API key. The key is kept in `meta` so
  * the demo backend (which mints visitor sessions with it, as a site's backend would) survives restarts.
  */
-export function seedDemo(db: Db): string {
-  const stored = metaValue(db, DEMO_KEY);
+export async function seedDemo(db: Db): Promise<string> {
+  const stored = await metaValue(db, DEMO_KEY);
   if (stored) return stored;
   const apiKey = `sk_demo_${randomId('k', 24).slice(2)}`;
-  insertWorkspace(db, {
+  await insertWorkspace(db, {
     slug: 'demo',
     display_name: 'Demo workspace',
     sms_signup: true,
@@ -33,16 +33,15 @@ export function seedDemo(db: Db): string {
       { id: 'agent_echo', name: 'Echo', runtime: 'echo', description: 'Repeats what you say.' },
     ],
   });
-  setMetaValue(db, DEMO_KEY, apiKey);
-  return apiKey;
+  return setMetaValue(db, DEMO_KEY, apiKey);
 }
 
 /**
  * Makes the demo workspace's main agent a `model` agent on `model` (an endpoint and a model name), or the
  * `demo` agent again without one. Run at every start, so the environment of this start decides.
  */
-export function setDemoModel(db: Db, model: ModelOptions | undefined): void {
-  setAgentRuntime(
+export async function setDemoModel(db: Db, model: ModelOptions | undefined): Promise<void> {
+  await setAgentRuntime(
     db,
     DEMO_MAIN_AGENT,
     model

@@ -17,22 +17,26 @@ import { seedDemo, setDemoModel } from './seed.js';
 import { logSender, outboxSender } from './sms.js';
 import { espeakSynthesizer } from './speech.js';
 import { clock } from './store/clock.js';
-import { type Db, openDb } from './store/db.js';
+import { type Db, isPostgresUrl, openDb } from './store/db.js';
 import { hasWorkspaces } from './store/identity.js';
 import { metaValue, setMetaValue } from './store/meta.js';
-import { addedColumns, schemas } from './store/schemas.js';
 import { forgetSendsBefore } from './store/sends.js';
 import { endAbandonedTurns } from './turns/end-turn.js';
 import { TurnRegistry } from './turns/registry.js';
 
 /** How often what expires (unreferenced uploads, kept send results) is cleared away. */
 const HOUSEKEEPING_MS = 60 * 60 * 1000;
+/**
+ * How often an instance sharing its database looks for the work of instances that are gone: their running
+ * turns (ended) and their orders' expiry (claimed).
+ */
+const RECOVERY_MS = 1000;
 
 export interface ServiceOptions {
   host?: string;
   /** 0 picks a free port. */
   port?: number;
-  /** A file path or `:memory:`. */
+  /** A SQLite file path or `:memory:`, or a `postgres://` URL. */
   db?: string;
   fixture?: Fixture;
   smsOutbox?: string;
@@ -72,34 +76,48 @@ export interface RunningService {
  * left running, HTTP. Used by the CLI and by tests.
  */
 export async function startService(options: ServiceOptions = {}): Promise<RunningService> {
-  const dbPath = options.db ?? ':memory:';
-  if (dbPath !== ':memory:') mkdirSync(dirname(resolve(dbPath)), { recursive: true });
-  const db = openDb(dbPath, schemas, addedColumns);
+  const publicUrl = options.publicUrl === undefined ? undefined : publicUrlOption(options.publicUrl);
+  const location = options.db ?? ':memory:';
+  if (location !== ':memory:' && !isPostgresUrl(location)) mkdirSync(dirname(resolve(location)), { recursive: true });
+  const db = await openDb(location);
+  try {
+    return await serve(db, { ...options, publicUrl });
+  } catch (err) {
+    await db.close();
+    throw err;
+  }
+}
+
+async function serve(db: Db, options: ServiceOptions): Promise<RunningService> {
   const filesDir = resolve(options.filesDir ?? `${process.env.TMPDIR ?? '/tmp'}/svc-files-${process.pid}`);
   mkdirSync(filesDir, { recursive: true });
   const log = options.log ?? (() => {});
   const logError = options.log ?? ((line: string) => process.stderr.write(`[svc] ${line}\n`));
   const quotas = { ...DEFAULT_QUOTAS, ...options.quotas };
 
-  let demoApiKey: string | undefined;
-  if (options.fixture) loadFixture(db, options.fixture, options.model);
-  else if (!hasWorkspaces(db) || options.demo) {
-    demoApiKey = seedDemo(db);
-    setDemoModel(db, options.model?.base_url ? options.model : undefined);
-  }
+  // One transaction: instances starting together on one database seed it once.
+  const demoApiKey = await db.transaction(async (tx) => {
+    if (options.fixture) await loadFixture(tx, options.fixture, options.model);
+    else if (!(await hasWorkspaces(tx)) || options.demo) {
+      const key = await seedDemo(tx);
+      await setDemoModel(tx, options.model?.base_url ? options.model : undefined);
+      return key;
+    }
+    return undefined;
+  });
 
   const records = new RecordLog(db, logError);
   const ctx: AppContext = {
     db,
     records,
-    turns: new TurnRegistry(),
+    turns: new TurnRegistry(db, records),
     payments: new PaymentOrders(db, records, log),
     streams: new OpenStreams(quotas.streamsPerUser),
     filesDir,
     maxUploadBytes: options.maxUploadBytes ?? 20 * 1024 * 1024,
     quotas,
-    publicUrl: options.publicUrl === undefined ? undefined : publicUrlOption(options.publicUrl),
-    secret: serverSecret(db),
+    publicUrl: options.publicUrl,
+    secret: await serverSecret(db),
     sms: options.smsOutbox ? outboxSender(options.smsOutbox) : logSender(log),
     speech: espeakSynthesizer(),
     heartbeatMs: options.heartbeatMs ?? 15000,
@@ -107,24 +125,31 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     log,
     logError,
   };
+  await records.listen();
+  await ctx.turns.listen();
   // What a previous process left running: its turns end, its pending orders expire on time again.
-  endAbandonedTurns(ctx);
-  ctx.payments.armPending();
-  housekeeping(ctx);
+  await endAbandonedTurns(ctx);
+  await ctx.payments.armPending();
+  await housekeeping(ctx);
   const sweeper = setInterval(() => housekeeping(ctx), HOUSEKEEPING_MS).unref();
+  const recovery = db.engine === 'postgres' ? repeat(() => recover(ctx), RECOVERY_MS) : undefined;
 
   const app = await buildApp(ctx, options.trustProxy ? { trustProxy: options.trustProxy } : {});
   // Streams never end by themselves and turns may be mid-reply: end both so the service can close.
   app.addHook('preClose', async () => {
-    ctx.turns.stopAll();
-    ctx.records.closeAll();
+    recovery?.stop();
+    await ctx.turns.stopAll();
+    await ctx.records.closeAll();
   });
   app.addHook('onClose', async () => {
     ctx.payments.stopTimers();
     clearInterval(sweeper);
   });
   const host = options.host ?? '127.0.0.1';
-  await app.listen({ host, port: options.port ?? 8787 });
+  await app.listen({ host, port: options.port ?? 8787 }).catch(async (err) => {
+    await app.close();
+    throw err;
+  });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
@@ -135,28 +160,51 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     demoApiKey,
     async close() {
       await app.close();
-      db.close();
+      await db.close();
     },
   };
 }
 
 /** Clears away what has expired: uploads no message refers to, results kept for repeated sends. */
-function housekeeping(ctx: AppContext): void {
+async function housekeeping(ctx: AppContext): Promise<void> {
   try {
-    sweepUploads(ctx);
-    forgetSendsBefore(ctx.db, clock.now() - LIMITS.idempotencyMs);
+    await sweepUploads(ctx);
+    await forgetSendsBefore(ctx.db, clock.now() - LIMITS.idempotencyMs);
   } catch (err) {
     ctx.logError(`housekeeping failed: ${errorText(err)}`);
   }
 }
 
-/** `SVC_SERVER_SECRET` (64 hex digits) or a random secret kept in the database. */
-function serverSecret(db: Db): Buffer {
+/** Runs `job` every `ms` after the previous run has finished (runs never overlap); `stop` ends it. */
+function repeat(job: () => Promise<void>, ms: number): { stop(): void } {
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  const next = () => {
+    if (!stopped) timer = setTimeout(() => void job().finally(next), ms).unref();
+  };
+  next();
+  return {
+    stop() {
+      stopped = true;
+      clearTimeout(timer);
+    },
+  };
+}
+
+/** Ends the turns of instances that are gone and expires the orders that are due (the claimed jobs). */
+async function recover(ctx: AppContext): Promise<void> {
+  try {
+    await endAbandonedTurns(ctx);
+    await ctx.payments.expireDue();
+  } catch (err) {
+    ctx.logError(`recovery failed: ${errorText(err)}`);
+  }
+}
+
+/** `SVC_SERVER_SECRET` (64 hex digits) or a random secret kept in the database (the first instance's). */
+async function serverSecret(db: Db): Promise<Buffer> {
   const fromEnv = process.env.SVC_SERVER_SECRET;
   if (fromEnv && /^[0-9a-f]{64}$/i.test(fromEnv)) return Buffer.from(fromEnv, 'hex');
-  const stored = metaValue(db, 'secret');
-  if (stored) return Buffer.from(stored, 'hex');
-  const secret = randomBytes(32);
-  setMetaValue(db, 'secret', secret.toString('hex'));
-  return secret;
+  const stored = (await metaValue(db, 'secret')) ?? (await setMetaValue(db, 'secret', randomBytes(32).toString('hex')));
+  return Buffer.from(stored, 'hex');
 }

@@ -43,7 +43,7 @@ const sseFrame = (record: ChatStreamRecord) => `id: ${record.id}\nevent: record\
  * Refused before it opens: a cursor past the conversation's newest record (400, a reader that would never
  * hear anything), and an `owner` already holding `quotas.streamsPerUser` streams (429).
  */
-export function sendRecordStream(
+export async function sendRecordStream(
   ctx: AppContext,
   reply: FastifyReply,
   start: StreamStart,
@@ -51,14 +51,20 @@ export function sendRecordStream(
   expiresAt?: string,
 ) {
   const { conversationId } = start;
-  if (start.after !== undefined && start.after > lastRecordId(ctx.db, conversationId)) {
+  if (start.after !== undefined && start.after > (await lastRecordId(ctx.db, conversationId))) {
     throw badRequest('lastEventId is past the newest record of this conversation');
+  }
+  const after = start.after ?? (start.turns ? await startOfLastTurns(ctx.db, conversationId, start.turns) : undefined);
+  // From here on nothing waits until the stream is set up and its `close` is heard: a client that left while
+  // the database answered (its `close` already went by) holds nothing.
+  if (reply.request.raw.socket.destroyed) {
+    reply.hijack();
+    return;
   }
   const release = ctx.streams.open(owner);
   if (!release) {
     throw tooMany(`too many open streams (limit ${ctx.quotas.streamsPerUser} per user)`, STREAMS_RETRY_MS);
   }
-  const after = start.after ?? (start.turns ? startOfLastTurns(ctx.db, conversationId, start.turns) : undefined);
   reply.hijack();
   const res = reply.raw;
   res.writeHead(200, {
@@ -79,7 +85,10 @@ export function sendRecordStream(
       : setTimeout(
           () => {
             expired = true;
-            if (!isTurnRunning(ctx.db, conversationId)) res.end(EXPIRED);
+            isTurnRunning(ctx.db, conversationId).then(
+              (running) => running || res.end(EXPIRED),
+              () => res.end(EXPIRED),
+            );
           },
           // Session tokens live a day at most: well within what a timer holds.
           Math.max(0, Date.parse(expiresAt) - Date.now()),
@@ -91,7 +100,13 @@ export function sendRecordStream(
     },
     close: () => res.end(),
   });
+  // A reader sends nothing after its request: the end of what it sends means it has gone (the server answers
+  // half-closed clients, server/app.ts, so without this a stream would outlive its reader until a write failed).
+  const socket = reply.request.raw.socket;
+  const gone = () => res.end();
+  socket.once('end', gone);
   res.on('close', () => {
+    socket.off('end', gone);
     clearInterval(heartbeat);
     clearTimeout(expiry);
     unfollow();

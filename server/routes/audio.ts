@@ -69,8 +69,8 @@ export default function audioRoutes(app: ZodApp, ctx: AppContext) {
 
   async function messageAudio(req: AudioRequest, reply: FastifyReply) {
     const { agentId, messageId } = req.params;
-    const conversationId = ownConversation(ctx.db, req.caller, req.body.conversationId).id;
-    const text = agentMessageText(ctx.db, conversationId, agentId, messageId);
+    const conversationId = (await ownConversation(ctx.db, req.caller, req.body.conversationId)).id;
+    const text = await agentMessageText(ctx.db, conversationId, agentId, messageId);
     if (text === undefined) throw notFound('message not found');
 
     const file = cacheFile(ctx, conversationId, messageId);

@@ -160,7 +160,7 @@ export default function conversationsRoutes(app: ZodApp, ctx: AppContext) {
     },
     async (req) => {
       const message = { ...req.body, text: req.body.message, baseUrl: baseUrlOf(ctx, req) };
-      const target = () => resolveConversation(ctx, req.caller, req.body);
+      const target = (tx: Db) => resolveConversation(tx, req.caller, req.body);
       return beginTurn(ctx, target, message, sendKeyOf(req, req.caller.userId));
     },
   );
@@ -179,9 +179,9 @@ export default function conversationsRoutes(app: ZodApp, ctx: AppContext) {
     },
     async (req, reply) => {
       const after = resumeCursor(req, req.query.lastEventId);
-      const conversation = ownConversation(ctx.db, req.caller, req.params.id);
+      const conversation = await ownConversation(ctx.db, req.caller, req.params.id);
       const { userId, expiresAt } = req.caller;
-      sendRecordStream(
+      await sendRecordStream(
         ctx,
         reply,
         { conversationId: conversation.id, after, turns: req.query.turns },
@@ -209,7 +209,7 @@ export default function conversationsRoutes(app: ZodApp, ctx: AppContext) {
       },
     },
     async (req, reply) => {
-      const conversation = ownConversation(ctx.db, req.caller, req.params.id);
+      const conversation = await ownConversation(ctx.db, req.caller, req.params.id);
       const body = Readable.from(messagesJson(ctx.db, conversation.id, req.query.includeThinking));
       // Fastify pipes a stream as it is; the type provider only knows the shape the stream writes.
       return reply.type('application/json; charset=utf-8').send(body as unknown as { entries: ChatStreamRecord[] });
@@ -230,7 +230,7 @@ export default function conversationsRoutes(app: ZodApp, ctx: AppContext) {
     },
     async (req) => {
       const page = historyPageOf(req.query);
-      const conversation = ownConversation(ctx.db, req.caller, req.params.id);
+      const conversation = await ownConversation(ctx.db, req.caller, req.params.id);
       return historyPage(ctx.db, conversation.id, page);
     },
   );
@@ -246,7 +246,7 @@ export default function conversationsRoutes(app: ZodApp, ctx: AppContext) {
         response: { 200: interruptResult },
       },
     },
-    async (req) => ctx.turns.interrupt(ownConversation(ctx.db, req.caller, req.params.id).id),
+    async (req) => ctx.turns.interrupt((await ownConversation(ctx.db, req.caller, req.params.id)).id),
   );
 }
 
@@ -262,7 +262,7 @@ async function* messagesJson(db: Db, conversationId: string, includeThinking: bo
   let after = 0;
   let separator = '';
   for (;;) {
-    const page = messagesAfter(db, conversationId, after, MESSAGES_PAGE, includeThinking);
+    const page = await messagesAfter(db, conversationId, after, MESSAGES_PAGE, includeThinking);
     for (const record of page) {
       yield separator + JSON.stringify(record);
       separator = ',';
@@ -278,20 +278,24 @@ async function* messagesJson(db: Db, conversationId: string, includeThinking: bo
  * recent one (with the same agents when `targetAgentIds` is given; in the token's workspace for a session
  * token); else a new one with `targetAgentIds` or the first agent of the token's workspace.
  */
-function resolveConversation(
-  ctx: AppContext,
+async function resolveConversation(
+  tx: Db,
   caller: Caller,
   body: { conversationId?: string; targetAgentIds?: string[]; newConversation?: boolean },
-): StoredConversation {
-  if (body.conversationId) return ownConversation(ctx.db, caller, body.conversationId);
-  const agents = body.targetAgentIds && [...new Set(body.targetAgentIds)].map((id) => allowedAgent(ctx, caller, id));
+): Promise<StoredConversation> {
+  if (body.conversationId) return ownConversation(tx, caller, body.conversationId);
+  let agents: AgentRow[] | undefined;
+  if (body.targetAgentIds) {
+    agents = [];
+    for (const id of new Set(body.targetAgentIds)) agents.push(await allowedAgent(tx, caller, id));
+  }
   const agentIds = agents?.map((a) => a.id);
   if (!body.newConversation) {
-    const latest = latestConversation(ctx.db, caller.userId, { workspaceId: caller.workspaceId, agentIds });
+    const latest = await latestConversation(tx, caller.userId, { workspaceId: caller.workspaceId, agentIds });
     if (latest) return latest;
   }
-  const first = agents?.[0] ?? defaultAgent(ctx, caller);
-  return createConversation(ctx.db, {
+  const first = agents?.[0] ?? (await defaultAgent(tx, caller));
+  return createConversation(tx, {
     kind: 'chat',
     ownerId: caller.userId,
     workspaceId: first.workspace_id,
@@ -300,15 +304,15 @@ function resolveConversation(
 }
 
 /** A session token reaches the agents of its workspace; a personal key any agent. */
-function allowedAgent(ctx: AppContext, caller: Caller, agentId: string): AgentRow {
-  const agent = agentById(ctx.db, agentId);
+async function allowedAgent(db: Db, caller: Caller, agentId: string): Promise<AgentRow> {
+  const agent = await agentById(db, agentId);
   if (!agent || (caller.workspaceId && agent.workspace_id !== caller.workspaceId)) throw notFound('agent not found');
   return agent;
 }
 
-function defaultAgent(ctx: AppContext, caller: Caller): AgentRow {
+async function defaultAgent(db: Db, caller: Caller): Promise<AgentRow> {
   if (!caller.workspaceId) throw badRequest('body/targetAgentIds Required');
-  const [first] = agentsOfWorkspace(ctx.db, caller.workspaceId, 1);
+  const [first] = await agentsOfWorkspace(db, caller.workspaceId, 1);
   if (!first) throw notFound('agent not found');
   return first;
 }

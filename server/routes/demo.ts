@@ -61,7 +61,7 @@ export default function demoRoutes(app: ZodApp, ctx: AppContext) {
 
   app.post('/demo/token', async (req, reply) => {
     const visitor = cookie(req.headers.cookie, VISITOR_COOKIE) ?? `visitor_${randomBytes(12).toString('base64url')}`;
-    const apiKey = seedDemo(ctx.db);
+    const apiKey = await seedDemo(ctx.db);
     const origin = `http://127.0.0.1:${req.socket.localPort}/api/v2/workspaces/demo`;
     const call = async (path: string, body: unknown) => {
       const res = await fetch(`${origin}${path}`, {

@@ -86,7 +86,7 @@ export default async function filesRoutes(app: ZodApp, ctx: AppContext) {
       },
     },
     async (req): Promise<UploadedFile> => {
-      checkUploadQuota(ctx, req.caller.userId);
+      await checkUploadQuota(ctx, req.caller.userId);
       const target = newUploadFile(ctx);
       try {
         const { file, fields } = await readUpload(req, target.path, ctx.maxUploadBytes);
@@ -124,7 +124,7 @@ export default async function filesRoutes(app: ZodApp, ctx: AppContext) {
       },
     },
     async (req, reply) => {
-      const upload = findUpload(ctx, req.params.fileId);
+      const upload = await findUpload(ctx, req.params.fileId);
       if (!upload) throw notFound('file not found');
       return reply
         .headers({
@@ -156,7 +156,7 @@ export default async function filesRoutes(app: ZodApp, ctx: AppContext) {
         },
       },
     },
-    async (req) => readConversationFile(ctx, ownedFile(req.caller, req.params.id, req.query.path)),
+    async (req) => readConversationFile(ctx, await ownedFile(req.caller, req.params.id, req.query.path)),
   );
 
   app.get(
@@ -172,7 +172,7 @@ export default async function filesRoutes(app: ZodApp, ctx: AppContext) {
       },
     },
     async (req, reply) => {
-      const path = ownedFile(req.caller, req.params.id, req.query.path);
+      const path = await ownedFile(req.caller, req.params.id, req.query.path);
       return reply
         .headers({
           'content-type': mimeTypeOf(path),
@@ -185,8 +185,8 @@ export default async function filesRoutes(app: ZodApp, ctx: AppContext) {
   );
 
   /** The real path of `path` in a conversation of the caller. */
-  function ownedFile(caller: FastifyRequest['caller'], conversationId: string, path: string): string {
-    return resolveConversationFile(ctx, ownConversation(ctx.db, caller, conversationId).id, path);
+  async function ownedFile(caller: FastifyRequest['caller'], conversationId: string, path: string): Promise<string> {
+    return resolveConversationFile(ctx, (await ownConversation(ctx.db, caller, conversationId)).id, path);
   }
 }
 

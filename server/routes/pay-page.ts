@@ -20,7 +20,7 @@ export default function payPageRoutes(app: ZodApp, ctx: AppContext) {
   );
 
   app.get('/pay/:orderId', { schema: { params } }, async (req, reply) => {
-    const order = ctx.payments.get(req.params.orderId);
+    const order = await ctx.payments.get(req.params.orderId);
     return sendPage(reply, order ? 200 : 404, order);
   });
 
@@ -29,7 +29,7 @@ export default function payPageRoutes(app: ZodApp, ctx: AppContext) {
     ['cancel', 'canceled'],
   ] as const) {
     app.post(`/pay/:orderId/${action}`, { schema: { params } }, async (req, reply) => {
-      const order = ctx.payments.resolve(req.params.orderId, status);
+      const order = await ctx.payments.resolve(req.params.orderId, status);
       if (!order) return sendPage(reply, 404, undefined);
       // Post/redirect/get: a reload of the result page never posts twice.
       return reply

@@ -26,7 +26,7 @@ export default function paymentsRoutes(app: ZodApp, ctx: AppContext) {
       },
     },
     async (req): Promise<PaymentStatusResult> => {
-      const order = ctx.payments.get(req.params.orderId);
+      const order = await ctx.payments.get(req.params.orderId);
       if (!order || order.userId !== req.caller.userId) throw notFound('order not found');
       return { status: order.status, amountCny: order.amountCny };
     },

@@ -51,7 +51,7 @@ declare module 'fastify' {
 export default function smsRoutes(app: ZodApp, { db, secret, sms, quotas }: AppContext) {
   app.addHook('onRequest', noCredentialHook);
   app.addHook('onRequest', async (req) => {
-    const workspace = workspaceBySlug(db, (req.params as { slug: string }).slug);
+    const workspace = await workspaceBySlug(db, (req.params as { slug: string }).slug);
     if (!workspace) throw notFound('workspace not found');
     req.smsWorkspace = workspace;
   });
@@ -80,7 +80,7 @@ export default function smsRoutes(app: ZodApp, { db, secret, sms, quotas }: AppC
     },
     async (req, reply) => {
       const workspace = req.smsWorkspace;
-      const issued = issueSmsCode(db, secret, {
+      const issued = await issueSmsCode(db, secret, {
         workspaceId: workspace.id,
         phone: req.body.phone,
         address: clientAddress(req.ip),
@@ -109,9 +109,9 @@ export default function smsRoutes(app: ZodApp, { db, secret, sms, quotas }: AppC
     async (req): Promise<SessionToken> => {
       const workspace = req.smsWorkspace;
       const { phone, code } = req.body;
-      if (!consumeSmsCode(db, secret, workspace.id, phone, code)) throw unauthorized('invalid_or_expired_code');
+      if (!(await consumeSmsCode(db, secret, workspace.id, phone, code))) throw unauthorized('invalid_or_expired_code');
       const spUserRef = `sms:${phone}`;
-      provisionMember(db, workspace.id, spUserRef);
+      await provisionMember(db, workspace.id, spUserRef);
       return issueSession(db, workspace.id, spUserRef, SMS_SESSION_TTL_SECONDS);
     },
   );

@@ -43,7 +43,7 @@ export default function trainingRoutes(app: ZodApp, ctx: AppContext) {
     async (req) => {
       const { conversation } = req.training;
       const message = { ...req.body, text: req.body.message, baseUrl: baseUrlOf(ctx, req) };
-      const sent = beginTurn(ctx, () => conversation, message, sendKeyOf(req, conversation.ownerId));
+      const sent = await beginTurn(ctx, async () => conversation, message, sendKeyOf(req, conversation.ownerId));
       return { ok: true, msgId: sent.results[0]?.msgId };
     },
   );
@@ -54,7 +54,7 @@ export default function trainingRoutes(app: ZodApp, ctx: AppContext) {
     async (req, reply) => {
       const after = resumeCursor(req, req.query.lastEventId);
       const { conversation } = req.training;
-      sendRecordStream(
+      await sendRecordStream(
         ctx,
         reply,
         { conversationId: conversation.id, after, turns: req.query.turns },

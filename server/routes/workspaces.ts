@@ -115,8 +115,8 @@ const GRANT_REFUSED = {
 };
 
 /** A session for a provisioned member (mintSession, verifySmsCode). */
-export function issueSession(db: Db, workspaceId: string, spUserRef: string, ttlSeconds: number) {
-  const session = mintSession(db, workspaceId, spUserRef, ttlSeconds);
+export async function issueSession(db: Db, workspaceId: string, spUserRef: string, ttlSeconds: number) {
+  const session = await mintSession(db, workspaceId, spUserRef, ttlSeconds);
   if ('refused' in session) {
     throw session.refused === 'suspended'
       ? forbidden('member status is suspended')
@@ -139,7 +139,7 @@ export default function workspaceRoutes(app: ZodApp, { db, quotas }: AppContext)
     async (req) => {
       // The hook admits only a workspace key here.
       if (req.credential.kind !== 'workspace_key') throw new Error('whoami without a workspace key');
-      const ws = workspaceById(db, req.credential.workspaceId);
+      const ws = await workspaceById(db, req.credential.workspaceId);
       if (!ws) throw new Error('workspace of a live key is missing');
       return {
         workspace_id: ws.id,
@@ -178,7 +178,7 @@ export default function workspaceRoutes(app: ZodApp, { db, quotas }: AppContext)
         response: { 200: z.object({ members: z.array(member) }) },
       },
     },
-    async (req) => ({ members: listMembers(db, req.workspace.id) }),
+    async (req) => ({ members: await listMembers(db, req.workspace.id) }),
   );
 
   app.delete(
@@ -193,7 +193,7 @@ export default function workspaceRoutes(app: ZodApp, { db, quotas }: AppContext)
       },
     },
     async (req, reply) => {
-      if (!suspendMember(db, req.workspace.id, req.params.memberId)) throw notFound('member not found');
+      if (!(await suspendMember(db, req.workspace.id, req.params.memberId))) throw notFound('member not found');
       return reply.code(204).send(null);
     },
   );
@@ -212,7 +212,7 @@ export default function workspaceRoutes(app: ZodApp, { db, quotas }: AppContext)
     },
     async (req) => {
       const { amount, idempotency_key } = req.body;
-      const grant = grantCredits(db, req.workspace.id, req.params.memberId, amount, idempotency_key);
+      const grant = await grantCredits(db, req.workspace.id, req.params.memberId, amount, idempotency_key);
       if ('refused' in grant) throw GRANT_REFUSED[grant.refused]();
       return grant;
     },
@@ -247,7 +247,7 @@ export default function workspaceRoutes(app: ZodApp, { db, quotas }: AppContext)
     async (req): Promise<AgentList> => ({
       scope: 'workspace',
       workspace_id: req.workspace.id,
-      agents: agentsOfWorkspace(db, req.workspace.id).map(toWorkspaceAgent),
+      agents: (await agentsOfWorkspace(db, req.workspace.id)).map(toWorkspaceAgent),
     }),
   );
 
@@ -263,17 +263,17 @@ export default function workspaceRoutes(app: ZodApp, { db, quotas }: AppContext)
       },
     },
     async (req): Promise<SingleAgent> => {
-      const agent = agentById(db, req.params.agentId);
+      const agent = await agentById(db, req.params.agentId);
       if (!agent || agent.workspace_id !== req.workspace.id) throw notFound('Agent not found in this workspace');
       return { scope: 'workspace', workspace_id: req.workspace.id, agent: toWorkspaceAgent(agent) };
     },
   );
 
   /** The workspace's daily cap on SMS codes (our extension: spec section 8 leaves quotas open). */
-  const smsLimitOf = (workspace: { id: string; sms_daily_limit: number | null }): SmsLimit => ({
+  const smsLimitOf = async (workspace: { id: string; sms_daily_limit: number | null }): Promise<SmsLimit> => ({
     daily_limit: workspace.sms_daily_limit ?? quotas.smsPerWorkspacePerDay,
     custom: workspace.sms_daily_limit !== null,
-    sent_last_24h: smsSentToday(db, workspace.id),
+    sent_last_24h: await smsSentToday(db, workspace.id),
   });
   const smsLimitSchema = { tags, security: security.workspaceKeyOrOwner, params: slugParams };
 
@@ -287,7 +287,7 @@ export default function workspaceRoutes(app: ZodApp, { db, quotas }: AppContext)
     '/workspaces/:slug/sms/limit',
     { schema: { ...smsLimitSchema, summary: 'setSmsLimit', body: smsLimitBody, response: { 200: smsLimit } } },
     async (req) => {
-      setSmsDailyLimit(db, req.workspace.id, req.body.daily_limit);
+      await setSmsDailyLimit(db, req.workspace.id, req.body.daily_limit);
       return smsLimitOf({ id: req.workspace.id, sms_daily_limit: req.body.daily_limit });
     },
   );

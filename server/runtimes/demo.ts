@@ -135,7 +135,7 @@ async function connect([name]: string[], _input: TurnInput, io: TurnIO): Promise
 
 /** Says a connector is connected, or shows the card that asks for its credentials. */
 async function reportConnector(typeId: string, io: TurnIO, afterSetup: boolean): Promise<void> {
-  const credentials = io.connectorCredentials(typeId);
+  const credentials = await io.connectorCredentials(typeId);
   if (credentials) {
     const fields = Object.keys(credentials).join(', ');
     const lead = afterSetup ? `Thanks, **${typeId}** is connected now` : `**${typeId}** is connected`;
@@ -189,7 +189,7 @@ async function file(_args: string[], _input: TurnInput, io: TurnIO): Promise<voi
 }
 
 async function image(_args: string[], _input: TurnInput, io: TurnIO): Promise<void> {
-  const uploaded = io.upload({
+  const uploaded = await io.upload({
     filename: 'chart.svg',
     mimeType: 'image/svg+xml',
     data: Buffer.from(chartSvg([14, 19, 22, 25, 21, 15, 12])),

@@ -110,11 +110,11 @@ export interface TurnIO {
   /** The conversation's agent workspace folder (created on first use). */
   workspaceDir(): string;
   /** Stores a file readable by URL (e.g. an image the reply shows). */
-  upload(file: { filename: string; mimeType: string; data: Buffer }): UploadedFile;
+  upload(file: { filename: string; mimeType: string; data: Buffer }): Promise<UploadedFile>;
   /** The caller's stored credentials for a connector type, if any. */
-  connectorCredentials(connectorTypeId: string): Record<string, string> | undefined;
+  connectorCredentials(connectorTypeId: string): Promise<Record<string, string> | undefined>;
   /** A file uploaded to this service, found by its URL (`…/files/f_…/name`); undefined for any other URL. */
-  readUpload(url: string): StoredFile | undefined;
+  readUpload(url: string): Promise<StoredFile | undefined>;
   /** One line to the service's log, naming the agent (never a token or a key). */
   log(line: string): void;
 }

@@ -1,31 +1,11 @@
 import { nowIso, randomId } from '../ids.js';
-import type { AddedColumn, Db } from './db.js';
+import type { Db } from './db.js';
 
 /**
- * Conversations: who owns one and which agents answer in it. `last_seq`, `last_record` and `bytes` (the
- * size of its records' JSON) are kept by records.ts as records are appended. A training conversation is
- * unique per (agent, operator).
+ * Conversations (`conversations`): who owns one and which agents answer in it. `last_seq`, `last_record`
+ * and `bytes` (the size of its records' JSON) are kept by records.ts as records are appended. A training
+ * conversation is unique per (agent, operator).
  */
-export const conversationsSchema = `
-CREATE TABLE IF NOT EXISTS conversations (
-  id TEXT PRIMARY KEY, kind TEXT NOT NULL, owner_id TEXT NOT NULL, workspace_id TEXT NOT NULL,
-  agent_ids TEXT NOT NULL, training_agent_id TEXT, last_seq INTEGER NOT NULL DEFAULT 0,
-  last_record INTEGER NOT NULL DEFAULT 0, bytes INTEGER NOT NULL DEFAULT 0, created_at TEXT NOT NULL
-);
-CREATE INDEX IF NOT EXISTS conversations_by_owner ON conversations (owner_id, kind, last_record);
-CREATE UNIQUE INDEX IF NOT EXISTS training_conversation ON conversations (training_agent_id, owner_id)
-  WHERE kind = 'training';
-`;
-
-export const conversationsColumns: AddedColumn[] = [
-  {
-    table: 'conversations',
-    column: 'bytes',
-    definition: 'INTEGER NOT NULL DEFAULT 0',
-    fill: `UPDATE conversations SET bytes =
-      (SELECT COALESCE(SUM(length(CAST(raw AS BLOB))), 0) FROM records WHERE conversation_id = conversations.id)`,
-  },
-];
 
 export type ConversationKind = 'chat' | 'training';
 
@@ -55,8 +35,8 @@ const toConversation = (row: ConversationRow): StoredConversation => ({
   agentIds: JSON.parse(row.agent_ids),
 });
 
-export function getConversation(db: Db, id: string): StoredConversation | undefined {
-  const row = db.prepare('SELECT * FROM conversations WHERE id = ?').get(id) as ConversationRow | undefined;
+export async function getConversation(db: Db, id: string): Promise<StoredConversation | undefined> {
+  const row = await db.get<ConversationRow>('SELECT * FROM conversations WHERE id = ?', id);
   return row && toConversation(row);
 }
 
@@ -64,30 +44,31 @@ export function getConversation(db: Db, id: string): StoredConversation | undefi
  * The owner's most recent chat, optionally limited to a workspace and to one set of agents (a widget
  * bound to one agent must not continue a conversation held with another).
  */
-export function latestConversation(
+export async function latestConversation(
   db: Db,
   ownerId: string,
   filter: { workspaceId?: string; agentIds?: string[] },
-): StoredConversation | undefined {
-  const row = db
-    .prepare(
-      `SELECT * FROM conversations WHERE owner_id = ? AND kind = 'chat'
-         AND (@workspace IS NULL OR workspace_id = @workspace) AND (@agents IS NULL OR agent_ids = @agents)
-       ORDER BY last_record DESC LIMIT 1`,
-    )
-    .get(ownerId, {
-      workspace: filter.workspaceId ?? null,
-      agents: filter.agentIds ? JSON.stringify(filter.agentIds) : null,
-    }) as ConversationRow | undefined;
+): Promise<StoredConversation | undefined> {
+  const workspace = filter.workspaceId ?? null;
+  const agents = filter.agentIds ? JSON.stringify(filter.agentIds) : null;
+  const row = await db.get<ConversationRow>(
+    `SELECT * FROM conversations WHERE owner_id = ? AND kind = 'chat'
+       AND (CAST(? AS TEXT) IS NULL OR workspace_id = ?) AND (CAST(? AS TEXT) IS NULL OR agent_ids = ?)
+     ORDER BY last_record DESC LIMIT 1`,
+    ownerId,
+    workspace,
+    workspace,
+    agents,
+    agents,
+  );
   return row && toConversation(row);
 }
 
-export function createConversation(db: Db, c: Omit<StoredConversation, 'id'>): StoredConversation {
+export async function createConversation(db: Db, c: Omit<StoredConversation, 'id'>): Promise<StoredConversation> {
   const id = randomId('c');
-  db.prepare(
+  await db.run(
     `INSERT INTO conversations (id, kind, owner_id, workspace_id, agent_ids, training_agent_id, created_at)
      VALUES (?, ?, ?, ?, ?, ?, ?)`,
-  ).run(
     id,
     c.kind,
     c.ownerId,
@@ -104,10 +85,14 @@ export function trainingConversation(
   db: Db,
   agent: { id: string; workspace_id: string },
   ownerId: string,
-): StoredConversation {
-  const row = db
-    .prepare("SELECT * FROM conversations WHERE kind = 'training' AND training_agent_id = ? AND owner_id = ?")
-    .get(agent.id, ownerId) as ConversationRow | undefined;
-  if (row) return toConversation(row);
-  return createConversation(db, { kind: 'training', ownerId, workspaceId: agent.workspace_id, agentIds: [agent.id] });
+): Promise<StoredConversation> {
+  return db.transaction(async (tx) => {
+    const row = await tx.get<ConversationRow>(
+      "SELECT * FROM conversations WHERE kind = 'training' AND training_agent_id = ? AND owner_id = ?",
+      agent.id,
+      ownerId,
+    );
+    if (row) return toConversation(row);
+    return createConversation(tx, { kind: 'training', ownerId, workspaceId: agent.workspace_id, agentIds: [agent.id] });
+  });
 }

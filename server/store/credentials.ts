@@ -3,17 +3,10 @@ import { nowIso } from '../ids.js';
 import type { Db } from './db.js';
 
 /**
- * Each user's own (bring-your-own-key) credentials per connector type. The values are one AES-256-GCM
- * ciphertext under the server secret; only the field names are readable, so a leaked database file
- * leaks no secret.
+ * Each user's own (bring-your-own-key) credentials per connector type (`connector_credentials`). The values
+ * are one AES-256-GCM ciphertext under the server secret; only the field names are readable, so a leaked
+ * database leaks no secret.
  */
-export const credentialsSchema = `
-CREATE TABLE IF NOT EXISTS connector_credentials (
-  user_id TEXT NOT NULL, connector_type_id TEXT NOT NULL, fields TEXT NOT NULL,
-  iv BLOB NOT NULL, tag BLOB NOT NULL, ciphertext BLOB NOT NULL, updated_at TEXT NOT NULL,
-  PRIMARY KEY (user_id, connector_type_id)
-);
-`;
 
 interface CredentialsRow {
   iv: Buffer;
@@ -28,39 +21,48 @@ interface CredentialsRow {
 const associatedData = (userId: string, connectorTypeId: string) => Buffer.from(`${userId}\0${connectorTypeId}`);
 
 /** Replaces the caller's credentials for one connector type; returns what the route answers. */
-export function saveConnectorCredentials(
+export async function saveConnectorCredentials(
   db: Db,
   secret: Buffer,
   userId: string,
   connectorTypeId: string,
   credentials: Record<string, string>,
-): { connectorTypeId: string; fields: string[]; updatedAt: string } {
+): Promise<{ connectorTypeId: string; fields: string[]; updatedAt: string }> {
   const iv = randomBytes(12);
   const cipher = createCipheriv('aes-256-gcm', secret, iv);
   cipher.setAAD(associatedData(userId, connectorTypeId));
   const ciphertext = Buffer.concat([cipher.update(JSON.stringify(credentials), 'utf8'), cipher.final()]);
   const fields = Object.keys(credentials);
   const updatedAt = nowIso();
-  db.prepare(
+  await db.run(
     `INSERT INTO connector_credentials (user_id, connector_type_id, fields, iv, tag, ciphertext, updated_at)
        VALUES (?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (user_id, connector_type_id) DO UPDATE SET
          fields = excluded.fields, iv = excluded.iv, tag = excluded.tag,
          ciphertext = excluded.ciphertext, updated_at = excluded.updated_at`,
-  ).run(userId, connectorTypeId, JSON.stringify(fields), iv, cipher.getAuthTag(), ciphertext, updatedAt);
+    userId,
+    connectorTypeId,
+    JSON.stringify(fields),
+    iv,
+    cipher.getAuthTag(),
+    ciphertext,
+    updatedAt,
+  );
   return { connectorTypeId, fields, updatedAt };
 }
 
 /** The decrypted credentials a user saved for a connector type, for the runtime that calls the connector. */
-export function getConnectorCredentials(
+export async function getConnectorCredentials(
   db: Db,
   secret: Buffer,
   userId: string,
   connectorTypeId: string,
-): Record<string, string> | undefined {
-  const row = db
-    .prepare('SELECT iv, tag, ciphertext FROM connector_credentials WHERE user_id = ? AND connector_type_id = ?')
-    .get(userId, connectorTypeId) as CredentialsRow | undefined;
+): Promise<Record<string, string> | undefined> {
+  const row = await db.get<CredentialsRow>(
+    'SELECT iv, tag, ciphertext FROM connector_credentials WHERE user_id = ? AND connector_type_id = ?',
+    userId,
+    connectorTypeId,
+  );
   if (!row) return undefined;
   const decipher = createDecipheriv('aes-256-gcm', secret, row.iv);
   decipher.setAAD(associatedData(userId, connectorTypeId));

@@ -1,46 +1,122 @@
-import Database from 'better-sqlite3';
-
-export type Db = Database.Database;
+import { readdirSync, readFileSync } from 'node:fs';
 
 /**
- * A column added to a table after the table first shipped. A database an earlier version made gains it at
- * start-up (`fill` sets it on the rows already there); `after` runs either way (an index over the column).
+ * The database every store module takes: SQLite (a file or `:memory:`, the default) or PostgreSQL (a
+ * `postgres://` URL), behind one asynchronous interface. The store modules write one SQL text for both:
+ * `?` placeholders, `ON CONFLICT … DO UPDATE`, `RETURNING`, `CAST(? AS TEXT)` where a parameter's type
+ * must be known, and no JSON functions (records.ts reads JSON in JavaScript).
  */
-export interface AddedColumn {
-  table: string;
-  column: string;
-  definition: string;
-  fill?: string;
-  after?: string;
+export interface Db {
+  readonly engine: 'sqlite' | 'postgres';
+  /** The first row, or undefined. */
+  get<T>(sql: string, ...params: unknown[]): Promise<T | undefined>;
+  all<T>(sql: string, ...params: unknown[]): Promise<T[]>;
+  /** Runs a statement that returns no rows; resolves to the number of rows it changed. */
+  run(sql: string, ...params: unknown[]): Promise<number>;
+  /**
+   * Runs `fn` in one transaction that no other write transaction interleaves with, on any instance of the
+   * service (SQLite: `BEGIN IMMEDIATE`; PostgreSQL: a transaction-scoped advisory lock), so a check and the
+   * write that depends on it can never race (idempotency, money, one running turn). Every query of the
+   * transaction goes through `tx`; a transaction inside it joins it.
+   */
+  transaction<T>(fn: (tx: Db) => Promise<T>): Promise<T>;
+  /**
+   * Tells every listener of `channel` on every instance, once the transaction it is called in has committed
+   * (at once outside one). Listeners re-read the database: a lost notification must lose nothing.
+   */
+  notify(channel: string, payload: string): Promise<void>;
+  /** Hears `channel`; resolves once listening, to the function that stops it. */
+  listen(channel: string, heard: (payload: string) => void): Promise<() => Promise<void>>;
+  /**
+   * Whether the instance `instanceId` still runs: SQLite serves one process, so only this one; PostgreSQL
+   * asks whether that instance still holds its session lock (a killed instance's connection drops it).
+   */
+  instanceAlive(instanceId: string): Promise<boolean>;
+  /** This process's instance id (see `instanceAlive`). */
+  readonly instanceId: string;
+  close(): Promise<void>;
 }
 
-/** Opens the SQLite database (a file or `:memory:`) and creates every table and column that is missing. */
-export function openDb(path: string, schemas: readonly string[], added: readonly AddedColumn[] = []): Db {
-  const db = new Database(path);
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = NORMAL');
-  db.pragma('foreign_keys = ON');
-  db.pragma('busy_timeout = 5000');
-  for (const sql of schemas) db.exec(sql);
-  for (const column of added) addColumn(db, column);
-  return db;
-}
+/** Whether `location` (`--db`) names a PostgreSQL database. */
+export const isPostgresUrl = (location: string) => /^postgres(ql)?:\/\//.test(location);
 
-function addColumn(db: Db, { table, column, definition, fill, after }: AddedColumn): void {
-  const columns = db.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[];
-  if (!columns.some((c) => c.name === column)) {
-    db.transaction(() => {
-      db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${definition}`);
-      if (fill) db.exec(fill);
-    })();
+/**
+ * Opens the database `location` names and applies the migrations it has not had yet: `SVC_DATABASE_URL`
+ * or `--db` with a `postgres://` URL for PostgreSQL, otherwise a SQLite file or `:memory:`.
+ */
+export async function openDb(location: string): Promise<Db> {
+  if (isPostgresUrl(location)) {
+    const { openPostgres } = await import('./postgres.js');
+    return openPostgres(location);
   }
-  if (after) db.exec(after);
+  const { openSqlite } = await import('./sqlite.js');
+  return openSqlite(location);
 }
 
+/** A versioned schema change: `migrations/NNNN-name.sql`, applied once, in order. */
+export interface Migration {
+  version: number;
+  name: string;
+  /** The SQL for this engine (the placeholders replaced). */
+  sql: string;
+}
+
+const MIGRATIONS_DIR = new URL('./migrations/', import.meta.url);
+
+/** What the placeholders of a migration file stand for, per engine. */
+const PLACEHOLDERS: Record<Db['engine'], Record<string, string>> = {
+  sqlite: { id: 'INTEGER PRIMARY KEY AUTOINCREMENT', blob: 'BLOB', rowid: '' },
+  postgres: {
+    id: 'BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY',
+    blob: 'BYTEA',
+    rowid: ', rowid BIGINT GENERATED ALWAYS AS IDENTITY',
+  },
+};
+
+/** Every migration file, oldest first, written for `engine`. */
+export function migrations(engine: Db['engine']): Migration[] {
+  return readdirSync(MIGRATIONS_DIR)
+    .flatMap((file) => {
+      const match = /^(\d{4})-([a-z0-9-]+)\.sql$/.exec(file);
+      if (!match) return [];
+      const text = readFileSync(new URL(file, MIGRATIONS_DIR), 'utf8');
+      const sql = text.replace(/\{\{(\w+)\}\}/g, (_, name: string) => {
+        const value = PLACEHOLDERS[engine][name];
+        if (value === undefined) throw new Error(`${file}: unknown placeholder {{${name}}}`);
+        return value;
+      });
+      return [{ version: Number(match[1]), name: match[2], sql }];
+    })
+    .sort((a, b) => a.version - b.version);
+}
+
+/** The table that records which migrations a database has had. */
+export const MIGRATIONS_TABLE = `CREATE TABLE IF NOT EXISTS schema_migrations (
+  version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL
+)`;
+
 /**
- * Runs `fn` inside `BEGIN IMMEDIATE`: the write lock is taken at the start, so a check and the write
- * that depends on it can never interleave with another request's (idempotency, money).
+ * Applies the migrations `db` has not had, each in its transaction with its version. `exec` runs a whole
+ * file (several statements). The caller holds whatever keeps two instances from migrating at once.
  */
-export function immediate<T>(db: Db, fn: () => T): T {
-  return db.transaction(fn).immediate();
+export async function migrate(db: Db, exec: (tx: Db, sql: string) => Promise<void>): Promise<number[]> {
+  await db.run(MIGRATIONS_TABLE);
+  const done = new Set(
+    (await db.all<{ version: number }>('SELECT version FROM schema_migrations')).map((r) => r.version),
+  );
+  const applied: number[] = [];
+  for (const migration of migrations(db.engine)) {
+    if (done.has(migration.version)) continue;
+    await db.transaction(async (tx) => {
+      await exec(tx, migration.sql);
+      await tx.run(
+        'INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)',
+        migration.version,
+        migration.name,
+        new Date().toISOString(),
+      );
+    });
+    applied.push(migration.version);
+  }
+  return applied;
 }

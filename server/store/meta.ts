@@ -1,12 +1,13 @@
 import type { Db } from './db.js';
 
-/** Values the service keeps about itself (its secret, the demo workspace's key). */
-export const metaSchema = `CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);`;
+/** Values the service keeps about itself (its secret, the demo workspace's key), in `meta`. */
 
-export function metaValue(db: Db, key: string): string | undefined {
-  return (db.prepare('SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | undefined)?.value;
+export async function metaValue(db: Db, key: string): Promise<string | undefined> {
+  return (await db.get<{ value: string }>('SELECT value FROM meta WHERE key = ?', key))?.value;
 }
 
-export function setMetaValue(db: Db, key: string, value: string): void {
-  db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)').run(key, value);
+/** Keeps `value` unless the key already has one (another instance set it first); returns the value kept. */
+export async function setMetaValue(db: Db, key: string, value: string): Promise<string> {
+  await db.run('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING', key, value);
+  return (await metaValue(db, key)) ?? value;
 }

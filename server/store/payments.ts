@@ -2,15 +2,10 @@ import type { PaymentStatus } from '../../src/client/types.js';
 import { nowIso, randomId } from '../ids.js';
 import type { Db } from './db.js';
 
-/** Payment orders an agent asks a user to pay; amounts are kept in fen so no float ever rounds money. */
-export const paymentsSchema = `
-CREATE TABLE IF NOT EXISTS payment_orders (
-  id TEXT PRIMARY KEY, conversation_id TEXT NOT NULL, user_id TEXT NOT NULL, agent_id TEXT NOT NULL,
-  amount_fen INTEGER NOT NULL, title TEXT NOT NULL, description TEXT, status TEXT NOT NULL,
-  expires_at TEXT NOT NULL, created_at TEXT NOT NULL, resolved_at TEXT
-);
-CREATE INDEX IF NOT EXISTS payment_orders_pending ON payment_orders (expires_at) WHERE status = 'pending';
-`;
+/**
+ * Payment orders an agent asks a user to pay (`payment_orders`); amounts are kept in fen so no float ever
+ * rounds money.
+ */
 
 interface OrderRow {
   id: string;
@@ -43,30 +38,41 @@ export type NewPaymentOrder = Pick<
   'conversationId' | 'userId' | 'agentId' | 'amountCny' | 'title' | 'description' | 'expiresAt'
 >;
 
-/** Stores a pending order (its amount checked by server/payments.ts: whole fen). */
-export function insertPaymentOrder(db: Db, o: NewPaymentOrder): PaymentOrder {
-  const amountFen = Math.round(o.amountCny * 100);
-  const id = randomId('ord');
-  const createdAt = nowIso();
-  db.prepare(
+/** A pending order as it will be stored (its amount checked by server/payments.ts: whole fen). */
+export function newPaymentOrder(o: NewPaymentOrder): PaymentOrder {
+  const amountCny = Math.round(o.amountCny * 100) / 100;
+  return { ...o, id: randomId('ord'), amountCny, status: 'pending', createdAt: nowIso() };
+}
+
+export async function insertPaymentOrder(db: Db, o: PaymentOrder): Promise<void> {
+  await db.run(
     `INSERT INTO payment_orders (id, conversation_id, user_id, agent_id, amount_fen, title, description, status,
        expires_at, created_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?)`,
-  ).run(id, o.conversationId, o.userId, o.agentId, amountFen, o.title, o.description ?? null, o.expiresAt, createdAt);
-  return { ...o, id, amountCny: amountFen / 100, status: 'pending', createdAt };
+    o.id,
+    o.conversationId,
+    o.userId,
+    o.agentId,
+    Math.round(o.amountCny * 100),
+    o.title,
+    o.description ?? null,
+    o.expiresAt,
+    o.createdAt,
+  );
 }
 
 /** An order as stored (a pending order past its expiry is still `pending` here: see server/payments.ts). */
-export function paymentOrderById(db: Db, orderId: string): PaymentOrder | undefined {
-  const row = db.prepare('SELECT * FROM payment_orders WHERE id = ?').get(orderId) as OrderRow | undefined;
+export async function paymentOrderById(db: Db, orderId: string): Promise<PaymentOrder | undefined> {
+  const row = await db.get<OrderRow>('SELECT * FROM payment_orders WHERE id = ?', orderId);
   return row && toOrder(row);
 }
 
-export function pendingPaymentOrders(db: Db): Pick<PaymentOrder, 'id' | 'expiresAt'>[] {
-  const rows = db.prepare("SELECT id, expires_at FROM payment_orders WHERE status = 'pending'").all() as Pick<
-    OrderRow,
-    'id' | 'expires_at'
-  >[];
+/** The pending orders due by `dueBy` (an ISO time; all of them without it). */
+export async function pendingPaymentOrders(db: Db, dueBy?: string): Promise<Pick<PaymentOrder, 'id' | 'expiresAt'>[]> {
+  const rows = await db.all<Pick<OrderRow, 'id' | 'expires_at'>>(
+    "SELECT id, expires_at FROM payment_orders WHERE status = 'pending' AND expires_at <= ?",
+    dueBy ?? '9999',
+  );
   return rows.map((row) => ({ id: row.id, expiresAt: row.expires_at }));
 }
 
@@ -75,19 +81,21 @@ export function pendingPaymentOrders(db: Db): Pick<PaymentOrder, 'id' | 'expires
  * or (paying, cancelling) already past due, or (expiring) not yet due. The `WHERE status = 'pending'`
  * guard makes the first transition win: a pay racing an expiry or a second click changes nothing.
  */
-export function settlePaymentOrder(
+export async function settlePaymentOrder(
   db: Db,
   orderId: string,
   status: Exclude<PaymentStatus, 'pending'>,
-): string | undefined {
+): Promise<string | undefined> {
   const now = nowIso();
   const due = status === 'expired' ? 'expires_at <= ?' : 'expires_at > ?';
-  const changed = db
-    .prepare(
-      `UPDATE payment_orders SET status = ?, resolved_at = ? WHERE id = ? AND status = 'pending' AND ${due}
-       RETURNING conversation_id`,
-    )
-    .get(status, now, orderId, now) as { conversation_id: string } | undefined;
+  const changed = await db.get<{ conversation_id: string }>(
+    `UPDATE payment_orders SET status = ?, resolved_at = ? WHERE id = ? AND status = 'pending' AND ${due}
+     RETURNING conversation_id`,
+    status,
+    now,
+    orderId,
+    now,
+  );
   return changed?.conversation_id;
 }
 

@@ -10,19 +10,12 @@ import type { Db } from './db.js';
 import { markUploadsReferenced } from './files.js';
 
 /**
- * The records of every conversation, and their order. A record's id (its stream cursor) is its rowid,
- * written `e` + 15 digits: AUTOINCREMENT never reuses a rowid, so ids only grow, within a conversation
- * and globally, and comparing two ids as strings compares them as numbers. `seq` counts 1, 2, 3… per
- * conversation. Only server/records.ts appends (it publishes what it stores).
+ * The records of every conversation, and their order (table `records`, migrations/0001-initial.sql). A
+ * record's id (its stream cursor) is its row id, written `e` + 15 digits: ids are never reused, so they only
+ * grow, and comparing two ids as strings compares them as numbers. Within a conversation they grow in commit
+ * order on any number of instances: an append takes the id after it has updated (so locked) its
+ * conversation's row. `seq` counts 1, 2, 3… per conversation. Only server/records.ts appends.
  */
-export const recordsSchema = `
-CREATE TABLE IF NOT EXISTS records (
-  id INTEGER PRIMARY KEY AUTOINCREMENT, conversation_id TEXT NOT NULL REFERENCES conversations(id),
-  seq INTEGER NOT NULL, turn_id TEXT, agent_id TEXT, agent_name TEXT, sender TEXT NOT NULL, event TEXT NOT NULL,
-  raw TEXT NOT NULL, created_at TEXT NOT NULL, UNIQUE (conversation_id, seq)
-);
-CREATE INDEX IF NOT EXISTS records_by_conversation ON records (conversation_id, id);
-`;
 
 interface RecordRow {
   id: number;
@@ -83,11 +76,13 @@ function toRecord(row: RecordRow): ChatStreamRecord {
  * Stores a record. Call it inside a transaction; the caller publishes the record once that has committed.
  * The conversation's size grows by the record's JSON, and uploads the record links to are marked used.
  */
-export function insertRecord(db: Db, conversationId: string, r: NewRecord): ChatStreamRecord {
+export async function insertRecord(db: Db, conversationId: string, r: NewRecord): Promise<ChatStreamRecord> {
   const raw = JSON.stringify(r.raw);
-  const bumped = db
-    .prepare('UPDATE conversations SET last_seq = last_seq + 1, bytes = bytes + ? WHERE id = ? RETURNING last_seq')
-    .get(Buffer.byteLength(raw), conversationId) as { last_seq: number } | undefined;
+  const bumped = await db.get<{ last_seq: number }>(
+    'UPDATE conversations SET last_seq = last_seq + 1, bytes = bytes + ? WHERE id = ? RETURNING last_seq',
+    Buffer.byteLength(raw),
+    conversationId,
+  );
   if (!bumped) throw new Error(`conversation ${conversationId} does not exist`);
   const row: Omit<RecordRow, 'id'> = {
     conversation_id: conversationId,
@@ -100,55 +95,71 @@ export function insertRecord(db: Db, conversationId: string, r: NewRecord): Chat
     raw,
     created_at: nowIso(),
   };
-  const { lastInsertRowid } = db
-    .prepare(
-      `INSERT INTO records (conversation_id, seq, turn_id, agent_id, agent_name, sender, event, raw, created_at)
-       VALUES (@conversation_id, @seq, @turn_id, @agent_id, @agent_name, @sender, @event, @raw, @created_at)`,
-    )
-    .run(row);
-  const id = Number(lastInsertRowid);
-  db.prepare('UPDATE conversations SET last_record = ? WHERE id = ?').run(id, conversationId);
-  markUploadsReferenced(db, raw);
+  const inserted = await db.get<{ id: number }>(
+    `INSERT INTO records (conversation_id, seq, turn_id, agent_id, agent_name, sender, event, raw, created_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+    row.conversation_id,
+    row.seq,
+    row.turn_id,
+    row.agent_id,
+    row.agent_name,
+    row.sender,
+    row.event,
+    row.raw,
+    row.created_at,
+  );
+  const id = inserted!.id;
+  await db.run('UPDATE conversations SET last_record = ? WHERE id = ?', id, conversationId);
+  await markUploadsReferenced(db, raw);
   return toRecord({ id, ...row });
 }
 
 /** What a conversation's records take, as JSON (the bound of LIMITS.conversationBytes). */
-export function conversationBytes(db: Db, conversationId: string): number {
-  const row = db.prepare('SELECT bytes FROM conversations WHERE id = ?').get(conversationId) as
-    | { bytes: number }
-    | undefined;
+export async function conversationBytes(db: Db, conversationId: string): Promise<number> {
+  const row = await db.get<{ bytes: number }>('SELECT bytes FROM conversations WHERE id = ?', conversationId);
   return row?.bytes ?? 0;
 }
 
 // ---------------------------------------------------------------- the stream
 
-/** Every record after the cursor `after` (a rowid), oldest first. */
-export function recordsAfter(db: Db, conversationId: string, after: number): ChatStreamRecord[] {
-  const rows = db
-    .prepare('SELECT * FROM records WHERE conversation_id = ? AND id > ? ORDER BY id')
-    .all(conversationId, after) as RecordRow[];
+/** Up to `limit` records after the cursor `after` (a row id), oldest first. */
+export async function recordsAfter(
+  db: Db,
+  conversationId: string,
+  after: number,
+  limit: number,
+): Promise<ChatStreamRecord[]> {
+  const rows = await db.all<RecordRow>(
+    'SELECT * FROM records WHERE conversation_id = ? AND id > ? ORDER BY id LIMIT ?',
+    conversationId,
+    after,
+    limit,
+  );
   return rows.map(toRecord);
 }
 
 /** The rowid just before the `turns`-th last turn (a turn starts at a user record); 0 when fewer exist. */
-export function startOfLastTurns(db: Db, conversationId: string, turns: number): number {
-  const row = db
-    .prepare(`SELECT id FROM records WHERE conversation_id = ? AND sender = 'user' ORDER BY id DESC LIMIT 1 OFFSET ?`)
-    .get(conversationId, turns - 1) as { id: number } | undefined;
+export async function startOfLastTurns(db: Db, conversationId: string, turns: number): Promise<number> {
+  const row = await db.get<{ id: number }>(
+    `SELECT id FROM records WHERE conversation_id = ? AND sender = 'user' ORDER BY id DESC LIMIT 1 OFFSET ?`,
+    conversationId,
+    turns - 1,
+  );
   return row ? row.id - 1 : 0;
 }
 
 /** The newest record's rowid of a conversation (0 when empty). */
-export function lastRecordId(db: Db, conversationId: string): number {
-  const row = db.prepare('SELECT last_record FROM conversations WHERE id = ?').get(conversationId) as
-    | { last_record: number }
-    | undefined;
+export async function lastRecordId(db: Db, conversationId: string): Promise<number> {
+  const row = await db.get<{ last_record: number }>(
+    'SELECT last_record FROM conversations WHERE id = ?',
+    conversationId,
+  );
   return row?.last_record ?? 0;
 }
 
 /** The records of one turn, oldest first. */
-export function turnRecords(db: Db, turnId: string): ChatStreamRecord[] {
-  return (db.prepare('SELECT * FROM records WHERE turn_id = ? ORDER BY id').all(turnId) as RecordRow[]).map(toRecord);
+export async function turnRecords(db: Db, turnId: string): Promise<ChatStreamRecord[]> {
+  return (await db.all<RecordRow>('SELECT * FROM records WHERE turn_id = ? ORDER BY id', turnId)).map(toRecord);
 }
 
 // ---------------------------------------------------------------- history
@@ -172,16 +183,19 @@ function presentEntries(rows: RecordRow[], includeThinking: boolean): ChatStream
  * One stretch of a conversation's whole history: up to `limit` entries after the rowid `after`, oldest first.
  * `messages` is read stretch by stretch, so answering it never holds a whole conversation.
  */
-export function messagesAfter(
+export async function messagesAfter(
   db: Db,
   conversationId: string,
   after: number,
   limit: number,
   includeThinking: boolean,
-): ChatStreamRecord[] {
-  const rows = db
-    .prepare(`SELECT * FROM records WHERE conversation_id = ? AND id > ? AND ${HISTORY_FILTER} ORDER BY id LIMIT ?`)
-    .all(conversationId, after, limit) as RecordRow[];
+): Promise<ChatStreamRecord[]> {
+  const rows = await db.all<RecordRow>(
+    `SELECT * FROM records WHERE conversation_id = ? AND id > ? AND ${HISTORY_FILTER} ORDER BY id LIMIT ?`,
+    conversationId,
+    after,
+    limit,
+  );
   return presentEntries(rows, includeThinking);
 }
 
@@ -197,12 +211,13 @@ export interface HistoryPage {
  * The page of history before a cursor: walking back from it, whole turns until `turns` user records
  * have been taken, and never more than `maxEntries` records. Oldest first.
  */
-export function historyPage(db: Db, conversationId: string, page: HistoryPage) {
-  const newestFirst = db
-    .prepare(
-      `SELECT * FROM records WHERE conversation_id = ? AND id < ? AND ${HISTORY_FILTER} ORDER BY id DESC LIMIT ?`,
-    )
-    .iterate(conversationId, page.before ?? Number.MAX_SAFE_INTEGER, page.maxEntries) as IterableIterator<RecordRow>;
+export async function historyPage(db: Db, conversationId: string, page: HistoryPage) {
+  const newestFirst = await db.all<RecordRow>(
+    `SELECT * FROM records WHERE conversation_id = ? AND id < ? AND ${HISTORY_FILTER} ORDER BY id DESC LIMIT ?`,
+    conversationId,
+    page.before ?? Number.MAX_SAFE_INTEGER,
+    page.maxEntries,
+  );
   const taken: RecordRow[] = [];
   let turns = 0;
   for (const row of newestFirst) {
@@ -211,37 +226,47 @@ export function historyPage(db: Db, conversationId: string, page: HistoryPage) {
   }
   taken.reverse();
   const oldest = taken[0]?.id ?? page.before ?? Number.MAX_SAFE_INTEGER;
-  const older = db
-    .prepare(`SELECT 1 FROM records WHERE conversation_id = ? AND id < ? AND ${HISTORY_FILTER} LIMIT 1`)
-    .get(conversationId, oldest);
+  const older = await db.get(
+    `SELECT 1 FROM records WHERE conversation_id = ? AND id < ? AND ${HISTORY_FILTER} LIMIT 1`,
+    conversationId,
+    oldest,
+  );
   return { entries: presentEntries(taken, page.includeThinking), hasMore: !!older };
 }
 
 /** Earlier entries handed to a runtime as context: the last `limit` before `before`, oldest first, thinking included. */
-export function recentEntries(db: Db, conversationId: string, before: string, limit: number): ChatStreamRecord[] {
-  const rows = db
-    .prepare(
-      `SELECT * FROM records WHERE conversation_id = ? AND id < ? AND ${HISTORY_FILTER} ORDER BY id DESC LIMIT ?`,
-    )
-    .all(conversationId, parseCursor(before) ?? 0, limit) as RecordRow[];
+export async function recentEntries(
+  db: Db,
+  conversationId: string,
+  before: string,
+  limit: number,
+): Promise<ChatStreamRecord[]> {
+  const rows = await db.all<RecordRow>(
+    `SELECT * FROM records WHERE conversation_id = ? AND id < ? AND ${HISTORY_FILTER} ORDER BY id DESC LIMIT ?`,
+    conversationId,
+    parseCursor(before) ?? 0,
+    limit,
+  );
   return rows.reverse().map(toRecord);
 }
 
 /** The text of an agent's `assistant` message (used to read a reply aloud). */
-export function agentMessageText(
+export async function agentMessageText(
   db: Db,
   conversationId: string,
   agentId: string,
   messageId: string,
-): string | undefined {
-  const row = db
-    .prepare(
-      `SELECT raw FROM records WHERE conversation_id = ? AND agent_id = ? AND event = 'message'
-         AND json_extract(raw, '$.type') = 'assistant' AND json_extract(raw, '$.message.id') = ?
-       ORDER BY id DESC LIMIT 1`,
-    )
-    .get(conversationId, agentId, messageId) as { raw: string } | undefined;
-  if (!row) return undefined;
-  const raw = JSON.parse(row.raw) as AssistantRawEvent;
-  return raw.message.content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('\n\n');
+): Promise<string | undefined> {
+  // The text narrows the rows down (`_` in an id matches any character); the JSON decides.
+  const rows = await db.all<{ raw: string }>(
+    `SELECT raw FROM records WHERE conversation_id = ? AND agent_id = ? AND event = 'message' AND raw LIKE ?
+     ORDER BY id DESC LIMIT 50`,
+    conversationId,
+    agentId,
+    `%"id":${JSON.stringify(messageId)}%`,
+  );
+  const raw = rows
+    .map((row) => JSON.parse(row.raw) as ChatRawEvent)
+    .find((r): r is AssistantRawEvent => r.type === 'assistant' && r.message.id === messageId);
+  return raw?.message.content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('\n\n');
 }

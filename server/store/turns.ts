@@ -3,63 +3,77 @@ import { nowIso } from '../ids.js';
 import type { Db } from './db.js';
 
 /**
- * Turns: one user message and the replies to it. At most one turn per conversation is `running` (a
- * partial unique index holds that even under races); an ended turn keeps its result's subtype as status.
+ * Turns (table `turns`): one user message and the replies to it. At most one turn per conversation is
+ * `running` (a partial unique index holds that even under races); an ended turn keeps its result's subtype
+ * as status. `instance_id` names the instance of the service that runs a running turn (Db.instanceId).
  */
-export const turnsSchema = `
-CREATE TABLE IF NOT EXISTS turns (
-  id TEXT PRIMARY KEY, conversation_id TEXT NOT NULL REFERENCES conversations(id), status TEXT NOT NULL,
-  started_at TEXT NOT NULL, ended_at TEXT
-);
-CREATE UNIQUE INDEX IF NOT EXISTS one_running_turn ON turns (conversation_id) WHERE status = 'running';
-`;
 
 export interface RunningTurn {
   id: string;
   conversationId: string;
   startedAt: string;
+  /** The instance running it; null for a turn stored before instances were named. */
+  instanceId: string | null;
 }
 
 interface TurnRow {
   id: string;
   conversation_id: string;
   started_at: string;
+  instance_id: string | null;
 }
 
 const toTurn = (row: TurnRow): RunningTurn => ({
   id: row.id,
   conversationId: row.conversation_id,
   startedAt: row.started_at,
+  instanceId: row.instance_id,
 });
 
-export function isTurnRunning(db: Db, conversationId: string): boolean {
-  return !!db.prepare("SELECT 1 FROM turns WHERE conversation_id = ? AND status = 'running'").get(conversationId);
+/** The turn running in a conversation, if any. */
+export async function runningTurnOf(db: Db, conversationId: string): Promise<RunningTurn | undefined> {
+  const row = await db.get<TurnRow>(
+    "SELECT id, conversation_id, started_at, instance_id FROM turns WHERE conversation_id = ? AND status = 'running'",
+    conversationId,
+  );
+  return row && toTurn(row);
 }
 
-/** Stores a running turn; `id` is made before the transaction so that everything a turn needs exists first. */
-export function insertTurn(db: Db, conversationId: string, id: string): RunningTurn {
-  const turn = { id, conversationId, startedAt: nowIso() };
-  db.prepare("INSERT INTO turns (id, conversation_id, status, started_at) VALUES (?, ?, 'running', ?)").run(
+export async function isTurnRunning(db: Db, conversationId: string): Promise<boolean> {
+  return !!(await db.get("SELECT 1 FROM turns WHERE conversation_id = ? AND status = 'running'", conversationId));
+}
+
+/**
+ * Stores a turn running on this instance; `id` is made before the transaction so that everything a turn
+ * needs exists first.
+ */
+export async function insertTurn(db: Db, conversationId: string, id: string): Promise<RunningTurn> {
+  const turn = { id, conversationId, startedAt: nowIso(), instanceId: db.instanceId };
+  await db.run(
+    "INSERT INTO turns (id, conversation_id, status, started_at, instance_id) VALUES (?, ?, 'running', ?, ?)",
     turn.id,
     turn.conversationId,
     turn.startedAt,
+    turn.instanceId,
   );
   return turn;
 }
 
 /** Marks a running turn ended and returns it; undefined when it had already ended (an interrupt won the race). */
-export function markTurnEnded(db: Db, turnId: string, subtype: ResultSubtype): RunningTurn | undefined {
-  const row = db
-    .prepare(
-      `UPDATE turns SET status = ?, ended_at = ? WHERE id = ? AND status = 'running'
-       RETURNING id, conversation_id, started_at`,
-    )
-    .get(subtype, nowIso(), turnId) as TurnRow | undefined;
+export async function markTurnEnded(db: Db, turnId: string, subtype: ResultSubtype): Promise<RunningTurn | undefined> {
+  const row = await db.get<TurnRow>(
+    `UPDATE turns SET status = ?, ended_at = ? WHERE id = ? AND status = 'running'
+     RETURNING id, conversation_id, started_at, instance_id`,
+    subtype,
+    nowIso(),
+    turnId,
+  );
   return row && toTurn(row);
 }
 
-export function runningTurns(db: Db): RunningTurn[] {
-  return (
-    db.prepare("SELECT id, conversation_id, started_at FROM turns WHERE status = 'running'").all() as TurnRow[]
-  ).map(toTurn);
+export async function runningTurns(db: Db): Promise<RunningTurn[]> {
+  const rows = await db.all<TurnRow>(
+    "SELECT id, conversation_id, started_at, instance_id FROM turns WHERE status = 'running'",
+  );
+  return rows.map(toTurn);
 }

@@ -2,35 +2,13 @@ import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
 import type { GrantResult, Member, ProvisionResult, SessionToken } from '../../src/client/types.js';
 import { nowIso, randomId } from '../ids.js';
 import { clock } from './clock.js';
-import { type AddedColumn, type Db, immediate } from './db.js';
+import type { Db } from './db.js';
 import { issueSessionToken } from './identity.js';
 
-/** Members live in identity.ts; this module adds what the administration and SMS routes keep. */
-export const workspaceSchema = `
-CREATE TABLE IF NOT EXISTS grants (
-  workspace_id TEXT NOT NULL REFERENCES workspaces(id), idempotency_key TEXT NOT NULL,
-  member_id TEXT NOT NULL REFERENCES members(user_id), amount REAL NOT NULL,
-  purchase_id TEXT NOT NULL UNIQUE, balance_after REAL NOT NULL, created_at TEXT NOT NULL,
-  PRIMARY KEY (workspace_id, idempotency_key)
-);
-CREATE TABLE IF NOT EXISTS sms_codes (
-  workspace_id TEXT NOT NULL REFERENCES workspaces(id), phone TEXT NOT NULL, code_hash TEXT NOT NULL,
-  expires_at INTEGER NOT NULL, failures INTEGER NOT NULL DEFAULT 0,
-  PRIMARY KEY (workspace_id, phone)
-);
-CREATE TABLE IF NOT EXISTS sms_sends (
-  phone TEXT NOT NULL, sent_at INTEGER NOT NULL, workspace_id TEXT, address TEXT
-);
-CREATE INDEX IF NOT EXISTS sms_sends_by_phone ON sms_sends (phone, sent_at);
-`;
-
-/** Who asked for a code and for which workspace: added when the limits per address and workspace came. */
-export const workspaceColumns: AddedColumn[] = ['workspace_id', 'address'].map((column) => ({
-  table: 'sms_sends',
-  column,
-  definition: 'TEXT',
-  after: `CREATE INDEX IF NOT EXISTS sms_sends_by_${column} ON sms_sends (${column}, sent_at)`,
-}));
+/**
+ * Members live in identity.ts; this module adds what the administration and SMS routes keep (`grants`,
+ * `sms_codes`, `sms_sends`).
+ */
 
 const MEMBER_LIMIT = 500;
 export const SMS_SESSION_TTL_SECONDS = 86400;
@@ -52,45 +30,56 @@ const toMember = ({ user_id, billing_account_id, sp_user_ref, status, joined_at,
   balance,
 });
 
-function memberByRef(db: Db, workspaceId: string, spUserRef: string): MemberRow | undefined {
-  return db.prepare('SELECT * FROM members WHERE workspace_id = ? AND sp_user_ref = ?').get(workspaceId, spUserRef) as
-    | MemberRow
-    | undefined;
+function memberByRef(db: Db, workspaceId: string, spUserRef: string): Promise<MemberRow | undefined> {
+  return db.get<MemberRow>('SELECT * FROM members WHERE workspace_id = ? AND sp_user_ref = ?', workspaceId, spUserRef);
 }
 
-function memberById(db: Db, workspaceId: string, memberId: string): MemberRow | undefined {
-  return db.prepare('SELECT * FROM members WHERE workspace_id = ? AND user_id = ?').get(workspaceId, memberId) as
-    | MemberRow
-    | undefined;
+function memberById(db: Db, workspaceId: string, memberId: string): Promise<MemberRow | undefined> {
+  return db.get<MemberRow>('SELECT * FROM members WHERE workspace_id = ? AND user_id = ?', workspaceId, memberId);
 }
 
 /** Idempotent by `sp_user_ref`: a known member comes back unchanged (a suspended one stays suspended). */
-export function provisionMember(db: Db, workspaceId: string, spUserRef: string, displayName?: string): ProvisionResult {
-  return immediate(db, () => {
-    const known = memberByRef(db, workspaceId, spUserRef);
+export function provisionMember(
+  db: Db,
+  workspaceId: string,
+  spUserRef: string,
+  displayName?: string,
+): Promise<ProvisionResult> {
+  return db.transaction(async (tx) => {
+    const known = await memberByRef(tx, workspaceId, spUserRef);
     if (known) return { member_id: known.user_id, billing_account_id: known.billing_account_id, created: false };
     const member = { member_id: randomId('u'), billing_account_id: randomId('ba'), created: true };
-    db.prepare(
+    await tx.run(
       `INSERT INTO members (user_id, workspace_id, sp_user_ref, display_name, billing_account_id, status, joined_at)
        VALUES (?, ?, ?, ?, ?, 'active', ?)`,
-    ).run(member.member_id, workspaceId, spUserRef, displayName ?? null, member.billing_account_id, nowIso());
+      member.member_id,
+      workspaceId,
+      spUserRef,
+      displayName ?? null,
+      member.billing_account_id,
+      nowIso(),
+    );
     return member;
   });
 }
 
 /** The first 500 members in join order; there is no pagination (spec 4.1 rule 6). */
-export function listMembers(db: Db, workspaceId: string): Member[] {
-  const rows = db
-    .prepare('SELECT * FROM members WHERE workspace_id = ? ORDER BY rowid LIMIT ?')
-    .all(workspaceId, MEMBER_LIMIT) as MemberRow[];
+export async function listMembers(db: Db, workspaceId: string): Promise<Member[]> {
+  const rows = await db.all<MemberRow>(
+    'SELECT * FROM members WHERE workspace_id = ? ORDER BY rowid LIMIT ?',
+    workspaceId,
+    MEMBER_LIMIT,
+  );
   return rows.map(toMember);
 }
 
 /** False for an unknown or already suspended member (not idempotent). Issued tokens stay valid (spec 5.7). */
-export function suspendMember(db: Db, workspaceId: string, memberId: string): boolean {
-  const { changes } = db
-    .prepare("UPDATE members SET status = 'suspended' WHERE workspace_id = ? AND user_id = ? AND status != 'suspended'")
-    .run(workspaceId, memberId);
+export async function suspendMember(db: Db, workspaceId: string, memberId: string): Promise<boolean> {
+  const changes = await db.run(
+    "UPDATE members SET status = 'suspended' WHERE workspace_id = ? AND user_id = ? AND status != 'suspended'",
+    workspaceId,
+    memberId,
+  );
   return changes === 1;
 }
 
@@ -102,7 +91,7 @@ const cents = (amount: number) => Math.round(amount * 100);
 
 /**
  * Moves `amount` from the owner's wallet to the member, once per `idempotencyKey`. The lookup of the key and
- * the writes share one `BEGIN IMMEDIATE` transaction, so concurrent replays can never debit twice; a replay
+ * the writes share one write transaction (Db.transaction), so concurrent replays can never debit twice; a replay
  * gets the stored first result. A refusal changes nothing and does not use up the key. Sums are taken in
  * whole cents and every stored amount is a whole number of cents, so no binary fraction ever accumulates:
  * 0.1 + 0.2 is 0.3.
@@ -113,43 +102,48 @@ export function grantCredits(
   memberId: string,
   amount: number,
   idempotencyKey: string,
-): GrantResult | { refused: GrantRefusal } {
-  return immediate(db, () => {
-    const prior = db
-      .prepare(
-        'SELECT member_id, amount, purchase_id, balance_after FROM grants WHERE workspace_id = ? AND idempotency_key = ?',
-      )
-      .get(workspaceId, idempotencyKey) as
-      | { member_id: string; amount: number; purchase_id: string; balance_after: number }
-      | undefined;
+): Promise<GrantResult | { refused: GrantRefusal }> {
+  return db.transaction(async (tx) => {
+    const prior = await tx.get<{ member_id: string; amount: number; purchase_id: string; balance_after: number }>(
+      'SELECT member_id, amount, purchase_id, balance_after FROM grants WHERE workspace_id = ? AND idempotency_key = ?',
+      workspaceId,
+      idempotencyKey,
+    );
     if (prior) {
       if (prior.member_id !== memberId || cents(prior.amount) !== cents(amount)) return { refused: 'key_reused' };
       return { balance: prior.balance_after, purchase_id: prior.purchase_id, idempotent: true };
     }
-    const member = memberById(db, workspaceId, memberId);
+    const member = await memberById(tx, workspaceId, memberId);
     if (!member) return { refused: 'unknown_member' };
-    const { wallet } = db.prepare('SELECT wallet FROM workspaces WHERE id = ?').get(workspaceId) as { wallet: number };
+    const { wallet } = (await tx.get<{ wallet: number }>('SELECT wallet FROM workspaces WHERE id = ?', workspaceId))!;
     if (cents(wallet) < cents(amount)) return { refused: 'insufficient_wallet' };
-    db.prepare('UPDATE workspaces SET wallet = ? WHERE id = ?').run((cents(wallet) - cents(amount)) / 100, workspaceId);
+    await tx.run('UPDATE workspaces SET wallet = ? WHERE id = ?', (cents(wallet) - cents(amount)) / 100, workspaceId);
     const balance = (cents(member.balance) + cents(amount)) / 100;
-    db.prepare('UPDATE members SET balance = ? WHERE user_id = ?').run(balance, memberId);
+    await tx.run('UPDATE members SET balance = ? WHERE user_id = ?', balance, memberId);
     const purchaseId = randomId('pur');
-    db.prepare(
+    await tx.run(
       `INSERT INTO grants (workspace_id, idempotency_key, member_id, amount, purchase_id, balance_after, created_at)
        VALUES (?, ?, ?, ?, ?, ?, ?)`,
-    ).run(workspaceId, idempotencyKey, memberId, cents(amount) / 100, purchaseId, balance, nowIso());
+      workspaceId,
+      idempotencyKey,
+      memberId,
+      cents(amount) / 100,
+      purchaseId,
+      balance,
+      nowIso(),
+    );
     return { balance, purchase_id: purchaseId, idempotent: false };
   });
 }
 
 /** A session token for the member provisioned as `spUserRef`; an unknown or suspended member gets none. */
-export function mintSession(
+export async function mintSession(
   db: Db,
   workspaceId: string,
   spUserRef: string,
   ttlSeconds: number,
-): SessionToken | { refused: 'unknown_member' | 'suspended' } {
-  const member = memberByRef(db, workspaceId, spUserRef);
+): Promise<SessionToken | { refused: 'unknown_member' | 'suspended' }> {
+  const member = await memberByRef(db, workspaceId, spUserRef);
   if (!member) return { refused: 'unknown_member' };
   if (member.status === 'suspended') return { refused: 'suspended' };
   return issueSessionToken(db, member.user_id, workspaceId, ttlSeconds);
@@ -190,11 +184,14 @@ interface SendRule {
 }
 
 /** How long until `rule` admits one more send (0: now). */
-function waitFor(db: Db, rule: SendRule, now: number): number {
+async function waitFor(db: Db, rule: SendRule, now: number): Promise<number> {
   if (rule.count <= 0) return rule.windowMs;
-  const row = db
-    .prepare(`SELECT sent_at FROM sms_sends WHERE ${rule.where} AND sent_at > ? ORDER BY sent_at DESC LIMIT 1 OFFSET ?`)
-    .get(...rule.args, now - rule.windowMs, rule.count - 1) as { sent_at: number } | undefined;
+  const row = await db.get<{ sent_at: number }>(
+    `SELECT sent_at FROM sms_sends WHERE ${rule.where} AND sent_at > ? ORDER BY sent_at DESC LIMIT 1 OFFSET ?`,
+    ...rule.args,
+    now - rule.windowMs,
+    rule.count - 1,
+  );
   return row ? row.sent_at + rule.windowMs - now : 0;
 }
 
@@ -202,11 +199,11 @@ function waitFor(db: Db, rule: SendRule, now: number): number {
  * A new 6-digit code for `phone` in the workspace, replacing any older one, unless a send limit is reached
  * (docs/server.md "SMS sign-in"): then the limit that admits the next send last, and when it will.
  */
-export function issueSmsCode(db: Db, secret: Buffer, request: CodeRequest): CodeIssue {
+export function issueSmsCode(db: Db, secret: Buffer, request: CodeRequest): Promise<CodeIssue> {
   const { workspaceId, phone, address } = request;
-  return immediate(db, () => {
+  return db.transaction(async (tx) => {
     const now = clock.now();
-    db.prepare('DELETE FROM sms_sends WHERE sent_at <= ?').run(now - DAY_MS);
+    await tx.run('DELETE FROM sms_sends WHERE sent_at <= ?', now - DAY_MS);
     const rules: SendRule[] = [
       { refusal: 'phone', where: 'phone = ?', args: [phone], count: 1, windowMs: 30 * 1000 },
       {
@@ -233,16 +230,23 @@ export function issueSmsCode(db: Db, secret: Buffer, request: CodeRequest): Code
     ];
     let longest: { refused: SmsRefusal; wait: number } | undefined;
     for (const rule of rules) {
-      const wait = waitFor(db, rule, now);
+      const wait = await waitFor(tx, rule, now);
       if (wait > (longest?.wait ?? 0)) longest = { refused: rule.refusal, wait };
     }
     if (longest) return { refused: longest.refused, retryAfterSeconds: Math.ceil(longest.wait / 1000) };
 
     const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
-    db.prepare(
-      'INSERT OR REPLACE INTO sms_codes (workspace_id, phone, code_hash, expires_at, failures) VALUES (?, ?, ?, ?, 0)',
-    ).run(workspaceId, phone, codeHash(secret, workspaceId, phone, code).toString('hex'), now + CODE_TTL_MS);
-    db.prepare('INSERT INTO sms_sends (phone, sent_at, workspace_id, address) VALUES (?, ?, ?, ?)').run(
+    await tx.run(
+      `INSERT INTO sms_codes (workspace_id, phone, code_hash, expires_at, failures) VALUES (?, ?, ?, ?, 0)
+       ON CONFLICT (workspace_id, phone) DO UPDATE SET
+         code_hash = excluded.code_hash, expires_at = excluded.expires_at, failures = 0`,
+      workspaceId,
+      phone,
+      codeHash(secret, workspaceId, phone, code).toString('hex'),
+      now + CODE_TTL_MS,
+    );
+    await tx.run(
+      'INSERT INTO sms_sends (phone, sent_at, workspace_id, address) VALUES (?, ?, ?, ?)',
       phone,
       now,
       workspaceId,
@@ -253,35 +257,46 @@ export function issueSmsCode(db: Db, secret: Buffer, request: CodeRequest): Code
 }
 
 /** Sets the workspace's own cap on SMS codes per 24 hours; null returns to the service's default. */
-export function setSmsDailyLimit(db: Db, workspaceId: string, limit: number | null): void {
-  db.prepare('UPDATE workspaces SET sms_daily_limit = ? WHERE id = ?').run(limit, workspaceId);
+export async function setSmsDailyLimit(db: Db, workspaceId: string, limit: number | null): Promise<void> {
+  await db.run('UPDATE workspaces SET sms_daily_limit = ? WHERE id = ?', limit, workspaceId);
 }
 
 /** Codes a workspace sent in the last 24 hours (what its daily cap counts). */
-export function smsSentToday(db: Db, workspaceId: string): number {
-  const row = db
-    .prepare('SELECT COUNT(*) AS sent FROM sms_sends WHERE workspace_id = ? AND sent_at > ?')
-    .get(workspaceId, clock.now() - DAY_MS) as { sent: number };
-  return row.sent;
+export async function smsSentToday(db: Db, workspaceId: string): Promise<number> {
+  const row = await db.get<{ sent: number }>(
+    'SELECT COUNT(*) AS sent FROM sms_sends WHERE workspace_id = ? AND sent_at > ?',
+    workspaceId,
+    clock.now() - DAY_MS,
+  );
+  return row!.sent;
 }
 
 /**
  * Checks a code and uses it up. A wrong guess is counted (and committed); the fifth kills the code.
  * Returns false for a wrong, expired, used or dead code.
  */
-export function consumeSmsCode(db: Db, secret: Buffer, workspaceId: string, phone: string, code: string): boolean {
-  return immediate(db, () => {
-    const row = db
-      .prepare('SELECT code_hash, expires_at, failures FROM sms_codes WHERE workspace_id = ? AND phone = ?')
-      .get(workspaceId, phone) as { code_hash: string; expires_at: number; failures: number } | undefined;
+export function consumeSmsCode(
+  db: Db,
+  secret: Buffer,
+  workspaceId: string,
+  phone: string,
+  code: string,
+): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const row = await tx.get<{ code_hash: string; expires_at: number; failures: number }>(
+      'SELECT code_hash, expires_at, failures FROM sms_codes WHERE workspace_id = ? AND phone = ?',
+      workspaceId,
+      phone,
+    );
     if (!row) return false;
     const expired = row.expires_at <= clock.now();
     const match =
       !expired && timingSafeEqual(Buffer.from(row.code_hash, 'hex'), codeHash(secret, workspaceId, phone, code));
     if (expired || match || row.failures + 1 >= MAX_WRONG_GUESSES) {
-      db.prepare('DELETE FROM sms_codes WHERE workspace_id = ? AND phone = ?').run(workspaceId, phone);
+      await tx.run('DELETE FROM sms_codes WHERE workspace_id = ? AND phone = ?', workspaceId, phone);
     } else {
-      db.prepare('UPDATE sms_codes SET failures = failures + 1 WHERE workspace_id = ? AND phone = ?').run(
+      await tx.run(
+        'UPDATE sms_codes SET failures = failures + 1 WHERE workspace_id = ? AND phone = ?',
         workspaceId,
         phone,
       );

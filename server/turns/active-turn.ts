@@ -6,13 +6,16 @@ import type {
   ResultSubtype,
 } from '../../src/client/types.js';
 import type { AppContext } from '../context.js';
+import { errorText } from '../errors.js';
 import { conversationDir, readUploadAt, storeUpload } from '../files.js';
 import { randomId } from '../ids.js';
 import { formatBytes, LIMITS } from '../limits.js';
+import type { AppendRecord } from '../records.js';
 import { runtimeFor } from '../runtimes/index.js';
 import type { TextStream, TurnInput, TurnIO } from '../runtimes/types.js';
 import type { StoredConversation } from '../store/conversations.js';
 import { getConnectorCredentials } from '../store/credentials.js';
+import type { Db } from '../store/db.js';
 import { type AgentRow, agentById, agentsOfWorkspace } from '../store/identity.js';
 import type { NewRecord } from '../store/records.js';
 import { endTurn } from './end-turn.js';
@@ -40,10 +43,15 @@ interface OpenStream {
   text: string;
 }
 
+/** A write of the turn: its records and whatever is stored beside them, in one transaction. */
+type TurnWrite = (append: AppendRecord, tx: Db) => Promise<void>;
+
 /**
  * One running turn: runs each agent of the conversation in order (a coordinator), gives each a TurnIO
- * whose every call stores a record at once, and ends with exactly one `result` record (endTurn), whether
- * the agents finish, throw or are interrupted.
+ * whose every call queues a record, and ends with exactly one `result` record (endTurn), whether the agents
+ * finish, throw or are interrupted. The runtime never waits for the database: its records are stored in
+ * the order they were made, those made while a write is under way together in the next transaction, and the
+ * queue is bounded by LIMITS.turnBytes.
  */
 export class ActiveTurn implements RunningTurnHandle {
   private readonly controller = new AbortController();
@@ -52,6 +60,13 @@ export class ActiveTurn implements RunningTurnHandle {
   private readonly statuses = new Map<string, AgentStatus>();
   /** What the turn's records take so far, as JSON (bounded by LIMITS.turnBytes). */
   private bytes = 0;
+  /** The names of the agents that speak in this turn, by id (stored with each of their records). */
+  private readonly names = new Map<string, string>();
+  /** Writes waiting for the one under way (`writing`). */
+  private queued: TurnWrite[] = [];
+  private writing: Promise<void> | undefined;
+  /** Settles once the turn has ended and its `result` is stored (or could not be). */
+  private finished: Promise<void> | undefined;
 
   constructor(
     private readonly ctx: AppContext,
@@ -69,47 +84,81 @@ export class ActiveTurn implements RunningTurnHandle {
    * Runs the agents in turn; never throws. `read` gives the turn's message (its history is read from the
    * database then, outside the send's transaction): if even that fails, the turn ends with an error.
    */
-  async run(read: () => TurnMessage): Promise<void> {
+  async run(read: () => Promise<TurnMessage>): Promise<void> {
     try {
-      const message = read();
+      const message = await read();
       for (const agentId of this.conversation.agentIds) {
         if (this.ended) return;
-        const agent = agentById(this.ctx.db, agentId);
+        const agent = await agentById(this.ctx.db, agentId);
         if (!agent) throw new Error(`agent ${agentId} no longer exists`);
         await this.runAgent(agent, message);
       }
-      this.end('success');
+      await this.end('success');
     } catch (err) {
       const error = err instanceof Error ? err.message : String(err);
       if (!this.ended) this.ctx.log(`turn ${this.turnId} failed: ${error}`);
-      this.end('error', error);
+      await this.end('error', error);
     }
   }
 
-  /** Stops the turn at once: the text streamed so far is kept, then `result` `interrupted`. */
-  interrupt(): void {
-    this.end('interrupted');
+  /** Stops the turn at once: the text streamed so far is kept, then `result` `interrupted` (stored when it settles). */
+  interrupt(): Promise<void> {
+    return this.end('interrupted');
   }
 
-  /** Ends the turn once (see endTurn); the runtime's signal is aborted and later writes are dropped. */
-  end(subtype: ResultSubtype, error?: string): void {
-    if (this.ended) return;
+  /**
+   * Ends the turn once (see endTurn), after the writes already queued; the runtime's signal is aborted and
+   * later writes are dropped. Settles once the `result` is stored.
+   */
+  end(subtype: ResultSubtype, error?: string): Promise<void> {
+    if (this.finished) return this.finished;
     this.ended = true;
     this.controller.abort();
     this.open.clear();
-    try {
-      endTurn(this.ctx, this.turnId, subtype, error);
-    } catch (err) {
-      // The database is gone (shutdown): the next start ends the turn (see endAbandonedTurns).
-      this.ctx.log(`turn ${this.turnId} could not be ended: ${err instanceof Error ? err.message : err}`);
+    this.finished = this.drained()
+      .then(() => endTurn(this.ctx, this.turnId, subtype, error))
+      .then(
+        () => {},
+        // The database is gone (shutdown): the next start, or another instance, ends the turn (endAbandonedTurns).
+        (err) => this.ctx.log(`turn ${this.turnId} could not be ended: ${errorText(err)}`),
+      )
+      .finally(() => this.ctx.turns.remove(this));
+    return this.finished;
+  }
+
+  /** Queues a write after the turn's earlier ones. */
+  private enqueue(write: TurnWrite): void {
+    this.queued.push(write);
+    this.writing ??= this.flush();
+  }
+
+  /** Stores what is queued, each batch in one transaction; a write that fails ends the turn with its error. */
+  private async flush(): Promise<void> {
+    while (this.queued.length) {
+      const batch = this.queued.splice(0);
+      try {
+        await this.ctx.records.write(async (append, tx) => {
+          for (const write of batch) await write(append, tx);
+        });
+      } catch (err) {
+        this.ctx.log(`turn ${this.turnId}: a record could not be stored: ${errorText(err)}`);
+        this.queued = [];
+        void this.end('error', 'the reply could not be stored');
+      }
     }
-    this.ctx.turns.remove(this);
+    this.writing = undefined;
+  }
+
+  /** Settles once every queued write is stored (or failed). */
+  private async drained(): Promise<void> {
+    while (this.writing) await this.writing;
   }
 
   private async runAgent(agent: AgentRow, message: TurnMessage, delegatedBy?: AgentRow): Promise<void> {
     const runtime = runtimeFor(agent.runtime);
     if (!runtime) throw new Error(`agent ${agent.name} has an unknown runtime "${agent.runtime}"`);
-    const workspaceAgents = agentsOfWorkspace(this.ctx.db, agent.workspace_id);
+    const workspaceAgents = await agentsOfWorkspace(this.ctx.db, agent.workspace_id);
+    this.names.set(agent.id, agent.name);
     const io = this.ioFor(agent, message, workspaceAgents);
     io.status('thinking');
     await runtime.run({ ...message, agent, workspaceAgents, delegatedBy }, io);
@@ -121,16 +170,26 @@ export class ActiveTurn implements RunningTurnHandle {
   }
 
   private agentRecord(agentId: string, raw: ChatRawEvent): NewRecord {
-    const agentName = agentById(this.ctx.db, agentId)?.name;
+    const agentName = this.names.get(agentId);
     return { sender: 'agent', event: EVENT_OF[raw.type], raw, agentId, agentName, turnId: this.turnId };
   }
 
-  /** Stores and publishes one record; dropped once the turn has ended. A reply too long ends the turn instead. */
-  private emit(agentId: string, raw: ChatRawEvent): void {
+  /**
+   * Queues one record (after `before`, in its transaction); dropped once the turn has ended. A reply too
+   * long ends the turn instead.
+   */
+  private emit(agentId: string, raw: ChatRawEvent, before?: (tx: Db) => Promise<void>): void {
     if (this.ended) return;
     this.bytes += Buffer.byteLength(JSON.stringify(raw));
-    if (this.bytes > LIMITS.turnBytes) this.end('error', TOO_LONG);
-    else this.ctx.records.append(this.conversation.id, this.agentRecord(agentId, raw));
+    if (this.bytes > LIMITS.turnBytes) {
+      void this.end('error', TOO_LONG);
+      return;
+    }
+    const record = this.agentRecord(agentId, raw);
+    this.enqueue(async (append, tx) => {
+      await before?.(tx);
+      await append(this.conversation.id, record);
+    });
   }
 
   private setStatus(agentId: string, status: AgentStatus): void {
@@ -181,14 +240,14 @@ export class ActiveTurn implements RunningTurnHandle {
       attachment: (file) => turn.emit(agentId, { type: 'attachment', agentId, file }),
       paymentGate(request) {
         turn.controller.signal.throwIfAborted();
-        const payment = ctx.payments.create({
+        const { order, payment } = ctx.payments.order({
           conversationId: conversation.id,
           userId: message.userId,
           agentId,
           ...request,
           baseUrl: message.baseUrl,
         });
-        turn.emit(agentId, { type: 'payment_gate', agentId, payment });
+        turn.emit(agentId, { type: 'payment_gate', agentId, payment }, (tx) => ctx.payments.store(tx, order));
         return payment;
       },
       emit: (raw) => turn.emit(agentId, raw),

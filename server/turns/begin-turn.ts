@@ -5,6 +5,7 @@ import { randomId } from '../ids.js';
 import { formatBytes, LIMITS } from '../limits.js';
 import { clock } from '../store/clock.js';
 import type { StoredConversation } from '../store/conversations.js';
+import type { Db } from '../store/db.js';
 import { conversationBytes, recentEntries } from '../store/records.js';
 import { priorSend, rememberSend, type SendKey } from '../store/sends.js';
 import { insertTurn, isTurnRunning } from '../store/turns.js';
@@ -39,27 +40,27 @@ export interface UserMessage {
  * With `once` (a send's `Idempotency-Key`), a repeat of the key answers the first result again instead, and a
  * repeat with another request is 409. 409 also when a turn is already running or the conversation is full.
  */
-export function beginTurn(
+export async function beginTurn(
   ctx: AppContext,
-  target: () => StoredConversation,
+  target: (tx: Db) => Promise<StoredConversation>,
   message: UserMessage,
   once?: SendKey,
-): SendResult {
+): Promise<SendResult> {
   const raw = userEvent(message);
   const rawBytes = Buffer.byteLength(JSON.stringify(raw));
   const turnId = randomId('t');
 
   type Begun = { replay: SendResult } | { result: SendResult; turn: ActiveTurn };
-  const begun = ctx.records.write((append): Begun => {
+  const begun = await ctx.records.write(async (append, tx): Promise<Begun> => {
     const now = clock.now();
-    const prior = once && priorSend(ctx.db, once, now - LIMITS.idempotencyMs);
+    const prior = once && (await priorSend(tx, once, now - LIMITS.idempotencyMs));
     if (prior === 'reused') throw conflict(KEY_REUSED);
     if (prior) return { replay: JSON.parse(prior.result) as SendResult };
-    const conversation = target();
-    if (conversationBytes(ctx.db, conversation.id) + rawBytes > LIMITS.conversationBytes) throw conflict(FULL);
-    if (isTurnRunning(ctx.db, conversation.id)) throw conflict(RUNNING);
-    insertTurn(ctx.db, conversation.id, turnId);
-    const userRecord = append(conversation.id, { sender: 'user', event: 'message', raw, turnId });
+    const conversation = await target(tx);
+    if ((await conversationBytes(tx, conversation.id)) + rawBytes > LIMITS.conversationBytes) throw conflict(FULL);
+    if (await isTurnRunning(tx, conversation.id)) throw conflict(RUNNING);
+    await insertTurn(tx, conversation.id, turnId);
+    const userRecord = await append(conversation.id, { sender: 'user', event: 'message', raw, turnId });
     const firstMessageIds = new Map(conversation.agentIds.map((agentId) => [agentId, randomId('m')]));
     const result: SendResult = {
       conversationId: conversation.id,
@@ -71,7 +72,7 @@ export function beginTurn(
         streamId: turnId,
       })),
     };
-    if (once) rememberSend(ctx.db, once, JSON.stringify(result), now);
+    if (once) await rememberSend(tx, once, JSON.stringify(result), now);
     return { result, turn: new ActiveTurn(ctx, conversation, turnId, firstMessageIds) };
   });
   if ('replay' in begun) return begun.replay;
@@ -81,7 +82,7 @@ export function beginTurn(
   ctx.turns.add(turn);
   // The reply runs after the send has been answered.
   setImmediate(() => {
-    void turn.run(() => ({
+    void turn.run(async () => ({
       conversationId,
       turnId,
       userId: turn.conversation.ownerId,
@@ -91,7 +92,7 @@ export function beginTurn(
       toolAction: message.toolAction ?? false,
       senderName: message.senderName,
       mcpTokens: message.mcpTokens ?? {},
-      history: recentEntries(ctx.db, conversationId, userEventId!, HISTORY_FOR_RUNTIME),
+      history: await recentEntries(ctx.db, conversationId, userEventId!, HISTORY_FOR_RUNTIME),
       baseUrl: message.baseUrl,
     }));
   });

@@ -11,35 +11,44 @@ import { markTurnEnded, runningTurns } from '../store/turns.js';
  * False when the turn had already ended (an interrupt and the agents' end may race).
  */
 export function endTurn(
-  ctx: Pick<AppContext, 'db' | 'records'>,
+  ctx: Pick<AppContext, 'records'>,
   turnId: string,
   subtype: ResultSubtype,
   error?: string,
-): boolean {
-  return ctx.records.write((append) => {
-    const turn = markTurnEnded(ctx.db, turnId, subtype);
+): Promise<boolean> {
+  return ctx.records.write(async (append, tx) => {
+    const turn = await markTurnEnded(tx, turnId, subtype);
     if (!turn) return false;
-    const records = turnRecords(ctx.db, turnId);
-    for (const record of closingRecords(records)) append(turn.conversationId, { ...record, turnId });
+    const records = await turnRecords(tx, turnId);
+    for (const record of closingRecords(records)) await append(turn.conversationId, { ...record, turnId });
     const result: ResultRawEvent = {
       type: 'result',
       subtype,
       is_error: subtype === 'error',
       duration_ms: Date.now() - Date.parse(turn.startedAt),
-      agentIds: agentsOf(records) ?? getConversation(ctx.db, turn.conversationId)?.agentIds ?? [],
+      agentIds: agentsOf(records) ?? (await getConversation(tx, turn.conversationId))?.agentIds ?? [],
     };
     if (error !== undefined) result.error = error;
-    append(turn.conversationId, { sender: 'system', event: 'result', raw: result, turnId });
+    await append(turn.conversationId, { sender: 'system', event: 'result', raw: result, turnId });
     return true;
   });
 }
 
 /**
- * At start-up, ends the turns a previous process left running (it crashed or was killed mid-reply), so
- * a reader resuming such a turn gets its `result` instead of waiting forever.
+ * Ends the turns whose instance is gone (a process that crashed or was killed mid-reply: a previous run of
+ * this one, or another instance on the same database), so a reader of such a turn gets its `result` instead
+ * of waiting forever. Run at start-up, and every few seconds when instances share a database.
  */
-export function endAbandonedTurns(ctx: Pick<AppContext, 'db' | 'records'>): void {
-  for (const turn of runningTurns(ctx.db)) endTurn(ctx, turn.id, 'error', 'the service restarted during this reply');
+export async function endAbandonedTurns(ctx: Pick<AppContext, 'db' | 'records'>): Promise<void> {
+  const alive = new Map<string, Promise<boolean>>();
+  for (const turn of await runningTurns(ctx.db)) {
+    const instance = turn.instanceId;
+    if (instance !== null) {
+      if (!alive.has(instance)) alive.set(instance, ctx.db.instanceAlive(instance));
+      if (await alive.get(instance)) continue;
+    }
+    await endTurn(ctx, turn.id, 'error', 'the service restarted during this reply');
+  }
 }
 
 /**

@@ -1,16 +1,44 @@
 import type { InterruptResult, ResultSubtype } from '../../src/client/types.js';
+import type { RecordLog } from '../records.js';
+import type { Db } from '../store/db.js';
+import { lastRecordId } from '../store/records.js';
+import { runningTurnOf } from '../store/turns.js';
 
 /** What the registry needs of a running turn (turns/active-turn.ts). */
 export interface RunningTurnHandle {
   readonly conversationId: string;
   readonly turnId: string;
-  interrupt(): void;
-  end(subtype: ResultSubtype, error?: string): void;
+  /** Settles once the turn's `result` is stored. */
+  interrupt(): Promise<void>;
+  /** Settles once the turn's `result` is stored. */
+  end(subtype: ResultSubtype, error?: string): Promise<void>;
 }
 
-/** The turns running in this process, by conversation id (for interrupt and shutdown). */
+/** The channel on which an instance asks the one running a conversation's turn to interrupt it. */
+const INTERRUPT = 'svc_interrupt';
+/** How long an interrupt waits for another instance to store the turn's end (a gone one's is ended within seconds). */
+const REMOTE_END_MS = 10_000;
+
+/**
+ * The turns running in this process, by conversation id (for interrupt and shutdown). A turn running on
+ * another instance is interrupted by asking that instance (Db.notify).
+ */
 export class TurnRegistry {
   private readonly running = new Map<string, RunningTurnHandle>();
+  private stopListening: (() => Promise<void>) | undefined;
+
+  constructor(
+    private readonly db: Db,
+    private readonly records: RecordLog,
+  ) {}
+
+  /** Starts hearing other instances' interrupts. */
+  async listen(): Promise<void> {
+    this.stopListening = await this.db.listen(
+      INTERRUPT,
+      (conversationId) => void this.running.get(conversationId)?.interrupt(),
+    );
+  }
 
   add(turn: RunningTurnHandle): void {
     this.running.set(turn.conversationId, turn);
@@ -20,15 +48,43 @@ export class TurnRegistry {
     if (this.running.get(turn.conversationId) === turn) this.running.delete(turn.conversationId);
   }
 
-  interrupt(conversationId: string): InterruptResult {
+  /** Interrupts the conversation's running turn; answers once its end is stored, so a next send is taken. */
+  async interrupt(conversationId: string): Promise<InterruptResult> {
     const turn = this.running.get(conversationId);
-    if (!turn) return { interrupted: false, reason: 'no reply is running' };
-    turn.interrupt();
-    return { interrupted: true, turnId: turn.turnId };
+    if (turn) {
+      await turn.interrupt();
+      return { interrupted: true, turnId: turn.turnId };
+    }
+    const after = await lastRecordId(this.db, conversationId);
+    const elsewhere = await runningTurnOf(this.db, conversationId);
+    if (!elsewhere || elsewhere.instanceId === this.db.instanceId) {
+      return { interrupted: false, reason: 'no reply is running' };
+    }
+    await this.untilEnded(conversationId, elsewhere.id, after, () => this.db.notify(INTERRUPT, conversationId));
+    return { interrupted: true, turnId: elsewhere.id };
+  }
+
+  /** Runs `ask`, then waits (at most REMOTE_END_MS) for the turn's `result` after the cursor `after`. */
+  private async untilEnded(conversationId: string, turnId: string, after: number, ask: () => Promise<void>) {
+    let unfollow = () => {};
+    let timer: NodeJS.Timeout | undefined;
+    await new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, REMOTE_END_MS);
+      unfollow = this.records.follow(conversationId, after, {
+        record: (record) => record.raw.type === 'result' && record.turnId === turnId && resolve(),
+        close: resolve,
+      });
+      ask().catch(resolve);
+    });
+    clearTimeout(timer);
+    unfollow();
   }
 
   /** Ends every running turn with an error (the service is stopping), so no reader waits forever. */
-  stopAll(): void {
-    for (const turn of [...this.running.values()]) turn.end('error', 'the service stopped during this reply');
+  async stopAll(): Promise<void> {
+    await this.stopListening?.();
+    await Promise.all(
+      [...this.running.values()].map((turn) => turn.end('error', 'the service stopped during this reply')),
+    );
   }
 }

@@ -91,7 +91,7 @@ describe('client: a tokenProvider in the request core, against the service', () 
 
   it('renews the token on a 401 and repeats the request once', async () => {
     const { chat, handed, statuses } = clientWith(['st_expired_or_revoked', good]);
-    const sent = await chat.send({ message: 'hello', targetAgentIds: ['agent_echo'] });
+    const sent = await chat.send({ message: 'hello', targetAgentIds: ['agent_echo'], newConversation: true });
     assert.deepEqual(statuses, [401, 200]);
     assert.deepEqual(handed, ['st_expired_or_revoked', good.token]);
     assert.match(sent.conversationId, /^c_/);
@@ -99,7 +99,11 @@ describe('client: a tokenProvider in the request core, against the service', () 
 
   it('renews once for many calls refused at the same time', async () => {
     const { chat, handed } = clientWith(['st_expired_or_revoked', good]);
-    const { conversationId } = await chat.send({ message: 'hello', targetAgentIds: ['agent_echo'] });
+    const { conversationId } = await chat.send({
+      message: 'hello',
+      targetAgentIds: ['agent_echo'],
+      newConversation: true,
+    });
     assert.deepEqual(handed, ['st_expired_or_revoked', good.token]);
     const other = clientWith(['st_expired_or_revoked', good]);
     await Promise.all(Array.from({ length: 5 }, () => other.chat.history(conversationId)));
@@ -108,23 +112,30 @@ describe('client: a tokenProvider in the request core, against the service', () 
 
   it('starts with apiKey when given one, and asks the provider only once the service refuses it', async () => {
     const { chat, handed } = clientWith([good], { apiKey: 'st_expired_or_revoked' });
-    await chat.send({ message: 'hello', targetAgentIds: ['agent_echo'] });
+    await chat.send({ message: 'hello', targetAgentIds: ['agent_echo'], newConversation: true });
     assert.deepEqual(handed, [good.token]);
   });
 
   it('reports a failed renewal as an AuthenticationError with the status the provider gave', async () => {
     const { chat, handed } = clientWith(['st_expired_or_revoked', signInAgain()]);
-    await assert.rejects(chat.send({ message: 'hello', targetAgentIds: ['agent_echo'] }), (err: unknown) => {
-      assert.ok(err instanceof AuthenticationError);
-      assert.equal(err.status, 401);
-      assert.equal(err.message, 'could not get a session token: Your session expired. Sign in again.');
-      return true;
-    });
+    await assert.rejects(
+      chat.send({ message: 'hello', targetAgentIds: ['agent_echo'], newConversation: true }),
+      (err: unknown) => {
+        assert.ok(err instanceof AuthenticationError);
+        assert.equal(err.status, 401);
+        assert.equal(err.message, 'could not get a session token: Your session expired. Sign in again.');
+        return true;
+      },
+    );
     assert.deepEqual(handed, ['st_expired_or_revoked', 'failure']);
   });
 
   it('ends a stream with that error instead of reconnecting', async () => {
-    const { conversationId } = await clientWith([good]).chat.send({ message: 'hi', targetAgentIds: ['agent_echo'] });
+    const { conversationId } = await clientWith([good]).chat.send({
+      message: 'hi',
+      targetAgentIds: ['agent_echo'],
+      newConversation: true,
+    });
     const { chat, handed } = clientWith(['st_expired_or_revoked', signInAgain()]);
     const states: string[] = [];
     const records = chat.stream(conversationId, { onConnectionChange: (state) => states.push(state) });

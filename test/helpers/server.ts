@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Fixture } from '../../server/fixture.js';
 import { type RunningService, type ServiceOptions, startService } from '../../server/service.js';
+import { testPostgres } from './postgres.js';
+import { startRoundRobin } from './round-robin.js';
 
 /** The fixture every server test starts from (the format of docs/server.md). */
 export const FIXTURE: Fixture = {
@@ -41,6 +43,8 @@ export const FIXTURE: Fixture = {
 };
 
 export interface TestServer extends RunningService {
+  /** Every instance behind `url` (one, unless SVC_TEST_INSTANCES asks for more); `ctx` is the first's. */
+  instances: RunningService[];
   /** Folder for this server's files and SMS outbox; removed on close. */
   dir: string;
   outbox: string;
@@ -61,35 +65,65 @@ export interface ApiInit {
   body?: BodyInit;
 }
 
-/** A real service on a free loopback port with an in-memory database, as the conformance suite runs it. */
+/**
+ * The database of a test service: SQLite in memory, as the conformance suite runs it; with
+ * SVC_TEST_DATABASE=postgres, a new database of the test process's PostgreSQL (test/helpers/postgres.ts).
+ */
+export async function testDatabase(): Promise<string> {
+  return process.env.SVC_TEST_DATABASE === 'postgres' ? (await testPostgres()).createDatabase() : ':memory:';
+}
+
+/**
+ * A real service on a free loopback port with a database of its own (testDatabase). With
+ * SVC_TEST_INSTANCES=N (and SVC_TEST_DATABASE=postgres), N instances on that database, sharing the files
+ * folder and the SMS outbox, behind a round-robin balancer (test/helpers/round-robin.ts): consecutive
+ * requests reach different instances.
+ */
 export async function startTestServer(options: ServiceOptions = {}): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), 'svc-test-'));
   const outbox = join(dir, 'sms-outbox.jsonl');
-  const service = await startService({
-    port: 0,
-    db: ':memory:',
-    fixture: FIXTURE,
-    smsOutbox: outbox,
-    filesDir: join(dir, 'files'),
-    ...options,
-  }).catch((err) => {
+  const instances: RunningService[] = [];
+  const count = Number(process.env.SVC_TEST_INSTANCES ?? 1);
+  try {
+    const db = options.db ?? (await testDatabase());
+    for (let i = 0; i < count; i++) {
+      instances.push(
+        await startService({
+          port: 0,
+          db,
+          fixture: FIXTURE,
+          smsOutbox: outbox,
+          filesDir: join(dir, 'files'),
+          ...options,
+        }),
+      );
+    }
+  } catch (err) {
+    await Promise.all(instances.map((instance) => instance.close()));
     rmSync(dir, { recursive: true, force: true });
     throw err;
-  });
-  // Every reader the record log lets go is announced, so a test waits for the last one to leave instead of
-  // looking again.
-  const { records } = service.ctx;
+  }
+  const balancer = count > 1 ? await startRoundRobin(instances.map((instance) => instance.url)) : undefined;
+  const service = { ...instances[0]!, url: balancer?.url ?? instances[0]!.url };
+  // Every reader a record log lets go is announced, so a test waits for the last one to leave instead of
+  // looking again; the readers are counted over every instance.
   const left = new EventEmitter();
-  const follow = records.follow;
-  records.follow = (conversationId, after, reader) => {
-    const unsubscribe = follow.call(records, conversationId, after, reader);
-    return () => {
-      unsubscribe();
-      left.emit(conversationId);
+  for (const { ctx } of instances) {
+    const { records } = ctx;
+    const follow = records.follow;
+    records.follow = (conversationId, after, reader) => {
+      const unsubscribe = follow.call(records, conversationId, after, reader);
+      return () => {
+        unsubscribe();
+        left.emit(conversationId);
+      };
     };
-  };
+  }
+  const readers = (conversationId: string) =>
+    instances.reduce((sum, { ctx }) => sum + ctx.records.readers(conversationId), 0);
   return {
     ...service,
+    instances,
     dir,
     outbox,
     async api(path, init = {}) {
@@ -113,7 +147,7 @@ export async function startTestServer(options: ServiceOptions = {}): Promise<Tes
     readersGone: (conversationId, remaining = 0) =>
       new Promise((resolve) => {
         const check = () => {
-          if (records.readers(conversationId) > remaining) return;
+          if (readers(conversationId) > remaining) return;
           left.off(conversationId, check);
           resolve();
         };
@@ -121,7 +155,8 @@ export async function startTestServer(options: ServiceOptions = {}): Promise<Tes
         check();
       }),
     async close() {
-      await service.close();
+      await balancer?.close();
+      await Promise.all(instances.map((instance) => instance.close()));
       rmSync(dir, { recursive: true, force: true });
     },
   };

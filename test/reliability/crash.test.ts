@@ -1,44 +1,24 @@
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
 import { EventEmitter, once } from 'node:events';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { after, before, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { ChatStore } from '../../src/chat/chat-store.js';
 import { type ChatStreamRecord, extractText, type ResultRawEvent, SvcClient } from '../../src/index.js';
 import { FIXTURE } from '../helpers/server.js';
+import { type ServiceProcess, startServiceProcess } from '../helpers/service-process.js';
 import { size } from './soak.js';
 
-const BIN = fileURLToPath(new URL('../../bin/svc-server.js', import.meta.url));
 /** Conversations that keep sending short echo turns while the service is killed. */
 const WRITERS = size(4, 16);
 
-interface Service {
-  child: ChildProcess;
-  url: string;
-  stderr: string[];
-}
+type Service = ServiceProcess;
 
-/** Starts `svc-server` as a child on `port` (0: a free one) and reads its URL from the first stdout line. */
-async function startService(dir: string, port = 0): Promise<Service> {
-  const args = [BIN, '--port', String(port), '--db', join(dir, 'svc.db'), '--fixture', join(dir, 'fixture.json')];
-  const child = spawn(process.execPath, [...args, '--files-dir', join(dir, 'files')], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const stderr: string[] = [];
-  child.stderr!.on('data', (chunk) => stderr.push(String(chunk)));
-  const [first] = (await Promise.race([
-    once(createInterface({ input: child.stdout! }), 'line'),
-    once(child, 'exit').then(([code]) => {
-      throw new Error(`svc-server exited with ${code}: ${stderr.join('')}`);
-    }),
-  ])) as [string];
-  const url = /^listening on (\S+)$/.exec(first)?.[1];
-  assert.ok(url, `unexpected first line: ${first}`);
-  return { child, url, stderr };
+/** Starts `svc-server` on the folder's database and fixture, on `port` (0: a free one). */
+function startService(dir: string, port = 0): Promise<Service> {
+  const args = ['--port', String(port), '--db', join(dir, 'svc.db'), '--fixture', join(dir, 'fixture.json')];
+  return startServiceProcess([...args, '--files-dir', join(dir, 'files')]);
 }
 
 async function kill(service: Service, signal: NodeJS.Signals): Promise<void> {

@@ -177,15 +177,14 @@ describe(`lost answers: ${CUT_SENDS} sends cut after the service stored them, pe
   after(() => server.close());
 
   /** Every message the visitor's conversations hold, whichever conversation a retry may have put it in. */
-  const storedMessages = () =>
+  const storedMessages = async () =>
     (
-      server.ctx.db
-        .prepare(
-          `SELECT json_extract(raw, '$.message.content[0].text') AS text FROM records WHERE sender = 'user'
-             AND conversation_id IN (SELECT id FROM conversations WHERE owner_id = ?) ORDER BY id`,
-        )
-        .all(userId) as { text: string }[]
-    ).map((row) => row.text);
+      (await server.ctx.db.all(
+        `SELECT raw FROM records WHERE sender = 'user'
+           AND conversation_id IN (SELECT id FROM conversations WHERE owner_id = ?) ORDER BY id`,
+        userId,
+      )) as { raw: string }[]
+    ).map((row) => JSON.parse(row.raw).message.content[0].text as string);
 
   /**
    * A client whose sends cross a proxy that cuts the answers of the first `cuts` tries, each at a random byte
@@ -246,7 +245,7 @@ describe(`lost answers: ${CUT_SENDS} sends cut after the service stored them, pe
       }
     }
     await assertOncePerMessage(conversationId!, messages);
-    assert.deepEqual(storedMessages(), messages);
+    assert.deepEqual(await storedMessages(), messages);
   });
 
   it('<svc-chat>’s store retries a failed message under the key of its first try: shown and stored once', async () => {
@@ -298,7 +297,7 @@ describe(`lost answers: ${CUT_SENDS} sends cut after the service stored them, pe
           await flakyOne.proxy.close();
         }
       }
-      assert.deepEqual(storedMessages(), messages, `a retry stored a message again ${seedNote}`);
+      assert.deepEqual(await storedMessages(), messages, `a retry stored a message again ${seedNote}`);
     } finally {
       store.dispose();
     }

@@ -121,7 +121,7 @@ describe('failures nobody caused', () => {
     }) as typeof process.stderr.write;
     try {
       // The database goes away under the service: every route that reads it fails.
-      broken.ctx.db.close();
+      await broken.ctx.db.close();
       const res = await broken.api('/workspaces/whoami', { token: 'sk_acme_1' });
       assert.deepEqual([res.status, res.body], [500, { detail: 'internal server error' }]);
       assert.equal(res.headers.get('access-control-allow-origin'), '*');

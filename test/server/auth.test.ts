@@ -147,7 +147,7 @@ describe('credentials of the workspace routes (spec 5.3)', () => {
     });
     tokens.session = minted.body.token;
     const acme = await server.api('/workspaces/whoami', { token: 'sk_acme_1' });
-    tokens.expired = issueSessionToken(server.ctx.db, memberId, acme.body.workspace_id, -1).token;
+    tokens.expired = (await issueSessionToken(server.ctx.db, memberId, acme.body.workspace_id, -1)).token;
   });
   after(() => server.close());
 

@@ -100,7 +100,7 @@ describe('send', () => {
       senderAvatar: 'https://example.com/alice.png',
     });
     await readTurn(server, 'pk_alice', sent.conversationId, sent.userEventId!);
-    const stored = server.ctx.db.prepare('SELECT raw FROM records').all() as { raw: string }[];
+    const stored = (await server.ctx.db.all('SELECT raw FROM records')) as { raw: string }[];
     assert.ok(!stored.some((row) => row.raw.includes(secret)));
     assert.ok(!logLines.some((line) => line.includes(secret)));
   });

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { getConnectorCredentials } from '../../server/store/credentials.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -25,16 +26,16 @@ describe('connector credentials (PUT /profile/credentials/:connectorTypeId)', ()
     assert.ok(!Number.isNaN(Date.parse(res.body.updatedAt)));
     assert.ok(!JSON.stringify(res.body).includes(secret), 'the answer never echoes a value');
 
-    const row = server.ctx.db
-      .prepare("SELECT * FROM connector_credentials WHERE user_id = 'alice' AND connector_type_id = 'github'")
-      .get() as Record<string, unknown>;
+    const row = (await server.ctx.db.get(
+      "SELECT * FROM connector_credentials WHERE user_id = 'alice' AND connector_type_id = 'github'",
+    )) as Record<string, unknown>;
     const stored = Object.values(row)
       .map((value) => (Buffer.isBuffer(value) ? value.toString('latin1') : String(value)))
       .join('|');
     assert.ok(!stored.includes(secret), 'the secret is not stored in clear');
     assert.ok(!stored.includes('acme-inc'), 'no value is stored in clear');
 
-    assert.deepEqual(decrypted('alice', 'github'), { token: secret, org: 'acme-inc' });
+    assert.deepEqual(await decrypted('alice', 'github'), { token: secret, org: 'acme-inc' });
   });
 
   it('keeps each user apart and replaces a connector type on a second save', async () => {
@@ -42,34 +43,34 @@ describe('connector credentials (PUT /profile/credentials/:connectorTypeId)', ()
     await put('notion', { credentials: { key: 'bob-1' } }, 'pk_bob');
     const second = await put('notion', { credentials: { key: 'alice-2', workspace: 'w' } });
     assert.deepEqual(second.body.fields, ['key', 'workspace']);
-    assert.deepEqual(decrypted('alice', 'notion'), { key: 'alice-2', workspace: 'w' });
-    assert.deepEqual(decrypted('bob', 'notion'), { key: 'bob-1' });
-    assert.equal(decrypted('bob', 'github'), undefined);
+    assert.deepEqual(await decrypted('alice', 'notion'), { key: 'alice-2', workspace: 'w' });
+    assert.deepEqual(await decrypted('bob', 'notion'), { key: 'bob-1' });
+    assert.equal(await decrypted('bob', 'github'), undefined);
   });
 
   it('uses a fresh IV for every write, so equal values never look equal', async () => {
-    const ciphertext = () =>
+    const ciphertext = async () =>
       (
-        server.ctx.db
-          .prepare(
-            "SELECT iv, ciphertext FROM connector_credentials WHERE user_id = 'alice' AND connector_type_id = 'jira'",
-          )
-          .get() as { iv: Buffer; ciphertext: Buffer }
+        (await server.ctx.db.get(
+          "SELECT iv, ciphertext FROM connector_credentials WHERE user_id = 'alice' AND connector_type_id = 'jira'",
+        )) as { iv: Buffer; ciphertext: Buffer }
       ).ciphertext.toString('hex');
     await put('jira', { credentials: { token: 'same' } });
-    const first = ciphertext();
+    const first = await ciphertext();
     await put('jira', { credentials: { token: 'same' } });
-    assert.notEqual(ciphertext(), first);
+    assert.notEqual(await ciphertext(), first);
   });
 
   it('refuses a tampered ciphertext instead of returning garbage', async () => {
     await put('slack', { credentials: { token: 'xoxb-1' } });
-    server.ctx.db
-      .prepare(
-        "UPDATE connector_credentials SET ciphertext = randomblob(length(ciphertext)) WHERE user_id = 'alice' AND connector_type_id = 'slack'",
-      )
-      .run();
-    assert.throws(() => decrypted('alice', 'slack'));
+    const row = (await server.ctx.db.get(
+      "SELECT ciphertext FROM connector_credentials WHERE user_id = 'alice' AND connector_type_id = 'slack'",
+    )) as { ciphertext: Buffer };
+    await server.ctx.db.run(
+      "UPDATE connector_credentials SET ciphertext = ? WHERE user_id = 'alice' AND connector_type_id = 'slack'",
+      randomBytes(row.ciphertext.length),
+    );
+    await assert.rejects(decrypted('alice', 'slack'));
   });
 
   it('needs a user credential', async () => {

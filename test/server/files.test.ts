@@ -207,9 +207,9 @@ describe('uploads no message refers to expire', () => {
     const status = async (url: string) => (await fetch(url)).status;
     const at = (ms: number) => sweepUploads(server.ctx, Date.now() + ms);
 
-    assert.equal(at(LIMITS.unreferencedUploadMs - 60_000), 0);
+    assert.equal(await at(LIMITS.unreferencedUploadMs - 60_000), 0);
     assert.deepEqual([await status(unused), await status(sent.url)], [200, 200]);
-    assert.equal(at(LIMITS.unreferencedUploadMs + 60_000), 1);
+    assert.equal(await at(LIMITS.unreferencedUploadMs + 60_000), 1);
     assert.deepEqual([await status(unused), await status(sent.url)], [404, 200]);
     assert.equal(readdirSync(join(server.ctx.filesDir, 'uploads')).length, 1);
   });
@@ -247,7 +247,7 @@ describe('uploads no message refers to expire', () => {
       .flatMap((r: any) => (r.raw.type === 'assistant' ? r.raw.message.content : []))
       .find((b: any) => b.type === 'image')?.source.url;
     assert.ok(url);
-    sweepUploads(server.ctx, Date.now() + 2 * LIMITS.unreferencedUploadMs);
+    await sweepUploads(server.ctx, Date.now() + 2 * LIMITS.unreferencedUploadMs);
     assert.equal((await fetch(url)).status, 200);
   });
 });

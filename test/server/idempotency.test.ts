@@ -34,14 +34,16 @@ describe('sending exactly once: Idempotency-Key (docs/protocol.md "Sending exact
     assert.deepEqual([repeat.status, repeat.body], [200, first.body]);
     assert.deepEqual([renewed.status, renewed.body], [200, first.body]);
     assert.equal((await userRecords(token, first.body.conversationId)).length, 1);
-    const turns = server.ctx.db
-      .prepare('SELECT COUNT(*) AS n FROM turns WHERE conversation_id = ?')
-      .get(first.body.conversationId) as { n: number };
+    const turns = (await server.ctx.db.get(
+      'SELECT COUNT(*) AS n FROM turns WHERE conversation_id = ?',
+      first.body.conversationId,
+    )) as { n: number };
     assert.equal(turns.n, 1);
     // A new conversation was asked for once: the repeats did not make more.
-    const owned = server.ctx.db
-      .prepare('SELECT COUNT(*) AS n FROM conversations WHERE owner_id = ?')
-      .get(await whoOwns(first.body.conversationId)) as { n: number };
+    const owned = (await server.ctx.db.get(
+      'SELECT COUNT(*) AS n FROM conversations WHERE owner_id = ?',
+      await whoOwns(first.body.conversationId),
+    )) as { n: number };
     assert.equal(owned.n, 1);
   });
 
@@ -126,7 +128,7 @@ describe('sending exactly once: Idempotency-Key (docs/protocol.md "Sending exact
 });
 
 async function whoOwns(conversationId: string): Promise<string> {
-  const row = server.ctx.db.prepare('SELECT owner_id FROM conversations WHERE id = ?').get(conversationId) as {
+  const row = (await server.ctx.db.get('SELECT owner_id FROM conversations WHERE id = ?', conversationId)) as {
     owner_id: string;
   };
   return row.owner_id;

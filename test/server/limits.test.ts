@@ -85,11 +85,10 @@ describe('JSON bounds: nothing too deep or too large is stored', () => {
       `{"message":"deep","newConversation":true,"targetAgentIds":["agent_echo"],"metadata":${nested(4_100)}}`,
     );
     assert.equal(refused.status, 400);
-    const owned = server.ctx.db
-      .prepare(
-        'SELECT COUNT(*) AS n FROM conversations WHERE owner_id = (SELECT owner_id FROM conversations WHERE id = ?)',
-      )
-      .get(first.conversationId) as { n: number };
+    const owned = (await server.ctx.db.get(
+      'SELECT COUNT(*) AS n FROM conversations WHERE owner_id = (SELECT owner_id FROM conversations WHERE id = ?)',
+      first.conversationId,
+    )) as { n: number };
     assert.equal(owned.n, 1);
   });
 
@@ -140,19 +139,19 @@ describe('JSON bounds: nothing too deep or too large is stored', () => {
   });
 
   it('stores nothing of a message that cannot be serialized: it fails before the transaction', async () => {
-    const conversations = () =>
-      (server.ctx.db.prepare('SELECT COUNT(*) AS n FROM conversations').get() as { n: number }).n;
-    const turns = () => (server.ctx.db.prepare('SELECT COUNT(*) AS n FROM turns').get() as { n: number }).n;
-    const [beforeConversations, beforeTurns] = [conversations(), turns()];
+    const conversations = async () =>
+      ((await server.ctx.db.get('SELECT COUNT(*) AS n FROM conversations')) as { n: number }).n;
+    const turns = async () => ((await server.ctx.db.get('SELECT COUNT(*) AS n FROM turns')) as { n: number }).n;
+    const [beforeConversations, beforeTurns] = [await conversations(), await turns()];
     let created = false;
-    const target = () => {
+    const target = async () => {
       created = true;
       throw new Error('the conversation is resolved inside the transaction, after the message is serialized');
     };
     const unserializable = { text: 'x', metadata: { big: 1n }, baseUrl: server.url };
-    assert.throws(() => beginTurn(server.ctx, target, unserializable), /BigInt/);
+    await assert.rejects(beginTurn(server.ctx, target, unserializable), /BigInt/);
     assert.equal(created, false);
-    assert.deepEqual([conversations(), turns()], [beforeConversations, beforeTurns]);
+    assert.deepEqual([await conversations(), await turns()], [beforeConversations, beforeTurns]);
   });
 });
 
@@ -168,7 +167,7 @@ describe('what one conversation can hold', () => {
     // Filled through the one record path: 16 agent messages of 1 MB (a runtime's, since a user's is 64 KB at most).
     const text = 'y'.repeat(1024 * 1024);
     for (let i = 0; i < 16; i++) {
-      server.ctx.records.append(sent.conversationId, {
+      await server.ctx.records.append(sent.conversationId, {
         sender: 'agent',
         event: 'message',
         agentId: 'agent_echo',
@@ -228,9 +227,10 @@ describe('what one turn can store', () => {
       const { sent, records } = await sendAndRead(own, token, { message: 'go on', targetAgentIds: ['agent_long'] });
       const result = resultOf(records);
       assert.deepEqual([result.subtype, result.error], ['error', 'the reply grew past 4 MB and was stopped']);
-      const stored = own.ctx.db
-        .prepare('SELECT SUM(length(raw)) AS bytes FROM records WHERE turn_id = ?')
-        .get(sent.results[0]!.streamId) as { bytes: number };
+      const stored = (await own.ctx.db.get(
+        'SELECT SUM(length(raw)) AS bytes FROM records WHERE turn_id = ?',
+        sent.results[0]!.streamId,
+      )) as { bytes: number };
       // The deltas up to the bound, and the reply so far kept as its assistant record.
       assert.ok(stored.bytes < 2 * LIMITS.turnBytes + 100_000, `${stored.bytes} bytes`);
       const next = await sendAndRead(own, token, { message: 'again', conversationId: sent.conversationId });

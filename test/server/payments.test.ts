@@ -143,9 +143,16 @@ describe('payments: orders, the local pay page and resolution records', () => {
     assert.equal((await resolutions(conversationId)).length, 1);
   });
 
+  /** An order stored as a runtime's paymentGate stores it, without its record. */
+  async function storeOrder(o: Parameters<TestServer['ctx']['payments']['order']>[0]) {
+    const { order, payment } = server.ctx.payments.order(o);
+    await server.ctx.db.transaction((tx) => server.ctx.payments.store(tx, order));
+    return payment;
+  }
+
   it('expires an order whose timer was lost (a restart) as soon as it is read', async () => {
     const { conversationId } = await order('1');
-    const payment = server.ctx.payments.create({
+    const payment = await storeOrder({
       conversationId,
       userId: 'alice',
       agentId: 'agent_demo',
@@ -165,7 +172,7 @@ describe('payments: orders, the local pay page and resolution records', () => {
 
   it('shows order text as text, never as markup', async () => {
     const { conversationId } = await order('1');
-    const payment = server.ctx.payments.create({
+    const payment = await storeOrder({
       conversationId,
       userId: 'alice',
       agentId: 'agent_demo',

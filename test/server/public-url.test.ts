@@ -42,7 +42,7 @@ describe('links the service hands out (payUrl, upload URLs)', () => {
         host,
       );
     }
-    const stored = server.ctx.db.prepare("SELECT COUNT(*) AS n FROM records WHERE raw LIKE '%script%'").get() as {
+    const stored = (await server.ctx.db.get("SELECT COUNT(*) AS n FROM records WHERE raw LIKE '%script%'")) as {
       n: number;
     };
     assert.equal(stored.n, 0);

@@ -155,7 +155,7 @@ describe('SMS sign-in (spec 4.1, docs/protocol.md "SMS sign-in")', () => {
 
     it('are stored hashed, never as sent', async () => {
       const { phone, code } = await sendCode(server);
-      const rows = server.ctx.db.prepare('SELECT * FROM sms_codes WHERE phone = ?').all(phone);
+      const rows = await server.ctx.db.all('SELECT * FROM sms_codes WHERE phone = ?', phone);
       assert.equal(rows.length, 1);
       assert.ok(!JSON.stringify(rows).includes(code));
     });

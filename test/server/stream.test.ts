@@ -186,7 +186,7 @@ describe('a stream opened with a session token', () => {
   /** A visitor's long-lived token, and a way to mint a second one of theirs that lives `ttl` seconds. */
   async function visitor() {
     const { token, userId } = await sessionToken(server);
-    const { sp_user_ref } = server.ctx.db.prepare('SELECT sp_user_ref FROM members WHERE user_id = ?').get(userId) as {
+    const { sp_user_ref } = (await server.ctx.db.get('SELECT sp_user_ref FROM members WHERE user_id = ?', userId)) as {
       sp_user_ref: string;
     };
     const shortLived = async (ttl: number) => {

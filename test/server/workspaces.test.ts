@@ -214,7 +214,7 @@ describe('workspace routes (spec 4.1)', () => {
 
     it('keeps amounts exact in whole cents: 0.1 + 0.2 is 0.3, and so is what the wallet lost', async () => {
       const wallet = async (slug: string) =>
-        (server.ctx.db.prepare('SELECT wallet FROM workspaces WHERE slug = ?').get(slug) as { wallet: number }).wallet;
+        ((await server.ctx.db.get('SELECT wallet FROM workspaces WHERE slug = ?', slug)) as { wallet: number }).wallet;
       const id = await provision(server);
       const before = await wallet('acme');
       await grant(id, { amount: 0.1, idempotency_key: uniqueRef('k') });

@@ -3,7 +3,7 @@ import type { ChatCompletionMessageParam } from 'openai/resources/chat/completio
 import { RESERVED_TOOL_NAMES } from '../../../src/client/records.js';
 import type { ContentBlock, ToolResultBlock, ToolUseBlock } from '../../../src/client/types.js';
 import { randomId } from '../../ids.js';
-import type { Runtime, TextStream, TurnInput, TurnIO } from '../types.js';
+import type { Runtime, StoredFile, TextStream, TurnInput, TurnIO } from '../types.js';
 import { type CardCall, cardTools, PAYMENT_TOOL } from './cards.js';
 import { modelMessages } from './history.js';
 import { McpToolset } from './mcp.js';
@@ -36,14 +36,14 @@ export const modelRuntime: Runtime = {
     const cards = cardTools(input.agent, input.workspaceAgents, input.delegatedBy !== undefined);
     const mcp = await McpToolset.connect(
       options.mcp_servers ?? [],
-      (server) => input.mcpTokens[server] ?? io.connectorCredentials(server)?.token,
+      async (server) => input.mcpTokens[server] ?? (await io.connectorCredentials(server))?.token,
       { signal: io.signal, log },
     );
     try {
       const system = options.system_prompt ?? defaultPrompt(input);
       const messages: ChatCompletionMessageParam[] = [
         { role: 'system', content: system },
-        ...modelMessages(input, (url) => io.readUpload(url)),
+        ...modelMessages(input, await uploadsLinked(input, io)),
       ];
       const turn = new ModelTurn(io, cards, mcp);
       for (let step = 0; step < MAX_STEPS; step++) {
@@ -226,4 +226,22 @@ function optionsOf(input: TurnInput): ModelOptions {
 function defaultPrompt(input: TurnInput): string {
   const about = input.agent.description ? ` ${input.agent.description}` : '';
   return `You are ${input.agent.name}, an assistant that answers visitors of a website in a chat.${about} Answer in markdown.`;
+}
+
+/**
+ * The uploads of this service that the turn's message and its history link to, found before the messages
+ * are built (the database is asked once per file).
+ */
+async function uploadsLinked(input: TurnInput, io: TurnIO): Promise<(url: string) => StoredFile | undefined> {
+  const parts = [input.parts, ...input.history.map((entry) => (entry.raw.type === 'user' ? entry.raw.parts : []))];
+  const urls = new Set(
+    parts.flatMap((list) =>
+      (list ?? []).flatMap((part) => {
+        if (part.type === 'image_url') return [part.image_url.url];
+        return part.type === 'file' ? [part.file.file_url] : [];
+      }),
+    ),
+  );
+  const found = new Map(await Promise.all([...urls].map(async (url) => [url, await io.readUpload(url)] as const)));
+  return (url) => found.get(url);
 }

@@ -1,0 +1,198 @@
+import pg from 'pg';
+import { randomId } from '../ids.js';
+import { type Db, migrate } from './db.js';
+
+/** Advisory lock keys (any two numbers the service owns): every write transaction, and migrating at start. */
+const WRITE_LOCK = 7_190_001;
+const MIGRATE_LOCK = 7_190_002;
+/** The class of advisory session locks that say an instance is alive (see `instanceAlive`). */
+const INSTANCE_LOCKS = 7_190_003;
+
+/** BIGINT (counts, ids, times in ms) and NUMERIC come back as numbers: every value the store keeps fits in 2^53. */
+const types = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
+    if (oid === pg.types.builtins.INT8 || oid === pg.types.builtins.NUMERIC) return Number;
+    return pg.types.getTypeParser(oid, format);
+  }) as typeof pg.types.getTypeParser,
+};
+
+/** `?` placeholders as PostgreSQL's `$1, $2…` (no statement of the store holds a `?` inside a string). */
+const numbered = new Map<string, string>();
+function toPostgres(sql: string): string {
+  let text = numbered.get(sql);
+  if (text === undefined) {
+    let n = 0;
+    text = sql.replace(/\?/g, () => `$${++n}`);
+    numbered.set(sql, text);
+  }
+  return text;
+}
+
+type Queryable = pg.Pool | pg.PoolClient;
+
+/**
+ * PostgreSQL text cannot hold U+0000 (SQLite's can): a string parameter carries U+FFFD in its place, the same
+ * way in every statement, so what is stored with one is found with it again (docs/server.md).
+ */
+const storable = (value: unknown) =>
+  typeof value === 'string' && value.includes('\0') ? value.replaceAll('\0', '\uFFFD') : value;
+
+/** Without parameters a text goes by the simple protocol, which also runs several statements (a migration). */
+const query = (on: Queryable, sql: string, params: unknown[]) =>
+  params.length ? on.query(toPostgres(sql), params.map(storable)) : on.query(sql);
+
+const queries = (on: Queryable) => ({
+  get: async <T>(sql: string, ...params: unknown[]) => (await query(on, sql, params)).rows[0] as T | undefined,
+  all: async <T>(sql: string, ...params: unknown[]) => (await query(on, sql, params)).rows as T[],
+  run: async (sql: string, ...params: unknown[]) => (await query(on, sql, params)).rowCount ?? 0,
+});
+
+/**
+ * The PostgreSQL store: a pool of connections shared by this instance's requests, and one connection of its
+ * own that LISTENs (the wake-ups of record streams) and holds this instance's liveness lock.
+ */
+class PostgresDb implements Db {
+  readonly engine = 'postgres';
+  readonly instanceId = randomId('i');
+  private readonly queries: ReturnType<typeof queries>;
+  private readonly listeners = new Map<string, Set<(payload: string) => void>>();
+
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly listener: pg.Client,
+  ) {
+    this.queries = queries(pool);
+    // A notification is `<instance id> <payload>`: this instance has told its own listeners already.
+    listener.on('notification', ({ channel, payload = '' }) => {
+      const space = payload.indexOf(' ');
+      if (payload.slice(0, space) !== this.instanceId) this.tell(channel, payload.slice(space + 1));
+    });
+  }
+
+  /** After close, every call fails as it does on SQLite. */
+  private open(): void {
+    if (this.closed) throw new Error('The database connection is not open');
+  }
+
+  async get<T>(sql: string, ...params: unknown[]) {
+    this.open();
+    return this.queries.get<T>(sql, ...params);
+  }
+
+  async all<T>(sql: string, ...params: unknown[]) {
+    this.open();
+    return this.queries.all<T>(sql, ...params);
+  }
+
+  async run(sql: string, ...params: unknown[]) {
+    this.open();
+    return this.queries.run(sql, ...params);
+  }
+
+  private tell(channel: string, payload: string): void {
+    for (const heard of this.listeners.get(channel) ?? []) heard(payload);
+  }
+
+  async transaction<T>(fn: (tx: Db) => Promise<T>): Promise<T> {
+    this.open();
+    const client = await this.pool.connect();
+    const told: [string, string][] = [];
+    const tx: Db = {
+      ...queries(client),
+      engine: this.engine,
+      instanceId: this.instanceId,
+      transaction: (inner) => inner(tx),
+      notify: async (channel, payload) => {
+        told.push([channel, payload]);
+        await client.query('SELECT pg_notify($1, $2)', [channel, `${this.instanceId} ${payload}`]);
+      },
+      listen: (channel, heard) => this.listen(channel, heard),
+      instanceAlive: (id) => this.instanceAlive(id),
+      close: () => this.close(),
+    };
+    try {
+      // One round trip: the simple protocol runs both statements.
+      await client.query(`BEGIN; SELECT pg_advisory_xact_lock(${WRITE_LOCK})`);
+      const result = await fn(tx);
+      await client.query('COMMIT');
+      for (const [channel, payload] of told) this.tell(channel, payload);
+      return result;
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => {});
+      throw err;
+    } finally {
+      client.release();
+    }
+  }
+
+  async notify(channel: string, payload: string): Promise<void> {
+    await this.pool.query('SELECT pg_notify($1, $2)', [channel, `${this.instanceId} ${payload}`]);
+    this.tell(channel, payload);
+  }
+
+  async listen(channel: string, heard: (payload: string) => void) {
+    let set = this.listeners.get(channel);
+    if (!set) {
+      set = new Set();
+      this.listeners.set(channel, set);
+      await this.listener.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+    }
+    set.add(heard);
+    return async () => {
+      set.delete(heard);
+    };
+  }
+
+  async instanceAlive(instanceId: string): Promise<boolean> {
+    if (instanceId === this.instanceId) return true;
+    const client = await this.pool.connect();
+    try {
+      const { rows } = await client.query('SELECT pg_try_advisory_lock($1, hashtext($2)) AS free', [
+        INSTANCE_LOCKS,
+        instanceId,
+      ]);
+      if (!rows[0].free) return true;
+      await client.query('SELECT pg_advisory_unlock($1, hashtext($2))', [INSTANCE_LOCKS, instanceId]);
+      return false;
+    } finally {
+      client.release();
+    }
+  }
+
+  private closed: Promise<void> | undefined;
+
+  close(): Promise<void> {
+    this.closed ??= this.listener.end().then(() => this.pool.end());
+    return this.closed;
+  }
+
+  /** Holds this instance's liveness lock on the listening connection, for as long as the process lives. */
+  async claimInstance(): Promise<void> {
+    await this.listener.query('SELECT pg_advisory_lock($1, hashtext($2))', [INSTANCE_LOCKS, this.instanceId]);
+  }
+}
+
+/** Connects to `url` and applies the migrations it has not had (one instance at a time). */
+export async function openPostgres(url: string): Promise<Db> {
+  const pool = new pg.Pool({ connectionString: url, types, max: 10 });
+  // An idle client that loses its connection (the database restarted) is dropped, not thrown in the process.
+  pool.on('error', () => {});
+  const listener = new pg.Client({ connectionString: url, types });
+  await listener.connect();
+  const db = new PostgresDb(pool, listener);
+  try {
+    await db.claimInstance();
+    await listener.query('SELECT pg_advisory_lock($1)', [MIGRATE_LOCK]);
+    try {
+      await migrate(db, async (tx, sql) => {
+        await tx.run(sql);
+      });
+    } finally {
+      await listener.query('SELECT pg_advisory_unlock($1)', [MIGRATE_LOCK]);
+    }
+  } catch (err) {
+    await db.close();
+    throw err;
+  }
+  return db;
+}

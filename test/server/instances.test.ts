@@ -1,0 +1,245 @@
+import assert from 'node:assert/strict';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { type RunningService, startService } from '../../server/service.js';
+import type { ChatStreamRecord } from '../../src/client/types.js';
+import { testPostgres } from '../helpers/postgres.js';
+import { FIXTURE } from '../helpers/server.js';
+import { type ServiceProcess, startServiceProcess } from '../helpers/service-process.js';
+import { openSse } from '../helpers/sse.js';
+
+/*
+ * Two instances of the service on one PostgreSQL database behave as one service: A runs in this process,
+ * B as a child process (so it can be killed). Each test names the instance every request goes to.
+ */
+
+/** Starts `svc-server` as a child on the database (so it can be killed). */
+const startChild = (database: string, dir: string) =>
+  startServiceProcess([
+    '--port',
+    '0',
+    '--db',
+    database,
+    '--fixture',
+    join(dir, 'fixture.json'),
+    '--files-dir',
+    join(dir, 'files'),
+  ]);
+
+describe('two instances on one PostgreSQL database', () => {
+  let dir: string;
+  let a: RunningService;
+  let b: ServiceProcess;
+
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'svc-instances-'));
+    writeFileSync(join(dir, 'fixture.json'), JSON.stringify(FIXTURE));
+    const database = await (await testPostgres()).createDatabase();
+    // Both start at once: the database is migrated and seeded once.
+    [a, b] = await Promise.all([
+      startService({ port: 0, db: database, fixture: FIXTURE, filesDir: join(dir, 'files') }),
+      startChild(database, dir),
+    ]);
+  });
+
+  after(async () => {
+    if (b.child.exitCode === null && b.child.signalCode === null) {
+      const exited = once(b.child, 'exit');
+      b.child.kill('SIGTERM');
+      await exited;
+    }
+    await a.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** A JSON call to `/api/v2` of one instance. */
+  async function call(base: string, path: string, init: { method?: string; token?: string; json?: unknown } = {}) {
+    const headers: Record<string, string> = {};
+    if (init.token) headers.authorization = `Bearer ${init.token}`;
+    if (init.json !== undefined) headers['content-type'] = 'application/json';
+    const res = await fetch(`${base}/api/v2${path}`, {
+      method: init.method ?? 'GET',
+      headers,
+      body: init.json === undefined ? undefined : JSON.stringify(init.json),
+    });
+    const text = await res.text();
+    return { status: res.status, body: text ? JSON.parse(text) : undefined };
+  }
+
+  let refs = 0;
+  /** A session token of a new acme member, provisioned on one instance and minted on the other. */
+  async function visitor(): Promise<string> {
+    const ref = `visitor-${++refs}`;
+    assert.equal(
+      (
+        await call(a.url, '/workspaces/acme/members', {
+          method: 'POST',
+          token: 'sk_acme_1',
+          json: { sp_user_ref: ref },
+        })
+      ).status,
+      200,
+    );
+    const minted = await call(b.url, '/workspaces/acme/sessions', {
+      method: 'POST',
+      token: 'sk_acme_1',
+      json: { sp_user_ref: ref },
+    });
+    assert.equal(minted.status, 200);
+    return minted.body.token;
+  }
+
+  const stream = (base: string, conversationId: string, after?: string) =>
+    `${base}/api/v2/conversations/${conversationId}/stream${after ? `?lastEventId=${after}` : ''}`;
+
+  const ids = (records: ChatStreamRecord[]) => records.map((r) => r.id);
+
+  it('debits 200 identical grants split across both instances once', async () => {
+    const member = (
+      await call(a.url, '/workspaces/acme/members', {
+        method: 'POST',
+        token: 'sk_acme_1',
+        json: { sp_user_ref: 'grantee' },
+      })
+    ).body.member_id as string;
+    const wallet = async () =>
+      (await a.ctx.db.get<{ wallet: number }>("SELECT wallet FROM workspaces WHERE slug = 'acme'"))!.wallet;
+    const before = await wallet();
+    const grants = await Promise.all(
+      Array.from({ length: 200 }, (_, i) =>
+        call(i % 2 ? b.url : a.url, `/workspaces/acme/members/${member}/credits`, {
+          method: 'POST',
+          token: 'sk_acme_1',
+          json: { amount: 1.25, idempotency_key: 'one-grant' },
+        }),
+      ),
+    );
+    assert.deepEqual(new Set(grants.map((g) => g.status)), new Set([200]));
+    assert.equal(new Set(grants.map((g) => g.body.purchase_id)).size, 1);
+    assert.equal(grants.filter((g) => !g.body.idempotent).length, 1);
+    assert.equal(await wallet(), before - 1.25);
+  });
+
+  it('streams a turn run on B to a reader on A, live and in order; either resumes from its cursor', async () => {
+    const token = await visitor();
+    const first = await call(b.url, '/conversations/send', {
+      method: 'POST',
+      token,
+      json: { message: 'hello', targetAgentIds: ['agent_echo'], newConversation: true },
+    });
+    const { conversationId } = first.body;
+    await (await openSse(stream(b.url, conversationId, first.body.userEventId), { token })).untilResult();
+    // A reads live from before the next send; the send and its turn happen on B.
+    const reader = await openSse(stream(a.url, conversationId), { token });
+    const sent = await call(b.url, '/conversations/send', {
+      method: 'POST',
+      token,
+      json: { message: 'over there', conversationId },
+    });
+    const live = await reader.untilResult();
+    reader.close();
+    assert.equal(live[0]!.id, sent.body.userEventId);
+    assert.ok(live.some((r) => r.raw.type === 'assistant_delta'));
+    assert.deepEqual(ids(live), [...ids(live)].sort(), 'ids only grow');
+    assert.deepEqual(
+      live.map((r) => r.seq),
+      live.map((_, i) => live[0]!.seq + i),
+      'no record missed',
+    );
+    // Resuming from any cursor on either instance gives exactly the records after it.
+    const middle = live[2]!.id;
+    for (const base of [a.url, b.url]) {
+      const resumed = await (await openSse(stream(base, conversationId, middle), { token })).untilResult();
+      assert.deepEqual(ids(resumed), ids(live.slice(3)));
+    }
+  });
+
+  it('holds one running turn per conversation across instances (409), and interrupts it from the other', async () => {
+    const token = await visitor();
+    const sent = await call(b.url, '/conversations/send', {
+      method: 'POST',
+      token,
+      json: { message: '/slow 30', targetAgentIds: ['agent_demo'], newConversation: true },
+    });
+    const { conversationId } = sent.body;
+    const reader = await openSse(stream(a.url, conversationId, sent.body.userEventId), { token });
+    await reader.waitFor((records) => records.some((r) => r.raw.type === 'assistant_delta'));
+    const second = await call(a.url, '/conversations/send', {
+      method: 'POST',
+      token,
+      json: { message: 'me too', conversationId },
+    });
+    assert.deepEqual([second.status, second.body], [409, { detail: 'a reply is still running in this conversation' }]);
+    const interrupted = await call(a.url, `/conversations/${conversationId}/interrupt`, { method: 'POST', token });
+    assert.deepEqual(interrupted.body, { interrupted: true, turnId: sent.body.results[0].streamId });
+    const ended = await call(a.url, '/conversations/send', {
+      method: 'POST',
+      token,
+      json: { message: 'now', conversationId },
+    });
+    assert.equal(ended.status, 200, 'the interrupt answered once the turn had ended');
+    const records = await reader.untilResult();
+    reader.close();
+    assert.equal((records.at(-1)!.raw as { subtype: string }).subtype, 'interrupted');
+  });
+
+  it('shares uploads: a file uploaded through A downloads through B', async () => {
+    const token = await visitor();
+    const form = new FormData();
+    form.append('file', new Blob(['shared bytes'], { type: 'text/plain' }), 'note.txt');
+    const res = await fetch(`${a.url}/api/v2/files/upload`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+      body: form,
+    });
+    assert.equal(res.status, 200);
+    const { url } = (await res.json()) as { url: string };
+    const onB = new URL(new URL(url).pathname, b.url);
+    const download = await fetch(onB);
+    assert.equal(download.status, 200);
+    assert.equal(await download.text(), 'shared bytes');
+  });
+
+  it('closes the turn of an instance killed mid-reply, and expires its orders, from the other', async () => {
+    const token = await visitor();
+    const paying = await call(b.url, '/conversations/send', {
+      method: 'POST',
+      token,
+      json: { message: '/pay 3 1', targetAgentIds: ['agent_demo'], newConversation: true },
+    });
+    const payReader = await openSse(stream(a.url, paying.body.conversationId, paying.body.userEventId), { token });
+    await payReader.untilResult();
+    const sent = await call(b.url, '/conversations/send', {
+      method: 'POST',
+      token,
+      json: { message: '/slow 30', targetAgentIds: ['agent_demo'], newConversation: true },
+    });
+    const reader = await openSse(stream(a.url, sent.body.conversationId, sent.body.userEventId), { token });
+    await reader.waitFor((records) => records.some((r) => r.raw.type === 'assistant_delta'));
+    const exited = once(b.child, 'exit');
+    b.child.kill('SIGKILL');
+    await exited;
+    const records = await reader.untilResult();
+    reader.close();
+    const result = records.at(-1)!.raw as { subtype: string; error: string };
+    assert.deepEqual([result.subtype, result.error], ['error', 'the service restarted during this reply']);
+    assert.ok(
+      records.some((r) => r.raw.type === 'assistant'),
+      'the text streamed before the kill is kept as a message',
+    );
+    // The order B made expires on A, with no one reading it: its timer died with B.
+    const resolution = await payReader.waitFor((all) => all.some((r) => r.raw.type === 'payment_gate_resolution'));
+    payReader.close();
+    assert.equal((resolution.at(-1)!.raw as { status: string }).status, 'expired');
+    // A keeps serving.
+    const after = await call(a.url, '/conversations/send', {
+      method: 'POST',
+      token,
+      json: { message: 'still here?', conversationId: sent.body.conversationId },
+    });
+    assert.equal(after.status, 200);
+  });
+});

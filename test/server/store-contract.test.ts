@@ -1,0 +1,255 @@
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import { createConversation, getConversation } from '../../server/store/conversations.js';
+import { getConnectorCredentials, saveConnectorCredentials } from '../../server/store/credentials.js';
+import { type Db, migrations, openDb } from '../../server/store/db.js';
+import { insertWorkspace, workspaceBySlug } from '../../server/store/identity.js';
+import { metaValue, setMetaValue } from '../../server/store/meta.js';
+import {
+  agentMessageText,
+  conversationBytes,
+  insertRecord,
+  lastRecordId,
+  type NewRecord,
+  parseCursor,
+  recordsAfter,
+} from '../../server/store/records.js';
+import { priorSend, rememberSend } from '../../server/store/sends.js';
+import { insertTurn, isTurnRunning, markTurnEnded, runningTurns } from '../../server/store/turns.js';
+import { grantCredits, issueSmsCode, listMembers, provisionMember } from '../../server/store/workspace.js';
+import { testPostgres } from '../helpers/postgres.js';
+
+/*
+ * The one contract both stores keep: every test below runs on SQLite and on a real PostgreSQL, against the
+ * store modules the routes use. The HTTP suites run on SQLite by default and on PostgreSQL with
+ * SVC_TEST_DATABASE=postgres (test/helpers/server.ts).
+ */
+
+/** An agent's message record with `text`. */
+const agentMessage = (id: string, text?: string): NewRecord => ({
+  sender: 'agent',
+  event: 'message',
+  agentId: 'agent_a',
+  raw: {
+    type: 'assistant',
+    agentId: 'agent_a',
+    message: { id, role: 'assistant', content: text === undefined ? [] : [{ type: 'text', text }] },
+  },
+});
+
+const engines: { name: string; open: () => Promise<string> }[] = [
+  { name: 'SQLite', open: async () => ':memory:' },
+  { name: 'PostgreSQL', open: async () => (await testPostgres()).createDatabase() },
+];
+
+for (const engine of engines) {
+  describe(`store contract: ${engine.name}`, () => {
+    let location: string;
+    let db: Db;
+    let workspaceId: string;
+    before(async () => {
+      location = await engine.open();
+      db = await openDb(location);
+      workspaceId = await insertWorkspace(db, {
+        slug: 'acme',
+        display_name: 'Acme',
+        owner: { user_id: 'owner', login_token: 'lt_owner', wallet: 100 },
+        api_keys: [],
+        agents: [{ id: 'agent_a', name: 'A', runtime: 'echo' }],
+      });
+    });
+    after(() => db.close());
+
+    const conversation = () =>
+      createConversation(db, { kind: 'chat', ownerId: 'alice', workspaceId, agentIds: ['agent_a'] });
+
+    it('applies each migration once, in order, and records its version', async () => {
+      const applied = await db.all<{ version: number }>('SELECT version FROM schema_migrations ORDER BY version');
+      assert.deepEqual(
+        applied.map((row) => row.version),
+        migrations(db.engine).map((m) => m.version),
+      );
+      if (location !== ':memory:') {
+        const again = await openDb(location);
+        const count = await again.get<{ n: number }>('SELECT COUNT(*) AS n FROM schema_migrations');
+        await again.close();
+        assert.equal(count!.n, applied.length);
+      }
+    });
+
+    it('answers counts, sums and times in ms as numbers', async () => {
+      await db.run('INSERT INTO sms_sends (phone, sent_at) VALUES (?, ?)', '+10', 1_700_000_000_123);
+      const row = await db.get<{ n: number; at: number }>(
+        'SELECT COUNT(*) AS n, MAX(sent_at) AS at FROM sms_sends WHERE phone = ?',
+        '+10',
+      );
+      assert.deepEqual(row, { n: 1, at: 1_700_000_000_123 });
+    });
+
+    it('commits a transaction whole, or nothing of it', async () => {
+      await assert.rejects(
+        db.transaction(async (tx) => {
+          await tx.run("INSERT INTO meta (key, value) VALUES ('half', 'stored')");
+          throw new Error('undone');
+        }),
+        /undone/,
+      );
+      assert.equal(await metaValue(db, 'half'), undefined);
+      await db.transaction((tx) => tx.run("INSERT INTO meta (key, value) VALUES ('whole', 'stored')"));
+      assert.equal(await metaValue(db, 'whole'), 'stored');
+    });
+
+    it('runs write transactions one after another: 50 racing read-modify-writes lose none', async () => {
+      await setMetaValue(db, 'counter', '0');
+      await Promise.all(
+        Array.from({ length: 50 }, () =>
+          db.transaction(async (tx) => {
+            const value = Number(await metaValue(tx, 'counter'));
+            await tx.run("UPDATE meta SET value = ? WHERE key = 'counter'", String(value + 1));
+          }),
+        ),
+      );
+      assert.equal(await metaValue(db, 'counter'), '50');
+    });
+
+    it('keeps the first value of a key set twice', async () => {
+      assert.equal(await setMetaValue(db, 'first', 'a'), 'a');
+      assert.equal(await setMetaValue(db, 'first', 'b'), 'a');
+    });
+
+    it('tells listeners after commit, and nothing of a rolled back transaction', async () => {
+      const heard: string[] = [];
+      let told!: () => void;
+      const committed = new Promise<void>((resolve) => {
+        told = resolve;
+      });
+      const stop = await db.listen('contract', (payload) => {
+        heard.push(payload);
+        if (payload === 'committed') told();
+      });
+      await assert.rejects(
+        db.transaction(async (tx) => {
+          await tx.notify('contract', 'rolled back');
+          throw new Error('undone');
+        }),
+      );
+      await db.transaction((tx) => tx.notify('contract', 'committed'));
+      await committed;
+      await stop();
+      assert.deepEqual(heard, ['committed']);
+    });
+
+    it('gives records ids that grow within a conversation, and reads them back after a cursor', async () => {
+      const c = await conversation();
+      const stored = [];
+      for (let i = 0; i < 5; i++) {
+        stored.push(await db.transaction((tx) => insertRecord(tx, c.id, agentMessage(`m${i}`))));
+      }
+      assert.deepEqual(
+        stored.map((r) => r.seq),
+        [1, 2, 3, 4, 5],
+      );
+      const ids = stored.map((r) => parseCursor(r.id)!);
+      assert.deepEqual(
+        ids,
+        [...ids].sort((a, b) => a - b),
+      );
+      assert.equal(await lastRecordId(db, c.id), ids[4]);
+      assert.deepEqual(
+        (await recordsAfter(db, c.id, ids[1]!, 2)).map((r) => r.id),
+        stored.slice(2, 4).map((r) => r.id),
+      );
+      assert.ok((await conversationBytes(db, c.id)) > 0);
+    });
+
+    it('finds an agent message by the JSON inside it', async () => {
+      const c = await conversation();
+      await db.transaction((tx) => insertRecord(tx, c.id, agentMessage('msg_1', 'Read me aloud.')));
+      assert.equal(await agentMessageText(db, c.id, 'agent_a', 'msg_1'), 'Read me aloud.');
+      assert.equal(await agentMessageText(db, c.id, 'agent_a', 'msg_2'), undefined);
+    });
+
+    it('holds one running turn per conversation, named by its instance', async () => {
+      const c = await conversation();
+      await insertTurn(db, c.id, `t_${c.id}`);
+      assert.equal(await isTurnRunning(db, c.id), true);
+      await assert.rejects(insertTurn(db, c.id, `t2_${c.id}`));
+      const running = (await runningTurns(db)).find((t) => t.conversationId === c.id);
+      assert.equal(running?.instanceId, db.instanceId);
+      assert.equal(await db.instanceAlive(db.instanceId), true);
+      assert.ok(await markTurnEnded(db, `t_${c.id}`, 'success'));
+      assert.equal(await markTurnEnded(db, `t_${c.id}`, 'interrupted'), undefined, 'the first end wins');
+      assert.equal(await isTurnRunning(db, c.id), false);
+    });
+
+    it('grants once per key, even to 40 racing requests', async () => {
+      const member = await provisionMember(db, workspaceId, 'grantee');
+      const grants = await Promise.all(
+        Array.from({ length: 40 }, () => grantCredits(db, workspaceId, member.member_id, 2.5, 'once')),
+      );
+      assert.equal(grants.filter((g) => 'idempotent' in g && !g.idempotent).length, 1);
+      const wallet = await db.get<{ wallet: number }>('SELECT wallet FROM workspaces WHERE id = ?', workspaceId);
+      assert.equal(wallet!.wallet, 97.5);
+    });
+
+    it('provisions a member once, and lists members in join order', async () => {
+      const [a, b] = await Promise.all([
+        provisionMember(db, workspaceId, 'twice'),
+        provisionMember(db, workspaceId, 'twice'),
+      ]);
+      assert.equal(a.member_id, b.member_id);
+      assert.equal([a, b].filter((m) => m.created).length, 1);
+      const refs = (await listMembers(db, workspaceId)).map((m) => m.sp_user_ref);
+      assert.deepEqual(refs.slice(-2), ['grantee', 'twice']);
+    });
+
+    it('counts SMS sends across racing requests: one code per phone per 30 seconds', async () => {
+      const request = {
+        workspaceId,
+        phone: '+15550001',
+        address: '10.0.0.1',
+        addressPerHour: 100,
+        workspacePerDay: 100,
+      };
+      const issued = await Promise.all(Array.from({ length: 10 }, () => issueSmsCode(db, randomBytes(32), request)));
+      assert.equal(issued.filter((i) => 'code' in i).length, 1);
+    });
+
+    it('replaces a send result kept under a key', async () => {
+      const key = { ownerId: 'alice', key: 'k1', fingerprint: 'f1' };
+      await rememberSend(db, key, '{"first":true}', 1000);
+      await rememberSend(db, { ...key, fingerprint: 'f2' }, '{"second":true}', 2000);
+      assert.deepEqual(await priorSend(db, { ...key, fingerprint: 'f2' }, 0), { result: '{"second":true}' });
+      assert.equal(await priorSend(db, key, 0), 'reused');
+    });
+
+    it('keeps binary columns as bytes (encrypted credentials)', async () => {
+      const secret = randomBytes(32);
+      await saveConnectorCredentials(db, secret, 'alice', 'github', { token: 'ghp_1' });
+      assert.deepEqual(await getConnectorCredentials(db, secret, 'alice', 'github'), { token: 'ghp_1' });
+    });
+
+    it('stores and finds text holding U+0000, and reads JSON around it', async () => {
+      const first = await provisionMember(db, workspaceId, 'nul\0ref');
+      const again = await provisionMember(db, workspaceId, 'nul\0ref');
+      assert.deepEqual([first.created, again.member_id], [true, first.member_id]);
+      assert.equal(await workspaceBySlug(db, '\0'), undefined);
+      const c = await conversation();
+      await db.transaction(async (tx) => {
+        await insertRecord(tx, c.id, {
+          sender: 'user',
+          event: 'message',
+          raw: { type: 'user', message: { role: 'user', content: [{ type: 'text', text: 'a\0b' }] } },
+        });
+        await insertRecord(tx, c.id, agentMessage('nul', 'c\0d'));
+      });
+      assert.equal(await agentMessageText(db, c.id, 'agent_a', 'nul'), 'c\0d');
+    });
+
+    it('reads a conversation back as it was stored', async () => {
+      const c = await conversation();
+      assert.deepEqual(await getConversation(db, c.id), c);
+    });
+  });
+}
