@@ -1,11 +1,57 @@
 import { fileURLToPath } from 'node:url';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
+import { chromeLauncher, puppeteerCore } from '@web/test-runner-chrome';
 import { playwrightLauncher } from '@web/test-runner-playwright';
 import { visualRegressionPlugin } from '@web/test-runner-visual-regression/plugin';
-import { chromiumLaunchOptions } from './test/helpers/chromium.mjs';
+import { WebdriverLauncher } from '@web/test-runner-webdriver';
+import {
+  chromiumLaunchOptions,
+  firefoxLaunchOptions,
+  selectedEngines,
+  startWebKitDriver,
+  webkitCapabilities,
+} from './test/helpers/browsers.mjs';
 import { svcServicePlugin, tokenUnavailable } from './test/helpers/wtr-service.mjs';
 
-/** Browser tests (elements, cards, browser-only client code) in the system Chromium through Playwright. */
+/**
+ * WebKitGTK through its WebDriver, started (with its virtual display) when the run starts and stopped after it.
+ * One session, one test file at a time: the driver serves one session, and a file runs in the top window.
+ */
+class WebKitLauncher extends WebdriverLauncher {
+  concurrency = 1;
+  #driver;
+
+  constructor() {
+    super({ automationProtocol: 'webdriver', path: '/', capabilities: webkitCapabilities() });
+  }
+
+  async initialize(config, testFiles) {
+    this.#driver = await startWebKitDriver();
+    Object.assign(this.options, { hostname: this.#driver.hostname, port: this.#driver.port });
+    await super.initialize({ ...config, concurrency: 1 }, testFiles);
+    this.name = 'WebKit';
+  }
+
+  async stop() {
+    await super.stop();
+    await this.#driver?.stop();
+  }
+}
+
+const launchers = {
+  chromium: () =>
+    playwrightLauncher({
+      product: 'chromium',
+      // Copy buttons are tested against the real clipboard.
+      createBrowserContext: ({ browser }) => browser.newContext({ permissions: ['clipboard-read', 'clipboard-write'] }),
+      launchOptions: chromiumLaunchOptions(),
+    }),
+  // One test file at a time: real key presses reach only the window that has the focus.
+  firefox: () => chromeLauncher({ puppeteer: puppeteerCore, launchOptions: firefoxLaunchOptions(), concurrency: 1 }),
+  webkit: () => new WebKitLauncher(),
+};
+
+/** Browser tests (elements, cards, browser-only client code, security) in Chromium, Firefox and WebKit. */
 export default {
   files: [
     'test/elements/**/*.test.ts',
@@ -15,7 +61,10 @@ export default {
   ],
   nodeResolve: true,
   concurrency: 2,
-  testsFinishTimeout: 60_000,
+  // Hang detectors only, sized for three engines on a busy machine: each test's own limit is mocha's timeout.
+  browserStartTimeout: 120_000,
+  testsStartTimeout: 120_000,
+  testsFinishTimeout: 600_000,
   // WTR_GREP="text" runs only the tests whose title matches.
   testFramework: { config: { timeout: 20_000, ...(process.env.WTR_GREP ? { grep: process.env.WTR_GREP } : {}) } },
   // Lit's one-line notice that it runs in dev mode (which tests want, for its warnings) is noise.
@@ -32,12 +81,5 @@ export default {
     }),
     esbuildPlugin({ ts: true, target: 'es2022', tsconfig: fileURLToPath(new URL('./tsconfig.json', import.meta.url)) }),
   ],
-  browsers: [
-    playwrightLauncher({
-      product: 'chromium',
-      // Copy buttons are tested against the real clipboard.
-      createBrowserContext: ({ browser }) => browser.newContext({ permissions: ['clipboard-read', 'clipboard-write'] }),
-      launchOptions: chromiumLaunchOptions,
-    }),
-  ],
+  browsers: selectedEngines().map((engine) => launchers[engine]()),
 };

@@ -4,16 +4,14 @@ import { extname, join, normalize, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { type Browser, type CDPSession, chromium, type Page } from '@playwright/test';
 import { build } from 'vite';
-import { chromiumLaunchOptions } from '../test/helpers/chromium.mjs';
+import { chromiumLaunchOptions } from '../test/helpers/browsers.mjs';
 
 export const ROOT = resolve(import.meta.dirname, '..');
 
 /** Chromium as every browser test launches it, with precise memory figures for the heap measurements. */
 export function launch(): Promise<Browser> {
-  return chromium.launch({
-    ...chromiumLaunchOptions,
-    args: [...chromiumLaunchOptions.args, '--enable-precise-memory-info'],
-  });
+  const options = chromiumLaunchOptions();
+  return chromium.launch({ ...options, args: [...options.args, '--enable-precise-memory-info'] });
 }
 
 /** Builds the benchmark pages (bench/pages/*.ts) for production, as a site would ship them. */

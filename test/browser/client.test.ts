@@ -10,6 +10,7 @@ import {
   SvcClient,
   SvcSdkError,
 } from '../../src/index.js';
+import { abortOnceStreaming } from '../helpers/abort.js';
 import { mintVisitorSession, service } from '../helpers/browser-service.js';
 
 /** The client in a real browser (the Node suites cover every member): what a page would do with it. */
@@ -19,7 +20,7 @@ async function visitor(): Promise<SvcClient> {
   return new SvcClient({ baseUrl: url, apiKey: token, agentId: 'agent_echo', maxRetries: 0 });
 }
 
-describe('SvcClient in Chromium', () => {
+describe('SvcClient in a browser', () => {
   it('sends a message and waits for the end of the turn', async () => {
     const client = await visitor();
     const turn = await client.sendMessage('from the browser');
@@ -66,9 +67,14 @@ describe('SvcClient in Chromium', () => {
   it('stops waiting when the page aborts', async () => {
     const { url } = await service();
     const { token } = await mintVisitorSession();
-    const client = new SvcClient({ baseUrl: url, apiKey: token, agentId: 'agent_aria' });
+    // Aborted while the client waits for the reply's records.
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 300);
+    const client = new SvcClient({
+      baseUrl: url,
+      apiKey: token,
+      agentId: 'agent_aria',
+      fetch: abortOnceStreaming(controller),
+    });
     const err = await client.sendMessage('/slow 10', { signal: controller.signal }).catch((e: unknown) => e);
     expect(err).to.be.instanceOf(AbortError);
   });

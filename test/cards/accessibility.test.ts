@@ -27,13 +27,13 @@ async function checkAnswerCard(command: string, tag: string, title: string | Reg
   const { el, card } = await cardOf(command, tag, title);
   await expectAccessibleInBothThemes(el, `${tag}, open`);
   inShadow<HTMLButtonElement>(card, '[part~=button]')!.click();
-  await until(() => inShadow(card, '[part~=field-error]'), 5000, 'the field errors');
+  await until(() => inShadow(card, '[part~=field-error]'), 'the field errors');
   await expectAccessibleInBothThemes(el, `${tag}, invalid`);
   for (const [name, value] of Object.entries(values)) fill(card, name, value);
   const answered = oneEvent(el, 'svc-turn-complete');
   inShadow<HTMLButtonElement>(card, '[part~=button]')!.click();
   await answered;
-  await until(() => card.getAttribute('state') === 'submitted', 5000, 'the card answered');
+  await until(() => card.getAttribute('state') === 'submitted', 'the card answered');
   await idle(el);
   await expectAccessibleInBothThemes(el, `${tag}, answered`);
 }
@@ -60,13 +60,13 @@ describe('cards: accessibility, measured with axe-core at WCAG 2.2 AA', () => {
     const popup = stubWindowOpen();
     try {
       inShadow<HTMLButtonElement>(card, '[part~=button]')!.click();
-      await until(() => popup.urls.length === 1, 5000, 'the pay page');
+      await until(() => popup.urls.length === 1, 'the pay page');
       await expectAccessibleInBothThemes(el, 'payment card, waiting');
       await payOnPayPage(popup.urls[0]!);
     } finally {
       popup.restore();
     }
-    await until(() => card.getAttribute('state') === 'paid', 10_000, 'the paid order');
+    await until(() => card.getAttribute('state') === 'paid', 'the paid order');
     await expectAccessibleInBothThemes(el, 'payment card, paid');
   });
 });

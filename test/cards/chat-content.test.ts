@@ -10,6 +10,14 @@ const transfer = (...files: File[]) => {
   return data;
 };
 
+/** Pastes files into `target`, as a visitor pasting an image from the clipboard. */
+function paste(target: HTMLElement, clipboardData: DataTransfer): void {
+  const event = new ClipboardEvent('paste', { clipboardData, bubbles: true, cancelable: true, composed: true });
+  // Firefox's constructor keeps an empty DataTransfer of its own instead of the one given.
+  Object.defineProperty(event, 'clipboardData', { value: clipboardData });
+  target.dispatchEvent(event);
+}
+
 /** Drags files over the chat's panel and drops them, as a visitor would. */
 function drop(el: SvcChat, ...files: File[]): void {
   const panel = part(el, 'panel')!;
@@ -30,7 +38,7 @@ describe('<svc-chat> rich content', () => {
     drop(el, new File(['a,b\n1,2\n'], 'data.csv', { type: 'text/csv' }));
     const item = await waitFor<HTMLElement>(el, '[part~=attachment]', 'the attached file');
     expect(part(el, 'attachment-name')!.textContent).to.equal('data.csv');
-    await until(() => item.classList.contains('ready'), 10_000, 'the upload');
+    await until(() => item.classList.contains('ready'), 'the upload');
     expect(item.querySelector('[part~=upload-progress]')).to.equal(null);
 
     const complete = oneEvent(el, 'svc-turn-complete');
@@ -46,21 +54,17 @@ describe('<svc-chat> rich content', () => {
     const el = await chat({ agent: 'agent_echo' });
     const input = part(el, 'input')!;
     const clipboardData = transfer(new File([PNG], 'image.png', { type: 'image/png' }));
-    input.dispatchEvent(
-      new ClipboardEvent('paste', { clipboardData, bubbles: true, cancelable: true, composed: true }),
-    );
+    paste(input, clipboardData);
     const preview = await waitFor<HTMLImageElement>(el, '[part~=attachment-preview]', 'the thumbnail');
     expect(preview.src).to.match(/^blob:/);
-    await until(() => part(el, 'attachment')!.classList.contains('ready'), 10_000, 'the upload');
+    await until(() => part(el, 'attachment')!.classList.contains('ready'), 'the upload');
 
     part<HTMLButtonElement>(el, 'remove-attachment')!.click();
     await el.updateComplete;
     expect(part(el, 'attachment')).to.equal(null);
 
-    input.dispatchEvent(
-      new ClipboardEvent('paste', { clipboardData, bubbles: true, cancelable: true, composed: true }),
-    );
-    await until(() => part(el, 'attachment')?.classList.contains('ready'), 10_000, 'the second upload');
+    paste(input, clipboardData);
+    await until(() => part(el, 'attachment')?.classList.contains('ready'), 'the second upload');
     // A message of attachments alone needs no text.
     part<HTMLFormElement>(el, 'composer')!.requestSubmit();
     const sent = await waitFor<HTMLImageElement>(el, '[part~=message-user] [part~=image]', 'the sent image');
@@ -85,7 +89,7 @@ describe('<svc-chat> rich content', () => {
     const el = await chat();
     typeAndSend(el, '/file');
     const file = await waitFor<HTMLElement>(el, '[part~=file]', 'the agent files');
-    await until(() => parts(el, 'file').length === 2, 10_000, 'both files');
+    await until(() => parts(el, 'file').length === 2, 'both files');
     expect(parts(el, 'file-name').map((n) => n.textContent)).to.deep.equal(['report.md', 'data.csv']);
     const links: HTMLAnchorElement[] = [];
     const capture = (e: Event) => {
@@ -98,7 +102,7 @@ describe('<svc-chat> rich content', () => {
     document.addEventListener('click', capture, true);
     try {
       parts<HTMLButtonElement>(el, 'download-button')[0]!.click();
-      const link = await until(() => links[0], 10_000, 'the download');
+      const link = await until(() => links[0], 'the download');
       expect(link.download).to.equal('report.md');
       expect(link.href).to.match(/^blob:/);
       expect(await (await fetch(link.href)).text()).to.match(/^# Weekly report/);
@@ -117,15 +121,15 @@ describe('<svc-chat> rich content', () => {
     expect(button.getAttribute('aria-label')).to.equal('Read aloud');
     button.click();
     const audio = part<HTMLAudioElement>(el, 'audio')!;
-    await until(() => audio.src.startsWith('blob:'), 15_000, 'the speech');
+    await until(() => audio.src.startsWith('blob:'), 'the speech');
     const blob = await (await fetch(audio.src)).blob();
     expect(blob.size).to.be.greaterThan(1000);
     expect(blob.type).to.equal('audio/wav');
     // Playing, or paused where the browser wants a gesture first: either way the button offers the next step.
-    await until(() => button.dataset.state === 'playing' || button.dataset.state === 'paused', 5000, 'a state');
+    await until(() => button.dataset.state === 'playing' || button.dataset.state === 'paused', 'a state');
     if (button.dataset.state === 'playing') {
       button.click();
-      await until(() => button.dataset.state === 'paused', 5000, 'paused');
+      await until(() => button.dataset.state === 'paused', 'paused');
     }
     expect(button.getAttribute('aria-label')).to.equal('Resume reading');
   });
@@ -137,17 +141,17 @@ describe('<svc-chat> rich content', () => {
     open.focus();
     open.click();
     const dialog = await waitFor<HTMLDialogElement>(el, '[part~=lightbox]', 'the dialog');
-    await until(() => dialog.open, 2000, 'the dialog to open');
+    await until(() => dialog.open, 'the dialog to open');
     expect(part<HTMLImageElement>(el, 'lightbox-image')!.src).to.equal(part<HTMLImageElement>(el, 'image')!.src);
     await sendKeys({ press: 'Escape' });
-    await until(() => !part(el, 'lightbox'), 2000, 'the dialog to close');
+    await until(() => !part(el, 'lightbox'), 'the dialog to close');
     expect(el.shadowRoot!.activeElement).to.equal(open);
   });
 
   it('shows tool calls compactly, hand-overs between agents, and thinking only when asked', async () => {
     const el = await chat({ showThinking: true });
     typeAndSend(el, '/tool');
-    await until(() => parts(el, 'tool-call').length === 2, 10_000, 'the tool calls');
+    await until(() => parts(el, 'tool-call').length === 2, 'the tool calls');
     const tool = parts<HTMLDetailsElement>(el, 'tool-call')[0]!;
     expect(parts(el, 'tool-call').map((t) => t.querySelector('summary')!.textContent)).to.deep.equal([
       'Used get_weather',
@@ -170,7 +174,7 @@ describe('<svc-chat> rich content', () => {
 
     const plain = await chat();
     typeAndSend(plain, '/think');
-    await until(() => part(plain, 'read-aloud-button'), 10_000, 'the reply');
+    await until(() => part(plain, 'read-aloud-button'), 'the reply');
     expect(part(plain, 'thinking')).to.equal(null);
   });
 });

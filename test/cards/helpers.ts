@@ -30,6 +30,19 @@ export async function turn(client: SvcClient, message: string, agentId = 'agent_
   return { conversationId: result.conversationId, records: result.records as ChatStreamRecord[] };
 }
 
+/** Reads the conversation's records after `after` from its stream until one is `wanted`, and returns it. */
+export async function recordAfter(
+  client: SvcClient,
+  conversationId: string,
+  after: ChatStreamRecord,
+  wanted: (record: ChatStreamRecord) => boolean,
+): Promise<ChatStreamRecord> {
+  for await (const record of client.chat.stream(conversationId, { lastEventId: after.id })) {
+    if (wanted(record)) return record;
+  }
+  throw new Error('the stream ended');
+}
+
 /** An inline `<svc-chat>` of a fresh visitor with the demo agent `agent`. */
 export async function chat(
   attrs: { agent?: string; conversationId?: string; token?: string; showThinking?: boolean; accept?: string } = {},
@@ -45,7 +58,7 @@ export async function chat(
 }
 
 /** Resolves once the chat's reply has ended (its send button is back). */
-export const idle = (el: SvcChat) => until(() => part(el, 'send-button'), 15_000, 'the reply to end');
+export const idle = (el: SvcChat) => until(() => part(el, 'send-button'), 'the reply to end');
 
 /** The terms and descriptions of a summary (`<dl>`), in order. */
 export const summary = (root: Element) =>
@@ -60,8 +73,8 @@ export function typeAndSend(el: SvcChat, text: string): void {
 }
 
 /** Waits for the chat to render an element matching `selector` (the last one) in its shadow root. */
-export function waitFor<T extends Element>(el: Element, selector: string, what = selector, ms = 10_000): Promise<T> {
-  return until(() => [...el.shadowRoot!.querySelectorAll<T>(selector)].at(-1), ms, what);
+export function waitFor<T extends Element>(el: Element, selector: string, what = selector): Promise<T> {
+  return until(() => [...el.shadowRoot!.querySelectorAll<T>(selector)].at(-1), what);
 }
 
 /** Captures `window.open` calls instead of opening popups; `restore` puts the real one back. */

@@ -3,7 +3,7 @@ import '../../src/cards/svc-connector-setup.js';
 import type { SvcConnectorSetup } from '../../src/cards/svc-connector-setup.js';
 import { extractConnectorSetup } from '../../src/client/records.js';
 import { until } from '../helpers/browser-service.js';
-import { chat, fill, idle, part, parts, turn, typeAndSend, visitorClient, waitFor } from './helpers.js';
+import { chat, fill, idle, part, parts, recordAfter, turn, typeAndSend, visitorClient, waitFor } from './helpers.js';
 
 const agentTexts = (el: Element) =>
   parts(el, 'message-agent').map((m) => m.querySelector('svc-markdown')?.shadowRoot?.textContent?.trim() ?? '');
@@ -27,7 +27,7 @@ describe('<svc-connector-setup>', () => {
     expect(toggle.getAttribute('aria-pressed')).to.equal('true');
 
     part<HTMLButtonElement>(card, 'button')!.click();
-    await until(() => part(card, 'field-error'), 2000, 'the required error');
+    await until(() => part(card, 'field-error'), 'the required error');
     expect(part(card, 'field-error')!.textContent).to.equal('This field is required.');
     expect(card.shadowRoot!.activeElement).to.equal(key);
 
@@ -38,17 +38,13 @@ describe('<svc-connector-setup>', () => {
     // The page hears which fields were filled, never their values.
     expect((await submitting).detail).to.deep.equal({ connectorTypeId: 'github', fields: ['api_key'] });
     await saved;
-    await until(() => card.getAttribute('state') === 'submitted', 5000, 'the saved state');
+    await until(() => card.getAttribute('state') === 'submitted', 'the saved state');
     expect(part(card, 'status')!.textContent).to.contain('Github is set up');
     expect(card.shadowRoot!.querySelector('input')).to.equal(null);
 
-    await until(
-      async () => {
-        const { entries } = await client.chat.messages(conversationId);
-        return entries.some((r) => JSON.stringify(r.raw).includes('is connected now (stored fields: api_key)'));
-      },
-      10_000,
-      'the agent to retry with the credentials',
+    // The agent retries with the credentials.
+    await recordAfter(client, conversationId, records.at(-1)!, (r) =>
+      JSON.stringify(r.raw).includes('is connected now (stored fields: api_key)'),
     );
   });
 
@@ -62,7 +58,7 @@ describe('<svc-connector-setup>', () => {
       conversation-id=${conversationId} .request=${broken}></svc-connector-setup>`);
     fill(card, 'api_key', 'secret');
     part<HTMLButtonElement>(card, 'button')!.click();
-    await until(() => part(card, 'error'), 5000, 'the error');
+    await until(() => part(card, 'error'), 'the error');
     expect(part(card, 'error')!.textContent).to.contain('The credentials could not be saved: connectorTypeId must be');
     expect(card.getAttribute('state')).to.equal('open');
   });
@@ -71,15 +67,14 @@ describe('<svc-connector-setup>', () => {
     const el = await chat();
     typeAndSend(el, '/connect github');
     const card = await waitFor<SvcConnectorSetup>(el, 'svc-connector-setup', 'the connector card');
-    await until(() => card.shadowRoot?.querySelector('[name=api_key]'), 5000, 'the fields');
+    await until(() => card.shadowRoot?.querySelector('[name=api_key]'), 'the fields');
     await idle(el);
     fill(card, 'api_key', 'ghp_chat');
     fill(card, 'account', 'me@example.com');
     part<HTMLButtonElement>(card, 'button')!.click();
-    await until(() => card.getAttribute('state') === 'submitted', 5000, 'the saved state');
+    await until(() => card.getAttribute('state') === 'submitted', 'the saved state');
     await until(
       () => agentTexts(el).some((t) => t.includes('github is connected now (stored fields: api_key, account)')),
-      10_000,
       'the confirmation',
     );
   });

@@ -4,7 +4,19 @@ import type { SvcInfoCollect } from '../../src/cards/svc-info-collect.js';
 import { extractInfoCollect } from '../../src/client/records.js';
 import type { InfoCollectPayload } from '../../src/client/types.js';
 import { until } from '../helpers/browser-service.js';
-import { chat, fill, idle, part, parts, summary, turn, typeAndSend, visitorClient, waitFor } from './helpers.js';
+import {
+  chat,
+  fill,
+  idle,
+  part,
+  parts,
+  recordAfter,
+  summary,
+  turn,
+  typeAndSend,
+  visitorClient,
+  waitFor,
+} from './helpers.js';
 
 const agentTexts = (el: Element) =>
   parts(el, 'message-agent').map((m) => m.querySelector('svc-markdown')?.shadowRoot?.textContent?.trim() ?? '');
@@ -35,7 +47,7 @@ describe('<svc-info-collect>', () => {
     fill(card, 'email', 'not-an-email');
     fill(card, 'seats', 'many');
     submit(card);
-    await until(() => parts(card, 'field-error').length === 3, 2000, 'the field errors');
+    await until(() => parts(card, 'field-error').length === 3, 'the field errors');
     expect(parts(card, 'field-error').map((p) => p.textContent)).to.deep.equal([
       'This field is required.',
       'Enter an email address like name@example.com.',
@@ -47,7 +59,7 @@ describe('<svc-info-collect>', () => {
 
     // A corrected field stops saying it is wrong as soon as it is right.
     fill(card, 'name', 'Ada');
-    await until(() => parts(card, 'field-error').length === 2, 2000, 'the fixed field to clear');
+    await until(() => parts(card, 'field-error').length === 2, 'the fixed field to clear');
     expect(card.shadowRoot!.querySelector('[name=name]')!.getAttribute('aria-invalid')).to.equal('false');
     fill(card, 'email', 'ada@example.com');
     fill(card, 'seats', '12');
@@ -59,18 +71,16 @@ describe('<svc-info-collect>', () => {
       action: 'submit',
       values: { name: 'Ada', email: 'ada@example.com', seats: 12, plan: 'Team' },
     });
-    await until(() => card.getAttribute('state') === 'submitted', 5000, 'the answered state');
+    await until(() => card.getAttribute('state') === 'submitted', 'the answered state');
     expect(part(card, 'status')!.textContent).to.equal('Sent');
     expect(summary(card)).to.deep.equal(['Name', 'Ada', 'Email', 'ada@example.com', 'Team size', '12', 'Plan', 'Team']);
 
     // The agent got the answer and replied to it.
-    await until(
-      async () => {
-        const { entries } = await client.chat.messages(conversationId);
-        return entries.some((r) => r.raw.type === 'assistant' && JSON.stringify(r.raw).includes('Thank you!'));
-      },
-      10_000,
-      'the reply to the form',
+    await recordAfter(
+      client,
+      conversationId,
+      records.at(-1)!,
+      (r) => r.raw.type === 'assistant' && JSON.stringify(r.raw).includes('Thank you!'),
     );
   });
 
@@ -82,7 +92,7 @@ describe('<svc-info-collect>', () => {
       html`<svc-info-collect lang="en" .client=${client} .request=${request}></svc-info-collect>`,
     );
     part<HTMLButtonElement>(card, 'secondary-button')!.click();
-    await until(() => part(card, 'error'), 2000, 'the error');
+    await until(() => part(card, 'error'), 'the error');
     expect(part(card, 'error')!.textContent).to.contain('not part of a conversation');
     expect(card.getAttribute('state')).to.equal('open');
   });
@@ -93,30 +103,30 @@ describe('<svc-info-collect>', () => {
     typeAndSend(el, '/form');
     const { conversationId } = (await sent).detail;
     const card = await waitFor<SvcInfoCollect>(el, 'svc-info-collect', 'the form card');
-    await until(() => card.shadowRoot?.querySelector('form'), 5000, 'the form');
+    await until(() => card.shadowRoot?.querySelector('form'), 'the form');
     fill(card, 'name', 'Grace');
     fill(card, 'email', 'grace@example.com');
     submit(card);
-    await until(() => card.getAttribute('state') === 'submitted', 5000, 'the answered state');
-    await until(() => agentTexts(el).some((t) => t.startsWith('Thank you! I received')), 10_000, 'the reply');
+    await until(() => card.getAttribute('state') === 'submitted', 'the answered state');
+    await until(() => agentTexts(el).some((t) => t.startsWith('Thank you! I received')), 'the reply');
     await idle(el);
     // The answer is a card action, not a message of the visitor's.
     expect(parts(el, 'message-user').map((m) => m.textContent?.trim())).to.deep.equal(['/form']);
 
     typeAndSend(el, '/form');
-    await until(() => el.shadowRoot!.querySelectorAll('svc-info-collect').length === 2, 10_000, 'a second form');
+    await until(() => el.shadowRoot!.querySelectorAll('svc-info-collect').length === 2, 'a second form');
     const second = [...el.shadowRoot!.querySelectorAll('svc-info-collect')][1]!;
-    await until(() => part(second, 'secondary-button'), 5000, 'the skip button');
+    await until(() => part(second, 'secondary-button'), 'the skip button');
     part<HTMLButtonElement>(second, 'secondary-button')!.click();
-    await until(() => second.getAttribute('state') === 'skipped', 5000, 'the skipped state');
-    await until(() => agentTexts(el).some((t) => t.includes('skip the form')), 10_000, 'the reply to skipping');
+    await until(() => second.getAttribute('state') === 'skipped', 'the skipped state');
+    await until(() => agentTexts(el).some((t) => t.includes('skip the form')), 'the reply to skipping');
 
     // A new chat showing the same conversation finds both cards answered in its history.
     const token = el.getAttribute('token')!;
     const again = await chat({ conversationId, token });
-    await until(() => again.shadowRoot!.querySelectorAll('svc-info-collect').length === 2, 10_000, 'the history');
+    await until(() => again.shadowRoot!.querySelectorAll('svc-info-collect').length === 2, 'the history');
     const [first, skipped] = [...again.shadowRoot!.querySelectorAll('svc-info-collect')];
-    await until(() => first!.getAttribute('state') === 'submitted', 5000, 'the first answered');
+    await until(() => first!.getAttribute('state') === 'submitted', 'the first answered');
     expect(summary(first!)).to.deep.equal(['Name', 'Grace', 'Email', 'grace@example.com']);
     expect(skipped!.getAttribute('state')).to.equal('skipped');
     expect(first!.shadowRoot!.querySelector('form')).to.equal(null);

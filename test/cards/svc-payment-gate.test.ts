@@ -68,7 +68,7 @@ describe('<svc-payment-gate>', () => {
       html`<svc-payment-gate lang="en" .client=${client} .payment=${payment}></svc-payment-gate>`,
     );
     expect(payButton(card).disabled).to.equal(false);
-    await until(() => card.getAttribute('state') === 'expired', 8000, 'the order to expire');
+    await until(() => card.getAttribute('state') === 'expired', 'the order to expire');
     await card.updateComplete;
     expect(payButton(card).disabled).to.equal(true);
     expect(part(card, 'status')!.textContent).to.contain('can no longer be paid');
@@ -80,12 +80,12 @@ describe('<svc-payment-gate>', () => {
     const el = await chat();
     typeAndSend(el, '/pay 12.5');
     const card = await waitFor<SvcPaymentGate>(el, 'svc-payment-gate', 'the payment card');
-    await until(() => part(card, 'button'), 5000, 'the pay button');
+    await until(() => part(card, 'button'), 'the pay button');
     expect(part(card, 'amount')!.textContent).to.equal('CN¥12.50');
     payButton(card).click();
     expect(popups.urls).to.have.length(1);
     await payOnPayPage(popups.urls[0]!);
-    await until(() => card.getAttribute('state') === 'paid', 10_000, 'the card to turn paid');
+    await until(() => card.getAttribute('state') === 'paid', 'the card to turn paid');
     await card.updateComplete;
     expect(part(card, 'button'), 'a paid order offers no pay button').to.equal(null);
   });
@@ -94,7 +94,7 @@ describe('<svc-payment-gate>', () => {
     const el = await chat();
     typeAndSend(el, '/pay 1 2');
     const card = await waitFor<SvcPaymentGate>(el, 'svc-payment-gate', 'the payment card');
-    await until(() => card.getAttribute('state') === 'expired', 8000, 'the order to expire');
+    await until(() => card.getAttribute('state') === 'expired', 'the order to expire');
     await card.updateComplete;
     expect(payButton(card).disabled).to.equal(true);
   });

@@ -10,24 +10,33 @@ import { uniqueRef } from '../helpers/workspace.js';
 const inMs = (ms: number) => new Date(Date.now() + ms).toISOString();
 
 describe('TokenSource', () => {
-  it('keeps a token until shortly before it expires, then renews it', async () => {
+  it('keeps a token until shortly before it expires, then renews it', async (t) => {
+    // The clock moves only when the test moves it.
+    t.mock.timers.enable({ apis: ['Date'], now: Date.parse('2026-01-01T00:00:00Z') });
     let calls = 0;
     const source = new TokenSource(async () => ({ token: `t${++calls}`, expires_at: inMs(400) }));
     assert.equal(await source.token(), 't1');
+    t.mock.timers.tick(290);
     assert.equal(await source.token(), 't1', 'a fresh token is reused');
-    await new Promise((r) => setTimeout(r, 320));
+    t.mock.timers.tick(30);
     assert.equal(await source.token(), 't2', 'renewed in the last quarter of its life');
     assert.equal(calls, 2);
   });
 
   it('asks the provider once however many callers need a token at the same time', async () => {
     let calls = 0;
+    let answer!: () => void;
+    const answered = new Promise<void>((resolve) => {
+      answer = resolve;
+    });
     const source = new TokenSource(async () => {
       calls++;
-      await new Promise((r) => setTimeout(r, 20));
+      await answered;
       return 'shared';
     });
-    const tokens = await Promise.all(Array.from({ length: 10 }, () => source.token()));
+    const asked = Promise.all(Array.from({ length: 10 }, () => source.token()));
+    answer();
+    const tokens = await asked;
     assert.deepEqual(new Set(tokens), new Set(['shared']));
     assert.equal(calls, 1);
   });

@@ -138,8 +138,7 @@ describe('client: the request core', () => {
   it('a truncated error body still gives an ApiError with the status', async () => {
     local = await localServer((_req, res) => {
       res.writeHead(503, { 'content-type': 'application/json', 'content-length': '100' });
-      res.write('{"detail": "ser');
-      setTimeout(() => res.destroy(), 20);
+      res.write('{"detail": "ser', () => res.destroy());
     });
     const client = new ChatClient({ baseUrl: local.url, maxRetries: 0 });
     await assert.rejects(client.messages('c_1'), (err: unknown) => {
@@ -217,22 +216,24 @@ describe('client: the request core', () => {
   });
 
   it('the caller’s signal aborts a request with AbortError, also before it starts', async () => {
-    local = await localServer(() => {});
-    const client = new ChatClient({ baseUrl: local.url, maxRetries: 0 });
     const controller = new AbortController();
-    const pending = client.messages('c_1', { signal: controller.signal });
-    setTimeout(() => controller.abort(), 50);
-    await assert.rejects(pending, AbortError);
+    // The server never answers: the request is aborted once it arrived.
+    local = await localServer(() => controller.abort());
+    const client = new ChatClient({ baseUrl: local.url, maxRetries: 0 });
+    await assert.rejects(client.messages('c_1', { signal: controller.signal }), AbortError);
     const before = local.requests.length;
     await assert.rejects(client.messages('c_1', { signal: AbortSignal.abort() }), AbortError);
     assert.equal(local.requests.length, before, 'an aborted signal sends nothing');
   });
 
   it('an abort during the wait before a retry ends it with AbortError', async () => {
-    local = await localServer((_req, res) => json(res, 503, { detail: 'busy' }, { 'retry-after': '30' }));
-    const client = new ChatClient({ baseUrl: local.url, maxRetries: 2 });
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 100);
+    // Aborted once the 503 is sent: the client then waits 30 s before its retry.
+    local = await localServer((_req, res) => {
+      res.once('finish', () => controller.abort());
+      json(res, 503, { detail: 'busy' }, { 'retry-after': '30' });
+    });
+    const client = new ChatClient({ baseUrl: local.url, maxRetries: 2 });
     await assert.rejects(client.messages('c_1', { signal: controller.signal }), AbortError);
     assert.equal(local.requests.length, 1);
   });

@@ -19,14 +19,6 @@ async function collect(records: AsyncIterable<ChatStreamRecord>): Promise<ChatSt
   return out;
 }
 
-async function until(condition: () => boolean, what: string): Promise<void> {
-  for (let waited = 0; waited < 10_000; waited += 20) {
-    if (condition()) return;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
-
 describe('client: stream reconnection through a connection-cutting proxy', () => {
   let server: TestServer;
   let proxy: CuttingProxy;
@@ -133,12 +125,12 @@ describe('client: stream reconnection through a connection-cutting proxy', () =>
       assert.equal(readers(), 1);
       if (record.raw.type === 'assistant_delta') break;
     }
-    await until(() => readers() === 0, 'the service to see the stream close');
+    await server.readersGone(sent.conversationId);
   });
 
   it('a finished turn closes its stream', async () => {
     const { sent } = await finishedTurn();
     await collect(flaky.chat.followTurn(sent));
-    await until(() => server.ctx.records.readers(sent.conversationId) === 0, 'the service to see the stream close');
+    await server.readersGone(sent.conversationId);
   });
 });

@@ -9,7 +9,7 @@ import { agentReplies, inline, send, shot, url } from './demo-page.js';
 /** Sends `text` and waits for the whole reply (the send button is back). */
 async function ask(chat: Locator, text: string) {
   await send(chat, text);
-  await expect(chat.locator('[part~="stop-button"]')).toBeHidden({ timeout: 20_000 });
+  await expect(chat.locator('[part~="stop-button"]')).toBeHidden();
   await expect(chat.locator('[part~="send-button"]')).toBeVisible();
 }
 

@@ -97,13 +97,13 @@ describe('<svc-chat> with the keyboard alone', () => {
     // Send a long reply, then stop it from the same button, which keeps the focus.
     await type('/slow 20');
     await press('Enter');
-    await until(() => part(el, 'stop-button'), 10_000, 'the reply to start');
-    await until(() => el.shadowRoot!.querySelector('svc-markdown[streaming]'), 10_000, 'streamed text');
+    await until(() => part(el, 'stop-button'), 'the reply to start');
+    await until(() => el.shadowRoot!.querySelector('svc-markdown[streaming]'), 'streamed text');
     await tabTo(isPart('stop-button'), 'the stop button');
     const stopped = oneEvent(el, 'svc-turn-complete');
     await press('Enter');
     expect((await stopped).detail.subtype).to.equal('interrupted');
-    await until(() => part(el, 'send-button'), 5000, 'the send button back');
+    await until(() => part(el, 'send-button'), 'the send button back');
     expectFocusOn(part(el, 'send-button'), 'the button kept the focus');
 
     // Ask for a form, then fill it in and send it from the keyboard.
@@ -120,7 +120,7 @@ describe('<svc-chat> with the keyboard alone', () => {
     // Enter in a field sends the form, as in any form.
     await press('Enter');
     await answered;
-    await until(() => card.getAttribute('state') === 'submitted', 5000, 'the card answered');
+    await until(() => card.getAttribute('state') === 'submitted', 'the card answered');
     expectFocusOn(inShadow(card, '[part~=status]'), 'the focus stays in the card, on what happened');
 
     // Open an image larger, then close it again: the focus goes back to the image.
@@ -132,10 +132,10 @@ describe('<svc-chat> with the keyboard alone', () => {
     const image = await tabTo(isPart('image-button'), 'the image');
     await press('Enter');
     const viewer = await waitFor<HTMLDialogElement>(el, '[part~=lightbox]', 'the image viewer');
-    await until(() => viewer.open, 5000, 'the viewer to open');
+    await until(() => viewer.open, 'the viewer to open');
     expect(within(viewer, focused()), 'the focus is in the viewer').to.equal(true);
     await press('Escape');
-    await until(() => !part(el, 'lightbox'), 5000, 'the viewer to close');
+    await until(() => !part(el, 'lightbox'), 'the viewer to close');
     expectFocusOn(image);
     expect(el.opened, 'Escape closed the image, not the chat').to.equal(true);
   });
@@ -165,7 +165,7 @@ describe('<svc-chat> with the keyboard alone', () => {
       await el.send(text);
       await complete;
     }
-    await until(() => parts(el, 'read-aloud-button').length === 3, 10_000, 'three replies');
+    await until(() => parts(el, 'read-aloud-button').length === 3, 'three replies');
     const buttons = parts(el, 'read-aloud-button');
     const reachable = () => tabStops(part(el, 'panel')!).filter((stop) => buttons.includes(stop));
     expect(reachable(), 'only the newest reply is a Tab stop').to.deep.equal([buttons[2]]);

@@ -23,6 +23,8 @@ describe('markdownText()', () => {
     const host = await fixture<HTMLDivElement>(html`<div></div>`);
     const end = REPLY.length - 7;
     let el = show(host, '', true);
+    // The renderer loads on first use: streamed text is markdown once it is there.
+    await el.updateComplete;
     for (let at = 0; at < end; at += 40) {
       el = show(host, REPLY.slice(0, Math.min(at + 40, end)), true);
       await nextFrame();
@@ -44,6 +46,7 @@ describe('markdownText()', () => {
   it('renders a final text that differs from what streamed in whole', async () => {
     const host = await fixture<HTMLDivElement>(html`<div></div>`);
     let el = show(host, '', true);
+    await el.updateComplete;
     for (let at = 40; at < REPLY.length; at += 40) {
       el = show(host, REPLY.slice(0, at), true);
       await nextFrame();

@@ -35,7 +35,7 @@ async function exchange(el: SvcChat, text: string): Promise<void> {
   await el.send(text);
   await complete;
   await idle(el);
-  await until(() => parts(el, 'read-aloud-button').length, 10_000, 'the finished reply');
+  await until(() => parts(el, 'read-aloud-button').length, 'the finished reply');
 }
 
 /** Where an element is in its box: left and right edges from the box's left. */

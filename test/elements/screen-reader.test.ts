@@ -72,7 +72,7 @@ describe('<svc-chat> for screen readers', () => {
     typeAndSend(el, '/markdown');
     await complete;
     const announcer = part(el, 'announcer')!;
-    await until(() => announcer.textContent, 10_000, 'the announcement');
+    await until(() => announcer.textContent, 'the announcement');
     changes.stop();
 
     // The reply came in many pieces, all outside any live region (positive control: the recorder sees them).
@@ -97,7 +97,7 @@ describe('<svc-chat> for screen readers', () => {
       const complete = oneEvent(el, 'svc-turn-complete');
       typeAndSend(el, 'same again');
       await complete;
-      await until(() => changes.live.filter((c) => c.region === 'announcer').length === i + 1, 5000, 'an announcement');
+      await until(() => changes.live.filter((c) => c.region === 'announcer').length === i + 1, 'an announcement');
     }
     changes.stop();
     expect(changes.live.filter((c) => c.region === 'announcer').map((c) => c.text)).to.deep.equal([
@@ -110,7 +110,7 @@ describe('<svc-chat> for screen readers', () => {
     this.timeout(30_000);
     const el = await chat();
     typeAndSend(el, '/form');
-    await until(() => part(el, 'announcer')!.textContent, 10_000, 'the announcement');
+    await until(() => part(el, 'announcer')!.textContent, 'the announcement');
     expect(part(el, 'announcer')!.textContent).to.equal('Aria: Please tell me a little about yourself. Book a demo');
 
     const before = part(el, 'announcer')!.textContent;
@@ -152,7 +152,7 @@ describe('<svc-chat> for screen readers', () => {
     inputs[0]!.value = 'Ada';
     inputs[1]!.value = 'ada@example.com';
     await card.submit();
-    const alert = await until(() => inShadow(card, '[part~=error]'), 5000, 'the alert');
+    const alert = await until(() => inShadow(card, '[part~=error]'), 'the alert');
     expect(alert.getAttribute('role')).to.equal('alert');
   });
 });

@@ -23,21 +23,20 @@ describe('<svc-chat> with a model agent', () => {
   it('streams the model’s reply, shows the form it asks for, and the model answers the submitted form', async () => {
     const el = await modelChat();
     typeAndSend(el, 'hello model');
-    await until(() => agentTexts(el).includes('You said: hello model'), 10_000, 'the model’s reply');
+    await until(() => agentTexts(el).includes('You said: hello model'), 'the model’s reply');
     await idle(el);
 
     typeAndSend(el, 'please show me a form');
     const card = await waitFor<SvcInfoCollect>(el, 'svc-info-collect', 'the form the model asked for');
-    await until(() => card.shadowRoot?.querySelector('form'), 5000, 'the form');
+    await until(() => card.shadowRoot?.querySelector('form'), 'the form');
     expect(agentTexts(el)).to.include('Please fill in this form.');
     await idle(el);
     fill(card, 'name', 'Grace');
     fill(card, 'email', 'grace@example.com');
     part<HTMLButtonElement>(card, 'button')!.click();
-    await until(() => card.getAttribute('state') === 'submitted', 5000, 'the answered state');
+    await until(() => card.getAttribute('state') === 'submitted', 'the answered state');
     const reply = await until(
       () => agentTexts(el).find((t) => t.startsWith('Thanks! I got this:')),
-      10_000,
       'the model’s answer to the form',
     );
     expect(reply).to.contain('"name":"Grace"');

@@ -25,7 +25,7 @@ describe('<svc-chat> and a service that does not answer', () => {
   it('says so in a plain sentence with a retry, tells the developer where it looked, and checks again', async () => {
     const closed = await closedServiceUrl();
     const { el, errors } = await chatAt(closed);
-    const notice = await until(() => part(el, 'notice'), 10_000, 'the notice');
+    const notice = await until(() => part(el, 'notice'), 'the notice');
     expect(notice.getAttribute('role')).to.equal('alert');
     expect(notice.textContent).to.contain(EN_LABELS.networkError);
     // The developer's detail goes to the event (and the console), not to the visitor.
@@ -39,7 +39,7 @@ describe('<svc-chat> and a service that does not answer', () => {
     expect(retry.textContent?.trim()).to.equal(EN_LABELS.retry);
     retry.click();
     // Asked again, still no answer: the notice stays and the developer hears it again.
-    await until(() => errors.length === 2, 10_000, 'the second check');
+    await until(() => errors.length === 2, 'the second check');
     await el.updateComplete;
     expect(part(el, 'notice')?.textContent).to.contain(EN_LABELS.networkError);
   });
@@ -53,7 +53,6 @@ describe('<svc-chat> and a service that does not answer', () => {
       // The language's labels load apart: the notice is in it once they have.
       const notice = await until(
         () => (part(el, 'notice')?.textContent?.includes(labels.networkError) ? part(el, 'notice') : null),
-        10_000,
         `the notice in ${lang}`,
       );
       expect(notice.querySelector('[part~="retry-button"]')?.textContent?.trim()).to.equal(labels.retry);
@@ -63,11 +62,11 @@ describe('<svc-chat> and a service that does not answer', () => {
   it('a launcher asks only once its panel opens', async () => {
     const { el, errors } = await chatAt(await closedServiceUrl(), { mode: 'launcher' });
     // Control: the same chat inline asks at once (first test); closed, this one has not asked.
-    await until(() => part(el, 'launcher'), 5000, 'the launcher');
+    await until(() => part(el, 'launcher'), 'the launcher');
     expect(errors).to.deep.equal([]);
     el.open();
-    await until(() => errors.length === 1, 10_000, 'the check on open');
-    await until(() => part(el, 'notice'), 5000, 'the notice');
+    await until(() => errors.length === 1, 'the check on open');
+    await until(() => part(el, 'notice'), 'the notice');
     expect(part(el, 'notice')!.textContent).to.contain(EN_LABELS.networkError);
   });
 
@@ -81,7 +80,7 @@ describe('<svc-chat> and a service that does not answer', () => {
     </div>`).then((div) => chatReady(div.querySelector('svc-chat')!));
     // A reply is a round trip after the check went out: by then its answer has been heard.
     await el.send('still here?');
-    await until(() => el.shadowRoot!.querySelector('[part~="message-agent"]'), 10_000, 'the reply');
+    await until(() => el.shadowRoot!.querySelector('[part~="message-agent"]'), 'the reply');
     expect(errors).to.deep.equal([]);
     expect(part(el, 'notice')).to.equal(null);
   });

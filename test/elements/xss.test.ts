@@ -2,6 +2,7 @@ import { expect, fixture, html, nextFrame, oneEvent } from '@open-wc/testing';
 import '../../src/elements/svc-markdown.js';
 import { markdownToHtml } from '../../src/elements/markdown/marked.js';
 import type { SvcMarkdown } from '../../src/elements/svc-markdown.js';
+import { loadsSettled } from '../helpers/loads.js';
 
 interface Vector {
   source: string;
@@ -141,8 +142,8 @@ describe('XSS vectors through <svc-markdown>', function () {
     }
     for (const el of streamed) el.finish();
     check(streamed, 'streamed');
-    // Time for anything asynchronous (load and error events) a surviving payload could use.
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Whatever a surviving payload could run on (load and error events) has had its turn.
+    await loadsSettled(host);
 
     expect(problems).to.deep.equal([]);
     expect(executions.dialogs).to.equal(0);

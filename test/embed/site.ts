@@ -37,8 +37,8 @@ export interface Site {
 
 /**
  * A site that embeds the chat, as an integrator runs one: it serves its pages (`routes`: path → file),
- * mints each visitor a session at `POST /svc-token` with the workspace key (which never reaches the
- * browser), and forwards `/api/v2/` to the service, so the widget's default `base-url` (the page's origin)
+ * mints each visitor (known again by a cookie) a session at `POST /svc-token` with the workspace key (which
+ * never reaches the browser), and forwards `/api/v2/` to the service, so the widget's default `base-url` (the page's origin)
  * is right.
  */
 export async function startSite(routes: Record<string, Route>): Promise<Site> {
@@ -46,9 +46,16 @@ export async function startSite(routes: Record<string, Route>): Promise<Site> {
   const workspaces = new WorkspacesClient({ apiKey: process.env.SVC_E2E_API_KEY!, baseUrl: serviceUrl });
   let visitors = 0;
 
-  const mintSession = async (res: ServerResponse) => {
-    const grant = await workspaces.startVisitorSession('demo', { sp_user_ref: `embed_${process.pid}_${visitors++}` });
-    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(grant));
+  // The site's own sign-in, reduced to a cookie: a visitor who comes back keeps their conversations.
+  const mintSession = async (req: IncomingMessage, res: ServerResponse) => {
+    const visitor =
+      /(?:^|;\s*)visitor=(\w+)/.exec(req.headers.cookie ?? '')?.[1] ?? `embed_${process.pid}_${visitors++}`;
+    const grant = await workspaces.startVisitorSession('demo', { sp_user_ref: visitor });
+    res.writeHead(200, {
+      'content-type': 'application/json',
+      'set-cookie': `visitor=${visitor}; Path=/; HttpOnly; SameSite=Strict`,
+    });
+    res.end(JSON.stringify(grant));
   };
 
   const forward = (req: IncomingMessage, res: ServerResponse) => {
@@ -65,7 +72,7 @@ export async function startSite(routes: Record<string, Route>): Promise<Site> {
     const path = new URL(req.url!, 'http://site').pathname;
     if (path.startsWith('/api/v2/')) return forward(req, res);
     if (path === '/svc-token' && req.method === 'POST') {
-      return void mintSession(res).catch((err: Error) => res.writeHead(500).end(err.message));
+      return void mintSession(req, res).catch((err: Error) => res.writeHead(500).end(err.message));
     }
     if (path === '/favicon.ico') return void res.writeHead(204).end();
     const route = routes[path] ?? routes[`${path}index.html`];

@@ -13,6 +13,8 @@ export interface DemoService {
  */
 export interface BrowserService extends DemoService {
   model: DemoService;
+  /** The seed of the run's random choices (`SVC_SEED=… npm run test:browser` replays a run). */
+  seed: number;
 }
 
 let config: Promise<BrowserService> | undefined;
@@ -55,14 +57,33 @@ export async function lastSmsCode(phone: string): Promise<string | undefined> {
   return message?.code;
 }
 
-/** Resolves when `check` returns a truthy value, polling each animation frame; fails after `ms`. */
-export async function until<T>(check: () => T | Promise<T>, ms = 10_000, what = 'condition'): Promise<NonNullable<T>> {
-  const end = performance.now() + ms;
+/** What the running test waits for, named in its failure: a timeout alone says only how long it waited. */
+let waiting: string | undefined;
+/** Tests finished so far: a wait left from a test that timed out stops instead of checking on. */
+let finished = 0;
+
+afterEach(function () {
+  finished++;
+  const error = this.currentTest?.err;
+  if (error && waiting) error.message += ` (while waiting for ${waiting})`;
+  waiting = undefined;
+});
+
+/**
+ * Resolves with `check()` once it is truthy, checked at every animation frame (each time the page renders):
+ * no clock decides, the test's own timeout is the only limit.
+ */
+export async function until<T>(check: () => T | Promise<T>, what: string): Promise<NonNullable<T>> {
+  const test = finished;
+  waiting = what;
   for (;;) {
     const value = await check();
-    if (value) return value as NonNullable<T>;
-    if (performance.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => requestAnimationFrame(r));
+    if (test !== finished) throw new Error(`no longer waiting for ${what}: the test is over`);
+    if (value) {
+      waiting = undefined;
+      return value as NonNullable<T>;
+    }
+    await new Promise((resolve) => requestAnimationFrame(resolve));
   }
 }
 

@@ -2,6 +2,8 @@
 
 interface MochaContext {
   timeout(ms: number): void;
+  /** In hooks: the test the hook runs for, with its error once it failed. */
+  currentTest?: { title: string; err?: Error };
 }
 
 type MochaBody = (this: MochaContext) => unknown;

@@ -1,3 +1,4 @@
+import { EventEmitter } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -45,6 +46,8 @@ export interface TestServer extends RunningService {
   outbox: string;
   /** `fetch` against `/api/v2` with an optional bearer token and JSON body. */
   api(path: string, init?: ApiInit): Promise<{ status: number; body: any; headers: Headers }>;
+  /** Resolves once no stream reads the conversation any more (the service drops a reader when its connection closes). */
+  readersGone(conversationId: string): Promise<void>;
 }
 
 export interface ApiInit {
@@ -67,6 +70,18 @@ export async function startTestServer(options: ServiceOptions = {}): Promise<Tes
     filesDir: join(dir, 'files'),
     ...options,
   });
+  // Every reader the record log lets go is announced, so a test waits for the last one to leave instead of
+  // looking again.
+  const { records } = service.ctx;
+  const left = new EventEmitter();
+  const follow = records.follow;
+  records.follow = (conversationId, after, reader) => {
+    const unsubscribe = follow.call(records, conversationId, after, reader);
+    return () => {
+      unsubscribe();
+      left.emit(conversationId);
+    };
+  };
   return {
     ...service,
     dir,
@@ -89,6 +104,16 @@ export async function startTestServer(options: ServiceOptions = {}): Promise<Tes
       }
       return { status: res.status, body: parsed, headers: res.headers };
     },
+    readersGone: (conversationId) =>
+      new Promise((resolve) => {
+        const check = () => {
+          if (records.readers(conversationId) > 0) return;
+          left.off(conversationId, check);
+          resolve();
+        };
+        left.on(conversationId, check);
+        check();
+      }),
     async close() {
       await service.close();
       rmSync(dir, { recursive: true, force: true });

@@ -5,12 +5,13 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { freePort } from './free-port.mjs';
 import { startModelServer } from './model-server.mjs';
+import { SEED } from './seed.mjs';
 
 /**
  * A @web/test-runner plugin that starts the real reference service (demo workspace, in-memory database) for
  * the browser tests, and a second one whose main agent is a `model` agent on the scripted model server (as
- * `npm start` with an endpoint). It serves `/__svc/config.js` with their URLs and demo keys,
- * `/__svc/sms?phone=` with the last SMS code sent to a phone, read from the outbox file, and
+ * `npm start` with an endpoint). It serves `/__svc/config.js` with their URLs and demo keys and the run's seed
+ * (`SVC_SEED`), `/__svc/sms?phone=` with the last SMS code sent to a phone, read from the outbox file, and
  * `/__svc/closed-port` with a port nothing listens on (a service that is not running, or a wrong `base-url`).
  */
 export function svcServicePlugin() {
@@ -43,7 +44,7 @@ export function svcServicePlugin() {
     async serve(context) {
       if (context.path === '/__svc/config.js') {
         const { url, apiKey, model } = config;
-        return { body: `export default ${JSON.stringify({ url, apiKey, model })};`, type: 'js' };
+        return { body: `export default ${JSON.stringify({ url, apiKey, model, seed: SEED })};`, type: 'js' };
       }
       if (context.path === '/__svc/sms') {
         const phone = context.URL.searchParams.get('phone');

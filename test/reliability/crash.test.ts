@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
+import { EventEmitter, once } from 'node:events';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -103,6 +103,7 @@ describe('crashes: the service killed with SIGKILL mid-turn, restarted on the sa
     // Writers send short turns one after another; every answered send and every record read is acknowledged.
     let crashed = false;
     const acknowledged: Acknowledged[] = [];
+    const progress = new EventEmitter();
     const writers = Array.from({ length: WRITERS }, async (_, w) => {
       let conversationId: string | undefined;
       for (let n = 0; !crashed; n++) {
@@ -118,13 +119,23 @@ describe('crashes: the service killed with SIGKILL mid-turn, restarted on the sa
         conversationId = result.conversationId;
         const turn: Acknowledged = { conversationId, userEventId: result.userEventId!, records: [result.userMessage!] };
         acknowledged.push(turn);
+        progress.emit('acknowledged');
         // The stream reconnects across the restart, so this turn is read to its end either way.
         for await (const record of client.chat.followTurn(result, { signal })) turn.records.push(record);
       }
     });
 
-    await until(() => store.messages.some((m) => m.role === 'agent' && m.text.length > 40), 'the long reply to stream');
-    await until(() => acknowledged.length >= 3 * WRITERS, 'the writers to get going');
+    await until(
+      (changed) => store.subscribe(changed),
+      () => store.messages.some((m) => m.role === 'agent' && m.text.length > 40),
+    );
+    await until(
+      (changed) => {
+        progress.on('acknowledged', changed);
+        return () => progress.off('acknowledged', changed);
+      },
+      () => acknowledged.length >= 3 * WRITERS,
+    );
     await kill(first, 'SIGKILL');
     crashed = true;
     second = await startService(dir, port);
@@ -172,9 +183,17 @@ describe('crashes: the service killed with SIGKILL mid-turn, restarted on the sa
   });
 });
 
-async function until(check: () => boolean, what: string): Promise<void> {
-  for (let waited = 0; !check(); waited += 20) {
-    if (waited > 15_000) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+/** Resolves once `check` holds, checked at once and after every change `subscribe` reports. */
+function until(subscribe: (changed: () => void) => () => void, check: () => boolean): Promise<void> {
+  return new Promise((resolve) => {
+    const unsubscribe = subscribe(() => {
+      if (!check()) return;
+      unsubscribe();
+      resolve();
+    });
+    if (check()) {
+      unsubscribe();
+      resolve();
+    }
+  });
 }

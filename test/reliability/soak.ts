@@ -1,12 +1,14 @@
+import { SEED } from '../helpers/seed.mjs';
+
 /**
  * Sizes of the reliability suites: `npm test` runs the quick size, `npm run soak` (SVC_SOAK=1) the long one.
  * SVC_SEED replays a failed run: every random choice of a suite comes from `random(seed)`.
  */
+export { SEED };
+
 export const SOAK = process.env.SVC_SOAK === '1';
 
 export const size = (quick: number, soak: number) => (SOAK ? soak : quick);
-
-export const SEED = Number(process.env.SVC_SEED) || Date.now() % 1_000_000;
 
 /** A small seeded generator (mulberry32): uniform in [0, 1). */
 export function random(seed: number = SEED): () => number {

@@ -6,6 +6,7 @@ import { markdownToHtml } from '../../src/elements/markdown/marked.js';
 import type { SvcChat } from '../../src/elements/svc-chat.js';
 import { mintVisitorSession, service, until } from '../helpers/browser-service.js';
 import { chatReady } from '../helpers/chat-ready.js';
+import { loadsSettled } from '../helpers/loads.js';
 
 interface Vector {
   source: string;
@@ -87,9 +88,10 @@ for (const name of ['alert', 'confirm', 'prompt', 'print']) {
   };
 }
 const requested: string[] = [];
-new PerformanceObserver((list) => {
+const requests = new PerformanceObserver((list) => {
   for (const entry of list.getEntries()) requested.push(entry.name);
-}).observe({ type: 'resource', buffered: true });
+});
+requests.observe({ type: 'resource', buffered: true });
 
 describe('hostile content in <svc-chat>: the XSS corpus as agent replies and user messages', function () {
   this.timeout(120_000);
@@ -104,7 +106,11 @@ describe('hostile content in <svc-chat>: the XSS corpus as agent replies and use
     origins = new Set([location.origin, new URL(serviceUrl).origin]);
   });
 
-  const unexpected = () => requested.filter((name) => !origins.has(new URL(name).origin));
+  // Entries the observer has not been handed yet are taken too.
+  const unexpected = () => {
+    for (const entry of requests.takeRecords()) requested.push(entry.name);
+    return requested.filter((name) => !origins.has(new URL(name).origin));
+  };
 
   it('detects script, dangerous markup and foreign requests when nothing sanitizes (positive control)', async () => {
     const raw = await fixture<HTMLDivElement>(html`<div></div>`);
@@ -118,7 +124,7 @@ describe('hostile content in <svc-chat>: the XSS corpus as agent replies and use
     const foreign = serviceUrl.replace('127.0.0.1', 'localhost');
     const image = new Image();
     image.src = `${foreign}/api/v2/positive-control.png`;
-    await until(() => requested.some((name) => name.startsWith(foreign)), 10_000, 'the foreign request');
+    await until(() => requested.some((name) => name.startsWith(foreign)), 'the foreign request');
     requested.length = 0;
     executions.dialogs = 0;
     win.__xssFlag = undefined;
@@ -144,12 +150,12 @@ describe('hostile content in <svc-chat>: the XSS corpus as agent replies and use
     }
     const agents = () => chat.shadowRoot!.querySelectorAll('[part~="message-agent"]');
     const users = chat.shadowRoot!.querySelectorAll('[part~="message-user"]');
-    await until(() => agents().length === Math.ceil(vectors.length / PER_MESSAGE), 10_000, 'every reply');
+    await until(() => agents().length === Math.ceil(vectors.length / PER_MESSAGE), 'every reply');
     expect(users.length).to.equal(Math.ceil(vectors.length / PER_MESSAGE));
     // The replies are the payloads, rendered: the echo text arrived (sanitized markup may drop some of it).
     expect(agents()[0]!.querySelector('svc-markdown')!.shadowRoot!.textContent).to.contain('Echo:');
-    // Time for load and error events a surviving payload could use.
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // Whatever a surviving payload could run on (load and error events) has had its turn.
+    await loadsSettled(chat.shadowRoot!);
     problems.push(...dangers(chat, origins));
     expect(problems).to.deep.equal([]);
     expect(executions.dialogs).to.equal(0);
@@ -179,8 +185,8 @@ describe('hostile content in <svc-chat>: the XSS corpus as agent replies and use
       token=${token} conversation-id=${conversationId!} image-hosts=${new URL(serviceUrl).hostname}></svc-chat></div>`).then(
       (d) => chatReady(d.querySelector('svc-chat')!),
     );
-    await until(() => chat.shadowRoot!.querySelectorAll('[part~="message-agent"]').length >= 8, 10_000, 'the history');
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await until(() => chat.shadowRoot!.querySelectorAll('[part~="message-agent"]').length >= 8, 'the history');
+    await loadsSettled(chat.shadowRoot!);
     expect(dangers(chat, origins)).to.deep.equal([]);
     expect(executions.dialogs).to.equal(0);
     expect(win.__xssFlag).to.equal(undefined);

@@ -7,22 +7,25 @@ import type { SvcChat } from '../../src/elements/svc-chat.js';
 import { lastSmsCode, mintVisitorSession, service, until } from '../helpers/browser-service.js';
 import { chatReady } from '../helpers/chat-ready.js';
 
-/** Lifetime of every token the provider mints: shorter than the first reply. */
+/** Lifetime of the first token the provider mints: shorter than the first reply. */
 const TTL_SECONDS = 2;
+/** Lifetime of a renewed token: longer than the rest of the test, so the count of renewals is exact. */
+const RENEWED_TTL_SECONDS = 60;
 
 const parts = (el: SvcChat, name: string) => [...el.shadowRoot!.querySelectorAll<HTMLElement>(`[part~="${name}"]`)];
 const shownText = (node: Node | null | undefined) => (node?.textContent ?? '').replace(/\s+/g, ' ').trim();
 
 /**
- * A chat whose token provider mints 2-second tokens for one visitor; `bare` hands out only the token (the
- * widget learns it expired from a 401) instead of `{ token, expires_at }` (renewed before it expires).
+ * A chat whose token provider mints a 2-second token for one visitor, then minute-long ones; `bare` hands out
+ * only the token (the widget learns it expired from a 401) instead of `{ token, expires_at }` (renewed before
+ * it expires).
  */
 async function expiringChat(bare: boolean) {
   const { url } = await service();
   const ref = `expiry_${Date.now()}_${Math.random().toString(36).slice(2)}`;
   const minted: string[] = [];
   const provider = async () => {
-    const grant = await mintVisitorSession(TTL_SECONDS, ref);
+    const grant = await mintVisitorSession(minted.length ? RENEWED_TTL_SECONDS : TTL_SECONDS, ref);
     minted.push(grant.token);
     return bare ? grant.token : grant;
   };
@@ -49,7 +52,6 @@ async function converseAcrossExpiry(el: SvcChat, url: string, ref: string) {
   const stored = (type: string) => entries.filter((e) => e.raw.type === type).map((e) => extractText(e).trim());
   await until(
     () => parts(el, 'message-agent').every((m) => !m.querySelector('[part~="bubble"].cursor')),
-    10_000,
     'the replies to finish rendering',
   );
   expect(parts(el, 'message-user').map((m) => shownText(m.querySelector('[part~="bubble"]')))).to.deep.equal(
@@ -81,14 +83,14 @@ describe('a session token that expires mid-conversation', function () {
 
 /** Types `phone`, then the code the service texted to it, into the chat's sign-in form. */
 async function signInBySms(el: SvcChat, phone: string): Promise<void> {
-  const form = await until(() => el.shadowRoot!.querySelector('svc-sms-sign-in'), 5000, 'the sign-in form');
+  const form = await until(() => el.shadowRoot!.querySelector('svc-sms-sign-in'), 'the sign-in form');
   await form.updateComplete;
   const field = (name: string) => form.shadowRoot!.querySelector<HTMLInputElement>(`input[name=${name}]`);
   const submit = () => form.shadowRoot!.querySelector<HTMLButtonElement>('button[type=submit]')!.click();
   field('phone')!.value = phone;
   submit();
-  const codeField = await until(() => field('code'), 5000, 'the code step');
-  codeField.value = await until(() => lastSmsCode(phone), 5000, 'the SMS');
+  const codeField = await until(() => field('code'), 'the code step');
+  codeField.value = await until(() => lastSmsCode(phone), 'the SMS');
   const signedIn = oneEvent(el, 'svc-signed-in');
   submit();
   await signedIn;
@@ -120,7 +122,7 @@ describe('an SMS session that expires mid-conversation', function () {
     expect(parts(el, 'sign-in')).to.have.length(0);
     await el.send('are you still there?');
 
-    const notice = await until(() => parts(el, 'sign-in')[0] && parts(el, 'notice')[0], 10_000, 'the sign-in form');
+    const notice = await until(() => parts(el, 'sign-in')[0] && parts(el, 'notice')[0], 'the sign-in form');
     expect(shownText(notice)).to.equal('Your session expired. Sign in again.');
     expect(errors).to.deep.equal([{ message: 'Your session expired. Sign in again.', status: 401 }]);
     expect(parts(el, 'input'), 'no composer while signed out').to.have.length(0);
@@ -149,7 +151,7 @@ describe('a token endpoint that fails', () => {
       errors.push((e as CustomEvent<{ message: string; status?: number }>).detail),
     );
     await el.send('hello');
-    await until(() => parts(el, 'retry-button')[0], 10_000, 'the retry button');
+    await until(() => parts(el, 'retry-button')[0], 'the retry button');
     const reason = 'could not get a session token: the token endpoint answered 500';
     expect(errors).to.deep.equal([{ message: reason, status: 500 }]);
     expect(parts(el, 'notice').map(shownText)).to.deep.equal([reason]);

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { espeakSynthesizer, MAX_SPOKEN_CHARS, speakableText } from '../../server/speech.js';
+import { sendAndRead } from '../helpers/conversation.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 /** The parts of a WAV header a player relies on. */
@@ -17,19 +18,8 @@ function wavHeader(data: Buffer) {
 
 /** Sends `text` to the echo agent and waits for the end of its reply; returns the reply's message id. */
 async function echoReply(server: TestServer, text: string) {
-  const sent = await server.api('/conversations/send', {
-    method: 'POST',
-    token: 'pk_alice',
-    json: { message: text, targetAgentIds: ['agent_echo'] },
-  });
-  const conversationId: string = sent.body.conversationId;
-  for (let waited = 0; waited < 10_000; waited += 20) {
-    const { body } = await server.api(`/conversations/${conversationId}/messages`, { token: 'pk_alice' });
-    if (body.entries.some((r: any) => r.raw.type === 'result'))
-      return { conversationId, messageId: sent.body.results[0].msgId as string };
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  throw new Error('the echo turn did not end');
+  const { sent } = await sendAndRead(server, 'pk_alice', { message: text, targetAgentIds: ['agent_echo'] });
+  return { conversationId: sent.conversationId, messageId: sent.results[0]!.msgId };
 }
 
 describe('message audio (messageAudio)', () => {

@@ -3,6 +3,7 @@ import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { conversationDir } from '../../server/files.js';
+import { sendAndRead } from '../helpers/conversation.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 const PNG = Buffer.from(
@@ -22,19 +23,12 @@ const upload = (server: TestServer, body: BodyInit, token = 'pk_alice', headers?
 
 /** Starts a conversation with the demo agent's `/file` command and waits for its two files. */
 async function conversationWithFiles(server: TestServer, token: string): Promise<string> {
-  const sent = await server.api('/conversations/send', {
-    method: 'POST',
-    token,
-    json: { message: '/file', targetAgentIds: ['agent_demo'], newConversation: true },
+  const { sent } = await sendAndRead(server, token, {
+    message: '/file',
+    targetAgentIds: ['agent_demo'],
+    newConversation: true,
   });
-  assert.equal(sent.status, 200, JSON.stringify(sent.body));
-  const id: string = sent.body.conversationId;
-  for (let waited = 0; waited < 10_000; waited += 20) {
-    const { body } = await server.api(`/conversations/${id}/messages`, { token });
-    if (body.entries.some((r: any) => r.raw.type === 'result')) return id;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  throw new Error('the /file turn did not end');
+  return sent.conversationId;
 }
 
 describe('file upload and capability URLs', () => {

@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { ChatStreamRecord, PaymentGatePayload } from '../../src/client/types.js';
+import { sendAndRead, streamUrl } from '../helpers/conversation.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
+import { openSse } from '../helpers/sse.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -20,19 +22,14 @@ describe('payments: orders, the local pay page and resolution records', () => {
 
   /** Asks the demo agent for a payment card (`/pay AMOUNT [SECONDS]`) and returns the card's payment. */
   async function order(args: string): Promise<{ conversationId: string; payment: PaymentGatePayload }> {
-    const sent = await server.api('/conversations/send', {
-      method: 'POST',
-      token: 'pk_alice',
-      json: { message: `/pay ${args}`, targetAgentIds: ['agent_demo'], newConversation: true },
+    const { sent, records } = await sendAndRead(server, 'pk_alice', {
+      message: `/pay ${args}`,
+      targetAgentIds: ['agent_demo'],
+      newConversation: true,
     });
-    assert.equal(sent.status, 200, JSON.stringify(sent.body));
-    const conversationId: string = sent.body.conversationId;
-    for (let waited = 0; waited < 10_000; waited += 20) {
-      const gate = (await entries(conversationId)).find((r) => r.raw.type === 'payment_gate');
-      if (gate?.raw.type === 'payment_gate') return { conversationId, payment: gate.raw.payment };
-      await sleep(20);
-    }
-    throw new Error('no payment card arrived');
+    const gate = records.find((r) => r.raw.type === 'payment_gate');
+    assert.ok(gate?.raw.type === 'payment_gate', 'a payment card arrived');
+    return { conversationId: sent.conversationId, payment: gate.raw.payment };
   }
 
   async function resolutions(conversationId: string) {
@@ -126,13 +123,14 @@ describe('payments: orders, the local pay page and resolution records', () => {
     const { conversationId, payment } = await order('2 1');
     assert.equal((await status(payment.orderId)).body.status, 'pending');
     // Only the conversation is read: the expiry must happen without anyone looking at the order.
-    let records: Awaited<ReturnType<typeof resolutions>> = [];
-    for (let waited = 0; records.length === 0 && waited < 10_000; waited += 50) {
-      await sleep(50);
-      records = await resolutions(conversationId);
+    const reader = await openSse(streamUrl(server, conversationId), { token: 'pk_alice' });
+    try {
+      await reader.waitFor((records) => records.some((r) => r.raw.type === 'payment_gate_resolution'));
+    } finally {
+      reader.close();
     }
     assert.deepEqual(
-      records.map((r) => r.raw),
+      (await resolutions(conversationId)).map((r) => r.raw),
       [{ type: 'payment_gate_resolution', orderId: payment.orderId, status: 'expired' }],
     );
     assert.equal((await status(payment.orderId)).body.status, 'expired');
@@ -199,13 +197,8 @@ describe('payments: orders, the local pay page and resolution records', () => {
 
   it('stops every expiry timer when the service closes', async () => {
     const other = await startTestServer();
-    const sent = await other.api('/conversations/send', {
-      method: 'POST',
-      token: 'pk_alice',
-      json: { message: '/pay 1', targetAgentIds: ['agent_demo'] },
-    });
-    for (let waited = 0; other.ctx.payments.armedTimers === 0 && waited < 10_000; waited += 20) await sleep(20);
-    assert.equal(sent.status, 200);
+    // The card is stored with its order, whose expiry timer is then running.
+    await sendAndRead(other, 'pk_alice', { message: '/pay 1', targetAgentIds: ['agent_demo'] });
     assert.equal(other.ctx.payments.armedTimers, 1);
     await other.close();
     assert.equal(other.ctx.payments.armedTimers, 0);

@@ -98,10 +98,7 @@ describe('stream framing', () => {
     );
     assert.equal(server.ctx.records.readers(sent.conversationId), 3);
     for (const reader of readers) reader.close();
-    const deadline = Date.now() + 5000;
-    while (server.ctx.records.readers(sent.conversationId) > 0 && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
+    await server.readersGone(sent.conversationId);
     assert.equal(server.ctx.records.readers(sent.conversationId), 0);
   });
 });
@@ -128,8 +125,9 @@ describe('resume', () => {
       const reader = await openSse(streamUrl(server, sent.conversationId, cursor.id), { token: 'pk_alice' });
       try {
         if (expected.length) await reader.waitFor((records) => records.length >= expected.length);
-        // Anything extra (a duplicate, a record from elsewhere) would arrive at once; give it a moment.
-        await new Promise((resolve) => setTimeout(resolve, 5));
+        // The replay is written at once, before the first heartbeat: anything extra (a duplicate, a record from
+        // elsewhere) would come before it.
+        await reader.waitFor(() => reader.comments.includes('ping'));
         assert.deepEqual(reader.records, expected, `resuming after ${cursor.id}`);
         assert.deepEqual(
           reader.ids,

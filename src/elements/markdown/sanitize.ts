@@ -19,6 +19,9 @@ const CONFIG: Config = {
   ALLOWED_ATTR: 'href src alt title align start colspan rowspan class id name lang dir open width height'.split(' '),
   ALLOW_DATA_ATTR: false,
   SANITIZE_NAMED_PROPS: true,
+  // Parse as the content of a body, as the whole text is: a streamed part that starts with a comment or a stray
+  // end tag would otherwise be parsed before the body and lose the line break after it.
+  FORCE_BODY: true,
 };
 
 /** Absolute http(s), mailto and same-page fragments; relative URLs are refused, since the host page is unknown. */

@@ -1,0 +1,108 @@
+import { writeFileSync } from 'node:fs';
+import puppeteer, { type Browser, type LaunchOptions, type Page } from 'puppeteer-core';
+import { remote } from 'webdriverio';
+import {
+  chromiumLaunchOptions,
+  type Engine,
+  firefoxLaunchOptions,
+  startWebKitDriver,
+  webkitCapabilities,
+} from '../helpers/browsers.mjs';
+
+/**
+ * What the journey needs from a browser, the way a visitor acts: load a page, press at a point, type, and look.
+ * `evaluate` runs an expression in the page and returns its (awaited) JSON value; it only observes.
+ */
+export interface Driver {
+  readonly engine: Engine;
+  /** The browser and its version, as the browser reports them. */
+  readonly version: string;
+  goto(url: string): Promise<void>;
+  evaluate<T>(expression: string): Promise<T>;
+  /** A pointer press and release at a point of the viewport, in CSS pixels. */
+  click(x: number, y: number): Promise<void>;
+  /** Types text into whatever has the focus, key by key. */
+  type(text: string): Promise<void>;
+  press(key: 'Enter'): Promise<void>;
+  screenshot(path: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** The viewport every engine gets: a laptop's. */
+const VIEWPORT = { width: 1280, height: 800 };
+
+export function launch(engine: Engine): Promise<Driver> {
+  if (engine === 'chromium') return puppeteerDriver(engine, { ...chromiumLaunchOptions(), headless: true });
+  if (engine === 'firefox') return puppeteerDriver(engine, firefoxLaunchOptions());
+  return webdriverDriver();
+}
+
+/** Chromium over the DevTools protocol and Firefox over WebDriver BiDi, both through puppeteer-core. */
+async function puppeteerDriver(engine: Engine, options: LaunchOptions): Promise<Driver> {
+  const browser: Browser = await puppeteer.launch({ ...options, defaultViewport: VIEWPORT });
+  const page: Page = await browser.newPage();
+  return {
+    engine,
+    version: await browser.version(),
+    async goto(url) {
+      await page.goto(url);
+    },
+    evaluate: <T>(expression: string) => page.evaluate(expression) as Promise<T>,
+    click: (x, y) => page.mouse.click(x, y),
+    type: (text) => page.keyboard.type(text),
+    press: (key) => page.keyboard.press(key),
+    async screenshot(path) {
+      await page.screenshot({ path: path as `${string}.png` });
+    },
+    close: () => browser.close(),
+  };
+}
+
+/** WebKitGTK over classic WebDriver, through WebdriverIO, on a virtual display of its own. */
+async function webdriverDriver(): Promise<Driver> {
+  const driver = await startWebKitDriver();
+  try {
+    const browser = await remote({
+      hostname: driver.hostname,
+      port: driver.port,
+      path: '/',
+      logLevel: 'error',
+      capabilities: webkitCapabilities(),
+    });
+    // The window's frame takes 38 pixels: this gives the viewport above.
+    await browser.setWindowSize(VIEWPORT.width, VIEWPORT.height + 38);
+    const capabilities = browser.capabilities as { browserName?: string; browserVersion?: string };
+    return {
+      engine: 'webkit',
+      version: `${capabilities.browserName} ${capabilities.browserVersion}`,
+      async goto(url) {
+        await browser.url(url);
+      },
+      evaluate: <T>(expression: string) => browser.execute(`return ${expression};`) as Promise<T>,
+      async click(x, y) {
+        await browser
+          .action('pointer')
+          .move({ x: Math.round(x), y: Math.round(y), origin: 'viewport' })
+          .down()
+          .up()
+          .perform();
+      },
+      async type(text) {
+        await browser.keys([...text]);
+      },
+      async press(key) {
+        await browser.keys([key]);
+      },
+      async screenshot(path) {
+        writeFileSync(path, Buffer.from(await browser.takeScreenshot(), 'base64'));
+      },
+      async close() {
+        await browser.deleteSession();
+        await driver.stop();
+      },
+    };
+  } catch (error) {
+    await driver.stop();
+    throw error;
+  }
+}

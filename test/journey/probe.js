@@ -1,0 +1,100 @@
+/**
+ * The journey's eyes in the page (served by the test site, loaded before the widget): it records what a test
+ * must see and a visitor need not (errors the page logs or throws, policy violations, the chat's events) and
+ * finds the widget's parts through its shadow roots. It never acts on the page: the driver does, as a visitor.
+ */
+window.__journey = (() => {
+  const errors = [];
+  const turns = [];
+  addEventListener('error', (event) => errors.push(`error: ${event.message}`));
+  addEventListener('unhandledrejection', (event) => errors.push(`unhandled rejection: ${event.reason}`));
+  document.addEventListener('securitypolicyviolation', (event) =>
+    errors.push(`CSP: ${event.violatedDirective} ${event.blockedURI}`),
+  );
+  const consoleError = console.error;
+  console.error = (...args) => {
+    errors.push(args.map(String).join(' '));
+    consoleError.apply(console, args);
+  };
+  document.addEventListener('svc-turn-complete', (event) => turns.push(event.detail.subtype));
+
+  /** Resolves with `check()` once it is truthy, checked at every animation frame (when the page renders). */
+  const until = (check) =>
+    new Promise((resolve) => {
+      const step = () => {
+        const value = check();
+        if (value) resolve(value);
+        else requestAnimationFrame(step);
+      };
+      step();
+    });
+
+  /** Follows selectors from the chat's shadow root, each into the shadow root of the last match of the one before. */
+  const find = (selectors) => {
+    let root = document.querySelector('svc-chat')?.shadowRoot ?? null;
+    let found = null;
+    for (const selector of selectors) {
+      found = root ? ([...root.querySelectorAll(selector)].at(-1) ?? null) : null;
+      root = found?.shadowRoot ?? found;
+    }
+    return found;
+  };
+
+  const chat = () => document.querySelector('svc-chat').shadowRoot;
+  const text = (node) => (node?.textContent ?? '').replace(/\s+/g, ' ').trim();
+  const markdown = (message) => message.querySelector('svc-markdown')?.shadowRoot;
+
+  return {
+    errors: () => errors,
+    until,
+    /** The part once it is there, laid out and visible. */
+    shown: (selectors) =>
+      until(() => {
+        const el = find(selectors);
+        return el?.getClientRects().length && getComputedStyle(el).visibility === 'visible';
+      }),
+    /**
+     * The centre of a part in the viewport, where a visitor would press, after scrolling it into view as a
+     * WebDriver click does. Throws when something else covers that point.
+     */
+    centre: async (selectors) => {
+      const el = await until(() => find(selectors));
+      el.scrollIntoView({ block: 'center' });
+      const box = el.getBoundingClientRect();
+      const x = box.x + box.width / 2;
+      const y = box.y + box.height / 2;
+      let hit = document.elementFromPoint(x, y);
+      while (hit?.shadowRoot?.elementFromPoint(x, y) && hit.shadowRoot.elementFromPoint(x, y) !== hit) {
+        hit = hit.shadowRoot.elementFromPoint(x, y);
+      }
+      if (!el.contains(hit))
+        throw new Error(`${selectors.join(' > ')} is covered by <${hit?.localName}> at ${x}, ${y}`);
+      return { x, y };
+    },
+    /** The subtype of the `n`th completed turn (1 is the first), once it completed. */
+    turn: (n) => until(() => turns[n - 1]),
+    /** The last agent reply: its text, and which markdown it rendered. */
+    lastReply: () => {
+      const replies = [...chat().querySelectorAll('[part~="message-agent"]')];
+      const last = replies.at(-1);
+      const rendered = last && markdown(last);
+      return {
+        count: replies.length,
+        text: text(rendered ?? last),
+        tags: rendered ? [...new Set([...rendered.querySelectorAll('*')].map((el) => el.localName))].sort() : [],
+      };
+    },
+    /** Resolves once every message's markdown is rendered (`updateComplete` waits for the renderer to load). */
+    rendered: () => Promise.all([...chat().querySelectorAll('svc-markdown')].map((el) => el.updateComplete)),
+    /** What the conversation shows: each message's side and text. */
+    transcript: () =>
+      [...chat().querySelectorAll('[part~="message-user"], [part~="message-agent"]')].map((message) =>
+        message.matches('[part~="message-user"]')
+          ? `visitor: ${text(message.querySelector('[part~="bubble"]'))}`
+          : `agent: ${text(markdown(message) ?? message.querySelector('[part~="bubble"]'))}`,
+      ),
+    /** Whether the chat's text (outside the replies' markdown) says `words`. */
+    says: (words) => until(() => text(chat()).includes(words)),
+    find,
+  };
+})();
