@@ -16,16 +16,27 @@ export interface ScrollSource {
 
 /**
  * Keeps the conversation where the reader wants it: at the end while they are there (also when a row grows
- * after it rendered: a card draws itself, an image loads), still when older messages are put above what they
- * read, and otherwise where they scrolled, with `awayFromEnd` set so the chat can offer a jump to new text.
+ * after it rendered: markdown renders, a card draws itself, an image loads), still when older messages are
+ * put above what they read, and otherwise where they scrolled, with `awayFromEnd` set so the chat can offer
+ * a jump to new text.
  * Older messages load when the reader nears the top, or when a page of history does not fill the list.
+ *
+ * Only the reader's own scrolling decides whether the chat follows: the `scroll` event of a position the
+ * chat set itself comes a frame later, when rows may have grown below it, and judged by where the list then
+ * is, it read as the reader leaving the end (a restored conversation opened thousands of pixels above its
+ * newest message); so is a move by the browser's scroll anchoring, which is off while the chat follows.
  */
 export class ScrollFollowController implements ReactiveController {
   /** New content arrived while the reader was above the end. */
   awayFromEnd = false;
   #follow = true;
+  /** Where the chat last put the list: a `scroll` event there is the chat's, not the reader's. */
+  #placedAt?: number;
   #restoreFrom?: { height: number; top: number };
-  readonly #grown = new ResizeObserver(() => this.#follow && this.jumpToEnd());
+  readonly #grown = new ResizeObserver(() => {
+    const list = this.source.list();
+    if (this.#follow && list) this.#toEnd(list);
+  });
 
   constructor(
     private readonly host: ReactiveControllerHost,
@@ -43,7 +54,11 @@ export class ScrollFollowController implements ReactiveController {
   readonly onScroll = (): void => {
     const list = this.source.list();
     if (!list) return;
-    this.#follow = isAtEnd(list);
+    if (list.scrollTop !== this.#placedAt) {
+      this.#placedAt = undefined;
+      this.#follow = isAtEnd(list);
+      if (!this.#follow) list.style.overflowAnchor = '';
+    }
     if (this.#follow && this.awayFromEnd) {
       this.awayFromEnd = false;
       this.host.requestUpdate();
@@ -59,8 +74,17 @@ export class ScrollFollowController implements ReactiveController {
       this.awayFromEnd = false;
       this.host.requestUpdate();
     }
-    list?.scrollTo({ top: list.scrollHeight });
+    if (list) this.#toEnd(list);
   };
+
+  /** Shows the end of the conversation. */
+  #toEnd(list: HTMLElement): void {
+    list.scrollTop = list.scrollHeight;
+    this.#placedAt = list.scrollTop;
+    // While it follows, the chat places the list itself: scroll anchoring would move it as rows above grow,
+    // and such a move could not be told from the reader's.
+    list.style.overflowAnchor = 'none';
+  }
 
   hostUpdate(): void {
     // Decided before the render that shows the new content, so the jump button comes with it (set after the
@@ -75,7 +99,7 @@ export class ScrollFollowController implements ReactiveController {
       list.scrollTop = this.#restoreFrom.top + (list.scrollHeight - this.#restoreFrom.height);
       this.#restoreFrom = undefined;
     } else if (this.#follow) {
-      list.scrollTop = list.scrollHeight;
+      this.#toEnd(list);
     }
     this.#grown.disconnect();
     for (const row of list.children) this.#grown.observe(row);
