@@ -3,6 +3,8 @@ import { isAtEnd } from '../internal/at-end.js';
 
 /** Distance from the top under which older messages are loaded. */
 const HISTORY_PX = 200;
+/** Space kept above a card shown from its top. */
+const CARD_MARGIN_PX = 8;
 
 /** What the controller needs of the conversation: its history paging and whether a reply runs. */
 export interface ScrollSource {
@@ -18,7 +20,7 @@ export interface ScrollSource {
  * Keeps the conversation where the reader wants it: at the end while they are there (also when a row grows
  * after it rendered: markdown renders, a card draws itself, an image loads), still when older messages are
  * put above what they read, and otherwise where they scrolled, with `awayFromEnd` set so the chat can offer
- * a jump to new text.
+ * a jump to new text. A card taller than the view that ends the conversation shows from its top.
  * Older messages load when the reader nears the top, or when a page of history does not fill the list.
  *
  * Only the reader's own scrolling decides whether the chat follows: the `scroll` event of a position the
@@ -77,9 +79,13 @@ export class ScrollFollowController implements ReactiveController {
     if (list) this.#toEnd(list);
   };
 
-  /** Shows the end of the conversation. */
+  /** Shows the end of the conversation, or the top of a card ending it that is taller than the view. */
   #toEnd(list: HTMLElement): void {
-    list.scrollTop = list.scrollHeight;
+    const view = list.getBoundingClientRect();
+    const card = list.lastElementChild?.querySelector('[part~=card]');
+    const cardTop = card ? card.getBoundingClientRect().top - view.top + list.scrollTop - CARD_MARGIN_PX : Infinity;
+    const end = list.scrollHeight - list.clientHeight;
+    list.scrollTop = card && card.getBoundingClientRect().height > list.clientHeight ? Math.min(cardTop, end) : end;
     this.#placedAt = list.scrollTop;
     // While it follows, the chat places the list itself: scroll anchoring would move it as rows above grow,
     // and such a move could not be told from the reader's.

@@ -1,4 +1,4 @@
-import { expect, fixture, html, nextFrame } from '@open-wc/testing';
+import { expect, fixture, html, nextFrame, oneEvent } from '@open-wc/testing';
 import { visualDiff } from '@web/test-runner-visual-regression';
 import '../../src/elements/svc-chat.js';
 import { ChatClient } from '../../src/client/chat.js';
@@ -6,6 +6,7 @@ import { HttpClient } from '../../src/client/http.js';
 import type { SvcChat } from '../../src/elements/svc-chat.js';
 import { mintVisitorSession, service, until } from '../helpers/browser-service.js';
 import { chatReady } from '../helpers/chat-ready.js';
+import { phonePage } from '../helpers/phone-page.js';
 
 type Updating = Element & { updateComplete: Promise<unknown> };
 
@@ -74,5 +75,65 @@ describe('scroll follow', () => {
     expect(belowView(list)).to.be.below(2);
     expect(part(el, 'jump-button')).to.equal(null);
     await visualDiff(el.parentElement!, 'reload-at-newest');
+  });
+
+  it('brings a card that arrives while the visitor follows the end fully into view', async function () {
+    this.timeout(60_000);
+    const { url } = await service();
+    const { token } = await mintVisitorSession();
+    const id = await richConversation(token, ['/markdown', '/image']);
+    const el = await fixture<SvcChat>(html`<div style="height: 640px"><svc-chat base-url=${url} token=${token}
+      agent-ids="agent_aria" conversation-id=${id}></svc-chat></div>`).then((d) =>
+      chatReady(d.querySelector('svc-chat')!),
+    );
+    await until(() => el.shadowRoot!.querySelector('[part~=image]'), 'the history');
+    await laidOut(el);
+    for (const [command, card] of [
+      ['/connect github', 'svc-connector-setup'],
+      ['/pay 9.9', 'svc-payment-gate'],
+    ]) {
+      const done = oneEvent(el, 'svc-turn-complete');
+      await el.send(command);
+      await done;
+      await until(() => el.shadowRoot!.querySelectorAll(card).length, `the ${card}`);
+      await laidOut(el);
+      const list = part(el, 'messages')!;
+      const shown = list.getBoundingClientRect();
+      const box = [...el.shadowRoot!.querySelectorAll(card)].at(-1)!.getBoundingClientRect();
+      expect(box.top, `the top of ${card}`).to.be.at.least(shown.top);
+      expect(box.bottom, `the bottom of ${card}`).to.be.at.most(shown.bottom + 1);
+    }
+    await visualDiff(el.parentElement!, 'card-in-view-desktop');
+  });
+
+  it('shows the top of a card taller than the view on a phone', async function () {
+    this.timeout(60_000);
+    const { url } = await service();
+    const { token } = await mintVisitorSession();
+    const id = await richConversation(token, ['/markdown']);
+    const { frame, doc } = await phonePage(`<svc-chat mode="launcher" base-url="${url}" token="${token}"
+      agent-ids="agent_aria" conversation-id="${id}" lang="en"></svc-chat>`);
+    try {
+      const el = doc.querySelector<SvcChat>('svc-chat')!;
+      el.open();
+      await el.updateComplete;
+      await until(() => el.shadowRoot!.querySelector('svc-markdown'), 'the history');
+      await laidOut(el);
+      const done = oneEvent(el, 'svc-turn-complete');
+      await el.send('/form');
+      await done;
+      const card = await until(() => el.shadowRoot!.querySelector<HTMLElement>('svc-info-collect'), 'the form');
+      await laidOut(el);
+      const list = part(el, 'messages')!;
+      const shown = list.getBoundingClientRect();
+      const box = card.getBoundingClientRect();
+      expect(box.height).to.be.above(shown.height);
+      // Its title and first field are in view: the visitor reads the card from its start.
+      expect(box.top).to.be.at.least(shown.top);
+      expect(box.top).to.be.below(shown.top + 40);
+      await visualDiff(frame, 'card-top-in-view-phone');
+    } finally {
+      frame.remove();
+    }
   });
 });

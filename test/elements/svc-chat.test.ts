@@ -12,10 +12,10 @@ const parts = (el: SvcChat, name: string) => [...el.shadowRoot!.querySelectorAll
 const agentTexts = (el: SvcChat) =>
   parts(el, 'message-agent').map((m) => m.querySelector('svc-markdown')?.shadowRoot?.textContent?.trim() ?? '');
 
-async function chatWithToken(attrs: { agent?: string; mode?: string } = {}): Promise<SvcChat> {
+async function chatWithToken(attrs: { agent?: string; mode?: string; height?: number } = {}): Promise<SvcChat> {
   const { url } = await service();
   const { token } = await mintVisitorSession();
-  return fixture<SvcChat>(html`<div style="height: 600px">
+  return fixture<SvcChat>(html`<div style="height: ${attrs.height ?? 600}px">
     <svc-chat base-url=${url} token=${token} agent-ids=${attrs.agent ?? 'agent_echo'} mode=${attrs.mode ?? 'inline'}></svc-chat>
   </div>`).then(async (div) => {
     const chat = div.querySelector('svc-chat')!;
@@ -188,7 +188,8 @@ describe('<svc-chat>', () => {
 
   it('follows a card that draws itself after its message to the end of the list', async function () {
     this.timeout(20_000);
-    const el = await chatWithToken({ agent: 'agent_aria' });
+    // A view the form fits in: a card taller than the view shows from its top (scroll-follow.test.ts).
+    const el = await chatWithToken({ agent: 'agent_aria', height: 900 });
     const done = oneEvent(el, 'svc-turn-complete');
     await el.send('/form');
     await done;
