@@ -50,6 +50,7 @@ interface Entry {
   /** Streamed text as chunks: appending a delta is O(delta); `textOf` joins them once per read. */
   text: string[];
   blocks: readonly ContentBlock[];
+  blocksBeforeText: number;
   parts: readonly MessagePart[];
   attachment?: FileAttachment;
   payment?: PaymentGatePayload;
@@ -73,6 +74,7 @@ function createEntry(fields: EntryFields): Entry {
     n: 0,
     text: [],
     blocks: [],
+    blocksBeforeText: 0,
     parts: [],
     infoCollect: [],
     connectorSetup: [],
@@ -345,6 +347,7 @@ export class MessageLog {
     Object.assign(entry, {
       text: [content.text],
       blocks: content.blocks,
+      blocksBeforeText: content.blocksBeforeText,
       infoCollect: content.infoCollect.map((request) => ({ request })),
       connectorSetup: content.connectorSetup.map((request) => ({ request })),
       delegations: content.delegations,
@@ -453,6 +456,7 @@ export class MessageLog {
       senderAvatar: entry.senderAvatar,
       text: textOf(entry),
       blocks: entry.blocks,
+      blocksBeforeText: entry.blocksBeforeText,
       parts: entry.parts,
       attachment: entry.attachment,
       payment: payment && { gate: payment, status: this.#resolutions.get(payment.orderId)?.status ?? 'pending' },

@@ -1,6 +1,6 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import type { ChatMessage } from '../chat/chat-message.js';
-import type { AgentStatus, ContentBlock, Delegation, MessagePart } from '../client/types.js';
+import type { AgentStatus, ContentBlock, Delegation, ImageBlock, MessagePart } from '../client/types.js';
 import '../cards/svc-connector-setup.js';
 import '../cards/svc-info-collect.js';
 import '../cards/svc-payment-gate.js';
@@ -87,8 +87,7 @@ function renderAgent(message: ChatMessage, view: ViewContext): TemplateResult {
     }
     <div class="body">
       <span part="name" class=${continued ? 'visually-hidden' : ''}>${name}</span>
-      ${view.showThinking ? message.blocks.map((b) => renderThinking(b, view)) : nothing}
-      ${message.blocks.map((b) => renderToolCall(b, view))}
+      ${message.blocks.slice(0, message.blocksBeforeText).map((b) => renderBlock(b, view))}
       ${
         message.text || message.streaming
           ? html`<div part="bubble" class=${message.streaming ? 'cursor' : ''}>
@@ -101,7 +100,7 @@ function renderAgent(message: ChatMessage, view: ViewContext): TemplateResult {
           </div>`
           : nothing
       }
-      ${message.blocks.map((b) => renderImage(b, view))}
+      ${message.blocks.slice(message.blocksBeforeText).map((b) => renderBlock(b, view))}
       ${message.delegations.map((d) => renderDelegation(d, name, view))}
       ${message.attachment ? renderAttachment(message, view) : nothing}
       ${
@@ -129,20 +128,21 @@ function renderAgent(message: ChatMessage, view: ViewContext): TemplateResult {
   </div>`;
 }
 
-function renderThinking(block: ContentBlock, view: ViewContext): TemplateResult | typeof nothing {
-  if (block.type !== 'thinking') return nothing;
-  return html`<details part="thinking">
-    <summary>${view.labels.thoughts}</summary>
-    <div class="thinking-text">${block.thinking}</div>
-  </details>`;
-}
-
-function renderToolCall(block: ContentBlock, view: ViewContext): TemplateResult | typeof nothing {
-  if (block.type !== 'tool_use') return nothing;
-  return html`<details part="tool-call">
-    <summary>${view.labels.toolInput(block.name)}</summary>
-    <pre>${JSON.stringify(block.input, null, 2)}</pre>
-  </details>`;
+/** A block of a reply other than its text: thinking (when shown), a tool call or an image. */
+function renderBlock(block: ContentBlock, view: ViewContext): TemplateResult | typeof nothing {
+  if (block.type === 'thinking' && view.showThinking) {
+    return html`<details part="thinking">
+      <summary>${view.labels.thoughts}</summary>
+      <div class="thinking-text">${block.thinking}</div>
+    </details>`;
+  }
+  if (block.type === 'tool_use') {
+    return html`<details part="tool-call">
+      <summary>${view.labels.toolInput(block.name)}</summary>
+      <pre>${JSON.stringify(block.input, null, 2)}</pre>
+    </details>`;
+  }
+  return block.type === 'image' ? renderImage(block, view) : nothing;
 }
 
 /** "Aria → Scout: task", read as a sentence. */
@@ -155,8 +155,7 @@ function renderDelegation(delegation: Delegation, from: string, view: ViewContex
 }
 
 /** Agent images load only from allowed hosts when `image-hosts` is set; others become links. */
-function renderImage(block: ContentBlock, view: ViewContext): TemplateResult | typeof nothing {
-  if (block.type !== 'image') return nothing;
+function renderImage(block: ImageBlock, view: ViewContext): TemplateResult | typeof nothing {
   const url = safeUrl(block.source.url);
   if (!url) return nothing;
   const allowed = !view.imageHosts || view.imageHosts.split(/[\s,]+/).includes(url.host);
