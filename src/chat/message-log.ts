@@ -134,6 +134,7 @@ export class MessageLog {
   /** The user record that opened the latest turn: a stream resumed after it replays the turn's deltas. */
   #turnStart?: string;
   #agentStatus = NO_STATUS;
+  #agentNames: Readonly<Record<string, string>> = Object.freeze({});
 
   /** The oldest record applied: the cursor of the next older history page. */
   get firstId(): string | undefined {
@@ -160,6 +161,11 @@ export class MessageLog {
     return this.#agentStatus;
   }
 
+  /** The display name of each agent heard from, by id (records carry it). */
+  get agentNames(): Readonly<Record<string, string>> {
+    return this.#agentNames;
+  }
+
   /** The messages in order; the same array until something changes. */
   get messages(): readonly ChatMessage[] {
     if (!this.#list) {
@@ -183,6 +189,10 @@ export class MessageLog {
     }
     const newest = this.#lastId === undefined || compareRecordIds(record.id, this.#lastId) > 0;
     this.#markApplied(record.id);
+    const { agentId, agentName } = record;
+    if (agentId && agentName && this.#agentNames[agentId] !== agentName) {
+      this.#agentNames = Object.freeze({ ...this.#agentNames, [agentId]: agentName });
+    }
     const raw = record.raw;
     switch (raw.type) {
       case 'user':

@@ -227,7 +227,7 @@ export class ChatPanel implements ReactiveController {
             @click=${this.#scroll.jumpToEnd}>↓</button>`
           : nothing
       }
-      <div part="status" aria-live="polite">${agentStatusLine(store.agentStatus, view)}</div>
+      <div part="status" aria-live="polite">${agentStatusLine(store.agentStatus, store.agentNames, view)}</div>
       ${this.#announcer.render()}
       ${renderAttachments(content.attachments, labels, view.lang)}
       <form part="composer" @submit=${(e: Event) => this.#submit(e)}>

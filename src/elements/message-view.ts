@@ -68,7 +68,11 @@ function renderUser(message: ChatMessage, view: ViewContext): TemplateResult {
   </div>`;
 }
 
-function agentName(agentId: string | undefined, view: ViewContext, fallback?: string): string {
+function agentName(
+  agentId: string | undefined,
+  view: Pick<ViewContext, 'labels' | 'agents'>,
+  fallback?: string,
+): string {
   return (agentId ? view.agents?.[agentId]?.name : undefined) ?? fallback ?? view.labels.agent;
 }
 
@@ -241,16 +245,20 @@ export function continuedRuns(messages: readonly ChatMessage[]): Set<string> {
   return continued;
 }
 
-/** "Aria · Typing…": what the first agent that is not idle is doing, or nothing. */
+/**
+ * "Aria · Typing…": what the first agent that is not idle is doing, or nothing. The agent is named as its
+ * messages are: by the chat's `agents`, else by the name its records carry (`names`).
+ */
 export function agentStatusLine(
   statuses: Readonly<Record<string, AgentStatus>>,
+  names: Readonly<Record<string, string>>,
   view: Pick<ViewContext, 'labels' | 'agents'>,
 ): string {
   const { labels } = view;
   for (const [agentId, status] of Object.entries(statuses)) {
     if (status === 'idle') continue;
     const what = status === 'thinking' ? labels.thinking : status === 'typing' ? labels.typing : labels.usingTool;
-    return `${view.agents?.[agentId]?.name ?? labels.agent} · ${what}`;
+    return `${agentName(agentId, view, names[agentId])} · ${what}`;
   }
   return '';
 }

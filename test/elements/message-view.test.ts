@@ -23,4 +23,14 @@ describe('message view', () => {
     expect(thinking.compareDocumentPosition(answer) & Node.DOCUMENT_POSITION_FOLLOWING).to.not.equal(0);
     await visualDiff(el.parentElement!, 'blocks-in-order');
   });
+
+  it('names the agent in the status line, as its messages do', async () => {
+    const el = await chat();
+    typeAndSend(el, '/slow 3');
+    const status = part(el, 'status')!;
+    await until(() => status.textContent!.includes('Typing'), 'the agent typing');
+    expect(status.textContent!.trim()).to.equal('Aria · Typing…');
+    await visualDiff(el.parentElement!, 'status-names-agent');
+    await idle(el);
+  });
 });
