@@ -228,12 +228,13 @@ export default css`
     overflow: visible;
   }
   [part~='lightbox']::backdrop {
-    background: rgb(0 0 0 / 0.75);
+    background: rgb(0 0 0 / 0.88);
   }
+  /* As large as the viewport allows, in its own proportions (--ratio, width over height, set once it loads). */
   [part~='lightbox-image'] {
     display: block;
-    max-width: 92vw;
-    max-height: 88vh;
+    width: min(92vw, 88vh * var(--ratio, 1));
+    height: auto;
     border-radius: ${token('radiusS')};
     background: #fff;
   }
