@@ -31,6 +31,11 @@ export class ChatConnection implements ReactiveController {
   store?: ChatStore;
   /** Why the chat cannot start: a workspace key given as the token (the client says why). */
   fatal?: string;
+  /**
+   * The status of the store's last error (undefined: no answer), and whether it was a reply that failed, which
+   * its message says. The visitor reads a plain sentence; the detail goes to `svc-error` and the console.
+   */
+  failure?: { status?: number; reply: boolean };
   /** The service at `base-url` did not answer the last check; undefined: not asked since the chat started. */
   unreachable?: boolean;
   #setup?: unknown[];
@@ -136,9 +141,12 @@ export class ChatConnection implements ReactiveController {
         this.options.turnComplete();
         host.emit('svc-turn-complete', detail);
       }),
-      store.on('error', ({ message, status }) => {
+      store.on('error', ({ message, status, cause }) => {
+        // A reply that failed has the turn's `result` record as its cause.
+        this.failure = { status, reply: (cause as { type?: unknown } | undefined)?.type === 'result' };
         if (status === 401) this.options.unauthorized();
         host.emit('svc-error', { message, status });
+        console.error(`<svc-chat>: ${message}`);
       }),
       store.on('conversation-change', ({ conversationId }) => persisted?.save(conversationId)),
     ];

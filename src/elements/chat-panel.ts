@@ -163,6 +163,34 @@ export class ChatPanel implements ReactiveController {
     void this.host.updateComplete.then(() => this.#submit());
   }
 
+  /**
+   * The store's last error as the visitor reads it: one plain sentence in their language (the detail went to
+   * `svc-error` and the console), with a Retry unless a message carries its own: a message not sent, a reply
+   * that failed (which says so itself). Said once: not again beside the notice that the service is unreachable.
+   */
+  #errorNotice(store: ChatStore, labels: ChatLabels): TemplateResult | typeof nothing {
+    const connection = this.#connection;
+    const status = connection.failure?.status;
+    if (!store.error || connection.failure?.reply || (status === undefined && connection.unreachable)) return nothing;
+    const sentence =
+      status === undefined ? labels.networkError : status === 429 ? labels.tooManyRequests : labels.serviceError;
+    const retry = store.messages.some((m) => m.status === 'failed')
+      ? nothing
+      : html`<button part="retry-button" type="button" @click=${() => {
+          if (store.conversationId) void store.load(store.conversationId);
+          else store.clearError();
+        }}>${labels.retry}</button>`;
+    return html`<div part="notice" class="error" role="alert">${sentence} ${retry}</div>`;
+  }
+
+  /** Asks again what the visitor asked before the newest reply failed. */
+  #retryReply(store: ChatStore): void {
+    const asked = store.messages.findLast((m) => m.role === 'user');
+    if (!asked) return;
+    this.#scroll.follow();
+    void store.send(asked.text, asked.parts.length ? { parts: [...asked.parts] } : {});
+  }
+
   /** The header's buttons of a conversation: a new one. */
   renderHeaderActions(): TemplateResult | typeof nothing {
     if (!this.#store) return nothing;
@@ -189,12 +217,15 @@ export class ChatPanel implements ReactiveController {
       return html`<div part="notice">${host.tokenEndpoint || host.tokenProvider ? labels.connecting : labels.signInRequired}</div>`;
     }
     const { messages } = store;
+    const newest = messages.at(-1);
     const content = this.#content;
     const view: ViewContext = {
       labels,
       agents: host.agents,
       imageHosts: host.imageHosts,
       retry: (id) => void store.retry(id),
+      failedReply: newest && newest.role !== 'user' && newest.error ? newest.key : undefined,
+      retryReply: () => this.#retryReply(store),
       lang: language.tag,
       dir: language.dir,
       showThinking: host.showThinking,
@@ -207,7 +238,7 @@ export class ChatPanel implements ReactiveController {
     return html`
       ${unreachable}
       ${store.connection === 'reconnecting' ? html`<div part="notice" role="status">${labels.reconnecting}</div>` : nothing}
-      ${store.error ? html`<div part="notice" class="error" role="alert">${store.error}</div>` : nothing}
+      ${this.#errorNotice(store, labels)}
       <div part="messages" role="log" aria-live="off" aria-label=${labels.messageList} tabindex="0"
         @scroll=${this.#scroll.onScroll}>
         ${store.loadingHistory ? html`<div class="history-note" role="status">${labels.loadingOlder}</div>` : nothing}

@@ -29,6 +29,10 @@ export interface ViewContext {
   /** Keys of agent messages that follow one of the same agent: shown without repeating avatar and name. */
   continued: ReadonlySet<string>;
   retry(messageId: string): void;
+  /** The key of the newest message when it is a reply that failed: it offers a Retry. */
+  failedReply?: string;
+  /** Asks again what the visitor asked before the newest reply failed. */
+  retryReply(): void;
   readAloud: ReadAloudController;
   /** The reply whose read-aloud button is the one Tab stop among them. */
   readAloudStop?: string;
@@ -41,7 +45,7 @@ export function renderMessage(message: ChatMessage, view: ViewContext): Template
   if (message.role === 'user') return renderUser(message, view);
   if (message.role === 'system') {
     return html`<div part="message message-system" class="message">
-      ${message.error ? html`<span part="message-error">${view.labels.replyFailed} ${message.error}</span>` : nothing}
+      ${message.error ? renderReplyFailed(message, view) : nothing}
       ${message.interrupted ? html`<span class="meta">${view.labels.interrupted}</span>` : nothing}
     </div>`;
   }
@@ -126,10 +130,21 @@ function renderAgent(message: ChatMessage, view: ViewContext): TemplateResult {
           ?answered=${card.answered}></svc-connector-setup>`,
       )}
       ${message.interrupted ? html`<span class="meta">${view.labels.interrupted}</span>` : nothing}
-      ${message.error ? html`<span part="message-error" role="alert">${view.labels.replyFailed} ${message.error}</span>` : nothing}
+      ${message.error ? renderReplyFailed(message, view) : nothing}
       ${view.readAloud.canRead(message) ? renderReadAloud(message, view) : nothing}
     </div>
   </div>`;
+}
+
+/** A reply that failed, said plainly (the detail went to `svc-error` and the console), the newest with a Retry. */
+function renderReplyFailed(message: ChatMessage, view: ViewContext): TemplateResult {
+  return html`<span part="message-error" role="alert">${view.labels.replyFailed}
+    ${
+      view.failedReply === message.key
+        ? html`<button part="retry-button" type="button" @click=${() => view.retryReply()}>${view.labels.retry}</button>`
+        : nothing
+    }
+  </span>`;
 }
 
 /** A block of a reply other than its text: thinking (when shown), a tool call or an image. */

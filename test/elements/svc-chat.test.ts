@@ -3,6 +3,7 @@ import '../../src/elements/svc-chat.js';
 import { ChatClient } from '../../src/client/chat.js';
 import { HttpClient } from '../../src/client/http.js';
 import type { SvcChat } from '../../src/elements/svc-chat.js';
+import { EN_LABELS } from '../../src/internal/labels/en.js';
 import { lastSmsCode, mintVisitorSession, service, until } from '../helpers/browser-service.js';
 import { chatReady } from '../helpers/chat-ready.js';
 
@@ -172,10 +173,13 @@ describe('<svc-chat>', () => {
     const el = await fixture<SvcChat>(
       html`<div style="height: 600px"><svc-chat agent-ids="agent_echo" .client=${client}></svc-chat></div>`,
     ).then((d) => chatReady(d.querySelector('svc-chat')!));
+    const failure = oneEvent(el, 'svc-error');
     await el.send('try me');
     const retry = await until(() => part<HTMLButtonElement>(el, 'retry-button'), 'the retry button');
     expect(el.shadowRoot!.textContent).to.contain('Not sent.');
-    expect(part(el, 'notice')?.textContent).to.contain('Failed to fetch');
+    // The visitor reads why in plain words; the developer reads the detail in svc-error (and the console).
+    expect(part(el, 'notice')?.textContent).to.contain(EN_LABELS.networkError);
+    expect((await failure).detail.message).to.contain('Failed to fetch');
     const complete = oneEvent(el, 'svc-turn-complete');
     retry.click();
     await complete;

@@ -24,6 +24,8 @@ const ar: Language = {
     loadingOlder: 'جارٍ تحميل الرسائل السابقة…',
     retry: 'إعادة المحاولة',
     sendFailed: 'لم تُرسَل.',
+    serviceError: 'حدث خطأ ما. حاول مرة أخرى بعد قليل.',
+    tooManyRequests: 'رسائل كثيرة في وقت قصير. انتظر قليلًا ثم حاول مرة أخرى.',
     interrupted: 'تم الإيقاف.',
     replyFailed: 'تعذّر الرد.',
     empty: 'اسأل عن أي شيء للبدء.',

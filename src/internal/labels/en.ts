@@ -14,6 +14,8 @@ const en: Language = {
     loadingOlder: 'Loading earlier messages…',
     retry: 'Retry',
     sendFailed: 'Not sent.',
+    serviceError: 'Something went wrong. Try again in a moment.',
+    tooManyRequests: 'Too many messages at once. Wait a moment, then try again.',
     interrupted: 'Stopped.',
     replyFailed: 'The reply failed.',
     empty: 'Ask anything to start.',

@@ -82,6 +82,10 @@ export interface ChatLabels extends ContentLabels {
   tooManyTries: string;
   smsDisabled: string;
   networkError: string;
+  /** The service answered with an error: what the visitor reads (the detail goes to `svc-error`). */
+  serviceError: string;
+  /** The service answered 429. */
+  tooManyRequests: string;
 }
 
 export interface PaymentLabels {

@@ -18,6 +18,8 @@ const zhCN: Language = {
     loadingOlder: '正在加载更早的消息…',
     retry: '重试',
     sendFailed: '发送失败。',
+    serviceError: '出了点问题，请稍后重试。',
+    tooManyRequests: '消息发送过于频繁，请稍候再试。',
     interrupted: '已停止。',
     replyFailed: '回复失败。',
     empty: '有什么可以帮您？',
