@@ -5,6 +5,7 @@ import { type ChatClientOptions, createChatClient } from '../chat/create-chat-cl
 import type { ChatClient } from '../client/chat.js';
 import { PaymentsClient } from '../client/payments.js';
 import { cardHostContext } from '../internal/context.js';
+import type { PersistedChat } from '../internal/persist.js';
 import type { SvcElement } from '../internal/svc-element.js';
 import { type ChatSettings, persistedConversation, targetAgentIds } from './chat-settings.js';
 
@@ -38,6 +39,9 @@ export class ChatConnection implements ReactiveController {
   failure?: { status?: number; reply: boolean };
   /** The service at `base-url` did not answer the last check; undefined: not asked since the chat started. */
   unreachable?: boolean;
+  /** The conversation shown before the visitor started a new one: the way back to it. */
+  previous?: string;
+  #previousSlot?: PersistedChat;
   #setup?: unknown[];
   #conversationId?: string;
   #agents?: string;
@@ -129,6 +133,8 @@ export class ChatConnection implements ReactiveController {
 
     const store = new ChatStore({ api: chat, targetAgentIds: targetAgentIds(host) });
     const persisted = persistedConversation(host);
+    this.#previousSlot = persistedConversation(host, 'previous');
+    this.previous = this.#previousSlot?.load();
     this.#unsubscribes = [
       store.subscribe(() => host.requestUpdate()),
       store.on('message-sent', ({ request, result }) => {
@@ -161,6 +167,26 @@ export class ChatConnection implements ReactiveController {
     if (resume) void store.load(resume);
     host.emit('svc-ready', { conversationId: resume ?? null });
     this.askReach();
+  }
+
+  /** Starts a new conversation with the next message, keeping the way back to the one shown. */
+  newConversation(): void {
+    const store = this.store;
+    if (store?.conversationId) this.#setPrevious(store.conversationId);
+    store?.reset();
+  }
+
+  /** Shows the conversation before the new one again; the new one, if the visitor wrote in it, becomes the way back. */
+  backToPrevious(): void {
+    const { store, previous } = this;
+    if (!store || !previous) return;
+    this.#setPrevious(store.conversationId ?? undefined);
+    void store.load(previous);
+  }
+
+  #setPrevious(conversationId: string | undefined): void {
+    this.previous = conversationId;
+    this.#previousSlot?.save(conversationId ?? null);
   }
 
   /**

@@ -1,7 +1,7 @@
 import { html, nothing, type ReactiveController, type TemplateResult } from 'lit';
 import type { ChatStore } from '../chat/chat-store.js';
 import type { SendResult } from '../client/types.js';
-import { plusIcon, stopIcon } from '../internal/content-icons.js';
+import { plusIcon, previousIcon, stopIcon } from '../internal/content-icons.js';
 import { trapTab } from '../internal/focus-trap.js';
 import { sendIcon } from '../internal/icons.js';
 import type { ChatLabels } from '../internal/labels/types.js';
@@ -121,7 +121,7 @@ export class ChatPanel implements ReactiveController {
   }
 
   newConversation(): void {
-    this.#store?.reset();
+    this.#connection.newConversation();
   }
 
   /** The panel opened: it shows the end of the conversation. */
@@ -191,11 +191,24 @@ export class ChatPanel implements ReactiveController {
     void store.send(asked.text, asked.parts.length ? { parts: [...asked.parts] } : {});
   }
 
-  /** The header's buttons of a conversation: a new one. */
+  /**
+   * The header's buttons of a conversation: back to the one before (after the visitor started a new one: it
+   * is kept, not thrown away), and a new one.
+   */
   renderHeaderActions(): TemplateResult | typeof nothing {
     if (!this.#store) return nothing;
     const labels = this.#labels;
-    return html`<button class="icon-button" part="new-button" type="button" title=${labels.newConversation}
+    const connection = this.#connection;
+    return html`${
+      connection.previous
+        ? html`<button class="icon-button" part="previous-button" type="button" title=${labels.previousConversation}
+          aria-label=${labels.previousConversation} @click=${() => {
+            this.#scroll.follow();
+            connection.backToPrevious();
+            this.host.requestUpdate();
+          }}>${previousIcon}</button>`
+        : nothing
+    }<button class="icon-button" part="new-button" type="button" title=${labels.newConversation}
       aria-label=${labels.newConversation} @click=${() => this.host.newConversation()}>${plusIcon}</button>`;
   }
 

@@ -15,6 +15,7 @@ const ar: Language = {
     stop: 'إيقاف',
     open: 'فتح المحادثة',
     close: 'إغلاق المحادثة',
+    previousConversation: 'العودة إلى المحادثة السابقة',
     newConversation: 'محادثة جديدة',
     thinking: 'يفكّر…',
     typing: 'يكتب…',

@@ -7,6 +7,7 @@ const en: Language = {
     ...EN_LAUNCHER_LABELS,
     stop: 'Stop',
     newConversation: 'New conversation',
+    previousConversation: 'Back to the previous conversation',
     thinking: 'Thinking…',
     typing: 'Typing…',
     usingTool: 'Working…',

@@ -43,6 +43,8 @@ export interface ChatLabels extends ContentLabels {
   open: string;
   close: string;
   newConversation: string;
+  /** Goes back to the conversation shown before the visitor started a new one. */
+  previousConversation: string;
   thinking: string;
   typing: string;
   usingTool: string;

@@ -9,6 +9,7 @@ const zhCN: Language = {
     stop: '停止',
     open: '打开对话',
     close: '关闭对话',
+    previousConversation: '返回上一个对话',
     newConversation: '新对话',
     thinking: '思考中…',
     typing: '输入中…',
