@@ -33,4 +33,16 @@ describe('message view', () => {
     await visualDiff(el.parentElement!, 'status-names-agent');
     await idle(el);
   });
+
+  it('lines up the download buttons of files one under the other', async () => {
+    const el = await chat();
+    typeAndSend(el, '/file');
+    await until(() => parts(el, 'download-button').length === 2, 'the two files');
+    const names = parts(el, 'file-name').map((n) => n.textContent);
+    expect(names).to.deep.equal(['report.md', 'data.csv']);
+    const [first, second] = parts(el, 'download-button').map((b) => b.getBoundingClientRect());
+    expect(second!.right).to.equal(first!.right);
+    expect(second!.left).to.equal(first!.left);
+    await visualDiff(el.parentElement!, 'files-aligned');
+  });
 });
