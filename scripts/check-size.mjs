@@ -15,23 +15,23 @@ import { gzipSync } from 'node:zlib';
  */
 const BUDGETS = {
   'dist/svc-chat.js': 250,
-  'dist/svc-chat.esm.js': 10_900,
-  'dist/svc-chat-panel.js': 32_610,
+  'dist/svc-chat.esm.js': 10_920,
+  'dist/svc-chat-panel.js': 33_490,
   'dist/svc-chat-markdown.js': 27_850,
-  'dist/svc-chat-lang-zh-CN.js': 1_850,
-  'dist/svc-chat-lang-ar.js': 2_120,
+  'dist/svc-chat-lang-zh-CN.js': 1_920,
+  'dist/svc-chat-lang-ar.js': 2_180,
 };
 /** Before the launcher paints: the classic script and the module it loads, or the module alone. */
 const FIRST_LOAD = {
   'first load, classic script (svc-chat.js + svc-chat.esm.js)': {
     files: ['dist/svc-chat.js', 'dist/svc-chat.esm.js'],
-    budget: 11_150,
+    budget: 11_170,
     target: 8_000,
   },
-  'first load, ES module (svc-chat.esm.js)': { files: ['dist/svc-chat.esm.js'], budget: 10_900, target: 8_000 },
+  'first load, ES module (svc-chat.esm.js)': { files: ['dist/svc-chat.esm.js'], budget: 10_920, target: 8_000 },
 };
 const COMPLETE_TARGET = 70_000;
-const COMPLETE_BUDGET = 71_590;
+const COMPLETE_BUDGET = 72_500;
 
 const kb = (n) => `${(n / 1000).toFixed(2)} KB`;
 const gzip = (file) => gzipSync(readFileSync(file), { level: 9 }).length;
