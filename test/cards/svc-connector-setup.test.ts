@@ -9,13 +9,19 @@ import { chat, fill, idle, part, parts, recordAfter, turn, typeAndSend, visitorC
 const agentTexts = (el: Element) =>
   parts(el, 'message-agent').map((m) => m.querySelector('svc-markdown')?.shadowRoot?.textContent?.trim() ?? '');
 
+/** The card the demo agent shows for `/connect github`, alone on the page, answering in its conversation. */
+async function githubCard() {
+  const client = await visitorClient();
+  const { conversationId, records } = await turn(client, '/connect github');
+  const [request] = records.flatMap(extractConnectorSetup);
+  const card = await fixture<SvcConnectorSetup>(html`<svc-connector-setup lang="en" .client=${client}
+    conversation-id=${conversationId} .request=${request}></svc-connector-setup>`);
+  return { client, conversationId, records, card };
+}
+
 describe('<svc-connector-setup>', () => {
   it('alone: masks secrets with a show toggle, requires fields, stores them and tells the agent', async () => {
-    const client = await visitorClient();
-    const { conversationId, records } = await turn(client, '/connect github');
-    const [request] = records.flatMap(extractConnectorSetup);
-    const card = await fixture<SvcConnectorSetup>(html`<svc-connector-setup lang="en" .client=${client}
-      conversation-id=${conversationId} .request=${request}></svc-connector-setup>`);
+    const { client, conversationId, records, card } = await githubCard();
     expect(part(card, 'title')!.textContent).to.equal('GitHub');
 
     const key = card.shadowRoot!.querySelector<HTMLInputElement>('[name=api_key]')!;
@@ -50,11 +56,7 @@ describe('<svc-connector-setup>', () => {
   });
 
   it('alone: clears "This field is required." once the field is filled, and shows whether a secret is shown', async () => {
-    const client = await visitorClient();
-    const { conversationId, records } = await turn(client, '/connect github');
-    const [request] = records.flatMap(extractConnectorSetup);
-    const card = await fixture<SvcConnectorSetup>(html`<svc-connector-setup lang="en" .client=${client}
-      conversation-id=${conversationId} .request=${request}></svc-connector-setup>`);
+    const { card } = await githubCard();
     part<HTMLButtonElement>(card, 'button')!.click();
     await until(() => part(card, 'field-error'), 'the required error');
     fill(card, 'api_key', 'ghp_');
