@@ -23,17 +23,20 @@ export interface ScrollSource {
  * a jump to new text. A card taller than the view that ends the conversation shows from its top.
  * Older messages load when the reader nears the top, or when a page of history does not fill the list.
  *
- * Only the reader's own scrolling decides whether the chat follows: the `scroll` event of a position the
- * chat set itself comes a frame later, when rows may have grown below it, and judged by where the list then
- * is, it read as the reader leaving the end (a restored conversation opened thousands of pixels above its
- * newest message); so is a move by the browser's scroll anchoring, which is off while the chat follows.
+ * Only the reader's own scrolling stops the chat following: a move up, away from the end (or on below a card
+ * shown from its top). The `scroll` event of a position the chat set itself comes a frame later, when rows
+ * may have grown below it: judged by where the list then was, it read as the reader leaving the end (a
+ * restored conversation opened thousands of pixels above its newest message). The browser's own moves
+ * (scroll anchoring, off while the chat follows; a position clamped or rounded) are not the reader's either.
  */
 export class ScrollFollowController implements ReactiveController {
   /** New content arrived while the reader was above the end. */
   awayFromEnd = false;
   #follow = true;
-  /** Where the chat last put the list: a `scroll` event there is the chat's, not the reader's. */
-  #placedAt?: number;
+  /** The list's position when last seen: a scroll event's move is measured from it. */
+  #lastTop = 0;
+  /** The chat shows a card from its top: reading on below it is the reader's move too. */
+  #atCard = false;
   #restoreFrom?: { height: number; top: number };
   readonly #grown = new ResizeObserver(() => {
     const list = this.source.list();
@@ -56,10 +59,13 @@ export class ScrollFollowController implements ReactiveController {
   readonly onScroll = (): void => {
     const list = this.source.list();
     if (!list) return;
-    if (list.scrollTop !== this.#placedAt) {
-      this.#placedAt = undefined;
-      this.#follow = isAtEnd(list);
-      if (!this.#follow) list.style.overflowAnchor = '';
+    // Within a pixel: Firefox keeps fractional positions, and may round one once rows change.
+    const moved = list.scrollTop - this.#lastTop;
+    this.#lastTop = list.scrollTop;
+    if (isAtEnd(list)) this.#follow = true;
+    else if (moved <= -1 || (moved >= 1 && this.#atCard)) {
+      this.#follow = false;
+      list.style.overflowAnchor = '';
     }
     if (this.#follow && this.awayFromEnd) {
       this.awayFromEnd = false;
@@ -86,7 +92,8 @@ export class ScrollFollowController implements ReactiveController {
     const cardTop = card ? card.getBoundingClientRect().top - view.top + list.scrollTop - CARD_MARGIN_PX : Infinity;
     const end = list.scrollHeight - list.clientHeight;
     list.scrollTop = card && card.getBoundingClientRect().height > list.clientHeight ? Math.min(cardTop, end) : end;
-    this.#placedAt = list.scrollTop;
+    this.#lastTop = list.scrollTop;
+    this.#atCard = this.#lastTop < end - 1;
     // While it follows, the chat places the list itself: scroll anchoring would move it as rows above grow,
     // and such a move could not be told from the reader's.
     list.style.overflowAnchor = 'none';
@@ -103,6 +110,7 @@ export class ScrollFollowController implements ReactiveController {
     if (!list) return;
     if (this.#restoreFrom && !this.source.loadingHistory()) {
       list.scrollTop = this.#restoreFrom.top + (list.scrollHeight - this.#restoreFrom.height);
+      this.#lastTop = list.scrollTop;
       this.#restoreFrom = undefined;
     } else if (this.#follow) {
       this.#toEnd(list);
