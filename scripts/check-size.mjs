@@ -16,7 +16,7 @@ import { gzipSync } from 'node:zlib';
 const BUDGETS = {
   'dist/svc-chat.js': 250,
   'dist/svc-chat.esm.js': 10_920,
-  'dist/svc-chat-panel.js': 33_490,
+  'dist/svc-chat-panel.js': 33_520,
   'dist/svc-chat-markdown.js': 27_850,
   'dist/svc-chat-lang-zh-CN.js': 1_920,
   'dist/svc-chat-lang-ar.js': 2_180,
@@ -31,7 +31,7 @@ const FIRST_LOAD = {
   'first load, ES module (svc-chat.esm.js)': { files: ['dist/svc-chat.esm.js'], budget: 10_920, target: 8_000 },
 };
 const COMPLETE_TARGET = 70_000;
-const COMPLETE_BUDGET = 72_500;
+const COMPLETE_BUDGET = 72_530;
 
 const kb = (n) => `${(n / 1000).toFixed(2)} KB`;
 const gzip = (file) => gzipSync(readFileSync(file), { level: 9 }).length;
