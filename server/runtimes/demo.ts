@@ -133,6 +133,24 @@ async function connect([name]: string[], _input: TurnInput, io: TurnIO): Promise
   return reportConnector(name, io, false);
 }
 
+/** How known services write their names; another is named by its id with a capital. */
+const CONNECTOR_NAMES: Record<string, string> = {
+  github: 'GitHub',
+  gitlab: 'GitLab',
+  openai: 'OpenAI',
+  hubspot: 'HubSpot',
+  youtube: 'YouTube',
+  linkedin: 'LinkedIn',
+  paypal: 'PayPal',
+  wechat: 'WeChat',
+  dingtalk: 'DingTalk',
+  google_drive: 'Google Drive',
+  'google-drive': 'Google Drive',
+};
+
+const connectorName = (typeId: string): string =>
+  CONNECTOR_NAMES[typeId.toLowerCase()] ?? typeId.charAt(0).toUpperCase() + typeId.slice(1);
+
 /** Says a connector is connected, or shows the card that asks for its credentials. */
 async function reportConnector(typeId: string, io: TurnIO, afterSetup: boolean): Promise<void> {
   const credentials = await io.connectorCredentials(typeId);
@@ -148,7 +166,7 @@ async function reportConnector(typeId: string, io: TurnIO, afterSetup: boolean):
     after: [
       toolUse('setup_connector', {
         connectorTypeId: typeId,
-        name: typeId.charAt(0).toUpperCase() + typeId.slice(1),
+        name: connectorName(typeId),
         description: 'Your key is stored encrypted and used only for your requests.',
         fields: [
           { name: 'api_key', label: 'API key', secret: true, required: true, placeholder: 'sk-…' },

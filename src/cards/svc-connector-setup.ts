@@ -5,8 +5,9 @@ import type { ConnectorLabels } from '../internal/labels/types.js';
 import { SvcAnswerCard } from './svc-card.js';
 import styles from './svc-connector-setup.styles.js';
 
-const EYE = svg`<svg viewBox="0 0 24 24" width="18" height="18" fill="none" stroke="currentColor" stroke-width="2"
-  aria-hidden="true"><path d="M2 12s3.5-7 10-7 10 7 10 7-3.5 7-10 7S2 12 2 12Z"/><circle cx="12" cy="12" r="3"/></svg>`;
+const eye = (crossed: boolean) => svg`<svg viewBox="0 0 24 24" width="18" height="18" fill="none" stroke="currentColor"
+  stroke-width="2" aria-hidden="true"><path d="M2 12s3.5-7 10-7 10 7 10 7-3.5 7-10 7S2 12 2 12Z"/><circle cx="12" cy="12"
+  r="3"/>${crossed ? svg`<path d="M4 4l16 16"/>` : nothing}</svg>`;
 
 /**
  * @summary A connector-setup card: the credentials an agent needs for a service (secret ones masked, with
@@ -133,6 +134,12 @@ export class SvcConnectorSetup extends SvcAnswerCard {
     }
   }
 
+  /** A required field that was empty says so only until it is filled. */
+  #filled(input: HTMLInputElement): void {
+    if (!this._errors[input.name] || !input.value.trim()) return;
+    this._errors = Object.fromEntries(Object.entries(this._errors).filter(([name]) => name !== input.name));
+  }
+
   #toggle(name: string): void {
     const shown = new Set(this._shown);
     if (!shown.delete(name)) shown.add(name);
@@ -152,6 +159,7 @@ export class SvcConnectorSetup extends SvcAnswerCard {
           ? html`<p part="status" role="status" tabindex="-1">${labels.connected(request.name)}</p>`
           : html`<form
             novalidate
+            @input=${(e: Event) => this.#filled(e.target as HTMLInputElement)}
             @submit=${(e: Event) => {
               e.preventDefault();
               void this.submit();
@@ -187,7 +195,7 @@ export class SvcConnectorSetup extends SvcAnswerCard {
             ${input}
             <button part="toggle" type="button" aria-pressed=${shown}
               aria-label=${labels.show(field.label)}
-              @click=${() => this.#toggle(field.name)}>${EYE}</button>
+              @click=${() => this.#toggle(field.name)}>${eye(shown)}</button>
           </div>`
           : input
       }

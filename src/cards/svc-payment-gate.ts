@@ -213,9 +213,10 @@ export class SvcPaymentGate extends SvcCard {
   }
 }
 
-const CNY = { style: 'currency', currency: 'CNY' } as const;
+// The narrow symbol, as the agent's text and the pay page write yuan: `¥9.90`, not `CN¥9.90`.
+const CNY = { style: 'currency', currency: 'CNY', currencyDisplay: 'narrowSymbol' } as const;
 
-/** The amount as the reader's locale writes yuan, e.g. `CN¥9.90` (en), `¥9.90` (zh-CN) or `9.90 CN¥` (ar). */
+/** The amount as the reader's locale writes yuan, with the symbol `¥`: `¥9.90` (en, zh-CN) or `9.90 ¥` (ar). */
 export function formatCny(amount: number, lang: string): string {
   let format: Intl.NumberFormat;
   try {
@@ -225,7 +226,7 @@ export function formatCny(amount: number, lang: string): string {
     format = new Intl.NumberFormat('en', CNY);
   }
   if (!isRightToLeft(lang)) return format.format(amount);
-  // Right to left, the bidi algorithm would split the symbol `CN¥` (shown `¥CN`): it is isolated left to right.
+  // Right to left, the bidi algorithm could move the symbol to the wrong side: it is isolated left to right.
   return format
     .formatToParts(amount)
     .map(({ type, value }) => (type === 'currency' ? `\u2066${value}\u2069` : value))

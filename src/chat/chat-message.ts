@@ -55,6 +55,11 @@ export interface ChatMessage {
   readonly text: string;
   /** Non-text content of a reply: `thinking`, `image` and `tool_use` (reserved tools become cards instead). */
   readonly blocks: readonly ContentBlock[];
+  /**
+   * How many of `blocks` come before the text: render them in the order the agent produced them (a tool call
+   * after the sentence that introduces it, thinking before the answer).
+   */
+  readonly blocksBeforeText: number;
   /** Attachments the user sent. */
   readonly parts: readonly MessagePart[];
   /** A file the agent produced: each `attachment` record is a message of its own. */

@@ -114,6 +114,11 @@ export class ChatStore {
     return this.#log.agentStatus;
   }
 
+  /** The display name of each agent heard from in this conversation, by id. */
+  get agentNames(): Readonly<Record<string, string>> {
+    return this.#log.agentNames;
+  }
+
   get connection(): ConnectionState {
     return this.#connection;
   }

@@ -50,6 +50,7 @@ interface Entry {
   /** Streamed text as chunks: appending a delta is O(delta); `textOf` joins them once per read. */
   text: string[];
   blocks: readonly ContentBlock[];
+  blocksBeforeText: number;
   parts: readonly MessagePart[];
   attachment?: FileAttachment;
   payment?: PaymentGatePayload;
@@ -73,6 +74,7 @@ function createEntry(fields: EntryFields): Entry {
     n: 0,
     text: [],
     blocks: [],
+    blocksBeforeText: 0,
     parts: [],
     infoCollect: [],
     connectorSetup: [],
@@ -132,6 +134,7 @@ export class MessageLog {
   /** The user record that opened the latest turn: a stream resumed after it replays the turn's deltas. */
   #turnStart?: string;
   #agentStatus = NO_STATUS;
+  #agentNames: Readonly<Record<string, string>> = Object.freeze({});
 
   /** The oldest record applied: the cursor of the next older history page. */
   get firstId(): string | undefined {
@@ -158,6 +161,11 @@ export class MessageLog {
     return this.#agentStatus;
   }
 
+  /** The display name of each agent heard from, by id (records carry it). */
+  get agentNames(): Readonly<Record<string, string>> {
+    return this.#agentNames;
+  }
+
   /** The messages in order; the same array until something changes. */
   get messages(): readonly ChatMessage[] {
     if (!this.#list) {
@@ -181,6 +189,10 @@ export class MessageLog {
     }
     const newest = this.#lastId === undefined || compareRecordIds(record.id, this.#lastId) > 0;
     this.#markApplied(record.id);
+    const { agentId, agentName } = record;
+    if (agentId && agentName && this.#agentNames[agentId] !== agentName) {
+      this.#agentNames = Object.freeze({ ...this.#agentNames, [agentId]: agentName });
+    }
     const raw = record.raw;
     switch (raw.type) {
       case 'user':
@@ -345,6 +357,7 @@ export class MessageLog {
     Object.assign(entry, {
       text: [content.text],
       blocks: content.blocks,
+      blocksBeforeText: content.blocksBeforeText,
       infoCollect: content.infoCollect.map((request) => ({ request })),
       connectorSetup: content.connectorSetup.map((request) => ({ request })),
       delegations: content.delegations,
@@ -453,6 +466,7 @@ export class MessageLog {
       senderAvatar: entry.senderAvatar,
       text: textOf(entry),
       blocks: entry.blocks,
+      blocksBeforeText: entry.blocksBeforeText,
       parts: entry.parts,
       attachment: entry.attachment,
       payment: payment && { gate: payment, status: this.#resolutions.get(payment.orderId)?.status ?? 'pending' },

@@ -17,6 +17,8 @@ import type {
 export interface ReplyContent {
   text: string;
   blocks: ContentBlock[];
+  /** How many of `blocks` the agent produced before its text. */
+  blocksBeforeText: number;
   infoCollect: InfoCollectPayload[];
   connectorSetup: ConnectorSetupRequest[];
   delegations: Delegation[];
@@ -27,12 +29,14 @@ const RESERVED: ReadonlySet<string> = new Set(Object.values(RESERVED_TOOL_NAMES)
 export function readReply(record: ChatStreamRecord): ReplyContent {
   const content = record.raw.type === 'assistant' ? record.raw.message.content : [];
   const infoCollect = extractInfoCollect(record);
+  // Reserved tool calls are rendered as cards, not as tool calls.
+  const shown = (block: ContentBlock) =>
+    block.type !== 'text' && !(block.type === 'tool_use' && RESERVED.has(block.name));
+  const firstText = content.findIndex((block) => block.type === 'text');
   return {
     text: extractText(record),
-    // Reserved tool calls are rendered as cards, not as tool calls.
-    blocks: content.filter(
-      (block) => block.type !== 'text' && !(block.type === 'tool_use' && RESERVED.has(block.name)),
-    ),
+    blocks: content.filter(shown),
+    blocksBeforeText: (firstText < 0 ? content : content.slice(0, firstText)).filter(shown).length,
     infoCollect: infoCollect ? [infoCollect] : [],
     connectorSetup: extractConnectorSetup(record),
     delegations: extractDelegations(record),

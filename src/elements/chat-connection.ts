@@ -6,6 +6,7 @@ import type { ChatClient } from '../client/chat.js';
 import { PaymentsClient } from '../client/payments.js';
 import { cardHostContext } from '../internal/context.js';
 import type { SvcEmitter } from '../internal/emit.js';
+import type { PersistedChat } from '../internal/persist.js';
 import { type ChatSettings, persistedConversation, targetAgentIds } from './chat-settings.js';
 
 type Host = ReactiveControllerHost & SvcEmitter & ChatSettings & { mode: string; opened: boolean };
@@ -31,8 +32,16 @@ export class ChatConnection implements ReactiveController {
   store?: ChatStore;
   /** Why the chat cannot start: a workspace key given as the token (the client says why). */
   fatal?: string;
+  /**
+   * The status of the store's last error (undefined: no answer), and whether it was a reply that failed, which
+   * its message says. The visitor reads a plain sentence; the detail goes to `svc-error` and the console.
+   */
+  failure?: { status?: number; reply: boolean };
   /** The service at `base-url` did not answer the last check; undefined: not asked since the chat started. */
   unreachable?: boolean;
+  /** The conversation shown before the visitor started a new one: the way back to it. */
+  previous?: string;
+  #previousSlot?: PersistedChat;
   #setup?: unknown[];
   #conversationId?: string;
   #agents?: string;
@@ -124,6 +133,8 @@ export class ChatConnection implements ReactiveController {
 
     const store = new ChatStore({ api: chat, targetAgentIds: targetAgentIds(host) });
     const persisted = persistedConversation(host);
+    this.#previousSlot = persistedConversation(host, 'previous');
+    this.previous = this.#previousSlot?.load();
     this.#unsubscribes = [
       store.subscribe(() => host.requestUpdate()),
       store.on('message-sent', ({ request, result }) => {
@@ -136,9 +147,12 @@ export class ChatConnection implements ReactiveController {
         this.options.turnComplete();
         host.emit('svc-turn-complete', detail);
       }),
-      store.on('error', ({ message, status }) => {
+      store.on('error', ({ message, status, cause }) => {
+        // A reply that failed has the turn's `result` record as its cause.
+        this.failure = { status, reply: (cause as { type?: unknown } | undefined)?.type === 'result' };
         if (status === 401) this.options.unauthorized();
         host.emit('svc-error', { message, status });
+        console.error(`<svc-chat>: ${message}`);
       }),
       store.on('conversation-change', ({ conversationId }) => persisted?.save(conversationId)),
     ];
@@ -153,6 +167,26 @@ export class ChatConnection implements ReactiveController {
     if (resume) void store.load(resume);
     host.emit('svc-ready', { conversationId: resume ?? null });
     this.askReach();
+  }
+
+  /** Starts a new conversation with the next message, keeping the way back to the one shown. */
+  newConversation(): void {
+    const store = this.store;
+    if (store?.conversationId) this.#setPrevious(store.conversationId);
+    store?.reset();
+  }
+
+  /** Shows the conversation before the new one again; the new one, if the visitor wrote in it, becomes the way back. */
+  backToPrevious(): void {
+    const { store, previous } = this;
+    if (!store || !previous) return;
+    this.#setPrevious(store.conversationId ?? undefined);
+    void store.load(previous);
+  }
+
+  #setPrevious(conversationId: string | undefined): void {
+    this.previous = conversationId;
+    this.#previousSlot?.save(conversationId ?? null);
   }
 
   /**

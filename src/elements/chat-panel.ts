@@ -1,7 +1,7 @@
 import { html, nothing, type ReactiveController, render, type TemplateResult } from 'lit';
 import type { ChatStore } from '../chat/chat-store.js';
 import type { SendResult } from '../client/types.js';
-import { plusIcon, stopIcon } from '../internal/content-icons.js';
+import { plusIcon, previousIcon, stopIcon } from '../internal/content-icons.js';
 import { trapTab } from '../internal/focus-trap.js';
 import { sendIcon } from '../internal/icons.js';
 import type { ChatLabels } from '../internal/labels/types.js';
@@ -158,7 +158,7 @@ export class ChatPanel implements ReactiveController {
   }
 
   newConversation(): void {
-    this.#store?.reset();
+    this.#connection.newConversation();
   }
 
   /** The panel opened: it shows the end of the conversation. */
@@ -195,11 +195,52 @@ export class ChatPanel implements ReactiveController {
     void this.host.updateComplete.then(() => this.#submit());
   }
 
-  /** The header's buttons of a conversation: a new one. */
+  /**
+   * The store's last error as the visitor reads it: one plain sentence in their language (the detail went to
+   * `svc-error` and the console), with a Retry unless a message carries its own: a message not sent, a reply
+   * that failed (which says so itself). Said once: not again beside the notice that the service is unreachable.
+   */
+  #errorNotice(store: ChatStore, labels: ChatLabels): TemplateResult | typeof nothing {
+    const connection = this.#connection;
+    const status = connection.failure?.status;
+    if (!store.error || connection.failure?.reply || (status === undefined && connection.unreachable)) return nothing;
+    const sentence =
+      status === undefined ? labels.networkError : status === 429 ? labels.tooManyRequests : labels.serviceError;
+    const retry = store.messages.some((m) => m.status === 'failed')
+      ? nothing
+      : html`<button part="retry-button" type="button" @click=${() => {
+          if (store.conversationId) void store.load(store.conversationId);
+          else store.clearError();
+        }}>${labels.retry}</button>`;
+    return html`<div part="notice" class="error" role="alert">${sentence} ${retry}</div>`;
+  }
+
+  /** Asks again what the visitor asked before the newest reply failed. */
+  #retryReply(store: ChatStore): void {
+    const asked = store.messages.findLast((m) => m.role === 'user');
+    if (!asked) return;
+    this.#scroll.follow();
+    void store.send(asked.text, asked.parts.length ? { parts: [...asked.parts] } : {});
+  }
+
+  /**
+   * The header's buttons of a conversation: back to the one before (after the visitor started a new one: it
+   * is kept, not thrown away), and a new one.
+   */
   #renderHeaderActions(): TemplateResult | typeof nothing {
     if (!this.#store) return nothing;
     const labels = this.#labels;
-    return html`<button class="icon-button" part="new-button" type="button" title=${labels.newConversation}
+    const connection = this.#connection;
+    return html`${
+      connection.previous
+        ? html`<button class="icon-button" part="previous-button" type="button" title=${labels.previousConversation}
+          aria-label=${labels.previousConversation} @click=${() => {
+            this.#scroll.follow();
+            connection.backToPrevious();
+            this.host.requestUpdate();
+          }}>${previousIcon}</button>`
+        : nothing
+    }<button class="icon-button" part="new-button" type="button" title=${labels.newConversation}
       aria-label=${labels.newConversation} @click=${() => this.host.newConversation()}>${plusIcon}</button>`;
   }
 
@@ -221,12 +262,15 @@ export class ChatPanel implements ReactiveController {
       return html`<div part="notice">${host.tokenEndpoint || host.tokenProvider ? labels.connecting : labels.signInRequired}</div>`;
     }
     const { messages } = store;
+    const newest = messages.at(-1);
     const content = this.#content;
     const view: ViewContext = {
       labels,
       agents: host.agents,
       imageHosts: this.#imageHosts(),
       retry: (id) => void store.retry(id),
+      failedReply: newest && newest.role !== 'user' && newest.error ? newest.key : undefined,
+      retryReply: () => this.#retryReply(store),
       lang: language.tag,
       dir: language.dir,
       showThinking: host.showThinking,
@@ -239,7 +283,7 @@ export class ChatPanel implements ReactiveController {
     return html`
       ${unreachable}
       ${store.connection === 'reconnecting' ? html`<div part="notice" role="status">${labels.reconnecting}</div>` : nothing}
-      ${store.error ? html`<div part="notice" class="error" role="alert">${store.error}</div>` : nothing}
+      ${this.#errorNotice(store, labels)}
       <div part="messages" role="log" aria-live="off" aria-label=${labels.messageList} tabindex="0"
         @scroll=${this.#scroll.onScroll}>
         ${store.loadingHistory ? html`<div class="history-note" role="status">${labels.loadingOlder}</div>` : nothing}
@@ -259,7 +303,7 @@ export class ChatPanel implements ReactiveController {
             @click=${this.#scroll.jumpToEnd}>↓</button>`
           : nothing
       }
-      <div part="status" aria-live="polite">${agentStatusLine(store.agentStatus, view)}</div>
+      <div part="status" aria-live="polite">${agentStatusLine(store.agentStatus, store.agentNames, view)}</div>
       ${this.#announcer.render()}
       ${renderAttachments(content.attachments, labels, view.lang)}
       <form part="composer" @submit=${(e: Event) => this.#submit(e)}>

@@ -23,10 +23,18 @@ export function targetAgentIds({ agentIds, agentId }: ChatSettings): string[] | 
   return ids.length ? ids : undefined;
 }
 
-/** Where `persist` keeps the conversation of a chat with these settings; none without `persist`. */
-export function persistedConversation(settings: ChatSettings): PersistedChat | undefined {
+/**
+ * Where `persist` keeps the conversation of a chat with these settings (`which`: the one shown, or the one
+ * before the visitor started a new one); none without `persist`.
+ */
+export function persistedConversation(
+  settings: ChatSettings,
+  which: 'shown' | 'previous' = 'shown',
+): PersistedChat | undefined {
   const { persist } = settings;
   if (persist === undefined || persist === null) return undefined;
   const slot = persist || settings.baseUrl || location.origin;
-  return persistedChat(`${slot}|${targetAgentIds(settings)?.join(',') ?? ''}`);
+  return persistedChat(
+    `${slot}|${targetAgentIds(settings)?.join(',') ?? ''}${which === 'previous' ? '|previous' : ''}`,
+  );
 }

@@ -2,8 +2,14 @@ import { html, nothing, type ReactiveController, type ReactiveControllerHost, ty
 import { closeIcon } from '../internal/icons.js';
 import type { ChatLabels } from '../internal/labels/types.js';
 
+/** Gives the larger image its proportions, from which its CSS sizes it to the viewport. */
+function fit(event: Event): void {
+  const image = event.target as HTMLImageElement;
+  if (image.naturalHeight) image.style.setProperty('--ratio', String(image.naturalWidth / image.naturalHeight));
+}
+
 /**
- * Shows an image of the conversation larger, in a modal `<dialog>`: focus moves into it, Escape, the close
+ * Shows an image of the conversation as large as the viewport allows, in a modal `<dialog>` on a dark backdrop: focus moves into it, Escape, the close
  * button or a click beside the image close it, and focus returns to the image that opened it.
  */
 export class ImageViewerController implements ReactiveController {
@@ -62,7 +68,7 @@ export class ImageViewerController implements ReactiveController {
     >
       <button part="lightbox-close" type="button" aria-label=${labels.closeImage} title=${labels.closeImage}
         @click=${() => this.close()}>${closeIcon}</button>
-      <img part="lightbox-image" src=${image.url} alt=${image.alt} referrerpolicy="no-referrer" />
+      <img part="lightbox-image" src=${image.url} alt=${image.alt} referrerpolicy="no-referrer" @load=${fit} />
     </dialog>`;
   }
 }

@@ -116,8 +116,10 @@ export default css`
     border-radius: ${token('radiusS')};
   }
 
+  /* One width, whatever the card says: an error that appears under a field does not widen it. */
   [part~='card'] {
-    width: 100%;
+    width: 380px;
+    max-width: 100%;
   }
   [part~='thinking'],
   [part~='tool-call'] {
@@ -160,7 +162,9 @@ export default css`
     border: 1px solid ${token('colorBorder')};
     border-radius: ${token('radiusM')};
     background: ${token('colorBg')};
-    max-width: 320px;
+    /* One width, whatever the name: the download buttons of files one under the other line up. */
+    width: 320px;
+    max-width: 100%;
   }
   [part~='file'] [part~='message-error'] {
     grid-column: 1 / -1;
@@ -228,12 +232,13 @@ export default css`
     overflow: visible;
   }
   [part~='lightbox']::backdrop {
-    background: rgb(0 0 0 / 0.75);
+    background: rgb(0 0 0 / 0.88);
   }
+  /* As large as the viewport allows, in its own proportions (--ratio, width over height, set once it loads). */
   [part~='lightbox-image'] {
     display: block;
-    max-width: 92vw;
-    max-height: 88vh;
+    width: min(92vw, 88vh * var(--ratio, 1));
+    height: auto;
     border-radius: ${token('radiusS')};
     background: #fff;
   }

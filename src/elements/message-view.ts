@@ -1,6 +1,6 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import type { ChatMessage } from '../chat/chat-message.js';
-import type { AgentStatus, ContentBlock, Delegation, MessagePart } from '../client/types.js';
+import type { AgentStatus, ContentBlock, Delegation, ImageBlock, MessagePart } from '../client/types.js';
 import '../cards/svc-connector-setup.js';
 import '../cards/svc-info-collect.js';
 import '../cards/svc-payment-gate.js';
@@ -30,6 +30,10 @@ export interface ViewContext {
   /** Keys of agent messages that follow one of the same agent: shown without repeating avatar and name. */
   continued: ReadonlySet<string>;
   retry(messageId: string): void;
+  /** The key of the newest message when it is a reply that failed: it offers a Retry. */
+  failedReply?: string;
+  /** Asks again what the visitor asked before the newest reply failed. */
+  retryReply(): void;
   readAloud: ReadAloudController;
   /** The reply whose read-aloud button is the one Tab stop among them. */
   readAloudStop?: string;
@@ -42,7 +46,7 @@ export function renderMessage(message: ChatMessage, view: ViewContext): Template
   if (message.role === 'user') return renderUser(message, view);
   if (message.role === 'system') {
     return html`<div part="message message-system" class="message">
-      ${message.error ? html`<span part="message-error">${view.labels.replyFailed} ${message.error}</span>` : nothing}
+      ${message.error ? renderReplyFailed(message, view) : nothing}
       ${message.interrupted ? html`<span class="meta">${view.labels.interrupted}</span>` : nothing}
     </div>`;
   }
@@ -69,7 +73,11 @@ function renderUser(message: ChatMessage, view: ViewContext): TemplateResult {
   </div>`;
 }
 
-function agentName(agentId: string | undefined, view: ViewContext, fallback?: string): string {
+function agentName(
+  agentId: string | undefined,
+  view: Pick<ViewContext, 'labels' | 'agents'>,
+  fallback?: string,
+): string {
   return (agentId ? view.agents?.[agentId]?.name : undefined) ?? fallback ?? view.labels.agent;
 }
 
@@ -88,8 +96,7 @@ function renderAgent(message: ChatMessage, view: ViewContext): TemplateResult {
     }
     <div class="body">
       <span part="name" class=${continued ? 'visually-hidden' : ''}>${name}</span>
-      ${view.showThinking ? message.blocks.map((b) => renderThinking(b, view)) : nothing}
-      ${message.blocks.map((b) => renderToolCall(b, view))}
+      ${message.blocks.slice(0, message.blocksBeforeText).map((b) => renderBlock(b, view))}
       ${
         message.text || message.streaming
           ? html`<div part="bubble" class=${message.streaming ? 'cursor' : ''}>
@@ -102,7 +109,7 @@ function renderAgent(message: ChatMessage, view: ViewContext): TemplateResult {
           </div>`
           : nothing
       }
-      ${message.blocks.map((b) => renderImage(b, view))}
+      ${message.blocks.slice(message.blocksBeforeText).map((b) => renderBlock(b, view))}
       ${message.delegations.map((d) => renderDelegation(d, name, view))}
       ${message.attachment ? renderAttachment(message, view) : nothing}
       ${
@@ -124,26 +131,38 @@ function renderAgent(message: ChatMessage, view: ViewContext): TemplateResult {
           ?answered=${card.answered}></svc-connector-setup>`,
       )}
       ${message.interrupted ? html`<span class="meta">${view.labels.interrupted}</span>` : nothing}
-      ${message.error ? html`<span part="message-error" role="alert">${view.labels.replyFailed} ${message.error}</span>` : nothing}
+      ${message.error ? renderReplyFailed(message, view) : nothing}
       ${view.readAloud.canRead(message) ? renderReadAloud(message, view) : nothing}
     </div>
   </div>`;
 }
 
-function renderThinking(block: ContentBlock, view: ViewContext): TemplateResult | typeof nothing {
-  if (block.type !== 'thinking') return nothing;
-  return html`<details part="thinking">
-    <summary>${view.labels.thoughts}</summary>
-    <div class="thinking-text">${block.thinking}</div>
-  </details>`;
+/** A reply that failed, said plainly (the detail went to `svc-error` and the console), the newest with a Retry. */
+function renderReplyFailed(message: ChatMessage, view: ViewContext): TemplateResult {
+  return html`<span part="message-error" role="alert">${view.labels.replyFailed}
+    ${
+      view.failedReply === message.key
+        ? html`<button part="retry-button" type="button" @click=${() => view.retryReply()}>${view.labels.retry}</button>`
+        : nothing
+    }
+  </span>`;
 }
 
-function renderToolCall(block: ContentBlock, view: ViewContext): TemplateResult | typeof nothing {
-  if (block.type !== 'tool_use') return nothing;
-  return html`<details part="tool-call">
-    <summary>${view.labels.toolInput(block.name)}</summary>
-    <pre>${JSON.stringify(block.input, null, 2)}</pre>
-  </details>`;
+/** A block of a reply other than its text: thinking (when shown), a tool call or an image. */
+function renderBlock(block: ContentBlock, view: ViewContext): TemplateResult | typeof nothing {
+  if (block.type === 'thinking' && view.showThinking) {
+    return html`<details part="thinking">
+      <summary>${view.labels.thoughts}</summary>
+      <div class="thinking-text">${block.thinking}</div>
+    </details>`;
+  }
+  if (block.type === 'tool_use') {
+    return html`<details part="tool-call">
+      <summary>${view.labels.toolInput(block.name)}</summary>
+      <pre>${JSON.stringify(block.input, null, 2)}</pre>
+    </details>`;
+  }
+  return block.type === 'image' ? renderImage(block, view) : nothing;
 }
 
 /** "Aria → Scout: task", read as a sentence. */
@@ -156,8 +175,7 @@ function renderDelegation(delegation: Delegation, from: string, view: ViewContex
 }
 
 /** Agent images load only from the allowed hosts, as markdown images do (`imageAllowed`); others become links. */
-function renderImage(block: ContentBlock, view: ViewContext): TemplateResult | typeof nothing {
-  if (block.type !== 'image') return nothing;
+function renderImage(block: ImageBlock, view: ViewContext): TemplateResult | typeof nothing {
   const url = safeUrl(block.source.url);
   if (!url) return nothing;
   return imageAllowed(url.href, view.imageHosts)
@@ -242,16 +260,20 @@ export function continuedRuns(messages: readonly ChatMessage[]): Set<string> {
   return continued;
 }
 
-/** "Aria · Typing…": what the first agent that is not idle is doing, or nothing. */
+/**
+ * "Aria · Typing…": what the first agent that is not idle is doing, or nothing. The agent is named as its
+ * messages are: by the chat's `agents`, else by the name its records carry (`names`).
+ */
 export function agentStatusLine(
   statuses: Readonly<Record<string, AgentStatus>>,
+  names: Readonly<Record<string, string>>,
   view: Pick<ViewContext, 'labels' | 'agents'>,
 ): string {
   const { labels } = view;
   for (const [agentId, status] of Object.entries(statuses)) {
     if (status === 'idle') continue;
     const what = status === 'thinking' ? labels.thinking : status === 'typing' ? labels.typing : labels.usingTool;
-    return `${view.agents?.[agentId]?.name ?? labels.agent} · ${what}`;
+    return `${agentName(agentId, view, names[agentId])} · ${what}`;
   }
   return '';
 }

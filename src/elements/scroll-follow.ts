@@ -3,6 +3,8 @@ import { isAtEnd } from '../internal/at-end.js';
 
 /** Distance from the top under which older messages are loaded. */
 const HISTORY_PX = 200;
+/** Space kept above a card shown from its top. */
+const CARD_MARGIN_PX = 8;
 
 /** What the controller needs of the conversation: its history paging and whether a reply runs. */
 export interface ScrollSource {
@@ -16,16 +18,30 @@ export interface ScrollSource {
 
 /**
  * Keeps the conversation where the reader wants it: at the end while they are there (also when a row grows
- * after it rendered: a card draws itself, an image loads), still when older messages are put above what they
- * read, and otherwise where they scrolled, with `awayFromEnd` set so the chat can offer a jump to new text.
+ * after it rendered: markdown renders, a card draws itself, an image loads), still when older messages are
+ * put above what they read, and otherwise where they scrolled, with `awayFromEnd` set so the chat can offer
+ * a jump to new text. A card taller than the view that ends the conversation shows from its top.
  * Older messages load when the reader nears the top, or when a page of history does not fill the list.
+ *
+ * Only the reader's own scrolling stops the chat following: a move up, away from the end (or on below a card
+ * shown from its top). The `scroll` event of a position the chat set itself comes a frame later, when rows
+ * may have grown below it: judged by where the list then was, it read as the reader leaving the end (a
+ * restored conversation opened thousands of pixels above its newest message). The browser's own moves
+ * (scroll anchoring, off while the chat follows; a position clamped or rounded) are not the reader's either.
  */
 export class ScrollFollowController implements ReactiveController {
   /** New content arrived while the reader was above the end. */
   awayFromEnd = false;
   #follow = true;
+  /** The list's position when last seen: a scroll event's move is measured from it. */
+  #lastTop = 0;
+  /** The chat shows a card from its top: reading on below it is the reader's move too. */
+  #atCard = false;
   #restoreFrom?: { height: number; top: number };
-  readonly #grown = new ResizeObserver(() => this.#follow && this.jumpToEnd());
+  readonly #grown = new ResizeObserver(() => {
+    const list = this.source.list();
+    if (this.#follow && list) this.#toEnd(list);
+  });
 
   constructor(
     private readonly host: ReactiveControllerHost,
@@ -43,7 +59,14 @@ export class ScrollFollowController implements ReactiveController {
   readonly onScroll = (): void => {
     const list = this.source.list();
     if (!list) return;
-    this.#follow = isAtEnd(list);
+    // Within a pixel: Firefox keeps fractional positions, and may round one once rows change.
+    const moved = list.scrollTop - this.#lastTop;
+    this.#lastTop = list.scrollTop;
+    if (isAtEnd(list)) this.#follow = true;
+    else if (moved <= -1 || (moved >= 1 && this.#atCard)) {
+      this.#follow = false;
+      list.style.overflowAnchor = '';
+    }
     if (this.#follow && this.awayFromEnd) {
       this.awayFromEnd = false;
       this.host.requestUpdate();
@@ -59,8 +82,22 @@ export class ScrollFollowController implements ReactiveController {
       this.awayFromEnd = false;
       this.host.requestUpdate();
     }
-    list?.scrollTo({ top: list.scrollHeight });
+    if (list) this.#toEnd(list);
   };
+
+  /** Shows the end of the conversation, or the top of a card ending it that is taller than the view. */
+  #toEnd(list: HTMLElement): void {
+    const view = list.getBoundingClientRect();
+    const card = list.lastElementChild?.querySelector('[part~=card]');
+    const cardTop = card ? card.getBoundingClientRect().top - view.top + list.scrollTop - CARD_MARGIN_PX : Infinity;
+    const end = list.scrollHeight - list.clientHeight;
+    list.scrollTop = card && card.getBoundingClientRect().height > list.clientHeight ? Math.min(cardTop, end) : end;
+    this.#lastTop = list.scrollTop;
+    this.#atCard = this.#lastTop < end - 1;
+    // While it follows, the chat places the list itself: scroll anchoring would move it as rows above grow,
+    // and such a move could not be told from the reader's.
+    list.style.overflowAnchor = 'none';
+  }
 
   hostUpdate(): void {
     // Decided before the render that shows the new content, so the jump button comes with it (set after the
@@ -73,9 +110,10 @@ export class ScrollFollowController implements ReactiveController {
     if (!list) return;
     if (this.#restoreFrom && !this.source.loadingHistory()) {
       list.scrollTop = this.#restoreFrom.top + (list.scrollHeight - this.#restoreFrom.height);
+      this.#lastTop = list.scrollTop;
       this.#restoreFrom = undefined;
     } else if (this.#follow) {
-      list.scrollTop = list.scrollHeight;
+      this.#toEnd(list);
     }
     this.#grown.disconnect();
     for (const row of list.children) this.#grown.observe(row);

@@ -35,6 +35,7 @@ export type ChatTheme = 'light' | 'dark' | 'auto';
  * @csspart header - The top bar; `title` is its heading.
  * @csspart title - The heading.
  * @csspart new-button - Starts a new conversation.
+ * @csspart previous-button - Goes back to the conversation before the new one (kept, with `persist` across reloads).
  * @csspart close-button - Closes the launcher's panel.
  * @csspart notice - The line that says "Reconnecting…", that the service cannot be reached, or shows an error.
  * @csspart messages - The scrolling conversation (`role="log"`, not live: see `announcer`).
@@ -298,7 +299,7 @@ export class SvcChat extends SvcPlainElement {
     this.updateComplete.then(() => this.#frame.launcher?.focus());
   }
 
-  /** Starts a new conversation. */
+  /** Starts a new conversation; the one shown is kept, with a button back to it. */
   newConversation(): void {
     this.#panel?.newConversation();
     this.#input?.focus();

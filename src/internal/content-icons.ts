@@ -3,6 +3,8 @@ import { icon } from './icons.js';
 
 /** The icons of the conversation: they load with the panel. */
 export const plusIcon = icon(svg`<path d="M12 5v14M5 12h14"/>`);
+/** Back to the conversation before: a clock turned back. */
+export const previousIcon = icon(svg`<path d="M3 12a9 9 0 1 0 3-6.7L3 8"/><path d="M3 3v5h5M12 7v5l3 2"/>`);
 export const stopIcon = icon(
   svg`<rect x="7" y="7" width="10" height="10" rx="1.5" fill="currentColor" stroke="none"/>`,
 );

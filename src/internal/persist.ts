@@ -1,4 +1,7 @@
-/** Where `persist` keeps the conversation id: `localStorage`, so it survives a reload and a new tab. */
+/**
+ * Where `persist` keeps a conversation id (the one shown, and the one before a new one was started):
+ * `localStorage`, so it survives a reload and a new tab.
+ */
 export interface PersistedChat {
   load(): string | undefined;
   save(conversationId: string | null): void;

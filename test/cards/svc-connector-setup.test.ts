@@ -1,4 +1,5 @@
 import { expect, fixture, html, oneEvent } from '@open-wc/testing';
+import { visualDiff } from '@web/test-runner-visual-regression';
 import '../../src/cards/svc-connector-setup.js';
 import type { SvcConnectorSetup } from '../../src/cards/svc-connector-setup.js';
 import { extractConnectorSetup } from '../../src/client/records.js';
@@ -8,14 +9,20 @@ import { chat, fill, idle, part, parts, recordAfter, turn, typeAndSend, visitorC
 const agentTexts = (el: Element) =>
   parts(el, 'message-agent').map((m) => m.querySelector('svc-markdown')?.shadowRoot?.textContent?.trim() ?? '');
 
+/** The card the demo agent shows for `/connect github`, alone on the page, answering in its conversation. */
+async function githubCard() {
+  const client = await visitorClient();
+  const { conversationId, records } = await turn(client, '/connect github');
+  const [request] = records.flatMap(extractConnectorSetup);
+  const card = await fixture<SvcConnectorSetup>(html`<svc-connector-setup lang="en" .client=${client}
+    conversation-id=${conversationId} .request=${request}></svc-connector-setup>`);
+  return { client, conversationId, records, card };
+}
+
 describe('<svc-connector-setup>', () => {
   it('alone: masks secrets with a show toggle, requires fields, stores them and tells the agent', async () => {
-    const client = await visitorClient();
-    const { conversationId, records } = await turn(client, '/connect github');
-    const [request] = records.flatMap(extractConnectorSetup);
-    const card = await fixture<SvcConnectorSetup>(html`<svc-connector-setup lang="en" .client=${client}
-      conversation-id=${conversationId} .request=${request}></svc-connector-setup>`);
-    expect(part(card, 'title')!.textContent).to.equal('Github');
+    const { client, conversationId, records, card } = await githubCard();
+    expect(part(card, 'title')!.textContent).to.equal('GitHub');
 
     const key = card.shadowRoot!.querySelector<HTMLInputElement>('[name=api_key]')!;
     expect(key.type).to.equal('password');
@@ -39,13 +46,34 @@ describe('<svc-connector-setup>', () => {
     expect((await submitting).detail).to.deep.equal({ connectorTypeId: 'github', fields: ['api_key'] });
     await saved;
     await until(() => card.getAttribute('state') === 'submitted', 'the saved state');
-    expect(part(card, 'status')!.textContent).to.contain('Github is set up');
+    expect(part(card, 'status')!.textContent).to.contain('GitHub is set up');
     expect(card.shadowRoot!.querySelector('input')).to.equal(null);
 
     // The agent retries with the credentials.
     await recordAfter(client, conversationId, records.at(-1)!, (r) =>
       JSON.stringify(r.raw).includes('is connected now (stored fields: api_key)'),
     );
+  });
+
+  it('alone: clears "This field is required." once the field is filled, and shows whether a secret is shown', async () => {
+    const { card } = await githubCard();
+    part<HTMLButtonElement>(card, 'button')!.click();
+    await until(() => part(card, 'field-error'), 'the required error');
+    fill(card, 'api_key', 'ghp_');
+    await card.updateComplete;
+    expect(part(card, 'field-error')?.textContent, 'no error under a filled field').to.equal(undefined);
+    expect(card.shadowRoot!.querySelector('[name=api_key]')!.getAttribute('aria-invalid')).to.equal('false');
+
+    const toggle = part<HTMLButtonElement>(card, 'toggle')!;
+    const hidden = toggle.innerHTML;
+    toggle.click();
+    await card.updateComplete;
+    expect(toggle.innerHTML, 'the icon of a shown secret').not.to.equal(hidden);
+    expect(toggle.querySelectorAll('path')).to.have.length(2);
+    await visualDiff(card, 'connector-card-filled-shown');
+    toggle.click();
+    await card.updateComplete;
+    expect(toggle.innerHTML).to.equal(hidden);
   });
 
   it('alone: shows why the credentials could not be stored', async () => {

@@ -1,4 +1,5 @@
 import { expect, fixture, html, oneEvent } from '@open-wc/testing';
+import { visualDiff } from '@web/test-runner-visual-regression';
 import '../../src/cards/svc-info-collect.js';
 import type { SvcInfoCollect } from '../../src/cards/svc-info-collect.js';
 import { extractInfoCollect } from '../../src/client/records.js';
@@ -82,6 +83,22 @@ describe('<svc-info-collect>', () => {
       records.at(-1)!,
       (r) => r.raw.type === 'assistant' && JSON.stringify(r.raw).includes('Thank you!'),
     );
+  });
+
+  it('in the chat: keeps its width when its errors appear', async () => {
+    const el = await chat();
+    typeAndSend(el, '/form');
+    const card = await waitFor<HTMLElement & { updateComplete: Promise<boolean> }>(el, 'svc-info-collect', 'the form');
+    await card.updateComplete;
+    const before = card.getBoundingClientRect().width;
+    part<HTMLButtonElement>(card, 'button')!.click();
+    await until(() => part(card, 'field-error'), 'the errors');
+    // Email's error is longer than any label of the form.
+    fill(card, 'email', 'not an address');
+    part<HTMLButtonElement>(card, 'button')!.click();
+    await until(() => parts(card, 'field-error').length === 2, 'the email error');
+    expect(card.getBoundingClientRect().width).to.equal(before);
+    await visualDiff(card, 'form-card-errors');
   });
 
   it('alone without a conversation says it cannot be answered', async () => {

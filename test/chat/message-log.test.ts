@@ -134,6 +134,8 @@ describe('MessageLog: records to messages', () => {
       reply?.blocks.map((b) => b.type),
       ['thinking', 'image', 'tool_use'],
     );
+    // Rendered in the order the agent produced them: the thinking above the text, the rest below it.
+    assert.equal(reply?.blocksBeforeText, 1);
     assert.deepEqual(reply?.delegations, [
       { toolUseId: 'tu_2', fromAgentId: 'agent_echo', agentId: 'agent_scout', agentName: 'Scout', task: 'Find hotels' },
     ]);

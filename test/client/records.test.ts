@@ -144,7 +144,7 @@ describe('client: record helpers on the demo agent’s records', () => {
     const [setup, ...rest] = extractConnectorSetup(card);
     assert.equal(rest.length, 0);
     assert.equal(setup?.connectorTypeId, 'github');
-    assert.equal(setup?.name, 'Github');
+    assert.equal(setup?.name, 'GitHub');
     assert.equal(setup?.toolUseId, turn.toolCalls[0]?.id);
     assert.deepEqual(
       setup?.fields.map((f) => [f.name, f.secret ?? false, f.required ?? false]),

@@ -3,6 +3,7 @@ import '../../src/elements/svc-chat.js';
 import { ChatClient } from '../../src/client/chat.js';
 import { HttpClient } from '../../src/client/http.js';
 import type { SvcChat } from '../../src/elements/svc-chat.js';
+import { EN_LABELS } from '../../src/internal/labels/en.js';
 import { lastSmsCode, mintVisitorSession, service, until } from '../helpers/browser-service.js';
 import { chatReady } from '../helpers/chat-ready.js';
 
@@ -12,10 +13,10 @@ const parts = (el: SvcChat, name: string) => [...el.shadowRoot!.querySelectorAll
 const agentTexts = (el: SvcChat) =>
   parts(el, 'message-agent').map((m) => m.querySelector('svc-markdown')?.shadowRoot?.textContent?.trim() ?? '');
 
-async function chatWithToken(attrs: { agent?: string; mode?: string } = {}): Promise<SvcChat> {
+async function chatWithToken(attrs: { agent?: string; mode?: string; height?: number } = {}): Promise<SvcChat> {
   const { url } = await service();
   const { token } = await mintVisitorSession();
-  return fixture<SvcChat>(html`<div style="height: 600px">
+  return fixture<SvcChat>(html`<div style="height: ${attrs.height ?? 600}px">
     <svc-chat base-url=${url} token=${token} agent-ids=${attrs.agent ?? 'agent_echo'} mode=${attrs.mode ?? 'inline'}></svc-chat>
   </div>`).then(async (div) => {
     const chat = div.querySelector('svc-chat')!;
@@ -206,10 +207,13 @@ describe('<svc-chat>', () => {
       return fetch(input, init);
     };
     const { el } = await chatThrough(flaky);
+    const failure = oneEvent(el, 'svc-error');
     await el.send('try me');
     const retry = await until(() => part<HTMLButtonElement>(el, 'retry-button'), 'the retry button');
     expect(el.shadowRoot!.textContent).to.contain('Not sent.');
-    expect(part(el, 'notice')?.textContent).to.contain('Failed to fetch');
+    // The visitor reads why in plain words; the developer reads the detail in svc-error (and the console).
+    expect(part(el, 'notice')?.textContent).to.contain(EN_LABELS.networkError);
+    expect((await failure).detail.message).to.contain('Failed to fetch');
     const complete = oneEvent(el, 'svc-turn-complete');
     retry.click();
     await complete;
@@ -253,7 +257,8 @@ describe('<svc-chat>', () => {
 
   it('follows a card that draws itself after its message to the end of the list', async function () {
     this.timeout(20_000);
-    const el = await chatWithToken({ agent: 'agent_aria' });
+    // A view the form fits in: a card taller than the view shows from its top (scroll-follow.test.ts).
+    const el = await chatWithToken({ agent: 'agent_aria', height: 900 });
     const done = oneEvent(el, 'svc-turn-complete');
     await el.send('/form');
     await done;

@@ -4,6 +4,7 @@ import { ChatClient } from '../../src/client/chat.js';
 import { HttpClient } from '../../src/client/http.js';
 import { extractText } from '../../src/client/records.js';
 import type { SvcChat } from '../../src/elements/svc-chat.js';
+import { EN_LABELS } from '../../src/internal/labels/en.js';
 import { lastSmsCode, mintVisitorSession, service, until } from '../helpers/browser-service.js';
 import { chatReady } from '../helpers/chat-ready.js';
 
@@ -163,7 +164,7 @@ describe('an SMS session that expires mid-conversation', function () {
 });
 
 describe('a token endpoint that fails', () => {
-  it('says so once, as a failure to get a session with its status, and keeps the message for a retry', async () => {
+  it('says so once, in plain words (the failure to get a session with its status in svc-error), and keeps the message for a retry', async () => {
     const { url } = await service();
     const el = await fixture<SvcChat>(html`<div style="height: 600px"><svc-chat base-url=${url} agent-ids="agent_echo"
       token-endpoint="/__svc/token-unavailable"></svc-chat></div>`).then((d) =>
@@ -177,8 +178,9 @@ describe('a token endpoint that fails', () => {
     await until(() => parts(el, 'retry-button')[0], 'the retry button');
     const reason = 'could not get a session token: the token endpoint answered 500';
     expect(errors).to.deep.equal([{ message: reason, status: 500 }]);
-    expect(parts(el, 'notice').map(shownText)).to.deep.equal([reason]);
-    expect(shownText(el.shadowRoot).split(reason)).to.have.length(2, 'the reason is shown once');
+    expect(parts(el, 'notice').map(shownText)).to.deep.equal([EN_LABELS.serviceError]);
+    expect(shownText(el.shadowRoot).split(EN_LABELS.serviceError)).to.have.length(2, 'the failure is said once');
+    expect(shownText(el.shadowRoot)).not.to.contain(reason);
     expect(shownText(el.shadowRoot)).to.contain('Not sent.');
   });
 });

@@ -156,6 +156,8 @@ describe('demo runtime', () => {
     const [card] = toolUses(records);
     assert.equal(card?.name, 'setup_connector');
     assert.equal(card!.input.connectorTypeId, 'github');
+    // The card's title writes the service's name as the service does.
+    assert.equal(card!.input.name, 'GitHub');
     const fields = card!.input.fields as { name: string; secret?: boolean }[];
     assert.deepEqual(
       fields.map((f) => [f.name, !!f.secret]),

@@ -43,6 +43,8 @@ export interface ChatLabels extends ContentLabels {
   open: string;
   close: string;
   newConversation: string;
+  /** Goes back to the conversation shown before the visitor started a new one. */
+  previousConversation: string;
   thinking: string;
   typing: string;
   usingTool: string;
@@ -82,6 +84,10 @@ export interface ChatLabels extends ContentLabels {
   tooManyTries: string;
   smsDisabled: string;
   networkError: string;
+  /** The service answered with an error: what the visitor reads (the detail goes to `svc-error`). */
+  serviceError: string;
+  /** The service answered 429. */
+  tooManyRequests: string;
 }
 
 export interface PaymentLabels {

@@ -1,0 +1,85 @@
+import { expect, fixture, html, oneEvent } from '@open-wc/testing';
+import { visualDiff } from '@web/test-runner-visual-regression';
+import '../../src/elements/svc-chat.js';
+import type { SvcChat } from '../../src/elements/svc-chat.js';
+import ar from '../../src/internal/labels/ar.js';
+import en from '../../src/internal/labels/en.js';
+import zh from '../../src/internal/labels/zh-CN.js';
+import { part, parts } from '../cards/helpers.js';
+import { mintVisitorSession, service, until } from '../helpers/browser-service.js';
+import { chatReady } from '../helpers/chat-ready.js';
+
+type ErrorDetail = { message: string; status?: number };
+
+const shownText = (node: Node | null | undefined) => (node?.textContent ?? '').replace(/\s+/g, ' ').trim();
+
+/** The `svc-error` details `el` emits and the console lines logged, from now until `stop()`. */
+function watchErrors(el: SvcChat) {
+  const events: ErrorDetail[] = [];
+  const logged: string[] = [];
+  el.addEventListener('svc-error', (e) => events.push((e as CustomEvent<ErrorDetail>).detail));
+  const original = console.error;
+  console.error = (...args: unknown[]) => {
+    logged.push(args.join(' '));
+  };
+  return { events, logged, stop: () => (console.error = original) };
+}
+
+describe('what the visitor reads when something fails', () => {
+  for (const [lang, labels] of [
+    ['en', en.chat],
+    ['zh-CN', zh.chat],
+    ['ar', ar.chat],
+  ] as const) {
+    it(`says a failed reply in one plain sentence with a Retry (${lang}); the detail goes to svc-error and the console`, async () => {
+      const { url } = await service();
+      const { token } = await mintVisitorSession();
+      const el = await fixture<SvcChat>(html`<div style="height: 600px"><svc-chat base-url=${url} token=${token}
+        agent-ids="agent_aria" lang=${lang}></svc-chat></div>`).then((d) => chatReady(d.querySelector('svc-chat')!));
+      const errors = watchErrors(el);
+      try {
+        const done = oneEvent(el, 'svc-turn-complete');
+        await el.send('/error');
+        await done;
+        const failed = await until(() => part(el, 'message-error'), 'the failed reply');
+        const detail = 'the demo agent failed on purpose (/error)';
+        expect(errors.events.map((e) => e.message)).to.deep.equal([detail]);
+        expect(errors.logged.some((line) => line.includes(detail))).to.equal(true);
+        expect(shownText(el.shadowRoot)).not.to.contain('on purpose');
+        const retry = failed.querySelector<HTMLButtonElement>('[part~=retry-button]')!;
+        expect(shownText(failed)).to.equal(`${labels.replyFailed} ${labels.retry}`);
+        expect(shownText(el.shadowRoot).split(labels.replyFailed)).to.have.length(2, 'said once');
+        expect(parts(el, 'notice')).to.have.length(0);
+        if (lang === 'zh-CN') await visualDiff(el.parentElement!, 'reply-failed-zh-CN');
+        const again = oneEvent(el, 'svc-message-sent');
+        retry.click();
+        expect((await again).detail.text).to.equal('/error');
+      } finally {
+        errors.stop();
+      }
+    });
+  }
+
+  it('says a token endpoint that fails once, in a plain sentence, and keeps the message for a retry', async () => {
+    const { url } = await service();
+    const el = await fixture<SvcChat>(html`<div style="height: 600px"><svc-chat base-url=${url} agent-ids="agent_echo"
+      lang="en" token-endpoint="/__svc/token-unavailable"></svc-chat></div>`).then((d) =>
+      chatReady(d.querySelector('svc-chat')!),
+    );
+    const errors = watchErrors(el);
+    try {
+      await el.send('hello');
+      await until(() => parts(el, 'retry-button')[0], 'the retry button');
+      const detail = 'could not get a session token: the token endpoint answered 500';
+      expect(errors.events).to.deep.equal([{ message: detail, status: 500 }]);
+      expect(errors.logged.filter((line) => line.includes(detail))).to.have.length(1);
+      expect(parts(el, 'notice').map(shownText)).to.deep.equal([en.chat.serviceError]);
+      expect(shownText(el.shadowRoot)).not.to.contain('token endpoint');
+      expect(shownText(el.shadowRoot).split(en.chat.serviceError)).to.have.length(2, 'said once');
+      expect(shownText(el.shadowRoot)).to.contain(en.chat.sendFailed);
+      await visualDiff(el.parentElement!, 'token-endpoint-failed');
+    } finally {
+      errors.stop();
+    }
+  });
+});

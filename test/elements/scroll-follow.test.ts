@@ -1,0 +1,139 @@
+import { expect, fixture, html, nextFrame, oneEvent } from '@open-wc/testing';
+import { visualDiff } from '@web/test-runner-visual-regression';
+import '../../src/elements/svc-chat.js';
+import { ChatClient } from '../../src/client/chat.js';
+import { HttpClient } from '../../src/client/http.js';
+import type { SvcChat } from '../../src/elements/svc-chat.js';
+import { mintVisitorSession, service, until } from '../helpers/browser-service.js';
+import { chatReady } from '../helpers/chat-ready.js';
+import { phonePage } from '../helpers/phone-page.js';
+
+type Updating = Element & { updateComplete: Promise<unknown> };
+
+const part = (el: SvcChat, name: string) => el.shadowRoot!.querySelector<HTMLElement>(`[part~="${name}"]`);
+
+/** How far the end of the conversation is below the view, in pixels. */
+const belowView = (list: HTMLElement) => list.scrollHeight - list.scrollTop - list.clientHeight;
+
+/** Resolves once each image in view of `list` has loaded (those out of view load lazily, when they come in). */
+async function imagesInViewLoaded(list: HTMLElement): Promise<void> {
+  const view = list.getBoundingClientRect();
+  const images = [...list.querySelectorAll('img')].filter((image) => {
+    const box = image.getBoundingClientRect();
+    return box.bottom > view.top && box.top < view.bottom;
+  });
+  await until(() => images.every((image) => image.complete), 'the images in view');
+}
+
+/**
+ * Resolves once everything in the chat that lays out after its first render has: the markdown (its engine
+ * loads apart), the cards (each renders itself), the images in view; then the frame in which the chat
+ * reacts to the last of these sizes.
+ */
+async function laidOut(el: SvcChat): Promise<void> {
+  const root = el.shadowRoot!;
+  await until(() => !part(el, 'messages')?.querySelector('.history-note'), 'the history');
+  const updating = [...root.querySelectorAll<Updating>('svc-markdown, [part~=card]')];
+  await Promise.all(updating.map((e) => e.updateComplete));
+  await nextFrame();
+  await imagesInViewLoaded(part(el, 'messages')!);
+  await nextFrame();
+  await nextFrame();
+}
+
+/** A conversation of agent Aria with long markdown, images and cards: what lays out after the first render. */
+async function richConversation(token: string, commands: string[]): Promise<string> {
+  const { url } = await service();
+  const chat = new ChatClient(new HttpClient({ baseUrl: url, apiKey: token }));
+  let conversationId: string | undefined;
+  for (const message of commands) {
+    const turn = await chat.sendMessage({
+      message,
+      conversationId,
+      targetAgentIds: ['agent_aria'],
+      newConversation: !conversationId,
+    });
+    conversationId = turn.conversationId;
+  }
+  return conversationId!;
+}
+
+describe('scroll follow', () => {
+  it('opens a conversation restored by persist at its newest message, after its content lays out', async function () {
+    this.timeout(60_000);
+    localStorage.clear();
+    const { url } = await service();
+    const { token } = await mintVisitorSession();
+    const id = await richConversation(token, ['/markdown', '/image', '/form', '/markdown', '/image', '/pay 9.9']);
+    localStorage.setItem('svc-chat:reload|agent_aria', id);
+    const el = await fixture<SvcChat>(html`<div style="height: 600px"><svc-chat base-url=${url} token=${token}
+      agent-ids="agent_aria" persist="reload"></svc-chat></div>`).then((d) => chatReady(d.querySelector('svc-chat')!));
+    await until(() => el.shadowRoot!.querySelector('svc-payment-gate'), 'the newest message, a payment card');
+    await laidOut(el);
+    const list = part(el, 'messages')!;
+    expect(list.scrollHeight).to.be.above(list.clientHeight * 3);
+    expect(belowView(list)).to.be.below(2);
+    expect(part(el, 'jump-button')).to.equal(null);
+    await visualDiff(el.parentElement!, 'reload-at-newest');
+  });
+
+  it('brings a card that arrives while the visitor follows the end fully into view', async function () {
+    this.timeout(60_000);
+    const { url } = await service();
+    const { token } = await mintVisitorSession();
+    const id = await richConversation(token, ['/markdown', '/image']);
+    const el = await fixture<SvcChat>(html`<div style="height: 640px"><svc-chat base-url=${url} token=${token}
+      agent-ids="agent_aria" conversation-id=${id}></svc-chat></div>`).then((d) =>
+      chatReady(d.querySelector('svc-chat')!),
+    );
+    await until(() => el.shadowRoot!.querySelector('[part~=image]'), 'the history');
+    await laidOut(el);
+    for (const [command, card] of [
+      ['/connect github', 'svc-connector-setup'],
+      ['/pay 9.9', 'svc-payment-gate'],
+    ]) {
+      const done = oneEvent(el, 'svc-turn-complete');
+      await el.send(command);
+      await done;
+      await until(() => el.shadowRoot!.querySelectorAll(card).length, `the ${card}`);
+      await laidOut(el);
+      const list = part(el, 'messages')!;
+      const shown = list.getBoundingClientRect();
+      const box = [...el.shadowRoot!.querySelectorAll(card)].at(-1)!.getBoundingClientRect();
+      expect(box.top, `the top of ${card}`).to.be.at.least(shown.top);
+      expect(box.bottom, `the bottom of ${card}`).to.be.at.most(shown.bottom + 1);
+    }
+    await visualDiff(el.parentElement!, 'card-in-view-desktop');
+  });
+
+  it('shows the top of a card taller than the view on a phone', async function () {
+    this.timeout(60_000);
+    const { url } = await service();
+    const { token } = await mintVisitorSession();
+    const id = await richConversation(token, ['/markdown']);
+    const { frame, doc } = await phonePage(`<svc-chat mode="launcher" base-url="${url}" token="${token}"
+      agent-ids="agent_aria" conversation-id="${id}" lang="en"></svc-chat>`);
+    try {
+      const el = doc.querySelector<SvcChat>('svc-chat')!;
+      el.open();
+      await el.updateComplete;
+      await until(() => el.shadowRoot!.querySelector('svc-markdown'), 'the history');
+      await laidOut(el);
+      const done = oneEvent(el, 'svc-turn-complete');
+      await el.send('/form');
+      await done;
+      const card = await until(() => el.shadowRoot!.querySelector<HTMLElement>('svc-info-collect'), 'the form');
+      await laidOut(el);
+      const list = part(el, 'messages')!;
+      const shown = list.getBoundingClientRect();
+      const box = card.getBoundingClientRect();
+      expect(box.height).to.be.above(shown.height);
+      // Its title and first field are in view: the visitor reads the card from its start.
+      expect(box.top).to.be.at.least(shown.top);
+      expect(box.top).to.be.below(shown.top + 40);
+      await visualDiff(frame, 'card-top-in-view-phone');
+    } finally {
+      frame.remove();
+    }
+  });
+});
