@@ -3,7 +3,8 @@ import { shot, url } from './demo-page.js';
 
 /**
  * The demo home page's layout, measured: its grid sits centred under the header on a wide screen, and on a
- * phone the floating launcher never covers the "Try these" commands or, at the end of the page, the footer.
+ * phone the floating launcher never covers the "Try these" commands or, at the end of the page, the footer; on a
+ * laptop it never covers the inline chat beside them.
  */
 
 /** The boxes of the text (not of the elements) matching `selector`: where the words are drawn. */
@@ -56,4 +57,17 @@ test('on a phone the launcher covers neither the commands nor the footer', async
   );
   expect(covered.map((box) => box.text)).toEqual([]);
   await shot(page, 'demo-phone-end');
+});
+
+test('on a laptop the launcher keeps out of the inline chat, its send button included', async ({ page }) => {
+  for (const width of [880, 1024, 1180]) {
+    await page.setViewportSize({ width, height: 700 });
+    await page.goto(url('/'));
+    const launcher = (await page.locator('#launcher-chat [part~="launcher"]').boundingBox())!;
+    // The launcher is fixed: any part of the chat in its column passes under it while the page scrolls.
+    const chat = (await page.locator('#inline-chat').boundingBox())!;
+    expect(chat.x + chat.width, `at ${width} px`).toBeLessThanOrEqual(launcher.x - 8);
+  }
+  await page.locator('#inline-chat').scrollIntoViewIfNeeded();
+  await shot(page, 'demo-laptop');
 });
