@@ -117,6 +117,9 @@ export class SvcMarkdown extends SvcElement {
   // rendering must not load (so leak to) an image from a host that is not allowed.
   set imageHosts(value: string[] | undefined) {
     const old = this.#imageHosts;
+    // The chat sets a new list at every render (a Lit binding sets an array each time): the same hosts must not
+    // render the whole text again at every streamed delta.
+    if (old && value && old.length === value.length && old.every((host, i) => host === value[i])) return;
     this.#imageHosts = value;
     if (this.text) this.#markdown.renderAll();
     this.requestUpdate('imageHosts', old);

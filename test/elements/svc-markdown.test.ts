@@ -182,6 +182,19 @@ describe('<svc-markdown>', () => {
     expect([...base(el).querySelectorAll('img')].map((img) => img.alt)).to.deep.equal(['leak']);
   });
 
+  it('keeps its rendering when given the same image hosts again (the chat gives a new list at every render)', async () => {
+    const text = '![ok](https://img.example/a.png)\n\nA paragraph a visitor may be selecting.';
+    const el = await fixture<SvcMarkdown>(html`<svc-markdown image-hosts="img.example" .text=${text}></svc-markdown>`);
+    const paragraph = base(el).querySelector('p:last-child');
+    el.imageHosts = ['img.example'];
+    await elementUpdated(el);
+    expect(base(el).querySelector('p:last-child')).to.equal(paragraph);
+    // Control: other hosts render it again.
+    el.imageHosts = ['cdn.example'];
+    await elementUpdated(el);
+    expect(base(el).querySelector('p:last-child') === paragraph).to.equal(false);
+  });
+
   it('applies new image hosts to the blocks of a streamed reply', async () => {
     const el = await render('');
     // Images from other hosts than the page's load only once allowed: this one is, to begin with.
