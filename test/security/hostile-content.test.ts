@@ -149,8 +149,9 @@ describe('hostile content in <svc-chat>: the XSS corpus as agent replies and use
       for (const danger of dangers(chat, origins)) problems.push(`vectors ${i}–${i + batch.length - 1}: ${danger}`);
     }
     const agents = () => chat.shadowRoot!.querySelectorAll('[part~="message-agent"]');
-    const users = chat.shadowRoot!.querySelectorAll('[part~="message-user"]');
     await until(() => agents().length === Math.ceil(vectors.length / PER_MESSAGE), 'every reply');
+    // Read once the chat has drawn the last turn: the last reply's events can come before its next render.
+    const users = chat.shadowRoot!.querySelectorAll('[part~="message-user"]');
     expect(users.length).to.equal(Math.ceil(vectors.length / PER_MESSAGE));
     // The replies are the payloads, rendered: the echo text arrived (sanitized markup may drop some of it).
     expect(agents()[0]!.querySelector('svc-markdown')!.shadowRoot!.textContent).to.contain('Echo:');
