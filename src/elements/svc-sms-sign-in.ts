@@ -41,8 +41,8 @@ export class SvcSmsSignIn extends SvcLocalizedElement {
     css`
       :host {
         display: block;
-        font-family: ${token('fontFamily')};
         color: ${token('colorText')};
+        font-family: ${token('fontFamily')};
       }
       [part='form'] {
         display: grid;
