@@ -88,6 +88,11 @@ export class LiveHub {
     });
   }
 
+  /** Every conversation's readers read on (wake-ups may have been lost). */
+  wakeAll(): void {
+    for (const conversationId of this.byConversation.keys()) this.wake(conversationId);
+  }
+
   private async catchUp(conversationId: string, conversation: Conversation): Promise<void> {
     do {
       conversation.again = false;

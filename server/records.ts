@@ -31,9 +31,13 @@ export class RecordLog {
     );
   }
 
-  /** Starts hearing the records other instances (and this one) commit. */
+  /**
+   * Starts hearing the records other instances (and this one) commit. Notifications sent while this instance
+   * was not listening are lost, so once it is back every reader reads on from the table.
+   */
   async listen(): Promise<void> {
     this.stopListening = await this.db.listen(CHANNEL, (conversationId) => this.hub.wake(conversationId));
+    this.db.liveness.watch({ back: () => this.hub.wakeAll() });
   }
 
   /**

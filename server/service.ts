@@ -125,6 +125,11 @@ async function serve(db: Db, options: ServiceOptions): Promise<RunningService> {
     log,
     logError,
   };
+  db.liveness.watch({
+    lost: (err) =>
+      logError(`this instance's own database connection dropped (${err.message}): its turns end; connecting again`),
+    back: (instanceId) => logError(`connected to the database again, as instance ${instanceId}`),
+  });
   await records.listen();
   await ctx.turns.listen();
   // What a previous process left running: its turns end, its pending orders expire on time again.

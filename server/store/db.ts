@@ -34,8 +34,29 @@ export interface Db {
   instanceAlive(instanceId: string): Promise<boolean>;
   /** This process's instance id (see `instanceAlive`). */
   readonly instanceId: string;
+  /** Whether the other instances take this one for alive (always, on SQLite). */
+  readonly liveness: Liveness;
   close(): Promise<void>;
 }
+
+/**
+ * PostgreSQL: an instance is alive to the others while its own connection holds its lock. That connection
+ * can drop while the process goes on; it is then not alive until it connects again, as a new instance.
+ */
+export interface Liveness {
+  readonly alive: boolean;
+  watch(watcher: LivenessWatcher): void;
+}
+
+export interface LivenessWatcher {
+  /** This instance stopped being alive to the others, which now end its running turns. */
+  lost?(err: Error): void;
+  /** It is alive again as instance `instanceId`; notifications sent while it was not were lost. */
+  back?(instanceId: string): void;
+}
+
+/** SQLite serves one process, alive as long as it runs. */
+export const ALWAYS_ALIVE: Liveness = { alive: true, watch() {} };
 
 /** Whether `location` (`--db`) names a PostgreSQL database. */
 export const isPostgresUrl = (location: string) => /^postgres(ql)?:\/\//.test(location);

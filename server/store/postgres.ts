@@ -1,12 +1,10 @@
 import pg from 'pg';
-import { randomId } from '../ids.js';
-import { type Db, migrate } from './db.js';
+import { type Db, type Liveness, migrate } from './db.js';
+import { INSTANCE_LOCKS, InstanceConnection } from './instance-connection.js';
 
 /** Advisory lock keys (any two numbers the service owns): every write transaction, and migrating at start. */
 const WRITE_LOCK = 7_190_001;
 const MIGRATE_LOCK = 7_190_002;
-/** The class of advisory session locks that say an instance is alive (see `instanceAlive`). */
-const INSTANCE_LOCKS = 7_190_003;
 
 /** BIGINT (counts, ids, times in ms) and NUMERIC come back as numbers: every value the store keeps fits in 2^53. */
 const types = {
@@ -49,24 +47,25 @@ const queries = (on: Queryable) => ({
 
 /**
  * The PostgreSQL store: a pool of connections shared by this instance's requests, and one connection of its
- * own that LISTENs (the wake-ups of record streams) and holds this instance's liveness lock.
+ * own that LISTENs and holds this instance's liveness lock (`InstanceConnection`).
  */
 class PostgresDb implements Db {
   readonly engine = 'postgres';
-  readonly instanceId = randomId('i');
   private readonly queries: ReturnType<typeof queries>;
-  private readonly listeners = new Map<string, Set<(payload: string) => void>>();
 
   constructor(
     private readonly pool: pg.Pool,
-    private readonly listener: pg.Client,
+    private readonly connection: InstanceConnection,
   ) {
     this.queries = queries(pool);
-    // A notification is `<instance id> <payload>`: this instance has told its own listeners already.
-    listener.on('notification', ({ channel, payload = '' }) => {
-      const space = payload.indexOf(' ');
-      if (payload.slice(0, space) !== this.instanceId) this.tell(channel, payload.slice(space + 1));
-    });
+  }
+
+  get instanceId(): string {
+    return this.connection.id;
+  }
+
+  get liveness(): Liveness {
+    return this.connection;
   }
 
   /** After close, every call fails as it does on SQLite. */
@@ -89,10 +88,6 @@ class PostgresDb implements Db {
     return this.queries.run(sql, ...params);
   }
 
-  private tell(channel: string, payload: string): void {
-    for (const heard of this.listeners.get(channel) ?? []) heard(payload);
-  }
-
   async transaction<T>(fn: (tx: Db) => Promise<T>): Promise<T> {
     this.open();
     const client = await this.pool.connect();
@@ -101,6 +96,7 @@ class PostgresDb implements Db {
       ...queries(client),
       engine: this.engine,
       instanceId: this.instanceId,
+      liveness: this.liveness,
       transaction: (inner) => inner(tx),
       notify: async (channel, payload) => {
         told.push([channel, payload]);
@@ -115,7 +111,7 @@ class PostgresDb implements Db {
       await client.query(`BEGIN; SELECT pg_advisory_xact_lock(${WRITE_LOCK})`);
       const result = await fn(tx);
       await client.query('COMMIT');
-      for (const [channel, payload] of told) this.tell(channel, payload);
+      for (const [channel, payload] of told) this.connection.tell(channel, payload);
       return result;
     } catch (err) {
       await client.query('ROLLBACK').catch(() => {});
@@ -127,20 +123,11 @@ class PostgresDb implements Db {
 
   async notify(channel: string, payload: string): Promise<void> {
     await this.pool.query('SELECT pg_notify($1, $2)', [channel, `${this.instanceId} ${payload}`]);
-    this.tell(channel, payload);
+    this.connection.tell(channel, payload);
   }
 
-  async listen(channel: string, heard: (payload: string) => void) {
-    let set = this.listeners.get(channel);
-    if (!set) {
-      set = new Set();
-      this.listeners.set(channel, set);
-      await this.listener.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
-    }
-    set.add(heard);
-    return async () => {
-      set.delete(heard);
-    };
+  listen(channel: string, heard: (payload: string) => void) {
+    return this.connection.listen(channel, heard);
   }
 
   async instanceAlive(instanceId: string): Promise<boolean> {
@@ -162,13 +149,8 @@ class PostgresDb implements Db {
   private closed: Promise<void> | undefined;
 
   close(): Promise<void> {
-    this.closed ??= this.listener.end().then(() => this.pool.end());
+    this.closed ??= this.connection.close().then(() => this.pool.end());
     return this.closed;
-  }
-
-  /** Holds this instance's liveness lock on the listening connection, for as long as the process lives. */
-  async claimInstance(): Promise<void> {
-    await this.listener.query('SELECT pg_advisory_lock($1, hashtext($2))', [INSTANCE_LOCKS, this.instanceId]);
   }
 }
 
@@ -177,18 +159,22 @@ export async function openPostgres(url: string): Promise<Db> {
   const pool = new pg.Pool({ connectionString: url, types, max: 10 });
   // An idle client that loses its connection (the database restarted) is dropped, not thrown in the process.
   pool.on('error', () => {});
-  const listener = new pg.Client({ connectionString: url, types });
-  await listener.connect();
-  const db = new PostgresDb(pool, listener);
+  let connection: InstanceConnection;
   try {
-    await db.claimInstance();
-    await listener.query('SELECT pg_advisory_lock($1)', [MIGRATE_LOCK]);
+    connection = await InstanceConnection.open({ connectionString: url, types });
+  } catch (err) {
+    await pool.end();
+    throw err;
+  }
+  const db = new PostgresDb(pool, connection);
+  try {
+    await connection.query('SELECT pg_advisory_lock($1)', [MIGRATE_LOCK]);
     try {
       await migrate(db, async (tx, sql) => {
         await tx.run(sql);
       });
     } finally {
-      await listener.query('SELECT pg_advisory_unlock($1)', [MIGRATE_LOCK]);
+      await connection.query('SELECT pg_advisory_unlock($1)', [MIGRATE_LOCK]);
     }
   } catch (err) {
     await db.close();

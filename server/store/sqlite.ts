@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { EventEmitter } from 'node:events';
 import Database from 'better-sqlite3';
 import { randomId } from '../ids.js';
-import { type Db, migrate } from './db.js';
+import { ALWAYS_ALIVE, type Db, migrate } from './db.js';
 
 /**
  * The SQLite store: one better-sqlite3 connection in this process. Its calls are synchronous; the interface
@@ -12,6 +12,7 @@ import { type Db, migrate } from './db.js';
 class SqliteDb implements Db {
   readonly engine = 'sqlite';
   readonly instanceId = randomId('i');
+  readonly liveness = ALWAYS_ALIVE;
   private readonly statements = new Map<string, Database.Statement>();
   private readonly channels = new EventEmitter();
   /** The transaction running now, and the ones waiting for it. */
@@ -37,6 +38,7 @@ class SqliteDb implements Db {
       ...direct,
       engine: this.engine,
       instanceId: this.instanceId,
+      liveness: this.liveness,
       transaction: (fn) => fn(this.tx),
       notify: async (channel, payload) => {
         this.pending.push([channel, payload]);

@@ -50,7 +50,7 @@ export async function beginTurn(
   const rawBytes = Buffer.byteLength(JSON.stringify(raw));
   const turnId = randomId('t');
 
-  type Begun = { replay: SendResult } | { result: SendResult; turn: ActiveTurn };
+  type Begun = { replay: SendResult } | { result: SendResult; turn: ActiveTurn; instanceId: string };
   const begun = await ctx.records.write(async (append, tx): Promise<Begun> => {
     const now = clock.now();
     const prior = once && (await priorSend(tx, once, now - LIMITS.idempotencyMs));
@@ -73,13 +73,18 @@ export async function beginTurn(
       })),
     };
     if (once) await rememberSend(tx, once, JSON.stringify(result), now);
-    return { result, turn: new ActiveTurn(ctx, conversation, turnId, firstMessageIds) };
+    return {
+      result,
+      turn: new ActiveTurn(ctx, conversation, turnId, firstMessageIds),
+      // The instance the turn is stored as running on (`turns.add` checks it is still this one).
+      instanceId: tx.instanceId,
+    };
   });
   if ('replay' in begun) return begun.replay;
 
   const { result, turn } = begun;
   const { conversationId, userEventId } = result;
-  ctx.turns.add(turn);
+  ctx.turns.add(turn, begun.instanceId);
   // The reply runs after the send has been answered.
   setImmediate(() => {
     void turn.run(async () => ({

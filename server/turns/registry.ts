@@ -18,6 +18,8 @@ export interface RunningTurnHandle {
 const INTERRUPT = 'svc_interrupt';
 /** How long an interrupt waits for another instance to store the turn's end (a gone one's is ended within seconds). */
 const REMOTE_END_MS = 10_000;
+/** The error of the turns this instance ends when the others stop taking it for alive (Db.liveness). */
+export const LOST_LIVENESS = 'the service lost its database connection during this reply';
 
 /**
  * The turns running in this process, by conversation id (for interrupt and shutdown). A turn running on
@@ -32,16 +34,25 @@ export class TurnRegistry {
     private readonly records: RecordLog,
   ) {}
 
-  /** Starts hearing other instances' interrupts. */
+  /**
+   * Starts hearing other instances' interrupts, and ends every running turn when this instance stops being
+   * alive to the others (they end those turns, so this one must stop adding to them).
+   */
   async listen(): Promise<void> {
     this.stopListening = await this.db.listen(
       INTERRUPT,
       (conversationId) => void this.running.get(conversationId)?.interrupt(),
     );
+    this.db.liveness.watch({ lost: () => void this.endAll(LOST_LIVENESS) });
   }
 
-  add(turn: RunningTurnHandle): void {
+  /**
+   * A turn stored as running on instance `instanceId` starts running here; it ends at once if this instance
+   * is no longer that one, or not alive (its connection dropped while the turn was being stored).
+   */
+  add(turn: RunningTurnHandle, instanceId: string): void {
     this.running.set(turn.conversationId, turn);
+    if (instanceId !== this.db.instanceId || !this.db.liveness.alive) void turn.end('error', LOST_LIVENESS);
   }
 
   remove(turn: RunningTurnHandle): void {
@@ -83,8 +94,10 @@ export class TurnRegistry {
   /** Ends every running turn with an error (the service is stopping), so no reader waits forever. */
   async stopAll(): Promise<void> {
     await this.stopListening?.();
-    await Promise.all(
-      [...this.running.values()].map((turn) => turn.end('error', 'the service stopped during this reply')),
-    );
+    await this.endAll('the service stopped during this reply');
+  }
+
+  private async endAll(error: string): Promise<void> {
+    await Promise.all([...this.running.values()].map((turn) => turn.end('error', error)));
   }
 }

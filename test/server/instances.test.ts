@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { type RunningService, startService } from '../../server/service.js';
+import { insertRecord } from '../../server/store/records.js';
 import type { ChatStreamRecord } from '../../src/client/types.js';
 import { testPostgres } from '../helpers/postgres.js';
 import { FIXTURE } from '../helpers/server.js';
@@ -201,6 +202,110 @@ describe('two instances on one PostgreSQL database', () => {
     const download = await fetch(onB);
     assert.equal(download.status, 200);
     assert.equal(await download.text(), 'shared bytes');
+  });
+
+  /** Whether instance `instanceId`'s liveness lock is held (asked on a connection of A's pool, which holds none). */
+  async function lockHeld(instanceId: string): Promise<boolean> {
+    const row = await a.ctx.db.get<{ held: boolean }>(
+      `SELECT CASE WHEN pg_try_advisory_lock(7190003, hashtext(?))
+         THEN NOT pg_advisory_unlock(7190003, hashtext(?)) ELSE true END AS held`,
+      instanceId,
+      instanceId,
+    );
+    return row!.held;
+  }
+
+  const results = (records: ChatStreamRecord[]) => records.filter((r) => r.raw.type === 'result').length;
+
+  it("survives A's own connection dropping mid-reply: its turn ends once; alive again as a new instance, it misses no record", async () => {
+    const token = await visitor();
+    // A runs a long reply, which B's reader follows.
+    const slow = await call(a.url, '/conversations/send', {
+      method: 'POST',
+      token,
+      json: { message: '/slow 30', targetAgentIds: ['agent_demo'], newConversation: true },
+    });
+    const slowId = slow.body.conversationId as string;
+    const slowReader = await openSse(stream(b.url, slowId, slow.body.userEventId), { token });
+    await slowReader.waitFor((records) => records.some((r) => r.raw.type === 'assistant_delta'));
+    // A follows a conversation whose turns run on B (only notifications wake A's readers of B's records).
+    const first = await call(b.url, '/conversations/send', {
+      method: 'POST',
+      token,
+      json: { message: 'hello', targetAgentIds: ['agent_echo'], newConversation: true },
+    });
+    const followedId = first.body.conversationId as string;
+    const followed = await openSse(stream(a.url, followedId, first.body.userEventId), { token });
+    await followed.untilResult();
+
+    // A record stored with no notification, as one committed while A does not listen would be.
+    const unheard = await a.ctx.db.transaction((tx) =>
+      insertRecord(tx, followedId, {
+        sender: 'agent',
+        event: 'agent_status',
+        agentId: 'agent_echo',
+        raw: { type: 'agent_status', agentId: 'agent_echo', status: 'idle' },
+      }),
+    );
+
+    const before = a.ctx.db.instanceId;
+    const back = new Promise<string>((resolve) => a.ctx.db.liveness.watch({ back: resolve }));
+    const ended = await a.ctx.db.get<{ ended: boolean }>(
+      'SELECT pg_terminate_backend(pid) AS ended FROM pg_stat_activity WHERE application_name = ?',
+      `svc-server ${before}`,
+    );
+    assert.equal(ended?.ended, true, "A's own connection is found by its application_name");
+    const after = await back;
+    assert.notEqual(after, before);
+    assert.equal(a.ctx.db.instanceId, after);
+    assert.equal(a.ctx.db.liveness.alive, true);
+    assert.deepEqual([await lockHeld(after), await lockHeld(before)], [true, false], 'B takes the new A for alive');
+
+    // Back, A's readers read on from the table, and hear B again.
+    await followed.waitFor((all) => all.some((r) => r.id === unheard.id));
+    const sent = await call(b.url, '/conversations/send', {
+      method: 'POST',
+      token,
+      json: { message: 'heard again', conversationId: followedId },
+    });
+    const live = await followed.waitFor((all) => results(all) === 2);
+    followed.close();
+    const turn = live.slice(live.findIndex((r) => r.id === sent.body.userEventId));
+    assert.equal(turn.at(-1)!.raw.type, 'result');
+    assert.deepEqual(
+      turn.map((r) => r.seq),
+      turn.map((_, i) => turn[0]!.seq + i),
+      'no record of the turn run on B is missed',
+    );
+
+    // A's reply ended once, with an error, and nothing was added to it after its end.
+    const slowRecords = await slowReader.untilResult();
+    const result = slowRecords.at(-1)!.raw as { subtype: string; error: string };
+    assert.equal(result.subtype, 'error');
+    assert.ok(
+      [
+        'the service lost its database connection during this reply',
+        'the service restarted during this reply',
+      ].includes(result.error),
+      result.error,
+    );
+    const next = await call(a.url, '/conversations/send', {
+      method: 'POST',
+      token,
+      json: { message: '/slow 1', conversationId: slowId },
+    });
+    assert.equal(next.status, 200, 'A takes new turns');
+    const all = await slowReader.waitFor((records) => results(records) === 2);
+    slowReader.close();
+    // The next turn streams for a second: a turn that went on after its end would add to it meanwhile.
+    const later = all.slice(slowRecords.length);
+    assert.equal(later[0]?.id, next.body.userEventId, 'no record between the end and the next turn');
+    assert.deepEqual(new Set(later.map((r) => r.turnId)), new Set([next.body.results[0].streamId]));
+    const row = await a.ctx.db.get<{ instance_id: string }>(
+      'SELECT instance_id FROM turns WHERE id = ?',
+      next.body.results[0].streamId,
+    );
+    assert.equal(row?.instance_id, after, 'the new turn runs as the new instance');
   });
 
   it('closes the turn of an instance killed mid-reply, and expires its orders, from the other', async () => {
