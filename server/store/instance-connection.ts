@@ -1,12 +1,11 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
+import { backoff } from '../backoff.js';
 import { randomId } from '../ids.js';
 import type { Liveness, LivenessWatcher } from './db.js';
 
 /** The class of advisory session locks that say an instance is alive (`PostgresDb.instanceAlive`). */
 export const INSTANCE_LOCKS = 7_190_003;
-/** Pauses between tries to connect again: the first, and the longest (each try doubles it). */
-const RETRY_FIRST_MS = 100;
-const RETRY_MAX_MS = 5_000;
 
 /**
  * This instance's own connection to PostgreSQL, apart from the pool: it LISTENs on every channel heard, and
@@ -111,8 +110,8 @@ export class InstanceConnection implements Liveness {
   }
 
   async #reconnect(): Promise<void> {
-    for (let pause = RETRY_FIRST_MS; ; pause = Math.min(2 * pause, RETRY_MAX_MS)) {
-      await new Promise((resolve) => setTimeout(resolve, pause).unref());
+    for (const pause of backoff()) {
+      await sleep(pause, undefined, { ref: false });
       if (this.#closing) return;
       try {
         await this.#connect();

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type {
   AgentStatus,
   ChatRawEvent,
@@ -5,6 +6,7 @@ import type {
   ContentBlock,
   ResultSubtype,
 } from '../../src/client/types.js';
+import { backoff } from '../backoff.js';
 import type { AppContext } from '../context.js';
 import { errorText } from '../errors.js';
 import { conversationDir, readUploadAt, storeUpload } from '../files.js';
@@ -116,14 +118,30 @@ export class ActiveTurn implements RunningTurnHandle {
     this.controller.abort();
     this.open.clear();
     this.finished = this.drained()
-      .then(() => endTurn(this.ctx, this.turnId, subtype, error))
-      .then(
-        () => {},
-        // The database is gone (shutdown): the next start, or another instance, ends the turn (endAbandonedTurns).
-        (err) => this.ctx.log(`turn ${this.turnId} could not be ended: ${errorText(err)}`),
-      )
+      .then(() => this.storeEnd(subtype, error))
       .finally(() => this.ctx.turns.remove(this));
     return this.finished;
+  }
+
+  /**
+   * Stores the turn's end (endTurn), trying again while the database refuses it: a turn left running would
+   * refuse every next message of its conversation (409) until the service restarts. Once the service stops it
+   * gives up; the next start, or another instance, ends the turn then (endAbandonedTurns).
+   */
+  private async storeEnd(subtype: ResultSubtype, error?: string): Promise<void> {
+    for (const pause of backoff()) {
+      try {
+        await endTurn(this.ctx, this.turnId, subtype, error);
+        return;
+      } catch (err) {
+        this.ctx.logError(`turn ${this.turnId} could not be ended: ${errorText(err)}`);
+      }
+      try {
+        await sleep(pause, undefined, { signal: this.ctx.turns.stopped });
+      } catch {
+        return;
+      }
+    }
   }
 
   /** Queues a write after the turn's earlier ones. */

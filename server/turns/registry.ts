@@ -28,6 +28,9 @@ export const LOST_LIVENESS = 'the service lost its database connection during th
 export class TurnRegistry {
   private readonly running = new Map<string, RunningTurnHandle>();
   private stopListening: (() => Promise<void>) | undefined;
+  private readonly stopping = new AbortController();
+  /** Aborted once the service stops: a turn whose end the database refuses stops trying to store it then. */
+  readonly stopped = this.stopping.signal;
 
   constructor(
     private readonly db: Db,
@@ -93,6 +96,7 @@ export class TurnRegistry {
 
   /** Ends every running turn with an error (the service is stopping), so no reader waits forever. */
   async stopAll(): Promise<void> {
+    this.stopping.abort();
     await this.stopListening?.();
     await this.endAll('the service stopped during this reply');
   }

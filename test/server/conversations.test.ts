@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { EventEmitter } from 'node:events';
 import { after, before, describe, it } from 'node:test';
 import {
   assistants,
@@ -19,9 +20,26 @@ import { openSse } from '../helpers/sse.js';
 // fetch client leaves a connection behind), so each test uses users of its own instead.
 let server: TestServer;
 const logLines: string[] = [];
+const logged = new EventEmitter();
 before(async () => {
-  server = await startTestServer({ log: (line) => logLines.push(line) });
+  server = await startTestServer({
+    log: (line) => {
+      logLines.push(line);
+      logged.emit('line', line);
+    },
+  });
 });
+
+/** Resolves with the first line logged from now on that matches `pattern`. */
+const nextLogLine = (pattern: RegExp) =>
+  new Promise<string>((resolve) => {
+    const heard = (line: string) => {
+      if (!pattern.test(line)) return;
+      logged.off('line', heard);
+      resolve(line);
+    };
+    logged.on('line', heard);
+  });
 after(() => server.close());
 
 describe('send', () => {
@@ -322,6 +340,50 @@ describe('interrupt', () => {
       const afterNext = reader.records.slice(records.length);
       assert.equal(afterNext[0]!.id, next.userEventId, 'nothing of the stopped turn arrives later');
       assert.equal(resultOf(afterNext).subtype, 'success');
+    } finally {
+      reader.close();
+    }
+  });
+
+  it('stores the end of a reply once the database takes it again, so the conversation goes on', async () => {
+    const sent = await send(server, 'pk_alice', {
+      message: '/slow 60',
+      targetAgentIds: ['agent_demo'],
+      newConversation: true,
+    });
+    const reader = await openSse(streamUrl(server, sent.conversationId, sent.userEventId), { token: 'pk_alice' });
+    const { db } = server.ctx;
+    // The database refuses to mark a turn ended (a failover, a full disk) until the trigger goes.
+    const refuse =
+      db.engine === 'sqlite'
+        ? ["CREATE TRIGGER refuse_end BEFORE UPDATE ON turns BEGIN SELECT RAISE(ABORT, 'refused'); END"]
+        : [
+            "CREATE FUNCTION refuse_end() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'refused'; END $$",
+            'CREATE TRIGGER refuse_end BEFORE UPDATE ON turns FOR EACH ROW EXECUTE FUNCTION refuse_end()',
+          ];
+    const allow =
+      db.engine === 'sqlite'
+        ? ['DROP TRIGGER refuse_end']
+        : ['DROP TRIGGER refuse_end ON turns', 'DROP FUNCTION refuse_end()'];
+    try {
+      await reader.waitFor((records) => records.some((r) => r.raw.type === 'assistant_delta'));
+      for (const sql of refuse) await db.run(sql);
+      const refused = nextLogLine(/could not be ended: .*refused/);
+      const interrupting = server.api(`/conversations/${sent.conversationId}/interrupt`, {
+        method: 'POST',
+        token: 'pk_alice',
+      });
+      await refused;
+      for (const sql of allow) await db.run(sql);
+      const records = await reader.untilResult();
+      assert.equal(resultOf(records).subtype, 'interrupted');
+      assert.deepEqual((await interrupting).body, { interrupted: true, turnId: sent.results[0]!.streamId });
+      const next = await server.api('/conversations/send', {
+        method: 'POST',
+        token: 'pk_alice',
+        json: { message: 'and now?', conversationId: sent.conversationId },
+      });
+      assert.equal(next.status, 200, 'the conversation takes the next message');
     } finally {
       reader.close();
     }

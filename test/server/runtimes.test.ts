@@ -311,6 +311,7 @@ describe('turns across restarts', () => {
       await send(restarted, 'pk_alice', { message: '/slow 30', conversationId: running.conversationId });
       await restarted.close();
       const third = await startTestServer({ ...files, fixture: undefined });
+      let thirdClosed = false;
       try {
         assert.deepEqual(
           (await results(third, running.conversationId)).map((r) => [r.subtype, r.error]),
@@ -319,8 +320,30 @@ describe('turns across restarts', () => {
             ['error', 'the service stopped during this reply'],
           ],
         );
-      } finally {
+
+        // A reply whose end the database refuses while the service stops: it stops all the same (it does not
+        // try again and again), and the next start ends the reply. The trigger lives as long as the connection.
+        await send(third, 'pk_alice', { message: '/slow 30', conversationId: running.conversationId });
+        await third.ctx.db.run(
+          "CREATE TEMP TRIGGER refuse_end BEFORE UPDATE ON turns BEGIN SELECT RAISE(ABORT, 'refused'); END",
+        );
         await third.close();
+        thirdClosed = true;
+        const fourth = await startTestServer({ ...files, fixture: undefined });
+        try {
+          assert.deepEqual(
+            (await results(fourth, running.conversationId)).map((r) => r.error),
+            [
+              'the service restarted during this reply',
+              'the service stopped during this reply',
+              'the service restarted during this reply',
+            ],
+          );
+        } finally {
+          await fourth.close();
+        }
+      } finally {
+        if (!thirdClosed) await third.close();
       }
     } finally {
       rmSync(dir, { recursive: true, force: true });
