@@ -251,7 +251,8 @@ describe('two instances on one PostgreSQL database', () => {
     const before = a.ctx.db.instanceId;
     const back = new Promise<string>((resolve) => a.ctx.db.liveness.watch({ back: resolve }));
     const ended = await a.ctx.db.get<{ ended: boolean }>(
-      'SELECT pg_terminate_backend(pid) AS ended FROM pg_stat_activity WHERE application_name = ?',
+      // With a timeout, it returns once the backend is gone (and so are its locks).
+      'SELECT pg_terminate_backend(pid, 60000) AS ended FROM pg_stat_activity WHERE application_name = ?',
       `svc-server ${before}`,
     );
     assert.equal(ended?.ended, true, "A's own connection is found by its application_name");
