@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { type RunningService, startService } from '../../server/service.js';
+import { INSTANCE_LOCKS } from '../../server/store/instance-connection.js';
 import { insertRecord } from '../../server/store/records.js';
 import type { ChatStreamRecord } from '../../src/client/types.js';
 import { testPostgres } from '../helpers/postgres.js';
@@ -207,8 +208,8 @@ describe('two instances on one PostgreSQL database', () => {
   /** Whether instance `instanceId`'s liveness lock is held (asked on a connection of A's pool, which holds none). */
   async function lockHeld(instanceId: string): Promise<boolean> {
     const row = await a.ctx.db.get<{ held: boolean }>(
-      `SELECT CASE WHEN pg_try_advisory_lock(7190003, hashtext(?))
-         THEN NOT pg_advisory_unlock(7190003, hashtext(?)) ELSE true END AS held`,
+      `SELECT CASE WHEN pg_try_advisory_lock(${INSTANCE_LOCKS}, hashtext(?))
+         THEN NOT pg_advisory_unlock(${INSTANCE_LOCKS}, hashtext(?)) ELSE true END AS held`,
       instanceId,
       instanceId,
     );
