@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
-import { backoff } from '../backoff.js';
+import { backoff } from '../../src/client/retry.js';
 import { randomId } from '../ids.js';
 import type { Liveness, LivenessWatcher } from './db.js';
 
@@ -110,8 +110,8 @@ export class InstanceConnection implements Liveness {
   }
 
   async #reconnect(): Promise<void> {
-    for (const pause of backoff()) {
-      await sleep(pause, undefined, { ref: false });
+    for (let attempt = 0; ; attempt++) {
+      await sleep(backoff(attempt), undefined, { ref: false });
       if (this.#closing) return;
       try {
         await this.#connect();

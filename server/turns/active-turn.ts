@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { backoff } from '../../src/client/retry.js';
 import type {
   AgentStatus,
   ChatRawEvent,
@@ -6,7 +7,6 @@ import type {
   ContentBlock,
   ResultSubtype,
 } from '../../src/client/types.js';
-import { backoff } from '../backoff.js';
 import type { AppContext } from '../context.js';
 import { errorText } from '../errors.js';
 import { conversationDir, readUploadAt, storeUpload } from '../files.js';
@@ -129,7 +129,7 @@ export class ActiveTurn implements RunningTurnHandle {
    * gives up; the next start, or another instance, ends the turn then (endAbandonedTurns).
    */
   private async storeEnd(subtype: ResultSubtype, error?: string): Promise<void> {
-    for (const pause of backoff()) {
+    for (let attempt = 0; ; attempt++) {
       try {
         await endTurn(this.ctx, this.turnId, subtype, error);
         return;
@@ -137,7 +137,7 @@ export class ActiveTurn implements RunningTurnHandle {
         this.ctx.logError(`turn ${this.turnId} could not be ended: ${errorText(err)}`);
       }
       try {
-        await sleep(pause, undefined, { signal: this.ctx.turns.stopped });
+        await sleep(backoff(attempt), undefined, { signal: this.ctx.turns.stopped });
       } catch {
         return;
       }

@@ -2,7 +2,8 @@ import { ApiConnectionError, ApiError } from './errors.js';
 
 /*
  * The one retry rule, for requests (`http.ts`) and for stream reconnects (`record-stream.ts`): what is worth
- * another try, and how long to wait before it.
+ * another try, and how long to wait before it. The service waits by `backoff` too, between tries to reach its
+ * database again (`server/store/instance-connection.ts`, `server/turns/active-turn.ts`).
  */
 
 /** Busy, rate-limited or a gateway that lost the service: another try may succeed. A 500 is a bug: it would not. */
