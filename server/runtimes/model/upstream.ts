@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type OpenAI from 'openai';
 import { APIConnectionError, APIError } from 'openai';
 import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
+import { backoff } from '../../../src/client/retry.js';
 
 /** A failure the visitor reads as the turn's `result.error`: one plain sentence, no upstream detail. */
 export class ModelError extends Error {
@@ -133,15 +134,16 @@ const RETRIED_STATUS = (status: number) => status === 408 || status === 409 || s
 /** How long to wait before the next attempt, or undefined when there is none. */
 function retryDelay(err: unknown, attempt: number, retries: number): number | undefined {
   if (attempt >= retries) return undefined;
-  if (err instanceof StreamCut || err instanceof APIConnectionError || isNetworkError(err)) return backoff(attempt);
+  if (err instanceof StreamCut || err instanceof APIConnectionError || isNetworkError(err))
+    return upstreamBackoff(attempt);
   if (!(err instanceof APIError) || err.status === undefined || !RETRIED_STATUS(err.status)) return undefined;
   const after = retryAfterMs(err.headers);
-  if (after === undefined) return backoff(attempt);
+  if (after === undefined) return upstreamBackoff(attempt);
   return after <= MAX_RETRY_AFTER_MS ? after : undefined;
 }
 
-/** 0.5 s, 1 s, 2 s … up to 8 s, less up to a quarter at random so clients that failed together spread out. */
-const backoff = (attempt: number) => Math.min(500 * 2 ** attempt, 8000) * (1 - Math.random() * 0.25);
+/** The client's backoff from its second step: 0.5 s, 1 s, 2 s … up to 8 s, less up to a quarter at random. */
+const upstreamBackoff = (attempt: number) => backoff(attempt + 1);
 
 /** `retry-after-ms`, or `retry-after` in seconds or as an HTTP date. */
 function retryAfterMs(headers: Headers | undefined): number | undefined {
