@@ -6,7 +6,7 @@ import { createInterface } from 'node:readline';
 import { LIMITS } from '../server/limits.js';
 import { ChatClient } from '../src/client/chat.js';
 import { HttpClient } from '../src/client/http.js';
-import type { ChatStreamRecord } from '../src/client/types.js';
+import type { ChatStreamRecord } from '../src/protocol/types.js';
 import { FIXTURE } from '../test/helpers/server.js';
 import { percentile, ROOT, round } from './browser.js';
 
@@ -20,7 +20,16 @@ export async function startServer(dir: string, args: string[] = []): Promise<{ u
   writeFileSync(fixture, JSON.stringify(FIXTURE));
   const child = spawn(
     process.execPath,
-    [join(ROOT, 'bin/svc-server.js'), '--port', '0', '--fixture', fixture, '--files-dir', join(dir, 'files'), ...args],
+    [
+      join(ROOT, 'server/bin/svc-server.js'),
+      '--port',
+      '0',
+      '--fixture',
+      fixture,
+      '--files-dir',
+      join(dir, 'files'),
+      ...args,
+    ],
     { stdio: ['ignore', 'pipe', 'ignore'] },
   );
   const first = await new Promise<string>((resolve, reject) => {

@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join, resolve, sep } from 'node:path';
-import type { ConversationFile, UploadedFile } from '../src/client/types.js';
+import type { ConversationFile, UploadedFile } from '@svc/agent-sdk/protocol';
 import type { AppContext } from './context.js';
 import { badRequest, HttpError, notFound, tooMany } from './errors.js';
 import { randomId } from './ids.js';

@@ -1,4 +1,4 @@
-import type { ChatStreamRecord } from '../src/client/types.js';
+import type { ChatStreamRecord } from '@svc/agent-sdk/protocol';
 
 /** A live reader of one conversation (an open stream). */
 export interface Subscriber {

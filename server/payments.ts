@@ -1,4 +1,4 @@
-import type { PaymentGatePayload, PaymentStatus } from '../src/client/types.js';
+import type { PaymentGatePayload, PaymentStatus } from '@svc/agent-sdk/protocol';
 import { nowIso } from './ids.js';
 import type { RecordLog } from './records.js';
 import { paymentProblem } from './runtimes/types.js';

@@ -1,4 +1,4 @@
-import type { ChatStreamRecord } from '../src/client/types.js';
+import type { ChatStreamRecord } from '@svc/agent-sdk/protocol';
 import { errorText } from './errors.js';
 import { LiveHub, type Subscriber } from './live-hub.js';
 import type { Db } from './store/db.js';

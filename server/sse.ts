@@ -1,6 +1,6 @@
 import type { OutgoingHttpHeaders } from 'node:http';
+import type { ChatStreamRecord } from '@svc/agent-sdk/protocol';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { ChatStreamRecord } from '../src/client/types.js';
 import type { AppContext } from './context.js';
 import { badRequest, tooMany } from './errors.js';
 import { lastRecordId, parseCursor, startOfLastTurns } from './store/records.js';

@@ -5,12 +5,6 @@
 
 export { type AudioEntry, downloadMessageAudio, MessageAudioCache } from './client/audio.js';
 export type { SessionGrant, TokenProvider } from './client/auth.js';
-export {
-  connectorSetupMetadata,
-  type InfoCollectAnswer,
-  infoCollectSkipMetadata,
-  infoCollectSubmitMetadata,
-} from './client/card-answers.js';
 export { ChatClient, type ResumeTurnOptions } from './client/chat.js';
 export { SvcClient } from './client/client.js';
 export type { McpTokens, RequestOptions, SvcClientConfig } from './client/config.js';
@@ -34,28 +28,8 @@ export { FilesClient, type PartType, toPart, type UploadInput, type UploadOption
 export { DEFAULT_BASE_URL, HttpClient } from './client/http.js';
 export { PaymentsClient } from './client/payments.js';
 export type { ConnectionState, RecordStreamOptions, TurnReadOptions } from './client/record-stream.js';
-export {
-  compareRecordIds,
-  extractConnectorSetup,
-  extractDelegations,
-  extractFileAttachment,
-  extractImages,
-  extractInfoCollect,
-  extractPaymentGate,
-  extractPaymentResolution,
-  extractText,
-  extractToolCalls,
-  isAgentRecord,
-  isConnectorSetup,
-  isDelegationTool,
-  isInfoCollect,
-  isInterrupt,
-  isPaymentGate,
-  isTurnComplete,
-  RESERVED_TOOL_NAMES,
-} from './client/records.js';
 export { HttpTransport, hookMatcher, query } from './client/reserved.js';
 export { TrainingChat, type TrainingStreamOptions } from './client/training.js';
 export type { MessageOptions } from './client/turn.js';
-export type * from './client/types.js';
 export { WorkspaceHandle, WorkspacesClient } from './client/workspaces.js';
+export * from './protocol/index.js';

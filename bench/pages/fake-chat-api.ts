@@ -1,5 +1,5 @@
 import type { ChatApi } from '../../src/chat/chat-api.js';
-import type { ChatStreamRecord, HistoryResult, InterruptResult, SendResult } from '../../src/client/types.js';
+import type { ChatStreamRecord, HistoryResult, InterruptResult, SendResult } from '../../src/protocol/types.js';
 
 /** A zero-delay task boundary (setTimeout would be clamped to 4 ms after a few nested calls). */
 function nextTask(): Promise<void> {

@@ -1,6 +1,7 @@
 /** Long conversations: 5,000 messages in history through the real `<svc-chat>`, fed by a fake ChatApi. */
-import type { ChatStreamRecord } from '../../src/client/types.js';
+
 import { loadMarkdownEngine } from '../../src/elements/markdown/engine.js';
+import type { ChatStreamRecord } from '../../src/protocol/types.js';
 import { FakeChatApi } from './fake-chat-api.js';
 import { countElements, frames, mountChat } from './mount.js';
 import { RecordWriter } from './records.js';

@@ -1,4 +1,4 @@
-import type { ChatRawEvent, ChatStreamRecord } from '../../src/client/types.js';
+import type { ChatRawEvent, ChatStreamRecord } from '../../src/protocol/types.js';
 
 /** Records in the service's shapes (docs/protocol.md), numbered as the service numbers them. */
 export class RecordWriter {

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
+import type { ChatStreamRecord } from '@svc/agent-sdk/protocol';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { ChatStreamRecord } from '../../src/client/types.js';
 import { type Caller, ownConversation, security, userHook } from '../auth.js';
 import type { AppContext } from '../context.js';
 import { badRequest, notFound } from '../errors.js';

@@ -1,5 +1,5 @@
+import type { PaymentStatusResult } from '@svc/agent-sdk/protocol';
 import { z } from 'zod';
-import type { PaymentStatusResult } from '../../src/client/types.js';
 import { security, userHook } from '../auth.js';
 import type { AppContext } from '../context.js';
 import { notFound } from '../errors.js';

@@ -1,5 +1,5 @@
+import type * as Wire from '@svc/agent-sdk/protocol';
 import { z } from 'zod';
-import type * as Wire from '../../src/client/types.js';
 
 /*
  * The record of docs/protocol.md "Record" and its raw events, as the conversation and training routes

@@ -1,6 +1,6 @@
+import type { SessionToken } from '@svc/agent-sdk/protocol';
 import ipaddr from 'ipaddr.js';
 import { type ZodIssue, z } from 'zod';
-import type { SessionToken } from '../../src/client/types.js';
 import { noCredentialHook, security } from '../auth.js';
 import type { AppContext } from '../context.js';
 import { badRequest, forbidden, notFound, tooMany, unauthorized } from '../errors.js';

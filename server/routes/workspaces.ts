@@ -1,5 +1,5 @@
+import type { AgentList, SingleAgent, SmsLimit, WorkspaceAgent } from '@svc/agent-sdk/protocol';
 import { z } from 'zod';
-import type { AgentList, SingleAgent, SmsLimit, WorkspaceAgent } from '../../src/client/types.js';
 import { security, workspaceAdminHook } from '../auth.js';
 import type { AppContext } from '../context.js';
 import { conflict, fixedValidationDetail, forbidden, HttpError, notFound } from '../errors.js';

@@ -7,7 +7,7 @@ import type {
   MessagePart,
   PaymentGatePayload,
   UploadedFile,
-} from '../../src/client/types.js';
+} from '@svc/agent-sdk/protocol';
 import type { AgentRow } from '../store/identity.js';
 
 /**

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { backoff } from '@svc/agent-sdk/protocol';
 import pg from 'pg';
-import { backoff } from '../../src/client/retry.js';
 import { randomId } from '../ids.js';
 import type { Liveness, LivenessWatcher } from './db.js';
 

@@ -1,4 +1,4 @@
-import type { PaymentStatus } from '../../src/client/types.js';
+import type { PaymentStatus } from '@svc/agent-sdk/protocol';
 import { nowIso, randomId } from '../ids.js';
 import type { Db } from './db.js';
 

@@ -4,7 +4,7 @@ import type {
   ChatStreamRecord,
   ContentBlock,
   RecordSender,
-} from '../../src/client/types.js';
+} from '@svc/agent-sdk/protocol';
 import { nowIso } from '../ids.js';
 import type { Db } from './db.js';
 import { markUploadsReferenced } from './files.js';

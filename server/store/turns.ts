@@ -1,4 +1,4 @@
-import type { ResultSubtype } from '../../src/client/types.js';
+import type { ResultSubtype } from '@svc/agent-sdk/protocol';
 import { nowIso } from '../ids.js';
 import type { Db } from './db.js';
 

@@ -1,5 +1,5 @@
 import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
-import type { GrantResult, Member, ProvisionResult, SessionToken } from '../../src/client/types.js';
+import type { GrantResult, Member, ProvisionResult, SessionToken } from '@svc/agent-sdk/protocol';
 import { nowIso, randomId } from '../ids.js';
 import { clock } from './clock.js';
 import type { Db } from './db.js';

@@ -1,12 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { backoff } from '../../src/client/retry.js';
-import type {
-  AgentStatus,
-  ChatRawEvent,
-  ChatStreamRecord,
-  ContentBlock,
-  ResultSubtype,
-} from '../../src/client/types.js';
+import type { AgentStatus, ChatRawEvent, ChatStreamRecord, ContentBlock, ResultSubtype } from '@svc/agent-sdk/protocol';
+import { backoff } from '@svc/agent-sdk/protocol';
 import type { AppContext } from '../context.js';
 import { errorText } from '../errors.js';
 import { conversationDir, readUploadAt, storeUpload } from '../files.js';

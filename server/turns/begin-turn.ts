@@ -1,4 +1,4 @@
-import type { MessagePart, SendResult, UserRawEvent } from '../../src/client/types.js';
+import type { MessagePart, SendResult, UserRawEvent } from '@svc/agent-sdk/protocol';
 import type { AppContext } from '../context.js';
 import { conflict } from '../errors.js';
 import { randomId } from '../ids.js';

@@ -1,4 +1,4 @@
-import type { AgentStatus, ChatStreamRecord, ResultRawEvent, ResultSubtype } from '../../src/client/types.js';
+import type { AgentStatus, ChatStreamRecord, ResultRawEvent, ResultSubtype } from '@svc/agent-sdk/protocol';
 import type { AppContext } from '../context.js';
 import { getConversation } from '../store/conversations.js';
 import { type NewRecord, turnRecords } from '../store/records.js';

@@ -1,9 +1,9 @@
 import { ContextConsumer } from '@lit/context';
 import type { PropertyDeclarations, ReactiveController } from 'lit';
-import type { SendResult } from '../client/types.js';
 import { type CardClient, cardHostContext } from '../internal/context.js';
 import { localize } from '../internal/localize.js';
 import { SvcLocalizedElement } from '../internal/svc-localized-element.js';
+import type { SendResult } from '../protocol/types.js';
 
 /**
  * What every card shares: the client (its own `client` property, else the chat around it, through the

@@ -1,7 +1,7 @@
 import { html, nothing, type PropertyDeclarations, svg, type TemplateResult } from 'lit';
-import { connectorSetupMetadata } from '../client/card-answers.js';
-import type { ConnectorSetupField, ConnectorSetupRequest } from '../client/types.js';
 import type { ConnectorLabels } from '../internal/labels/types.js';
+import { connectorSetupMetadata } from '../protocol/card-answers.js';
+import type { ConnectorSetupField, ConnectorSetupRequest } from '../protocol/types.js';
 import { SvcAnswerCard } from './svc-card.js';
 import styles from './svc-connector-setup.styles.js';
 

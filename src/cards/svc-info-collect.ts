@@ -1,7 +1,11 @@
 import { html, nothing, type PropertyDeclarations, type TemplateResult } from 'lit';
-import { type InfoCollectAnswer, infoCollectSkipMetadata, infoCollectSubmitMetadata } from '../client/card-answers.js';
-import type { InfoCollectField, InfoCollectPayload } from '../client/types.js';
 import type { InfoCollectLabels } from '../internal/labels/types.js';
+import {
+  type InfoCollectAnswer,
+  infoCollectSkipMetadata,
+  infoCollectSubmitMetadata,
+} from '../protocol/card-answers.js';
+import type { InfoCollectField, InfoCollectPayload } from '../protocol/types.js';
 import { CardActionError, SvcAnswerCard } from './svc-card.js';
 import styles from './svc-info-collect.styles.js';
 import { validateField } from './validate-field.js';

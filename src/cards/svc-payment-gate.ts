@@ -1,9 +1,9 @@
 import { html, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
 import { ApiError } from '../client/errors.js';
-import type { PaymentGatePayload, PaymentStatus } from '../client/types.js';
 import { isRightToLeft } from '../internal/labels/languages.js';
 import type { PaymentLabels } from '../internal/labels/types.js';
 import { safeUrl } from '../internal/safe-url.js';
+import type { PaymentGatePayload, PaymentStatus } from '../protocol/types.js';
 import { SvcCard } from './svc-card.js';
 import styles from './svc-payment-gate.styles.js';
 

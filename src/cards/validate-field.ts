@@ -1,5 +1,5 @@
-import type { InfoCollectField } from '../client/types.js';
 import type { InfoCollectLabels } from '../internal/labels/types.js';
+import type { InfoCollectField } from '../protocol/types.js';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const PHONE = /^\+?\d{5,15}$/;

@@ -6,7 +6,7 @@ import type {
   InterruptResult,
   SendRequest,
   SendResult,
-} from '../client/types.js';
+} from '../protocol/types.js';
 
 /**
  * What the store needs of the client: exactly this subset of `SvcClient#chat`, so

@@ -1,4 +1,4 @@
-import type { InfoCollectAnswer } from '../client/card-answers.js';
+import type { InfoCollectAnswer } from '../protocol/card-answers.js';
 import type {
   ConnectorSetupRequest,
   ContentBlock,
@@ -8,7 +8,7 @@ import type {
   MessagePart,
   PaymentGatePayload,
   PaymentStatus,
-} from '../client/types.js';
+} from '../protocol/types.js';
 
 export type ChatRole = 'user' | 'agent' | 'system';
 

@@ -1,6 +1,6 @@
 import { idempotencyKey } from '../client/idempotency.js';
 import type { ConnectionState } from '../client/record-stream.js';
-import { compareRecordIds } from '../client/records.js';
+import { compareRecordIds } from '../protocol/records.js';
 import type {
   AgentStatus,
   ChatStreamRecord,
@@ -9,7 +9,7 @@ import type {
   ResultSubtype,
   SendRequest,
   SendResult,
-} from '../client/types.js';
+} from '../protocol/types.js';
 import type { ChatApi } from './chat-api.js';
 import type { ChatMessage } from './chat-message.js';
 import { Emitter } from './emitter.js';

@@ -1,5 +1,5 @@
-import { type CardAnswer, readCardAnswer } from '../client/card-answers.js';
-import { compareRecordIds, extractText } from '../client/records.js';
+import { type CardAnswer, readCardAnswer } from '../protocol/card-answers.js';
+import { compareRecordIds, extractText } from '../protocol/records.js';
 import type {
   AgentStatus,
   AssistantDeltaRawEvent,
@@ -16,7 +16,7 @@ import type {
   PaymentStatus,
   ResultRawEvent,
   UserRawEvent,
-} from '../client/types.js';
+} from '../protocol/types.js';
 import type { ChatMessage, ChatRole, MessageStatus } from './chat-message.js';
 import { readReply } from './reply-content.js';
 

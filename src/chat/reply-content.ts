@@ -4,14 +4,14 @@ import {
   extractInfoCollect,
   extractText,
   RESERVED_TOOL_NAMES,
-} from '../client/records.js';
+} from '../protocol/records.js';
 import type {
   ChatStreamRecord,
   ConnectorSetupRequest,
   ContentBlock,
   Delegation,
   InfoCollectPayload,
-} from '../client/types.js';
+} from '../protocol/types.js';
 
 /** What an `assistant` record shows: its text, its other blocks, and the cards its reserved tool calls ask for. */
 export interface ReplyContent {

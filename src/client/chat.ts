@@ -1,10 +1,3 @@
-import type { RequestOptions, SvcClientConfig } from './config.js';
-import { Conversation, type ConversationOptions } from './conversation.js';
-import { SvcSdkError } from './errors.js';
-import { type HttpClient, httpOf, path } from './http.js';
-import { type SendOptions, sendCall } from './idempotency.js';
-import { type RecordStreamOptions, readTurn, streamRecords, type TurnReadOptions } from './record-stream.js';
-import { collectTurn, mergeMcpTokens } from './turn.js';
 import type {
   AgentTurn,
   ChatStreamRecord,
@@ -16,7 +9,14 @@ import type {
   MessagesResult,
   SendRequest,
   SendResult,
-} from './types.js';
+} from '../protocol/types.js';
+import type { RequestOptions, SvcClientConfig } from './config.js';
+import { Conversation, type ConversationOptions } from './conversation.js';
+import { SvcSdkError } from './errors.js';
+import { type HttpClient, httpOf, path } from './http.js';
+import { type SendOptions, sendCall } from './idempotency.js';
+import { type RecordStreamOptions, readTurn, streamRecords, type TurnReadOptions } from './record-stream.js';
+import { collectTurn, mergeMcpTokens } from './turn.js';
 
 export interface ResumeTurnOptions extends TurnReadOptions {
   /** Read after this record: the `userEventId` of a send, or the id of the last record already seen. */

@@ -1,3 +1,4 @@
+import type { AgentTurn, ChatStreamRecord } from '../protocol/types.js';
 import { ChatClient } from './chat.js';
 import type { SvcClientConfig } from './config.js';
 import type { Conversation, ConversationOptions } from './conversation.js';
@@ -7,7 +8,6 @@ import { PaymentsClient } from './payments.js';
 import { notImplemented } from './reserved.js';
 import { TrainingChat } from './training.js';
 import { type MessageOptions, toSendRequest } from './turn.js';
-import type { AgentTurn, ChatStreamRecord } from './types.js';
 import { WorkspaceHandle, WorkspacesClient } from './workspaces.js';
 
 /**

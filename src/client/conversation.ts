@@ -1,9 +1,15 @@
-import { connectorSetupMetadata } from './card-answers.js';
+import { connectorSetupMetadata } from '../protocol/card-answers.js';
+import type {
+  AgentTurn,
+  ChatStreamRecord,
+  ConnectorSetupRequest,
+  InterruptResult,
+  SendResult,
+} from '../protocol/types.js';
 import type { ChatClient } from './chat.js';
 import type { RequestOptions } from './config.js';
 import type { TurnReadOptions } from './record-stream.js';
 import { collectTurn, type MessageOptions, toSendRequest } from './turn.js';
-import type { AgentTurn, ChatStreamRecord, ConnectorSetupRequest, InterruptResult, SendResult } from './types.js';
 
 export interface ConversationOptions {
   /** Continue this conversation. Without it the first message starts a new one. */

@@ -1,6 +1,6 @@
+import type { ConversationFile, MessagePart, UploadedFile } from '../protocol/types.js';
 import type { RequestOptions, SvcClientConfig } from './config.js';
 import { type HttpClient, httpOf, path } from './http.js';
-import type { ConversationFile, MessagePart, UploadedFile } from './types.js';
 
 /** What `upload` takes: a Blob or File, or raw data with a name. */
 export type UploadInput =

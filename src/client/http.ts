@@ -1,8 +1,9 @@
+import { retryDelay } from '../protocol/retry.js';
 import { linkSignal, sleep } from './abort.js';
 import { TokenSource } from './auth.js';
 import type { RequestOptions, SvcClientConfig } from './config.js';
 import { AbortError, ApiConnectionError, ApiError, ApiTimeoutError, errorFromResponse, SvcSdkError } from './errors.js';
-import { retryDelay } from './retry.js';
+import { CLIENT_RETRY } from './retry-policy.js';
 
 export const DEFAULT_BASE_URL = 'https://api.svc.dev';
 const API_PREFIX = '/api/v2';
@@ -104,7 +105,7 @@ export class HttpClient {
       try {
         return await this.#authorized(call, read, streaming);
       } catch (err) {
-        const delay = idempotent && attempt < maxRetries ? retryDelay(err, attempt) : undefined;
+        const delay = idempotent ? retryDelay(err, attempt, { ...CLIENT_RETRY, retries: maxRetries }) : undefined;
         if (delay === undefined) throw err;
         await sleep(delay, call.signal);
       }

@@ -1,6 +1,6 @@
+import type { PaymentStatusResult } from '../protocol/types.js';
 import type { RequestOptions, SvcClientConfig } from './config.js';
 import { type HttpClient, httpOf, path } from './http.js';
-import type { PaymentStatusResult } from './types.js';
 
 /** Status of the payment orders behind payment cards. */
 export class PaymentsClient {

@@ -1,9 +1,10 @@
+import { backoff, retryDelay } from '../protocol/retry.js';
+import type { ChatStreamRecord } from '../protocol/types.js';
 import { linkSignal, sleep } from './abort.js';
 import { ApiConnectionError, ApiTimeoutError, SvcSdkError } from './errors.js';
 import type { HttpClient, Query } from './http.js';
-import { backoff, retryDelay } from './retry.js';
+import { CLIENT_RETRY } from './retry-policy.js';
 import { readSse } from './sse.js';
-import type { ChatStreamRecord } from './types.js';
 
 /**
  * Where the record stream of a conversation is: `connecting` to it, `open`, `reconnecting` (waiting to try
@@ -72,7 +73,7 @@ export async function* streamRecords(
       // A stream the server ended is opened again like one that was cut.
       delay = backoff(failures);
     } catch (err) {
-      delay = reconnect ? retryDelay(err, failures) : undefined;
+      delay = reconnect ? retryDelay(err, failures, CLIENT_RETRY) : undefined;
       if (delay === undefined) throw err;
     }
     failures++;

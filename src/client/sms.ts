@@ -1,6 +1,6 @@
+import type { SessionToken } from '../protocol/types.js';
 import type { RequestOptions } from './config.js';
 import { type HttpClient, path } from './http.js';
-import type { SessionToken } from './types.js';
 
 /*
  * SMS sign-in on its own, so `<svc-sms-sign-in>` (and the script-tag bundle) carries these two calls rather

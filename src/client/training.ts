@@ -1,16 +1,16 @@
-import { linkSignal } from './abort.js';
-import type { RequestOptions, SvcClientConfig } from './config.js';
-import { SvcSdkError } from './errors.js';
-import { type HttpClient, httpOf, path } from './http.js';
-import { type SendOptions, sendCall } from './idempotency.js';
-import { type RecordStreamOptions, readTurn, streamRecords, type TurnReadOptions } from './record-stream.js';
 import type {
   ChatStreamRecord,
   HistoryResult,
   InterruptResult,
   TrainingSendRequest,
   TrainingSendResult,
-} from './types.js';
+} from '../protocol/types.js';
+import { linkSignal } from './abort.js';
+import type { RequestOptions, SvcClientConfig } from './config.js';
+import { SvcSdkError } from './errors.js';
+import { type HttpClient, httpOf, path } from './http.js';
+import { type SendOptions, sendCall } from './idempotency.js';
+import { type RecordStreamOptions, readTurn, streamRecords, type TurnReadOptions } from './record-stream.js';
 
 export interface TrainingStreamOptions extends RecordStreamOptions {
   /** Replay the last N turns before going live. */

@@ -1,7 +1,7 @@
+import { extractText, extractToolCalls } from '../protocol/records.js';
+import type { AgentTurn, ChatStreamRecord, SendRequest } from '../protocol/types.js';
 import type { McpTokens } from './config.js';
 import type { TurnReadOptions } from './record-stream.js';
-import { extractText, extractToolCalls } from './records.js';
-import type { AgentTurn, ChatStreamRecord, SendRequest } from './types.js';
 
 /** Options of `sendMessage`, `runTurn` and a Conversation's `send`/`stream` (spec 4.4): any SendRequest field plus the wait's bounds. */
 export type MessageOptions = Omit<SendRequest, 'message'> & TurnReadOptions;

@@ -1,6 +1,3 @@
-import type { RequestOptions, SvcClientConfig } from './config.js';
-import { type HttpClient, httpOf, path } from './http.js';
-import * as sms from './sms.js';
 import type {
   AgentList,
   GrantCreditsRequest,
@@ -14,7 +11,10 @@ import type {
   SmsLimit,
   StartVisitorSessionRequest,
   Workspace,
-} from './types.js';
+} from '../protocol/types.js';
+import type { RequestOptions, SvcClientConfig } from './config.js';
+import { type HttpClient, httpOf, path } from './http.js';
+import * as sms from './sms.js';
 
 /**
  * Workspace administration (spec 4.1), slug first. Server-side code with a workspace key (`sk_…`) uses

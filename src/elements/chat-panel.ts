@@ -1,6 +1,5 @@
 import { html, nothing, type ReactiveController, render, type TemplateResult } from 'lit';
 import type { ChatStore } from '../chat/chat-store.js';
-import type { SendResult } from '../client/types.js';
 import { plusIcon, previousIcon, stopIcon } from '../internal/content-icons.js';
 import { trapTab } from '../internal/focus-trap.js';
 import { sendIcon } from '../internal/icons.js';
@@ -9,6 +8,7 @@ import { localize } from '../internal/localize.js';
 import { hostList, safeUrl } from '../internal/safe-url.js';
 import { virtualList } from '../internal/virtual-list.js';
 import { whenIdle } from '../internal/when-idle.js';
+import type { SendResult } from '../protocol/types.js';
 import { AnnouncerController } from './announcer.js';
 import { renderAttachButton, renderAttachments, renderDropZone } from './attachments.js';
 import attachmentsStyles from './attachments.styles.js';

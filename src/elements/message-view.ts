@@ -1,6 +1,6 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import type { ChatMessage } from '../chat/chat-message.js';
-import type { AgentStatus, ContentBlock, Delegation, ImageBlock, MessagePart } from '../client/types.js';
+import type { AgentStatus, ContentBlock, Delegation, ImageBlock, MessagePart } from '../protocol/types.js';
 import '../cards/svc-connector-setup.js';
 import '../cards/svc-info-collect.js';
 import '../cards/svc-payment-gate.js';

@@ -1,12 +1,12 @@
 import type { TokenProvider } from '../client/auth.js';
 import type { ChatClient } from '../client/chat.js';
-import type { SendResult } from '../client/types.js';
 import { EN_LAUNCHER_LABELS, type LauncherLabels } from '../internal/labels/launcher.js';
 import type { ChatLabels } from '../internal/labels/types.js';
 import { LanguageController } from '../internal/language.js';
 import { type PlainProperty, SvcPlainElement } from '../internal/svc-plain-element.js';
 import { type PlatformTokens, tokenStyle } from '../internal/tokens.js';
 import { whenIdle } from '../internal/when-idle.js';
+import type { SendResult } from '../protocol/types.js';
 import { ChatFrame } from './chat-frame.js';
 import type { ChatPanel } from './chat-panel.js';
 import { persistedConversation } from './chat-settings.js';

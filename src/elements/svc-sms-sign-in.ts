@@ -2,11 +2,11 @@ import { css, html, nothing } from 'lit';
 import { ApiError } from '../client/errors.js';
 import { HttpClient } from '../client/http.js';
 import { sendSmsCode, verifySmsCode } from '../client/sms.js';
-import type { SessionToken } from '../client/types.js';
 import type { ChatLabels } from '../internal/labels/types.js';
 import { localize } from '../internal/localize.js';
 import { SvcLocalizedElement } from '../internal/svc-localized-element.js';
 import { themeStyles, token } from '../internal/theme.js';
+import type { SessionToken } from '../protocol/types.js';
 
 /** Who signed in. `token` is there only on the sign-in element's own event, for pages that use it alone. */
 export interface SignedIn {

@@ -2,7 +2,7 @@ import { createContext } from '@lit/context';
 import type { SendOptions } from '../chat/chat-store.js';
 import type { ChatClient } from '../client/chat.js';
 import type { PaymentsClient } from '../client/payments.js';
-import type { SendResult } from '../client/types.js';
+import type { SendResult } from '../protocol/types.js';
 
 /** The client parts the cards call. An `SvcClient` is one. */
 export interface CardClient {

@@ -4,7 +4,7 @@ import type { ChatMessage } from '../chat/chat-message.js';
 import { ChatStore, type ChatStoreEvents, type SendOptions } from '../chat/chat-store.js';
 import { type ChatClientOptions, createChatClient } from '../chat/create-chat-client.js';
 import type { ConnectionState } from '../client/record-stream.js';
-import type { AgentStatus, InterruptResult, SendResult } from '../client/types.js';
+import type { AgentStatus, InterruptResult, SendResult } from '../protocol/types.js';
 
 /**
  * Where the chat talks to, as `<svc-chat>` takes it. Authentication, most preferred first: `client`;

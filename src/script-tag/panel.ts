@@ -5,16 +5,16 @@
  * training belong on a server (`import { SvcClient } from '@svc/agent-sdk'`), so they are not in these files.
  */
 
-export {
-  connectorSetupMetadata,
-  infoCollectSkipMetadata,
-  infoCollectSubmitMetadata,
-} from '../client/card-answers.js';
 export { ChatClient, type ResumeTurnOptions } from '../client/chat.js';
 export * from '../client/errors.js';
 export { FilesClient, toPart } from '../client/files.js';
 export { HttpClient } from '../client/http.js';
 export { PaymentsClient } from '../client/payments.js';
-export * from '../client/records.js';
 export * from '../elements-shared.js';
 export * from '../panel.js';
+export {
+  connectorSetupMetadata,
+  infoCollectSkipMetadata,
+  infoCollectSubmitMetadata,
+} from '../protocol/card-answers.js';
+export * from '../protocol/records.js';

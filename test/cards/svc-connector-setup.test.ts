@@ -2,7 +2,7 @@ import { expect, fixture, html, oneEvent } from '@open-wc/testing';
 import { visualDiff } from '@web/test-runner-visual-regression';
 import '../../src/cards/svc-connector-setup.js';
 import type { SvcConnectorSetup } from '../../src/cards/svc-connector-setup.js';
-import { extractConnectorSetup } from '../../src/client/records.js';
+import { extractConnectorSetup } from '../../src/protocol/records.js';
 import { until } from '../helpers/browser-service.js';
 import { chat, fill, idle, part, parts, recordAfter, turn, typeAndSend, visitorClient, waitFor } from './helpers.js';
 

@@ -2,8 +2,8 @@ import { expect, fixture, html, oneEvent } from '@open-wc/testing';
 import { visualDiff } from '@web/test-runner-visual-regression';
 import '../../src/cards/svc-info-collect.js';
 import type { SvcInfoCollect } from '../../src/cards/svc-info-collect.js';
-import { extractInfoCollect } from '../../src/client/records.js';
-import type { InfoCollectPayload } from '../../src/client/types.js';
+import { extractInfoCollect } from '../../src/protocol/records.js';
+import type { InfoCollectPayload } from '../../src/protocol/types.js';
 import { until } from '../helpers/browser-service.js';
 import {
   chat,

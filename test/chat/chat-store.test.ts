@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
 import { ChatStore, type ChatStoreEvents } from '../../src/chat/chat-store.js';
-import type { SendResult } from '../../src/client/types.js';
+import type { SendResult } from '../../src/protocol/types.js';
 import { apiError, deferred, FakeChatApi, settle, storedAs } from './fake-api.js';
 import {
   assistant,

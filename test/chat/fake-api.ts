@@ -6,7 +6,7 @@ import type {
   InterruptResult,
   SendRequest,
   SendResult,
-} from '../../src/client/types.js';
+} from '../../src/protocol/types.js';
 import { CONVERSATION } from './records.js';
 
 /** An error as the client throws it: `status` and `message` (the service's `detail`). */

@@ -12,7 +12,7 @@ import type {
   PaymentStatus,
   RecordSender,
   ResultSubtype,
-} from '../../src/client/types.js';
+} from '../../src/protocol/types.js';
 
 export const CONVERSATION = 'c_test';
 

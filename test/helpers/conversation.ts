@@ -5,7 +5,7 @@ import type {
   ResultRawEvent,
   SendRequest,
   SendResult,
-} from '../../src/client/types.js';
+} from '../../src/protocol/types.js';
 import type { TestServer } from './server.js';
 import { openSse } from './sse.js';
 import { provision, uniqueRef } from './workspace.js';

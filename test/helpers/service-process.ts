@@ -4,7 +4,7 @@ import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
-const BIN = fileURLToPath(new URL('../../bin/svc-server.js', import.meta.url));
+const BIN = fileURLToPath(new URL('../../server/bin/svc-server.js', import.meta.url));
 
 /** `svc-server` running as a child process (so a test can kill it). */
 export interface ServiceProcess {

@@ -74,10 +74,14 @@ export function svcServicePlugin() {
  * and demo key. The model endpoint comes from `env` only, never from the environment the tests run in.
  */
 async function startSvc(args, env = {}) {
-  const child = spawn(process.execPath, ['bin/svc-server.js', '--port', '0', '--db', ':memory:', '--demo', ...args], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-    env: { ...process.env, SVC_MODEL_BASE_URL: '', SVC_MODEL: '', ...env },
-  });
+  const child = spawn(
+    process.execPath,
+    ['server/bin/svc-server.js', '--port', '0', '--db', ':memory:', '--demo', ...args],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+      env: { ...process.env, SVC_MODEL_BASE_URL: '', SVC_MODEL: '', ...env },
+    },
+  );
   const lines = createInterface({ input: child.stdout });
   return new Promise((resolve, reject) => {
     const found = { child };

@@ -12,7 +12,7 @@ import { freePort } from '../helpers/free-port.mjs';
 import { type ModelServer, startModelServer } from '../helpers/model-server.mjs';
 import { FIXTURE } from '../helpers/server.js';
 
-const BIN = fileURLToPath(new URL('../../bin/svc-server.js', import.meta.url));
+const BIN = fileURLToPath(new URL('../../server/bin/svc-server.js', import.meta.url));
 /** A server that crashes before printing its URL fails the test here (its stderr is shown) instead of hanging. */
 const STARTUP = { timeout: 30_000 };
 

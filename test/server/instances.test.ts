@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import { type RunningService, startService } from '../../server/service.js';
 import { INSTANCE_LOCKS } from '../../server/store/instance-connection.js';
 import { insertRecord } from '../../server/store/records.js';
-import type { ChatStreamRecord } from '../../src/client/types.js';
+import type { ChatStreamRecord } from '../../src/protocol/types.js';
 import { testPostgres } from '../helpers/postgres.js';
 import { FIXTURE } from '../helpers/server.js';
 import { type ServiceProcess, startServiceProcess } from '../helpers/service-process.js';

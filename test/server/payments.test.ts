@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { ChatStreamRecord, PaymentGatePayload } from '../../src/client/types.js';
+import type { ChatStreamRecord, PaymentGatePayload } from '../../src/protocol/types.js';
 import { sendAndRead, streamUrl } from '../helpers/conversation.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { openSse } from '../helpers/sse.js';

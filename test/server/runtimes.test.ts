@@ -11,7 +11,7 @@ import type {
   ResultRawEvent,
   SendRequest,
   ToolUseBlock,
-} from '../../src/client/types.js';
+} from '../../src/protocol/types.js';
 import {
   assistants,
   deltaText,

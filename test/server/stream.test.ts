@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { DEFAULT_QUOTAS } from '../../server/limits.js';
 import { cursorOf, parseCursor } from '../../server/store/records.js';
-import type { ChatStreamRecord } from '../../src/client/types.js';
+import type { ChatStreamRecord } from '../../src/protocol/types.js';
 import {
   deltaText,
   kinds,

@@ -1,6 +1,6 @@
+import { RESERVED_TOOL_NAMES } from '@svc/agent-sdk/protocol';
 import type { ChatCompletionFunctionTool } from 'openai/resources/chat/completions';
 import { z } from 'zod/v4';
-import { RESERVED_TOOL_NAMES } from '../../../src/client/records.js';
 import type { AgentRow } from '../../store/identity.js';
 
 /** The function a model calls for a payment card (the card itself is a `payment_gate` record). */

@@ -1,7 +1,6 @@
+import type { ContentBlock, MessagePart, PaymentStatus, UserRawEvent } from '@svc/agent-sdk/protocol';
+import { RESERVED_TOOL_NAMES, readCardAnswer } from '@svc/agent-sdk/protocol';
 import type { ChatCompletionContentPart, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
-import { readCardAnswer } from '../../../src/client/card-answers.js';
-import { RESERVED_TOOL_NAMES } from '../../../src/client/records.js';
-import type { ContentBlock, MessagePart, PaymentStatus, UserRawEvent } from '../../../src/client/types.js';
 import type { StoredFile, TurnInput } from '../types.js';
 import { PAYMENT_TOOL } from './cards.js';
 import { type AttachmentBudget, attachmentBudget, attachmentParts } from './parts.js';

@@ -1,5 +1,5 @@
+import type { MessagePart } from '@svc/agent-sdk/protocol';
 import type { ChatCompletionContentPart } from 'openai/resources/chat/completions';
-import type { MessagePart } from '../../../src/client/types.js';
 import type { StoredFile } from '../types.js';
 
 /** What attachments one request may carry to the model, newest first; older ones are named instead. */

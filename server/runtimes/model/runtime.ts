@@ -1,7 +1,7 @@
+import type { ContentBlock, ToolResultBlock, ToolUseBlock } from '@svc/agent-sdk/protocol';
+import { RESERVED_TOOL_NAMES } from '@svc/agent-sdk/protocol';
 import OpenAI from 'openai';
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
-import { RESERVED_TOOL_NAMES } from '../../../src/client/records.js';
-import type { ContentBlock, ToolResultBlock, ToolUseBlock } from '../../../src/client/types.js';
 import { randomId } from '../../ids.js';
 import type { Runtime, StoredFile, TextStream, TurnInput, TurnIO } from '../types.js';
 import { type CardCall, cardTools, PAYMENT_TOOL } from './cards.js';

@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { retryAfterMs, retryDelay } from '@svc/agent-sdk/protocol';
 import type OpenAI from 'openai';
 import { APIConnectionError, APIError } from 'openai';
 import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
-import { backoff } from '../../../src/client/retry.js';
 
 /** A failure the visitor reads as the turn's `result.error`: one plain sentence, no upstream detail. */
 export class ModelError extends Error {
@@ -85,7 +85,7 @@ export async function streamStep(
         throw new ModelError(`The model sent nothing for ${seconds(o.idleMs)}, so the reply was stopped.`);
       }
       o.log(`model request failed (attempt ${attempt + 1}): ${failureOf(err)}`);
-      const delay = text ? undefined : retryDelay(err, attempt, o.retries);
+      const delay = text ? undefined : retryDelay(err, attempt, { ...UPSTREAM_RETRY, retries: o.retries });
       if (delay === undefined) throw plainError(err, text !== '');
       await sleep(delay, undefined, { signal: o.signal });
     } finally {
@@ -131,31 +131,15 @@ class IdleTimer {
 
 const RETRIED_STATUS = (status: number) => status === 408 || status === 409 || status === 429 || status >= 500;
 
-/** How long to wait before the next attempt, or undefined when there is none. */
-function retryDelay(err: unknown, attempt: number, retries: number): number | undefined {
-  if (attempt >= retries) return undefined;
-  if (err instanceof StreamCut || err instanceof APIConnectionError || isNetworkError(err))
-    return upstreamBackoff(attempt);
-  if (!(err instanceof APIError) || err.status === undefined || !RETRIED_STATUS(err.status)) return undefined;
-  const after = retryAfterMs(err.headers);
-  if (after === undefined) return upstreamBackoff(attempt);
-  return after <= MAX_RETRY_AFTER_MS ? after : undefined;
-}
+/** A cut stream, a failed connection, or a refusal another try may get past. */
+const upstreamRetryable = (err: unknown) =>
+  err instanceof StreamCut ||
+  err instanceof APIConnectionError ||
+  isNetworkError(err) ||
+  (err instanceof APIError && err.status !== undefined && RETRIED_STATUS(err.status));
 
-/** The client's backoff from its second step: 0.5 s, 1 s, 2 s … up to 8 s, less up to a quarter at random. */
-const upstreamBackoff = (attempt: number) => backoff(attempt + 1);
-
-/** `retry-after-ms`, or `retry-after` in seconds or as an HTTP date. */
-function retryAfterMs(headers: Headers | undefined): number | undefined {
-  const ms = Number.parseFloat(headers?.get('retry-after-ms') ?? '');
-  if (Number.isFinite(ms) && ms >= 0) return ms;
-  const value = headers?.get('retry-after');
-  if (!value) return undefined;
-  const secondsValue = Number(value);
-  if (Number.isFinite(secondsValue) && secondsValue >= 0) return secondsValue * 1000;
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
-}
+/** 0.5 s doubling to 8 s between tries, and a `retry-after` waited for up to {@link MAX_RETRY_AFTER_MS}. */
+const UPSTREAM_RETRY = { retryable: upstreamRetryable, baseMs: 500, maxMs: 8_000, maxRetryAfterMs: MAX_RETRY_AFTER_MS };
 
 /** undici's error for a response body cut off mid-way. */
 const isNetworkError = (err: unknown) =>
