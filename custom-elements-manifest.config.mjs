@@ -33,6 +33,20 @@ function readStateProperties(ts, node) {
   return names;
 }
 
+/** `src/elements/svc-chat.ts` → `dist/lib/elements/svc-chat.js`: the module a user's tools find in the package. */
+const shipped = (path) => path.replace(/^\/?src\/(.*)\.[jt]s$/, 'dist/lib/$1.js');
+
+/** Every module path of the manifest (`path`, and the `module` of references) as the shipped JavaScript. */
+function shippedPaths(value) {
+  if (Array.isArray(value)) for (const item of value) shippedPaths(item);
+  else if (value && typeof value === 'object') {
+    for (const [key, item] of Object.entries(value)) {
+      if ((key === 'path' || key === 'module') && typeof item === 'string') value[key] = shipped(item);
+      else shippedPaths(item);
+    }
+  }
+}
+
 /**
  * Fits the analyzer to our conventions: elements register with `SvcChat.define('svc-chat')` (tolerant of a
  * second registration), which it does not recognise, and the generic `customElements.define(tag, this)` in
@@ -86,6 +100,7 @@ function svcConventionsPlugin() {
         moduleDoc.exports = (moduleDoc.exports ?? []).filter((e) => elements.has(e.declaration.name));
       }
       customElementsManifest.modules = customElementsManifest.modules.filter((m) => m.declarations.length);
+      shippedPaths(customElementsManifest);
     },
   };
 }

@@ -1,4 +1,4 @@
-import '../src/elements.js';
+import './src/elements.js';
 
 const chat = document.getElementById('chat') as HTMLElementTagNameMap['svc-chat'];
 const form = document.getElementById('settings') as HTMLFormElement;

@@ -220,6 +220,7 @@ export default defineConfig(({ mode }) => {
       lib: {
         entry: {
           index: 'src/index.ts',
+          'protocol/index': 'src/protocol/index.ts',
           elements: 'src/elements.ts',
           'react/index': 'src/react/index.ts',
           'tools/index': 'src/tools/index.ts',

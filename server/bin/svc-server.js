@@ -1,6 +1,3 @@
 #!/usr/bin/env node
-// The reference service is TypeScript; tsx runs it without a build step.
-import { register } from 'tsx/esm/api';
-
-register();
-await import('../server/cli.ts');
+// The service as built to JavaScript (`npm run build`): nothing compiles TypeScript at run time.
+await import('../dist/cli.js');

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { extname, join } from 'node:path';
+import { dirname, extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
@@ -9,7 +9,10 @@ import { notFound } from '../errors.js';
 import { seedDemo } from '../seed.js';
 import type { ZodApp } from './route-module.js';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+/** The demo pages, beside the service's code (`dist/demo/` once built). */
+const PAGES_DIR = fileURLToPath(new URL('../demo/', import.meta.url));
+/** The widget's script-tag files, from the installed `@svc/agent-sdk`. */
+const WIDGET_DIR = dirname(fileURLToPath(import.meta.resolve('@svc/agent-sdk/svc-chat.js')));
 const PAGES: Record<string, string> = { '/': 'index.html', '/sms': 'sms.html', '/esm': 'esm.html' };
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -45,8 +48,8 @@ export default function demoRoutes(app: ZodApp, ctx: AppContext) {
     if (!/^[\w.-]+$/.test(name) || name.startsWith('.')) throw notFound('route not found');
     const type = TYPES[extname(name)];
     if (!type) throw notFound('route not found');
-    const body = await readFile(join(ROOT, folder, name)).catch(() => {
-      throw notFound(folder === 'dist' ? 'the widget is not built: run npm run build' : 'route not found');
+    const body = await readFile(join(folder, name)).catch(() => {
+      throw notFound(folder === WIDGET_DIR ? 'the widget is not built: run npm run build' : 'route not found');
     });
     // nosniff comes with every answer of the service (errors.ts SAFETY_HEADERS).
     reply.headers({ 'content-type': type, 'cache-control': 'no-cache', 'referrer-policy': 'no-referrer' });
@@ -54,10 +57,10 @@ export default function demoRoutes(app: ZodApp, ctx: AppContext) {
     return reply.send(body);
   };
 
-  for (const [path, file] of Object.entries(PAGES)) app.get(path, (_req, reply) => sendFile(reply, 'demo', file));
+  for (const [path, file] of Object.entries(PAGES)) app.get(path, (_req, reply) => sendFile(reply, PAGES_DIR, file));
   const schema = { params: z.object({ name: z.string() }) };
-  app.get('/demo/:name', { schema }, (req, reply) => sendFile(reply, 'demo', req.params.name));
-  app.get('/dist/:name', { schema }, (req, reply) => sendFile(reply, 'dist', req.params.name));
+  app.get('/demo/:name', { schema }, (req, reply) => sendFile(reply, PAGES_DIR, req.params.name));
+  app.get('/dist/:name', { schema }, (req, reply) => sendFile(reply, WIDGET_DIR, req.params.name));
 
   app.post('/demo/token', async (req, reply) => {
     const visitor = cookie(req.headers.cookie, VISITOR_COOKIE) ?? `visitor_${randomBytes(12).toString('base64url')}`;

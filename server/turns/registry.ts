@@ -1,4 +1,4 @@
-import type { InterruptResult, ResultSubtype } from '../../src/client/types.js';
+import type { InterruptResult, ResultSubtype } from '@svc/agent-sdk/protocol';
 import type { RecordLog } from '../records.js';
 import type { Db } from '../store/db.js';
 import { lastRecordId } from '../store/records.js';
@@ -30,7 +30,7 @@ export class TurnRegistry {
   private stopListening: (() => Promise<void>) | undefined;
   private readonly stopping = new AbortController();
   /** Aborted once the service stops: a turn whose end the database refuses stops trying to store it then. */
-  readonly stopped = this.stopping.signal;
+  readonly stopped: AbortSignal = this.stopping.signal;
 
   constructor(
     private readonly db: Db,

@@ -23,5 +23,7 @@ export const loadPanel: () => Promise<PanelModule> = loadOnce(importPanel, 'svc-
   arrived(panel),
 );
 
-/** Loads the panel when the page is idle. */
-export const loadPanelWhenIdle = (): void => whenIdle(() => void loadPanel().catch(() => {}));
+/** Loads the panel when the page is idle; nothing where there is no page (a server rendering one). */
+export const loadPanelWhenIdle = (): void => {
+  if (typeof document !== 'undefined') whenIdle(() => void loadPanel().catch(() => {}));
+};

@@ -12,7 +12,7 @@ export class SvcElement extends LitElement {
   /** Registers the element; a second registration (the script loaded twice) is ignored instead of throwing. */
   static define(tag: string): void {
     // biome-ignore lint/complexity/noThisInStatic: `this` is the subclass being registered.
-    if (!customElements.get(tag)) customElements.define(tag, this);
+    if (globalThis.customElements && !customElements.get(tag)) customElements.define(tag, this);
   }
 
   /** Dispatches a bubbling, composed event and returns it (`emit.ts`). */

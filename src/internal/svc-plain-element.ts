@@ -9,6 +9,12 @@ export interface PlainProperty {
   state?: boolean;
 }
 
+/**
+ * `HTMLElement`, or a plain class where there is none (a server rendering the page: Next.js, Node), so that
+ * importing the element never throws; it registers only where `customElements` exists.
+ */
+const Base: typeof HTMLElement = globalThis.HTMLElement ?? (class {} as typeof HTMLElement);
+
 /** Each element class's attributes, by name: the property each sets (none: an `HTMLElement` property's own). */
 const attributesOf = new WeakMap<object, Map<string, string | undefined>>();
 
@@ -26,7 +32,7 @@ function register(element: typeof SvcPlainElement, tag: string): void {
   const attributes = new Map<string, string | undefined>();
   for (const [name, options] of Object.entries(declared(element))) {
     // `lang` and `dir` keep the accessors of every element, which reflect: a change of them updates the element.
-    const own = !(name in HTMLElement.prototype);
+    const own = !(name in Base.prototype);
     if (!options.state && options.attribute !== false)
       attributes.set(options.attribute || name, own ? name : undefined);
     if (!own) continue;
@@ -46,7 +52,8 @@ function register(element: typeof SvcPlainElement, tag: string): void {
     });
   }
   attributesOf.set(element, attributes);
-  if (!customElements.get(tag)) customElements.define(tag, element as unknown as CustomElementConstructor);
+  if (globalThis.customElements && !customElements.get(tag))
+    customElements.define(tag, element as unknown as CustomElementConstructor);
 }
 
 /**
@@ -56,7 +63,7 @@ function register(element: typeof SvcPlainElement, tag: string): void {
  * cannot share it with a classic script (docs/performance.md, bundle size). An element draws itself with DOM
  * calls in `update`; the controllers it is given (the panel's, once loaded) render with Lit into its shadow root.
  */
-export abstract class SvcPlainElement extends HTMLElement implements ReactiveControllerHost {
+export abstract class SvcPlainElement extends Base implements ReactiveControllerHost {
   static properties: Record<string, PlainProperty> = {
     lang: {},
     dir: { reflect: true },
@@ -132,7 +139,7 @@ export abstract class SvcPlainElement extends HTMLElement implements ReactiveCon
       const { reflect, attribute } = properties[name] ?? {};
       const value = valuesOf.get(this)?.get(name);
       // `dir` reflects by itself, as every element's does.
-      if (!reflect || name in HTMLElement.prototype) continue;
+      if (!reflect || name in Base.prototype) continue;
       if (value === false || value === undefined || value === null) this.removeAttribute(attribute || name);
       else this.setAttribute(attribute || name, value === true ? '' : String(value));
     }

@@ -10,11 +10,24 @@ import { loadPanel, loadPanelWhenIdle, panelArrived } from '../elements/load-pan
 import type { SvcChat } from '../elements/svc-chat.js';
 import '../elements/svc-chat.js';
 
-type Svc = Partial<Awaited<ReturnType<typeof loadPanel>>> & { SvcChat?: typeof SvcChat; load?: () => Promise<Svc> };
+/**
+ * `window.Svc`, which the classic script sets: `SvcChat` and `load()` at once, the rest of the widget's exports
+ * once it has arrived (`await Svc.load()` resolves with all of them).
+ */
+export type SvcGlobal = Partial<Awaited<ReturnType<typeof loadPanel>>> & {
+  SvcChat?: typeof SvcChat;
+  load?: () => Promise<SvcGlobal>;
+};
 
-const svcWindow = window as Window & { Svc?: Svc };
-svcWindow.Svc ??= {};
-const svc = svcWindow.Svc;
+declare global {
+  interface Window {
+    /** Set by `svc-chat.js` (`@svc/agent-sdk/svc-chat.js`), the one-tag embed. */
+    Svc?: SvcGlobal;
+  }
+}
+
+window.Svc ??= {};
+const svc = window.Svc;
 const fill = (api: object) => Object.assign(svc, api);
 
 fill({ SvcChat: customElements.get('svc-chat') });

@@ -73,7 +73,7 @@ describe('package: the built entries', () => {
     }
     assert.deepEqual(
       Object.keys(pkg.exports).filter((k) => typeof pkg.exports[k] === 'object'),
-      ['.', './elements', './react', './tools'],
+      ['.', './protocol', './elements', './react', './tools', './svc-chat.js', './svc-chat.esm.js'],
     );
   });
 

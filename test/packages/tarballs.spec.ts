@@ -1,0 +1,285 @@
+import type { ChildProcess } from 'node:child_process';
+import { readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, type Locator, type Page, test } from '@playwright/test';
+import { filesUnder, type Site, startSite } from '../embed/site.js';
+import { freePort } from '../helpers/free-port.mjs';
+import {
+  consumerProject,
+  filesMatching,
+  folderBytes,
+  installedPackages,
+  installedVersion,
+  npmInstall,
+  npmWarnings,
+  type Output,
+  packBoth,
+  ROOT,
+  sh,
+  startUntil,
+} from './consumer.js';
+
+/**
+ * Both packages as their users get them: packed as `npm publish` would, installed from the tarballs into fresh
+ * projects, built by the tools sites use (Vite, Next.js), and run. The figures the two-packages issue set are
+ * printed (and the ones a machine cannot change asserted): what the SDK's install brings, and how soon the
+ * server's `npx svc-server --demo` listens.
+ */
+
+/** What an install of the SDK may bring besides React (the packages of `lit`, `marked`, `dompurify`, …). */
+const MAX_SDK_PACKAGES = 15;
+const MAX_SDK_BYTES = 20 * 1024 * 1024;
+/** Server packages a widget or client user must never install. */
+const SERVER_PACKAGES = ['fastify', 'pg', 'openai', '@modelcontextprotocol/sdk', 'better-sqlite3', 'tsx', 'zod'];
+/** The SDK's entries, each of which imports in plain Node (a server rendering the page). */
+const ENTRIES = ['@svc/agent-sdk', '@svc/agent-sdk/protocol', '@svc/agent-sdk/elements', '@svc/agent-sdk/react'];
+const NEXT_VERSION = '16.4.6';
+
+let packs: Awaited<ReturnType<typeof packBoth>>;
+let sdkUser: string;
+let sdkInstall: Output;
+/** The server's install, started first (it builds better-sqlite3, a minute or two) and awaited by its tests. */
+let serverInstall: Promise<{ dir: string; output: Output }>;
+const projects: string[] = [];
+const children: ChildProcess[] = [];
+const figures: [string, string, string][] = [];
+
+test.describe.configure({ mode: 'serial' });
+
+test.beforeAll(async () => {
+  test.setTimeout(15 * 60_000);
+  packs = await packBoth();
+  // npm asks a project to allow a package's install script (better-sqlite3 builds its native module): an
+  // operator's project says so, as docs/server.md shows.
+  const serverUser = consumerProject('server-user', { allowScripts: { 'better-sqlite3': true } });
+  projects.push(serverUser);
+  serverInstall = npmInstall(serverUser, [packs.sdk, packs.server]).then((output) => ({ dir: serverUser, output }));
+  serverInstall.catch(() => {});
+  sdkUser = consumerProject('sdk-user');
+  projects.push(sdkUser);
+  sdkInstall = await npmInstall(sdkUser, [packs.sdk]);
+});
+
+test.afterAll(async () => {
+  test.setTimeout(10 * 60_000);
+  for (const child of children) child.kill();
+  await serverInstall?.catch(() => {});
+  console.log(
+    [
+      'figures of the packed packages:',
+      ...figures.map(([name, value, goal]) => `  ${name}: ${value} (goal ${goal})`),
+    ].join('\n'),
+  );
+  for (const dir of [...projects, packs?.dir]) if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+test('the SDK installs like its peers: a few browser packages, no server, no native module, no warning', async () => {
+  const others = installedPackages(sdkUser).filter((name) => !/^(react|react-dom|scheduler|@types\/react)$/.test(name));
+  const bytes = folderBytes(join(sdkUser, 'node_modules'));
+  figures.push(['SDK install: packages besides React', String(others.length), `≤ ${MAX_SDK_PACKAGES}`]);
+  figures.push(['SDK install: node_modules', `${(bytes / 1024 / 1024).toFixed(1)} MB`, '≤ 20 MB']);
+  figures.push(['SDK install: npm warnings on Node 20.19+', String(npmWarnings(sdkInstall).length), '0']);
+  expect(others.length, others.join(', ')).toBeLessThanOrEqual(MAX_SDK_PACKAGES);
+  expect(bytes).toBeLessThanOrEqual(MAX_SDK_BYTES);
+  expect(npmWarnings(sdkInstall)).toEqual([]);
+  expect(others.filter((name) => SERVER_PACKAGES.includes(name))).toEqual([]);
+  expect(filesMatching(join(sdkUser, 'node_modules'), /\.node$|^binding\.gyp$/)).toEqual([]);
+  const lock = JSON.parse(readFileSync(join(sdkUser, 'package-lock.json'), 'utf8')) as {
+    packages: Record<string, { hasInstallScript?: boolean }>;
+  };
+  expect(Object.keys(lock.packages).filter((path) => lock.packages[path]!.hasInstallScript)).toEqual([]);
+  // The same install where npm refuses any package whose engines exclude this Node.
+  const strict = consumerProject('sdk-strict');
+  projects.push(strict);
+  await npmInstall(strict, [packs.sdk], ['--engine-strict']);
+});
+
+test('every entry of the SDK imports in plain Node, where there is no DOM', async () => {
+  // The React entry's optional peer, as a React site has it.
+  await npmInstall(sdkUser, ['react', 'react-dom'].map((name) => `${name}@${installedVersion(name)}`));
+  for (const entry of [...ENTRIES, '@svc/agent-sdk/tools']) {
+    const { stdout } = await sh(sdkUser, process.execPath, [
+      '--input-type=module',
+      '-e',
+      `const m = await import(${JSON.stringify(entry)}); console.log(Object.keys(m).length);`,
+    ]);
+    expect(Number(stdout), entry).toBeGreaterThan(0);
+  }
+  figures.push(['SDK entries that import in plain Node', `${ENTRIES.length + 1} of ${ENTRIES.length + 1}`, 'all']);
+});
+
+test('the SDK ships JavaScript, types for every entry, a licence and its manifest pointing at shipped files', async () => {
+  const installed = join(sdkUser, 'node_modules/@svc/agent-sdk');
+  const pkg = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as Record<string, unknown>;
+  expect(pkg.repository).toBeTruthy();
+  expect(pkg.homepage).toBeTruthy();
+  expect(pkg.bugs).toBeTruthy();
+  expect(readFileSync(join(installed, 'LICENSE'), 'utf8')).toMatch(/^MIT License/);
+  expect(filesMatching(installed, /\.(ts|map)$/).filter((file) => !file.endsWith('.d.ts'))).toEqual([]);
+  const manifest = readFileSync(join(installed, 'custom-elements.json'), 'utf8');
+  const modules = [...manifest.matchAll(/"(?:path|module)": "([^"]+)"/g)].map((m) => m[1]!);
+  expect(modules.length).toBeGreaterThan(5);
+  for (const module of new Set(modules)) expect(() => readFileSync(join(installed, module)), module).not.toThrow();
+});
+
+test('publint --strict and arethetypeswrong find no problem in either tarball', async () => {
+  for (const tarball of [packs.sdk, packs.server]) {
+    const lint = await sh(ROOT, 'npx', ['publint', 'run', tarball, '--strict']);
+    expect(lint.stdout).toContain('All good!');
+    // ESM only: `esm-only` leaves out the resolutions of CommonJS `require` (docs/packages.md).
+    await sh(ROOT, 'npx', ['attw', tarball, '--profile', 'esm-only', '--format', 'ascii']);
+  }
+});
+
+/** Types into the widget's field, presses Enter and waits for the echo, rendered as markdown. */
+async function chatThrough(chat: Locator, text: string) {
+  const input = chat.locator('[part~="input"]');
+  await input.fill(`${text} **bold**`);
+  await input.press('Enter');
+  const reply = chat.locator('[part~="message-agent"] [part~="bubble"]').last();
+  await expect(reply).toHaveText(`Echo: ${text} bold`);
+  await expect(reply.locator('strong')).toHaveText('bold');
+}
+
+/** Every error the page logs or throws. */
+function watchErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') errors.push(msg.text());
+  });
+  page.on('pageerror', (err) => errors.push(err.message));
+  return errors;
+}
+
+test.describe('a Vite site built against the installed SDK', () => {
+  let site: Site;
+
+  test.beforeAll(async () => {
+    test.setTimeout(10 * 60_000);
+    const dir = consumerProject(
+      'vite-site',
+      { scripts: { build: 'vite build' } },
+      {
+        'index.html': { copy: join(import.meta.dirname, 'vite/index.html') },
+        'main.js': { copy: join(import.meta.dirname, 'vite/main.js') },
+        // The React guide's snippet (docs/frameworks/react.md), as the embed tests run it from the repository.
+        react: { copy: join(ROOT, 'test/embed/react') },
+        'vite.config.js': `export default { build: { rollupOptions: { input: ['index.html', 'react/index.html'] } } };\n`,
+      },
+    );
+    projects.push(dir);
+    const versions = ['vite', 'react', 'react-dom'].map((name) => `${name}@${installedVersion(name)}`);
+    await npmInstall(dir, [packs.sdk, ...versions]);
+    await sh(dir, 'npm', ['run', 'build']);
+    site = await startSite(filesUnder(join(dir, 'dist'), '/'));
+  });
+
+  test.afterAll(() => site?.close());
+
+  test('a plain page that imports @svc/agent-sdk/elements chats with the agent', async ({ page }) => {
+    const errors = watchErrors(page);
+    await page.goto(`${site.url}/index.html`);
+    await chatThrough(page.locator('svc-chat'), 'hello from vite');
+    await expect(page).toHaveTitle('replied');
+    expect(errors).toEqual([]);
+  });
+
+  test('a React 19 page with ChatBox and useSvcChat chats with the agent', async ({ page }) => {
+    const errors = watchErrors(page);
+    await page.goto(`${site.url}/react/index.html`);
+    await chatThrough(page.locator('svc-chat'), 'hello from react');
+    await expect(page.getByText('Replies: 1')).toBeVisible();
+    expect(errors).toEqual([]);
+  });
+});
+
+test.describe('a Next.js app built against the installed SDK', () => {
+  let url: string;
+  let build: Output;
+
+  test.beforeAll(async () => {
+    test.setTimeout(10 * 60_000);
+    const dir = consumerProject(
+      'next-site',
+      { scripts: { build: 'next build', start: 'next start' } },
+      { app: { copy: join(import.meta.dirname, 'next/app') } },
+    );
+    projects.push(dir);
+    const react = ['react', 'react-dom', 'typescript', '@types/react', '@types/node'].map(
+      (name) => `${name}@${installedVersion(name)}`,
+    );
+    await npmInstall(dir, [packs.sdk, `next@${NEXT_VERSION}`, ...react]);
+    const env = {
+      NEXT_PUBLIC_SVC_URL: process.env.SVC_E2E_URL!,
+      SVC_URL: process.env.SVC_E2E_URL!,
+      SVC_API_KEY: process.env.SVC_E2E_API_KEY!,
+    };
+    build = await sh(dir, 'npm', ['run', 'build'], env);
+    const port = await freePort();
+    const args = ['run', 'start', '--', '--port', String(port), '--hostname', '127.0.0.1'];
+    const { child } = await startUntil(dir, 'npm', args, /Ready in/, env);
+    children.push(child);
+    url = `http://127.0.0.1:${port}`;
+  });
+
+  test('`next build` prerenders the page with <ChatBox>, with no dynamic import turned off for the server', async () => {
+    expect(`${build.stdout}\n${build.stderr}`).toMatch(/○ \/\s*$/m);
+    figures.push(['`next build` of a page using the React entry', 'passes, page prerendered', 'passes']);
+  });
+
+  test('the prerendered page comes to life and chats, its session minted by a route handler with SvcClient', async ({
+    page,
+  }) => {
+    const errors = watchErrors(page);
+    const html = await (await fetch(url)).text();
+    expect(html).toContain('<svc-chat');
+    await page.goto(url);
+    await chatThrough(page.locator('svc-chat'), 'hello from next');
+    expect(errors).toEqual([]);
+  });
+});
+
+test.describe('the server installed from its tarball', () => {
+  let dir: string;
+  let service: string;
+
+  test.beforeAll(async () => {
+    test.setTimeout(10 * 60_000);
+    const install = await serverInstall;
+    dir = install.dir;
+    figures.push(['server install: npm warnings on Node 20.19+', String(npmWarnings(install.output).length), '0']);
+    expect(npmWarnings(install.output)).toEqual([]);
+    const started = performance.now();
+    const { child, match } = await startUntil(
+      dir,
+      'npx',
+      ['svc-server', '--demo', '--port', '0'],
+      /^listening on (\S+)$/,
+    );
+    children.push(child);
+    service = match[1]!;
+    figures.push([
+      '`npx svc-server --demo`: start to `listening on`',
+      `${Math.round(performance.now() - started)} ms`,
+      '≤ 2 s',
+    ]);
+  });
+
+  test('runs compiled JavaScript, with no TypeScript at run time', async () => {
+    const installed = join(dir, 'node_modules/@svc/agent-server');
+    expect(filesMatching(join(installed, 'dist'), /\.ts$/).filter((file) => !file.endsWith('.d.ts'))).toEqual([]);
+    expect(installedPackages(dir)).not.toContain('tsx');
+    expect(readFileSync(join(installed, 'LICENSE'), 'utf8')).toMatch(/^MIT License/);
+  });
+
+  test('`npx svc-server --demo` serves its demo page, where a visitor chats with the demo agent', async ({ page }) => {
+    const errors = watchErrors(page);
+    await page.goto(service);
+    const chat = page.locator('#inline-chat');
+    const input = chat.locator('[part~="input"]');
+    await input.fill('/help');
+    await input.press('Enter');
+    await expect(chat.locator('[part~="message-agent"] [part~="bubble"]').last()).toContainText('/markdown');
+    expect(errors).toEqual([]);
+  });
+});
