@@ -118,7 +118,7 @@ export async function enginesBenchmark() {
     }
     return {
       source:
-        'svc-server processes (tsx) on SQLite (a file, WAL) or PostgreSQL 15 (synchronous_commit=off) over a unix ' +
+        'svc-server processes (compiled) on SQLite (a file, WAL) or PostgreSQL 15 (synchronous_commit=off) over a unix ' +
         'socket, echo agent, clients in the benchmark process, loopback; with two instances each send goes to one ' +
         'and its stream is read from the other',
       ...results,

@@ -137,7 +137,7 @@ export async function serviceBenchmark() {
     const fanOut = ends.map((end) => end - start);
     abort.abort();
     return {
-      source: 'svc-server in its own process (tsx, in-memory SQLite), clients in the benchmark process, loopback',
+      source: 'svc-server in its own process (compiled, in-memory SQLite), clients in the benchmark process, loopback',
       sendToFirstDelta: {
         sends: SENDS,
         p50Ms: round(percentile(latencies, 50), 2),

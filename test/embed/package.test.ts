@@ -131,13 +131,15 @@ describe('package: the framework guides', () => {
     'react.md': ['react/App.jsx'],
     'vue.md': ['vue/main.js'],
     'svelte.md': ['svelte/App.svelte'],
+    // Built from the packed tarball by test/packages/tarballs.spec.ts.
+    'nextjs.md': ['../packages/next/app/page.tsx', '../packages/next/app/api/svc-token/route.ts'],
   };
   for (const [guide, snippets] of Object.entries(guides)) {
     it(`docs/frameworks/${guide} shows the snippet the embed tests run`, () => {
       const text = readFileSync(join(ROOT, 'docs/frameworks', guide), 'utf8');
       for (const file of snippets) {
         const snippet = readFileSync(join(import.meta.dirname, file), 'utf8').trim();
-        assert.ok(text.includes(snippet), `${guide} should include test/embed/${file} verbatim`);
+        assert.ok(text.includes(snippet), `${guide} should include ${file} (from test/embed/) verbatim`);
       }
     });
   }
