@@ -1,9 +1,11 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect, type Locator, type Page, test } from '@playwright/test';
+import { expect, type Page, test } from '@playwright/test';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
+import { watchErrors } from '../e2e/demo-page.js';
 import { buildApp, ROOT } from './build-app.js';
+import { chatThrough } from './chat-through.js';
 import { filesUnder, type Site, startSite, page as wrap } from './site.js';
 
 /**
@@ -67,27 +69,6 @@ test.afterAll(async () => {
   await site?.close();
   if (builds) rmSync(builds, { recursive: true, force: true });
 });
-
-/** Every error the page logs or throws. */
-function watchErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on('console', (msg) => {
-    if (msg.type() === 'error') errors.push(msg.text());
-  });
-  page.on('pageerror', (err) => errors.push(err.message));
-  return errors;
-}
-
-/** Types into the widget's field, presses Enter and waits for the echo, rendered as markdown. */
-async function chatThrough(chat: Locator, text: string) {
-  const input = chat.locator('[part~="input"]');
-  await input.fill(`${text} **bold**`);
-  await input.press('Enter');
-  await expect(chat.locator('[part~="message-user"]').last()).toContainText(`${text} **bold**`);
-  const reply = chat.locator('[part~="message-agent"] [part~="bubble"]').last();
-  await expect(reply).toHaveText(`Echo: ${text} bold`);
-  await expect(reply.locator('strong')).toHaveText('bold');
-}
 
 test('plain HTML: one script tag and the element chat with the agent', async ({ page }) => {
   const errors = watchErrors(page);

@@ -1,7 +1,9 @@
 import type { ChildProcess } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, type Locator, type Page, test } from '@playwright/test';
+import { expect, test } from '@playwright/test';
+import { watchErrors } from '../e2e/demo-page.js';
+import { chatThrough } from '../embed/chat-through.js';
 import { filesUnder, type Site, startSite } from '../embed/site.js';
 import { freePort } from '../helpers/free-port.mjs';
 import {
@@ -133,26 +135,6 @@ test('publint --strict and arethetypeswrong find no problem in either tarball', 
     await sh(ROOT, 'npx', ['attw', tarball, '--profile', 'esm-only', '--format', 'ascii']);
   }
 });
-
-/** Types into the widget's field, presses Enter and waits for the echo, rendered as markdown. */
-async function chatThrough(chat: Locator, text: string) {
-  const input = chat.locator('[part~="input"]');
-  await input.fill(`${text} **bold**`);
-  await input.press('Enter');
-  const reply = chat.locator('[part~="message-agent"] [part~="bubble"]').last();
-  await expect(reply).toHaveText(`Echo: ${text} bold`);
-  await expect(reply.locator('strong')).toHaveText('bold');
-}
-
-/** Every error the page logs or throws. */
-function watchErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on('console', (msg) => {
-    if (msg.type() === 'error') errors.push(msg.text());
-  });
-  page.on('pageerror', (err) => errors.push(err.message));
-  return errors;
-}
 
 test.describe('a Vite site built against the installed SDK', () => {
   let site: Site;
