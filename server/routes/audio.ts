@@ -4,12 +4,12 @@ import { dirname, join } from 'node:path';
 import type { MessageAudioResult } from '@svc/agent-sdk/protocol';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { ownConversation, security, userHook } from '../auth.js';
-import type { AppContext } from '../context.js';
-import { badRequest, notFound } from '../errors.js';
-import { randomId } from '../ids.js';
-import { binary } from '../openapi.js';
-import { type SpeechAudio, speakableText, wavAudio } from '../speech.js';
+import { ownConversation, security, userHook } from '../http/auth.js';
+import { badRequest, notFound } from '../http/errors.js';
+import { binary } from '../http/openapi.js';
+import type { AppContext } from '../services/context.js';
+import { type SpeechAudio, speakableText, wavAudio } from '../services/speech.js';
+import { randomId } from '../store/ids.js';
 import { agentMessageText } from '../store/records.js';
 import type { ZodApp } from './route-module.js';
 

@@ -4,9 +4,9 @@ import { dirname, extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
-import type { AppContext } from '../context.js';
-import { notFound } from '../errors.js';
-import { seedDemo } from '../seed.js';
+import { seedDemo } from '../boot/seed.js';
+import { notFound } from '../http/errors.js';
+import type { AppContext } from '../services/context.js';
 import type { ZodApp } from './route-module.js';
 
 /** The demo pages, beside the service's code (`dist/demo/` once built). */

@@ -1,7 +1,7 @@
 import type { PaymentStatus } from '@svc/agent-sdk/protocol';
 import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
-import type { AppContext } from '../context.js';
+import type { AppContext } from '../services/context.js';
 import type { PaymentOrder } from '../store/payments.js';
 import type { ZodApp } from './route-module.js';
 

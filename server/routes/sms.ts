@@ -1,11 +1,11 @@
 import type { SessionToken } from '@svc/agent-sdk/protocol';
 import ipaddr from 'ipaddr.js';
 import { type ZodIssue, z } from 'zod';
-import { noCredentialHook, security } from '../auth.js';
-import type { AppContext } from '../context.js';
-import { badRequest, forbidden, notFound, tooMany, unauthorized } from '../errors.js';
-import { nowIso } from '../ids.js';
+import { noCredentialHook, security } from '../http/auth.js';
+import { badRequest, forbidden, notFound, tooMany, unauthorized } from '../http/errors.js';
+import type { AppContext } from '../services/context.js';
 import { type WorkspaceRow, workspaceBySlug } from '../store/identity.js';
+import { nowIso } from '../store/ids.js';
 import {
   consumeSmsCode,
   issueSmsCode,

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { operatorHook, security } from '../auth.js';
-import type { AppContext } from '../context.js';
-import { baseUrlOf } from '../public-url.js';
-import { resumeCursor, sendRecordStream } from '../sse.js';
+import { operatorHook, security } from '../http/auth.js';
+import { baseUrlOf } from '../http/public-url.js';
+import { resumeCursor, sendRecordStream } from '../http/sse.js';
+import type { AppContext } from '../services/context.js';
 import { historyPage } from '../store/records.js';
 import { beginTurn } from '../turns/begin-turn.js';
 import {

@@ -1,8 +1,8 @@
 import type { AgentList, SingleAgent, SmsLimit, WorkspaceAgent } from '@svc/agent-sdk/protocol';
 import { z } from 'zod';
-import { security, workspaceAdminHook } from '../auth.js';
-import type { AppContext } from '../context.js';
-import { conflict, fixedValidationDetail, forbidden, HttpError, notFound } from '../errors.js';
+import { security, workspaceAdminHook } from '../http/auth.js';
+import { conflict, fixedValidationDetail, forbidden, HttpError, notFound } from '../http/errors.js';
+import type { AppContext } from '../services/context.js';
 import type { Db } from '../store/db.js';
 import { type AgentRow, agentById, agentsOfWorkspace, workspaceById } from '../store/identity.js';
 import {

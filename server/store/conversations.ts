@@ -1,5 +1,5 @@
-import { nowIso, randomId } from '../ids.js';
 import type { Db } from './db.js';
+import { nowIso, randomId } from './ids.js';
 
 /**
  * Conversations (`conversations`): who owns one and which agents answer in it. `last_seq`, `last_record`

@@ -1,5 +1,5 @@
-import { hashSecret, nowIso, randomId } from '../ids.js';
 import type { Db } from './db.js';
+import { hashSecret, nowIso, randomId } from './ids.js';
 
 /**
  * Workspaces, their owners, keys, agents and members, and every credential that names a user (tables from

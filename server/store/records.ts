@@ -5,16 +5,16 @@ import type {
   ContentBlock,
   RecordSender,
 } from '@svc/agent-sdk/protocol';
-import { nowIso } from '../ids.js';
 import type { Db } from './db.js';
 import { markUploadsReferenced } from './files.js';
+import { nowIso } from './ids.js';
 
 /**
  * The records of every conversation, and their order (table `records`, migrations/0001-initial.sql). A
  * record's id (its stream cursor) is its row id, written `e` + 15 digits: ids are never reused, so they only
  * grow, and comparing two ids as strings compares them as numbers. Within a conversation they grow in commit
  * order on any number of instances: an append takes the id after it has updated (so locked) its
- * conversation's row. `seq` counts 1, 2, 3… per conversation. Only server/records.ts appends.
+ * conversation's row. `seq` counts 1, 2, 3… per conversation. Only server/services/record-log.ts appends.
  */
 
 interface RecordRow {

@@ -1,9 +1,9 @@
 import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
 import type { GrantResult, Member, ProvisionResult, SessionToken } from '@svc/agent-sdk/protocol';
-import { nowIso, randomId } from '../ids.js';
 import { clock } from './clock.js';
 import type { Db } from './db.js';
 import { issueSessionToken } from './identity.js';
+import { nowIso, randomId } from './ids.js';
 
 /**
  * Members live in identity.ts; this module adds what the administration and SMS routes keep (`grants`,

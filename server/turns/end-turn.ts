@@ -1,5 +1,5 @@
 import type { AgentStatus, ChatStreamRecord, ResultRawEvent, ResultSubtype } from '@svc/agent-sdk/protocol';
-import type { AppContext } from '../context.js';
+import type { AppContext } from '../services/context.js';
 import { getConversation } from '../store/conversations.js';
 import { type NewRecord, turnRecords } from '../store/records.js';
 import { markTurnEnded, runningTurns } from '../store/turns.js';

@@ -1,5 +1,5 @@
 import type { InterruptResult, ResultSubtype } from '@svc/agent-sdk/protocol';
-import type { RecordLog } from '../records.js';
+import type { RecordLog } from '../services/record-log.js';
 import type { Db } from '../store/db.js';
 import { lastRecordId } from '../store/records.js';
 import { runningTurnOf } from '../store/turns.js';

@@ -2,8 +2,8 @@ import { EventEmitter } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Fixture } from '../../server/fixture.js';
-import { type RunningService, type ServiceOptions, startService } from '../../server/service.js';
+import type { Fixture } from '../../server/boot/fixture.js';
+import { type RunningService, type ServiceOptions, startService } from '../../server/boot/service.js';
 import { testPostgres } from './postgres.js';
 import { startRoundRobin } from './round-robin.js';
 

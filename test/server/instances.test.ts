@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { type RunningService, startService } from '../../server/service.js';
+import { type RunningService, startService } from '../../server/boot/service.js';
 import { INSTANCE_LOCKS } from '../../server/store/instance-connection.js';
 import { insertRecord } from '../../server/store/records.js';
 import type { ChatStreamRecord } from '../../src/protocol/types.js';

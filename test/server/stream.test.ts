@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { DEFAULT_QUOTAS } from '../../server/limits.js';
+import { DEFAULT_QUOTAS } from '../../server/services/limits.js';
 import { cursorOf, parseCursor } from '../../server/store/records.js';
 import type { ChatStreamRecord } from '../../src/protocol/types.js';
 import {

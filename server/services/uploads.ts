@@ -1,12 +1,9 @@
 import { mkdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join, resolve, sep } from 'node:path';
 import type { ConversationFile, UploadedFile } from '@svc/agent-sdk/protocol';
-import type { AppContext } from './context.js';
-import { badRequest, HttpError, notFound, tooMany } from './errors.js';
-import { randomId } from './ids.js';
-import { formatBytes, LIMITS } from './limits.js';
-import { isTextType, MEDIA_TYPE, mimeTypeOf } from './media-types.js';
-import { clock } from './store/clock.js';
+import { badRequest, HttpError, notFound, tooMany } from '../http/errors.js';
+import { isTextType, MEDIA_TYPE, mimeTypeOf } from '../http/media-types.js';
+import { clock } from '../store/clock.js';
 import {
   deleteUnreferencedUploads,
   insertUpload,
@@ -15,7 +12,10 @@ import {
   type UploadRow,
   uploadById,
   uploadUsage,
-} from './store/files.js';
+} from '../store/files.js';
+import { randomId } from '../store/ids.js';
+import type { AppContext } from './context.js';
+import { formatBytes, LIMITS } from './limits.js';
 
 /*
  * Files on disk, below the service's files folder: uploads in `uploads/<id>` (each described by a row of

@@ -2,7 +2,9 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import type { FastifyRouteSchemaDef } from 'fastify/types/schema.js';
 import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { ZodTypeAny } from 'zod';
-import type { AppContext } from './context.js';
+import { routeModules } from '../routes/index.js';
+import type { AppContext } from '../services/context.js';
+import { LIMITS } from '../services/limits.js';
 import {
   badRequest,
   CORS_HEADERS,
@@ -12,9 +14,7 @@ import {
   SAFETY_HEADERS,
   schemaErrorFormatter,
 } from './errors.js';
-import { LIMITS } from './limits.js';
 import { API_PREFIX, registerOpenApi } from './openapi.js';
-import { routeModules } from './routes/index.js';
 
 const PREFLIGHT_HEADERS = {
   ...CORS_HEADERS,

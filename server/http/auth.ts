@@ -1,7 +1,6 @@
 import type { FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
-import { forbidden, notFound, unauthorized } from './errors.js';
-import { getConversation, type StoredConversation, trainingConversation } from './store/conversations.js';
-import type { Db } from './store/db.js';
+import { getConversation, type StoredConversation, trainingConversation } from '../store/conversations.js';
+import type { Db } from '../store/db.js';
 import {
   type AgentRow,
   agentById,
@@ -9,7 +8,8 @@ import {
   findCredential,
   type WorkspaceRow,
   workspaceBySlug,
-} from './store/identity.js';
+} from '../store/identity.js';
+import { forbidden, notFound, unauthorized } from './errors.js';
 
 /*
  * Who may call what (spec section 5, docs/protocol.md "Credentials"). Each route plugin checks the

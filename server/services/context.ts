@@ -1,11 +1,11 @@
+import type { Db } from '../store/db.js';
+import type { TurnRegistry } from '../turns/registry.js';
 import type { Quotas } from './limits.js';
 import type { OpenStreams } from './open-streams.js';
-import type { PaymentOrders } from './payments.js';
-import type { RecordLog } from './records.js';
-import type { SmsSender } from './sms.js';
+import type { PaymentOrders } from './payment-orders.js';
+import type { RecordLog } from './record-log.js';
+import type { SmsSender } from './sms-sender.js';
 import type { SpeechSynthesizer } from './speech.js';
-import type { Db } from './store/db.js';
-import type { TurnRegistry } from './turns/registry.js';
 
 /**
  * Everything the routes share: configuration and the long-lived services built on it (service.ts makes

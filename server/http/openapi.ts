@@ -3,9 +3,9 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, FastifySchema } from 'fastify';
 import { z } from 'zod';
 import { ignoreOverride, zodToJsonSchema } from 'zod-to-json-schema';
+import { recordComponents } from '../routes/record-schemas.js';
 import { security, securitySchemes } from './auth.js';
 import { errorBody } from './errors.js';
-import { recordComponents } from './routes/record-schemas.js';
 
 /*
  * The OpenAPI 3.1 description of every route under /api/v2, generated from the routes' own zod schemas
