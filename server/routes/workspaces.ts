@@ -3,17 +3,12 @@ import { z } from 'zod';
 import { security, workspaceAdminHook } from '../http/auth.js';
 import { conflict, fixedValidationDetail, forbidden, HttpError, notFound } from '../http/errors.js';
 import type { AppContext } from '../services/context.js';
+import { type AgentRow, agentById, agentsOfWorkspace } from '../store/agent-rows.js';
+import { mintSession } from '../store/credential-rows.js';
 import type { Db } from '../store/db.js';
-import { type AgentRow, agentById, agentsOfWorkspace, workspaceById } from '../store/identity.js';
-import {
-  grantCredits,
-  listMembers,
-  mintSession,
-  provisionMember,
-  setSmsDailyLimit,
-  smsSentToday,
-  suspendMember,
-} from '../store/workspace.js';
+import { grantCredits, listMembers, provisionMember, suspendMember } from '../store/member-rows.js';
+import { smsSentToday } from '../store/sms-code-rows.js';
+import { setSmsDailyLimit, workspaceById } from '../store/workspace-rows.js';
 import type { ZodApp } from './route-module.js';
 
 const slugParams = z.object({ slug: z.string() });

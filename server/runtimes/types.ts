@@ -8,7 +8,7 @@ import type {
   PaymentGatePayload,
   UploadedFile,
 } from '@svc/agent-sdk/protocol';
-import type { AgentRow } from '../store/identity.js';
+import type { AgentRow } from '../store/agent-rows.js';
 
 /**
  * What an agent runtime is given for one turn. A runtime is the only part that knows how an agent

@@ -4,7 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import { createConversation, getConversation } from '../../server/store/conversations.js';
 import { getConnectorCredentials, saveConnectorCredentials } from '../../server/store/credentials.js';
 import { type Db, migrations, openDb } from '../../server/store/db.js';
-import { insertWorkspace, workspaceBySlug } from '../../server/store/identity.js';
+import { grantCredits, listMembers, provisionMember } from '../../server/store/member-rows.js';
 import { metaValue, setMetaValue } from '../../server/store/meta.js';
 import {
   agentMessageText,
@@ -16,8 +16,9 @@ import {
   recordsAfter,
 } from '../../server/store/records.js';
 import { priorSend, rememberSend } from '../../server/store/sends.js';
+import { issueSmsCode } from '../../server/store/sms-code-rows.js';
 import { insertTurn, isTurnRunning, markTurnEnded, runningTurns } from '../../server/store/turns.js';
-import { grantCredits, issueSmsCode, listMembers, provisionMember } from '../../server/store/workspace.js';
+import { insertWorkspace, workspaceBySlug } from '../../server/store/workspace-rows.js';
 import { testPostgres } from '../helpers/postgres.js';
 
 /*
