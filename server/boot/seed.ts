@@ -2,7 +2,7 @@ import type { ModelOptions } from '../runtimes/model/options.js';
 import { setAgentRuntime } from '../store/agent-rows.js';
 import type { Db } from '../store/db.js';
 import { randomId } from '../store/ids.js';
-import { metaValue, setMetaValue } from '../store/meta.js';
+import { metaValue, setMetaValue } from '../store/meta-rows.js';
 import { insertWorkspace } from '../store/workspace-rows.js';
 
 const DEMO_KEY = 'demo_api_key';

@@ -1,6 +1,6 @@
 import type { FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import { type AgentRow, agentById } from '../store/agent-rows.js';
-import { getConversation, type StoredConversation, trainingConversation } from '../store/conversations.js';
+import { getConversation, type StoredConversation, trainingConversation } from '../store/conversation-rows.js';
 import { type Credential, findCredential } from '../store/credential-rows.js';
 import type { Db } from '../store/db.js';
 import { type WorkspaceRow, workspaceBySlug } from '../store/workspace-rows.js';

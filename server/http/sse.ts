@@ -2,8 +2,8 @@ import type { OutgoingHttpHeaders } from 'node:http';
 import type { ChatStreamRecord } from '@svc/agent-sdk/protocol';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../services/context.js';
-import { lastRecordId, parseCursor, startOfLastTurns } from '../store/records.js';
-import { isTurnRunning } from '../store/turns.js';
+import { lastRecordId, parseCursor, startOfLastTurns } from '../store/record-rows.js';
+import { isTurnRunning } from '../store/turn-rows.js';
 import { badRequest, tooMany } from './errors.js';
 
 /** Where a stream starts: after a cursor (a rowid), at the last `turns` turns, or (neither) at the live tail. */

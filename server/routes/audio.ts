@@ -10,7 +10,7 @@ import { binary } from '../http/openapi.js';
 import type { AppContext } from '../services/context.js';
 import { type SpeechAudio, speakableText, wavAudio } from '../services/speech.js';
 import { randomId } from '../store/ids.js';
-import { agentMessageText } from '../store/records.js';
+import { agentMessageText } from '../store/record-rows.js';
 import type { ZodApp } from './route-module.js';
 
 const params = z.object({ agentId: z.string(), messageId: z.string() });

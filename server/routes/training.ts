@@ -3,7 +3,7 @@ import { operatorHook, security } from '../http/auth.js';
 import { baseUrlOf } from '../http/public-url.js';
 import { resumeCursor, sendRecordStream } from '../http/sse.js';
 import type { AppContext } from '../services/context.js';
-import { historyPage } from '../store/records.js';
+import { historyPage } from '../store/record-rows.js';
 import { beginTurn } from '../turns/begin-turn.js';
 import {
   historyPageOf,

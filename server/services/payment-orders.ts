@@ -10,7 +10,7 @@ import {
   paymentOrderById,
   pendingPaymentOrders,
   settlePaymentOrder,
-} from '../store/payments.js';
+} from '../store/payment-order-rows.js';
 import type { RecordLog } from './record-log.js';
 
 /** setTimeout holds at most about 24.8 days; a later expiry re-arms when this delay runs out. */

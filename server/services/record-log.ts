@@ -1,7 +1,7 @@
 import type { ChatStreamRecord } from '@svc/agent-sdk/protocol';
 import { errorText } from '../http/errors.js';
 import type { Db } from '../store/db.js';
-import { insertRecord, lastRecordId, type NewRecord, recordsAfter } from '../store/records.js';
+import { insertRecord, lastRecordId, type NewRecord, recordsAfter } from '../store/record-rows.js';
 import { LiveHub, type Subscriber } from './live-hub.js';
 
 /** Appends one record inside a `RecordLog.write` transaction and returns it as stored. */

@@ -4,6 +4,7 @@ import type { ConversationFile, UploadedFile } from '@svc/agent-sdk/protocol';
 import { badRequest, HttpError, notFound, tooMany } from '../http/errors.js';
 import { isTextType, MEDIA_TYPE, mimeTypeOf } from '../http/media-types.js';
 import { clock } from '../store/clock.js';
+import { randomId } from '../store/ids.js';
 import {
   deleteUnreferencedUploads,
   insertUpload,
@@ -12,14 +13,13 @@ import {
   type UploadRow,
   uploadById,
   uploadUsage,
-} from '../store/files.js';
-import { randomId } from '../store/ids.js';
+} from '../store/upload-rows.js';
 import type { AppContext } from './context.js';
 import { formatBytes, LIMITS } from './limits.js';
 
 /*
  * Files on disk, below the service's files folder: uploads in `uploads/<id>` (each described by a row of
- * store/files.ts) and each conversation's agent workspace in `conversations/<id>/`.
+ * store/upload-rows.ts) and each conversation's agent workspace in `conversations/<id>/`.
  */
 
 export interface StoredUpload {

@@ -9,11 +9,11 @@ import { formatBytes, LIMITS } from '../services/limits.js';
 import type { AppendRecord } from '../services/record-log.js';
 import { conversationDir, readUploadAt, storeUpload } from '../services/uploads.js';
 import { type AgentRow, agentById, agentsOfWorkspace } from '../store/agent-rows.js';
-import type { StoredConversation } from '../store/conversations.js';
-import { getConnectorCredentials } from '../store/credentials.js';
+import { getConnectorCredentials } from '../store/connector-credential-rows.js';
+import type { StoredConversation } from '../store/conversation-rows.js';
 import type { Db } from '../store/db.js';
 import { randomId } from '../store/ids.js';
-import type { NewRecord } from '../store/records.js';
+import type { NewRecord } from '../store/record-rows.js';
 import { endTurn } from './end-turn.js';
 import type { RunningTurnHandle } from './registry.js';
 

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { type RunningService, startService } from '../../server/boot/service.js';
 import { INSTANCE_LOCKS } from '../../server/store/instance-connection.js';
-import { insertRecord } from '../../server/store/records.js';
+import { insertRecord } from '../../server/store/record-rows.js';
 import type { ChatStreamRecord } from '../../src/protocol/types.js';
 import { testPostgres } from '../helpers/postgres.js';
 import { FIXTURE } from '../helpers/server.js';

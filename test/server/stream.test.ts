@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { DEFAULT_QUOTAS } from '../../server/services/limits.js';
-import { cursorOf, parseCursor } from '../../server/store/records.js';
+import { cursorOf, parseCursor } from '../../server/store/record-rows.js';
 import type { ChatStreamRecord } from '../../src/protocol/types.js';
 import {
   deltaText,

@@ -6,8 +6,8 @@ import type {
   RecordSender,
 } from '@svc/agent-sdk/protocol';
 import type { Db } from './db.js';
-import { markUploadsReferenced } from './files.js';
 import { nowIso } from './ids.js';
+import { markUploadsReferenced } from './upload-rows.js';
 
 /**
  * The records of every conversation, and their order (table `records`, migrations/0001-initial.sql). A
