@@ -20,7 +20,7 @@ import {
   registerUpload,
   resolveConversationFile,
 } from '../services/uploads.js';
-import { idParams } from './conversations.js';
+import { idParams } from './conversation-schemas.js';
 import type { ZodApp } from './route-module.js';
 
 const uploadFields = z.object({

@@ -9,7 +9,7 @@ import { provisionMember } from '../store/member-rows.js';
 import { consumeSmsCode, issueSmsCode, type SmsRefusal } from '../store/sms-code-rows.js';
 import { type WorkspaceRow, workspaceBySlug } from '../store/workspace-rows.js';
 import type { ZodApp } from './route-module.js';
-import { issueSession, sessionToken } from './workspaces.js';
+import { issueSession, sessionToken } from './session-schemas.js';
 
 /** E.164: `+`, then 8 to 15 digits, the first not 0. */
 const phone = z.string().regex(/^\+[1-9]\d{7,14}$/);

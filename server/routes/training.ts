@@ -11,13 +11,19 @@ import {
   historyResult,
   idParams,
   interruptResult,
+  messageFields,
+  notEmpty,
   recordStream,
   sendHeaders,
   sendKeyOf,
   streamQuery,
-  trainingSendBody,
-} from './conversations.js';
+} from './conversation-schemas.js';
 import type { ZodApp } from './route-module.js';
+
+/** A training message has no `toolAction`: one that carries `metadata` answers a card. */
+const trainingSendBody = z
+  .object(messageFields)
+  .superRefine((body, issue) => notEmpty(body, body.metadata !== undefined, issue));
 
 /**
  * Training routes (spec 4.3): an operator of the agent's workspace talks to it in one training
