@@ -121,7 +121,7 @@ async function serve(db: Db, options: ServiceOptions): Promise<RunningService> {
     sms: options.smsOutbox ? outboxSender(options.smsOutbox) : logSender(log),
     speech: espeakSynthesizer(),
     heartbeatMs: options.heartbeatMs ?? 15000,
-    demo: options.demo ?? false,
+    demoApiKey: options.demo ? () => seedDemo(db) : undefined,
     log,
     logError,
   };

@@ -2,7 +2,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import type { FastifyRouteSchemaDef } from 'fastify/types/schema.js';
 import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { ZodTypeAny } from 'zod';
-import { routeModules } from '../routes/index.js';
+import { routeModules } from '../routes/all-routes.js';
 import type { AppContext } from '../services/context.js';
 import { LIMITS } from '../services/limits.js';
 import {

@@ -37,8 +37,11 @@ export interface AppContext {
   speech: SpeechSynthesizer;
   /** Interval of SSE comment heartbeats. */
   heartbeatMs: number;
-  /** Serve the demo pages and the demo token endpoint. */
-  demo: boolean;
+  /**
+   * Set with `--demo`: the demo workspace's API key (the workspace is seeded first if it is missing), with
+   * which the demo site's token endpoint mints visitor sessions. Without it the demo pages are not served.
+   */
+  demoApiKey?: () => Promise<string>;
   /** One line to the service's log (never a token). */
   log: (line: string) => void;
   /** A failure no request caused or could be told (a 500, a stream that broke): always written somewhere. */

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { AgentStatus, ChatRawEvent, ChatStreamRecord, ContentBlock, ResultSubtype } from '@svc/agent-sdk/protocol';
 import { backoff } from '@svc/agent-sdk/protocol';
 import { errorText } from '../http/errors.js';
-import { runtimeFor } from '../runtimes/index.js';
+import { runtimeFor } from '../runtimes/all-runtimes.js';
 import type { TextStream, TurnInput, TurnIO } from '../runtimes/types.js';
 import type { AppContext } from '../services/context.js';
 import { formatBytes, LIMITS } from '../services/limits.js';
