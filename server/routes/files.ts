@@ -11,15 +11,9 @@ import { contentDisposition, isInlineSafe, MEDIA_TYPE, mimeTypeOf } from '../htt
 import { binary } from '../http/openapi.js';
 import { baseUrlOf } from '../http/public-url.js';
 import type { AppContext } from '../services/context.js';
+import { readConversationFile, resolveConversationFile } from '../services/conversation-files.js';
 import { formatBytes, LIMITS } from '../services/limits.js';
-import {
-  checkUploadQuota,
-  findUpload,
-  newUploadFile,
-  readConversationFile,
-  registerUpload,
-  resolveConversationFile,
-} from '../services/uploads.js';
+import { checkUploadQuota, findUpload, newUploadFile, registerUpload } from '../services/uploads.js';
 import { idParams } from './conversation-schemas.js';
 import type { ZodApp } from './route-module.js';
 
