@@ -112,6 +112,20 @@ describe('stream framing', () => {
     await server.readersGone(sent.conversationId);
     assert.equal(server.ctx.records.readers(sent.conversationId), 0);
   });
+
+  it('a reader that does not go fails readersGone, naming the readers still open', async () => {
+    const sent = await send(server, 'pk_alice', { message: 'stay', targetAgentIds: ['agent_echo'] });
+    const reader = await openSse(streamUrl(server, sent.conversationId), { token: 'pk_alice' });
+    try {
+      await assert.rejects(
+        server.readersGone(sent.conversationId, 0, 200),
+        /^Error: readersGone: c_\S+ still has 1 open reader after 200 ms, wanted at most 0 \(per instance: [\d, ]+\)$/,
+      );
+    } finally {
+      reader.close();
+    }
+    await server.readersGone(sent.conversationId);
+  });
 });
 
 describe('a cursor past the end', () => {
