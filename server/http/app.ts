@@ -3,6 +3,7 @@ import type { FastifyRouteSchemaDef } from 'fastify/types/schema.js';
 import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { ZodTypeAny } from 'zod';
 import { routeModules } from '../routes/all-routes.js';
+import { recordComponents } from '../routes/record-schemas.js';
 import type { AppContext } from '../services/context.js';
 import { LIMITS } from '../services/limits.js';
 import {
@@ -83,7 +84,7 @@ export async function buildApp(ctx: AppContext, options: FastifyServerOptions = 
   for (const name of ['caller', 'credential', 'workspace', 'training', 'smsWorkspace'] as const) {
     app.decorateRequest(name, null as never);
   }
-  await registerOpenApi(app);
+  await registerOpenApi(app, recordComponents);
   for (const routes of routeModules) {
     await app.register(async (scope) => routes(scope, ctx), { prefix: routes.prefix ?? API_PREFIX });
   }
