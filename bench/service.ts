@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { LIMITS } from '../server/limits.js';
+import { LIMITS } from '../server/services/limits.js';
 import { ChatClient } from '../src/client/chat.js';
 import { HttpClient } from '../src/client/http.js';
 import type { ChatStreamRecord } from '../src/protocol/types.js';

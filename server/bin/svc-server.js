@@ -1,3 +1,3 @@
 #!/usr/bin/env node
 // The service as built to JavaScript (`npm run build`): nothing compiles TypeScript at run time.
-await import('../dist/cli.js');
+await import('../dist/boot/cli.js');

@@ -5,22 +5,16 @@ import multipart from '@fastify/multipart';
 import type { UploadedFile } from '@svc/agent-sdk/protocol';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { ownConversation, security, userHook } from '../auth.js';
-import type { AppContext } from '../context.js';
-import { badRequest, HttpError, notFound, validationDetail } from '../errors.js';
-import {
-  checkUploadQuota,
-  findUpload,
-  newUploadFile,
-  readConversationFile,
-  registerUpload,
-  resolveConversationFile,
-} from '../files.js';
-import { formatBytes, LIMITS } from '../limits.js';
-import { contentDisposition, isInlineSafe, MEDIA_TYPE, mimeTypeOf } from '../media-types.js';
-import { binary } from '../openapi.js';
-import { baseUrlOf } from '../public-url.js';
-import { idParams } from './conversations.js';
+import { ownConversation, security, userHook } from '../http/auth.js';
+import { badRequest, HttpError, notFound, validationDetail } from '../http/errors.js';
+import { contentDisposition, isInlineSafe, MEDIA_TYPE, mimeTypeOf } from '../http/media-types.js';
+import { binary } from '../http/openapi.js';
+import { baseUrlOf } from '../http/public-url.js';
+import type { AppContext } from '../services/context.js';
+import { readConversationFile, resolveConversationFile } from '../services/conversation-files.js';
+import { formatBytes, LIMITS } from '../services/limits.js';
+import { checkUploadQuota, findUpload, newUploadFile, registerUpload } from '../services/uploads.js';
+import { idParams } from './conversation-schemas.js';
 import type { ZodApp } from './route-module.js';
 
 const uploadFields = z.object({

@@ -1,8 +1,8 @@
 import type { PaymentStatus } from '@svc/agent-sdk/protocol';
 import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
-import type { AppContext } from '../context.js';
-import type { PaymentOrder } from '../store/payments.js';
+import type { AppContext } from '../services/context.js';
+import type { PaymentOrder } from '../store/payment-order-rows.js';
 import type { ZodApp } from './route-module.js';
 
 /**

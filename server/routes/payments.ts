@@ -1,8 +1,8 @@
 import type { PaymentStatusResult } from '@svc/agent-sdk/protocol';
 import { z } from 'zod';
-import { security, userHook } from '../auth.js';
-import type { AppContext } from '../context.js';
-import { notFound } from '../errors.js';
+import { security, userHook } from '../http/auth.js';
+import { notFound } from '../http/errors.js';
+import type { AppContext } from '../services/context.js';
 import type { ZodApp } from './route-module.js';
 
 /** The status of a payment order, for the user it was made for (the pay page itself is pay-page.ts). */

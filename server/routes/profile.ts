@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { security, userHook } from '../auth.js';
-import type { AppContext } from '../context.js';
-import { fixedValidationDetail } from '../errors.js';
-import { saveConnectorCredentials } from '../store/credentials.js';
+import { security, userHook } from '../http/auth.js';
+import { fixedValidationDetail } from '../http/errors.js';
+import type { AppContext } from '../services/context.js';
+import { saveConnectorCredentials } from '../store/connector-credential-rows.js';
 import type { ZodApp } from './route-module.js';
 
 const MAX_FIELDS = 50;

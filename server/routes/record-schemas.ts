@@ -3,8 +3,8 @@ import { z } from 'zod';
 
 /*
  * The record of docs/protocol.md "Record" and its raw events, as the conversation and training routes
- * answer with them. Typed against src/client/types.ts, so the client's types and this description of
- * the wire cannot drift apart; the OpenAPI document names each (see openapi.ts).
+ * answer with them. Typed against the wire types of `@svc/agent-sdk/protocol`, so the client's types and
+ * this description of the wire cannot drift apart; the OpenAPI document names each (see openapi.ts).
  */
 
 export const messagePart: z.ZodType<Wire.MessagePart> = z.discriminatedUnion('type', [

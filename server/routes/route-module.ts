@@ -6,7 +6,7 @@ import type {
   RawServerDefault,
 } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { AppContext } from '../context.js';
+import type { AppContext } from '../services/context.js';
 
 /** A Fastify scope whose route schemas are zod schemas: they validate, type the handler and document the route. */
 export type ZodApp = FastifyInstance<

@@ -1,24 +1,21 @@
 import type { SessionToken } from '@svc/agent-sdk/protocol';
 import ipaddr from 'ipaddr.js';
 import { type ZodIssue, z } from 'zod';
-import { noCredentialHook, security } from '../auth.js';
-import type { AppContext } from '../context.js';
-import { badRequest, forbidden, notFound, tooMany, unauthorized } from '../errors.js';
-import { nowIso } from '../ids.js';
-import { type WorkspaceRow, workspaceBySlug } from '../store/identity.js';
-import {
-  consumeSmsCode,
-  issueSmsCode,
-  provisionMember,
-  SMS_SESSION_TTL_SECONDS,
-  type SmsRefusal,
-} from '../store/workspace.js';
+import { noCredentialHook, security } from '../http/auth.js';
+import { badRequest, forbidden, notFound, tooMany, unauthorized } from '../http/errors.js';
+import type { AppContext } from '../services/context.js';
+import { nowIso } from '../store/ids.js';
+import { provisionMember } from '../store/member-rows.js';
+import { consumeSmsCode, issueSmsCode, type SmsRefusal } from '../store/sms-code-rows.js';
+import { type WorkspaceRow, workspaceBySlug } from '../store/workspace-rows.js';
 import type { ZodApp } from './route-module.js';
-import { issueSession, sessionToken } from './workspaces.js';
+import { issueSession, sessionToken } from './session-schemas.js';
 
 /** E.164: `+`, then 8 to 15 digits, the first not 0. */
 const phone = z.string().regex(/^\+[1-9]\d{7,14}$/);
 const params = z.object({ slug: z.string() });
+/** A visitor signed in by SMS stays signed in for a day. */
+const SMS_SESSION_TTL_SECONDS = 86400;
 
 const REFUSED: Record<SmsRefusal, string> = {
   phone: 'too many codes sent to this phone, try again later',

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { operatorHook, security } from '../auth.js';
-import type { AppContext } from '../context.js';
-import { baseUrlOf } from '../public-url.js';
-import { resumeCursor, sendRecordStream } from '../sse.js';
-import { historyPage } from '../store/records.js';
+import { operatorHook, security } from '../http/auth.js';
+import { baseUrlOf } from '../http/public-url.js';
+import { resumeCursor, sendRecordStream } from '../http/sse.js';
+import type { AppContext } from '../services/context.js';
+import { historyPage } from '../store/record-rows.js';
 import { beginTurn } from '../turns/begin-turn.js';
 import {
   historyPageOf,
@@ -11,13 +11,19 @@ import {
   historyResult,
   idParams,
   interruptResult,
+  messageFields,
+  notEmpty,
   recordStream,
   sendHeaders,
   sendKeyOf,
   streamQuery,
-  trainingSendBody,
-} from './conversations.js';
+} from './conversation-schemas.js';
 import type { ZodApp } from './route-module.js';
+
+/** A training message has no `toolAction`: one that carries `metadata` answers a card. */
+const trainingSendBody = z
+  .object(messageFields)
+  .superRefine((body, issue) => notEmpty(body, body.metadata !== undefined, issue));
 
 /**
  * Training routes (spec 4.3): an operator of the agent's workspace talks to it in one training

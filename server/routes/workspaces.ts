@@ -1,20 +1,14 @@
 import type { AgentList, SingleAgent, SmsLimit, WorkspaceAgent } from '@svc/agent-sdk/protocol';
 import { z } from 'zod';
-import { security, workspaceAdminHook } from '../auth.js';
-import type { AppContext } from '../context.js';
-import { conflict, fixedValidationDetail, forbidden, HttpError, notFound } from '../errors.js';
-import type { Db } from '../store/db.js';
-import { type AgentRow, agentById, agentsOfWorkspace, workspaceById } from '../store/identity.js';
-import {
-  grantCredits,
-  listMembers,
-  mintSession,
-  provisionMember,
-  setSmsDailyLimit,
-  smsSentToday,
-  suspendMember,
-} from '../store/workspace.js';
+import { security, workspaceAdminHook } from '../http/auth.js';
+import { conflict, fixedValidationDetail, HttpError, notFound } from '../http/errors.js';
+import type { AppContext } from '../services/context.js';
+import { type AgentRow, agentById, agentsOfWorkspace } from '../store/agent-rows.js';
+import { grantCredits, listMembers, provisionMember, suspendMember } from '../store/member-rows.js';
+import { smsSentToday } from '../store/sms-code-rows.js';
+import { setSmsDailyLimit, workspaceById } from '../store/workspace-rows.js';
 import type { ZodApp } from './route-module.js';
+import { issueSession, sessionToken } from './session-schemas.js';
 
 const slugParams = z.object({ slug: z.string() });
 const memberParams = slugParams.extend({ memberId: z.string() });
@@ -62,8 +56,6 @@ const sessionBody = z.object({
   sp_user_ref: z.string().min(1).max(200),
   ttl_seconds: z.number().int().positive().max(86400).default(3600),
 });
-
-export const sessionToken = z.object({ token: z.string(), user_id: z.string(), expires_at: z.string() });
 
 const workspaceAgent = z.object({
   id: z.string(),
@@ -113,17 +105,6 @@ const GRANT_REFUSED = {
   unknown_member: () => notFound('member not found'),
   insufficient_wallet: () => new HttpError(402, 'insufficient owner wallet balance'),
 };
-
-/** A session for a provisioned member (mintSession, verifySmsCode). */
-export async function issueSession(db: Db, workspaceId: string, spUserRef: string, ttlSeconds: number) {
-  const session = await mintSession(db, workspaceId, spUserRef, ttlSeconds);
-  if ('refused' in session) {
-    throw session.refused === 'suspended'
-      ? forbidden('member status is suspended')
-      : notFound('member not found for sp_user_ref');
-  }
-  return session;
-}
 
 /**
  * Workspace administration (spec 4.1). The credential is checked first (workspaceAdminHook, by each

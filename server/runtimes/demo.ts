@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ContentBlock, ToolUseBlock } from '@svc/agent-sdk/protocol';
-import { randomId } from '../ids.js';
+import { randomId } from '../store/ids.js';
 import { chartSvg, DATA_CSV, HELP, introduction, LONG_MARKDOWN, REPORT_MD, SLOW_WORDS } from './demo-content.js';
 import { paymentProblem, type Runtime, type TurnInput, type TurnIO } from './types.js';
 

@@ -8,11 +8,11 @@ import type {
   PaymentGatePayload,
   UploadedFile,
 } from '@svc/agent-sdk/protocol';
-import type { AgentRow } from '../store/identity.js';
+import type { AgentRow } from '../store/agent-rows.js';
 
 /**
  * What an agent runtime is given for one turn. A runtime is the only part that knows how an agent
- * thinks: `echo` and `demo` here; a model-backed runtime plugs in the same way (see `index.ts`).
+ * thinks: `echo` and `demo` here; a model-backed runtime plugs in the same way (see `all-runtimes.ts`).
  */
 export interface TurnInput {
   conversationId: string;

@@ -4,7 +4,7 @@ import { readdirSync, readFileSync } from 'node:fs';
  * The database every store module takes: SQLite (a file or `:memory:`, the default) or PostgreSQL (a
  * `postgres://` URL), behind one asynchronous interface. The store modules write one SQL text for both:
  * `?` placeholders, `ON CONFLICT … DO UPDATE`, `RETURNING`, `CAST(? AS TEXT)` where a parameter's type
- * must be known, and no JSON functions (records.ts reads JSON in JavaScript).
+ * must be known, and no JSON functions (record-rows.ts reads JSON in JavaScript).
  */
 export interface Db {
   readonly engine: 'sqlite' | 'postgres';

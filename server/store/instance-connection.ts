@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { backoff } from '@svc/agent-sdk/protocol';
 import pg from 'pg';
-import { randomId } from '../ids.js';
 import type { Liveness, LivenessWatcher } from './db.js';
+import { randomId } from './ids.js';
 
 /** The class of advisory session locks that say an instance is alive (`PostgresDb.instanceAlive`). */
 export const INSTANCE_LOCKS = 7_190_003;

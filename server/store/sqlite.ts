@@ -1,8 +1,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { EventEmitter } from 'node:events';
 import Database from 'better-sqlite3';
-import { randomId } from '../ids.js';
 import { ALWAYS_ALIVE, type Db, migrate } from './db.js';
+import { randomId } from './ids.js';
 
 /**
  * The SQLite store: one better-sqlite3 connection in this process. Its calls are synchronous; the interface

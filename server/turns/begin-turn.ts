@@ -1,14 +1,14 @@
 import type { MessagePart, SendResult, UserRawEvent } from '@svc/agent-sdk/protocol';
-import type { AppContext } from '../context.js';
-import { conflict } from '../errors.js';
-import { randomId } from '../ids.js';
-import { formatBytes, LIMITS } from '../limits.js';
+import { conflict } from '../http/errors.js';
+import type { AppContext } from '../services/context.js';
+import { formatBytes, LIMITS } from '../services/limits.js';
 import { clock } from '../store/clock.js';
-import type { StoredConversation } from '../store/conversations.js';
+import type { StoredConversation } from '../store/conversation-rows.js';
 import type { Db } from '../store/db.js';
-import { conversationBytes, recentEntries } from '../store/records.js';
-import { priorSend, rememberSend, type SendKey } from '../store/sends.js';
-import { insertTurn, isTurnRunning } from '../store/turns.js';
+import { randomId } from '../store/ids.js';
+import { conversationBytes, recentEntries } from '../store/record-rows.js';
+import { priorSend, rememberSend, type SendKey } from '../store/send-result-rows.js';
+import { insertTurn, isTurnRunning } from '../store/turn-rows.js';
 import { ActiveTurn } from './active-turn.js';
 
 const RUNNING = 'a reply is still running in this conversation';

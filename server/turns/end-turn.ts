@@ -1,8 +1,8 @@
 import type { AgentStatus, ChatStreamRecord, ResultRawEvent, ResultSubtype } from '@svc/agent-sdk/protocol';
-import type { AppContext } from '../context.js';
-import { getConversation } from '../store/conversations.js';
-import { type NewRecord, turnRecords } from '../store/records.js';
-import { markTurnEnded, runningTurns } from '../store/turns.js';
+import type { AppContext } from '../services/context.js';
+import { getConversation } from '../store/conversation-rows.js';
+import { type NewRecord, turnRecords } from '../store/record-rows.js';
+import { markTurnEnded, runningTurns } from '../store/turn-rows.js';
 
 /**
  * Ends a running turn, however it ends: its agents finished or failed, the user interrupted it, or the

@@ -1,8 +1,8 @@
 import type { InterruptResult, ResultSubtype } from '@svc/agent-sdk/protocol';
-import type { RecordLog } from '../records.js';
+import type { RecordLog } from '../services/record-log.js';
 import type { Db } from '../store/db.js';
-import { lastRecordId } from '../store/records.js';
-import { runningTurnOf } from '../store/turns.js';
+import { lastRecordId } from '../store/record-rows.js';
+import { runningTurnOf } from '../store/turn-rows.js';
 
 /** What the registry needs of a running turn (turns/active-turn.ts). */
 export interface RunningTurnHandle {

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startService } from '../../server/service.js';
+import { startService } from '../../server/boot/service.js';
 
 /**
  * Starts the real service with the demo workspace (as `npm start` does, on a free port and a fresh

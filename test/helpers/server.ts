@@ -2,10 +2,16 @@ import { EventEmitter } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Fixture } from '../../server/fixture.js';
-import { type RunningService, type ServiceOptions, startService } from '../../server/service.js';
+import type { Fixture } from '../../server/boot/fixture.js';
+import { type RunningService, type ServiceOptions, startService } from '../../server/boot/service.js';
 import { testPostgres } from './postgres.js';
 import { startRoundRobin } from './round-robin.js';
+
+/**
+ * How long `readersGone` waits for a stream's reader to leave the service. A closed connection is noticed
+ * in milliseconds; a reader still there after this is one that will not go.
+ */
+const READERS_GONE_MS = 10_000;
 
 /** The fixture every server test starts from (the format of docs/server.md). */
 export const FIXTURE: Fixture = {
@@ -52,9 +58,10 @@ export interface TestServer extends RunningService {
   api(path: string, init?: ApiInit): Promise<{ status: number; body: any; headers: Headers }>;
   /**
    * Resolves once no stream reads the conversation any more, or at most `left` do (the service drops a reader
-   * when its connection closes).
+   * when its connection closes). Rejects after `withinMs` (default READERS_GONE_MS) naming the readers still
+   * open, so a reader that never goes fails the test at once rather than at the test timeout.
    */
-  readersGone(conversationId: string, left?: number): Promise<void>;
+  readersGone(conversationId: string, left?: number, withinMs?: number): Promise<void>;
 }
 
 export interface ApiInit {
@@ -144,13 +151,28 @@ export async function startTestServer(options: ServiceOptions = {}): Promise<Tes
       }
       return { status: res.status, body: parsed, headers: res.headers };
     },
-    readersGone: (conversationId, remaining = 0) =>
-      new Promise((resolve) => {
+    readersGone: (conversationId, remaining = 0, withinMs = READERS_GONE_MS) =>
+      new Promise((resolve, reject) => {
+        const stop = () => {
+          clearTimeout(timer);
+          left.off(conversationId, check);
+        };
         const check = () => {
           if (readers(conversationId) > remaining) return;
-          left.off(conversationId, check);
+          stop();
           resolve();
         };
+        const timer = setTimeout(() => {
+          stop();
+          const open = instances.map(({ ctx }) => ctx.records.readers(conversationId));
+          const total = open.reduce((sum, n) => sum + n, 0);
+          reject(
+            new Error(
+              `readersGone: ${conversationId} still has ${total} open reader${total === 1 ? '' : 's'} after ` +
+                `${withinMs} ms, wanted at most ${remaining} (per instance: ${open.join(', ')})`,
+            ),
+          );
+        }, withinMs);
         left.on(conversationId, check);
         check();
       }),

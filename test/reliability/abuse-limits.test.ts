@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { after, before, describe, it } from 'node:test';
-import { DEFAULT_QUOTAS } from '../../server/limits.js';
+import { DEFAULT_QUOTAS } from '../../server/services/limits.js';
 import { clock } from '../../server/store/clock.js';
 import { ApiError, type SvcClient } from '../../src/index.js';
 import { adminClient } from '../helpers/client.js';

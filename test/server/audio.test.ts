@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { espeakSynthesizer, MAX_SPOKEN_CHARS, speakableText } from '../../server/speech.js';
+import { espeakSynthesizer, MAX_SPOKEN_CHARS, speakableText } from '../../server/services/speech.js';
 import { sendAndRead } from '../helpers/conversation.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 

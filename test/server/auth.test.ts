@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { issueSessionToken } from '../../server/store/identity.js';
+import { issueSessionToken } from '../../server/store/credential-rows.js';
 import { type ApiInit, startTestServer, type TestServer } from '../helpers/server.js';
 import { provision, sendCode, uniquePhone, uniqueRef } from '../helpers/workspace.js';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { getConnectorCredentials } from '../../server/store/credentials.js';
+import { getConnectorCredentials } from '../../server/store/connector-credential-rows.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 describe('connector credentials (PUT /profile/credentials/:connectorTypeId)', () => {

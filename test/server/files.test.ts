@@ -3,8 +3,9 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { conversationDir, sweepUploads } from '../../server/files.js';
-import { LIMITS } from '../../server/limits.js';
+import { conversationDir } from '../../server/services/conversation-files.js';
+import { LIMITS } from '../../server/services/limits.js';
+import { sweepUploads } from '../../server/services/uploads.js';
 import { clock } from '../../server/store/clock.js';
 import { sendAndRead, sessionToken } from '../helpers/conversation.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';

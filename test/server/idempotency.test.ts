@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { LIMITS } from '../../server/limits.js';
+import { LIMITS } from '../../server/services/limits.js';
 import { clock } from '../../server/store/clock.js';
 import { readTurn, sessionToken } from '../helpers/conversation.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';

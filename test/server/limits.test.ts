@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { LIMITS } from '../../server/limits.js';
+import { LIMITS } from '../../server/services/limits.js';
 import { beginTurn } from '../../server/turns/begin-turn.js';
 import type { ChatStreamRecord } from '../../src/protocol/types.js';
 import { kinds, readTurn, resultOf, send, sendAndRead, sessionToken, streamUrl } from '../helpers/conversation.js';

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { createConversation, getConversation } from '../../server/store/conversations.js';
-import { getConnectorCredentials, saveConnectorCredentials } from '../../server/store/credentials.js';
+import { getConnectorCredentials, saveConnectorCredentials } from '../../server/store/connector-credential-rows.js';
+import { createConversation, getConversation } from '../../server/store/conversation-rows.js';
 import { type Db, migrations, openDb } from '../../server/store/db.js';
-import { insertWorkspace, workspaceBySlug } from '../../server/store/identity.js';
-import { metaValue, setMetaValue } from '../../server/store/meta.js';
+import { grantCredits, listMembers, provisionMember } from '../../server/store/member-rows.js';
+import { metaValue, setMetaValue } from '../../server/store/meta-rows.js';
 import {
   agentMessageText,
   conversationBytes,
@@ -14,10 +14,11 @@ import {
   type NewRecord,
   parseCursor,
   recordsAfter,
-} from '../../server/store/records.js';
-import { priorSend, rememberSend } from '../../server/store/sends.js';
-import { insertTurn, isTurnRunning, markTurnEnded, runningTurns } from '../../server/store/turns.js';
-import { grantCredits, issueSmsCode, listMembers, provisionMember } from '../../server/store/workspace.js';
+} from '../../server/store/record-rows.js';
+import { priorSend, rememberSend } from '../../server/store/send-result-rows.js';
+import { issueSmsCode } from '../../server/store/sms-code-rows.js';
+import { insertTurn, isTurnRunning, markTurnEnded, runningTurns } from '../../server/store/turn-rows.js';
+import { insertWorkspace, workspaceBySlug } from '../../server/store/workspace-rows.js';
 import { testPostgres } from '../helpers/postgres.js';
 
 /*

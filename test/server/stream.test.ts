@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { DEFAULT_QUOTAS } from '../../server/limits.js';
-import { cursorOf, parseCursor } from '../../server/store/records.js';
+import { DEFAULT_QUOTAS } from '../../server/services/limits.js';
+import { cursorOf, parseCursor } from '../../server/store/record-rows.js';
 import type { ChatStreamRecord } from '../../src/protocol/types.js';
 import {
   deltaText,
@@ -111,6 +111,20 @@ describe('stream framing', () => {
     for (const reader of readers) reader.close();
     await server.readersGone(sent.conversationId);
     assert.equal(server.ctx.records.readers(sent.conversationId), 0);
+  });
+
+  it('a reader that does not go fails readersGone, naming the readers still open', async () => {
+    const sent = await send(server, 'pk_alice', { message: 'stay', targetAgentIds: ['agent_echo'] });
+    const reader = await openSse(streamUrl(server, sent.conversationId), { token: 'pk_alice' });
+    try {
+      await assert.rejects(
+        server.readersGone(sent.conversationId, 0, 200),
+        /^Error: readersGone: c_\S+ still has 1 open reader after 200 ms, wanted at most 0 \(per instance: [\d, ]+\)$/,
+      );
+    } finally {
+      reader.close();
+    }
+    await server.readersGone(sent.conversationId);
   });
 });
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { RecordLog } from '../../server/records.js';
+import { RecordLog } from '../../server/services/record-log.js';
 import { type Db, openDb } from '../../server/store/db.js';
 import { LOST_LIVENESS, type RunningTurnHandle, TurnRegistry } from '../../server/turns/registry.js';
 

@@ -1,7 +1,7 @@
 import { RESERVED_TOOL_NAMES } from '@svc/agent-sdk/protocol';
 import type { ChatCompletionFunctionTool } from 'openai/resources/chat/completions';
 import { z } from 'zod/v4';
-import type { AgentRow } from '../../store/identity.js';
+import type { AgentRow } from '../../store/agent-rows.js';
 
 /** The function a model calls for a payment card (the card itself is a `payment_gate` record). */
 export const PAYMENT_TOOL = 'request_payment';

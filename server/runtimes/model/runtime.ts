@@ -2,7 +2,7 @@ import type { ContentBlock, ToolResultBlock, ToolUseBlock } from '@svc/agent-sdk
 import { RESERVED_TOOL_NAMES } from '@svc/agent-sdk/protocol';
 import OpenAI from 'openai';
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
-import { randomId } from '../../ids.js';
+import { randomId } from '../../store/ids.js';
 import type { Runtime, StoredFile, TextStream, TurnInput, TurnIO } from '../types.js';
 import { type CardCall, cardTools, PAYMENT_TOOL } from './cards.js';
 import { modelMessages } from './history.js';

@@ -2,12 +2,13 @@
 -- says what they mean). One text for both engines; db.ts replaces {{id}} (a record id that only grows),
 -- {{blob}} and {{rowid}} (join order: SQLite keeps a rowid of its own, PostgreSQL gets a column of that name).
 
--- identity.ts
+-- workspace-rows.ts
 CREATE TABLE IF NOT EXISTS workspaces (
   id TEXT PRIMARY KEY, slug TEXT NOT NULL UNIQUE, display_name TEXT NOT NULL, status TEXT NOT NULL,
   sms_signup INTEGER NOT NULL DEFAULT 0, owner_user_id TEXT NOT NULL, wallet DOUBLE PRECISION NOT NULL DEFAULT 0,
   created_at TEXT NOT NULL, sms_daily_limit INTEGER
 );
+-- credential-rows.ts
 CREATE TABLE IF NOT EXISTS api_keys (
   id TEXT PRIMARY KEY, workspace_id TEXT NOT NULL REFERENCES workspaces(id),
   secret_hash TEXT NOT NULL UNIQUE, revoked INTEGER NOT NULL DEFAULT 0, created_at TEXT NOT NULL
@@ -18,6 +19,7 @@ CREATE TABLE IF NOT EXISTS owner_logins (
 CREATE TABLE IF NOT EXISTS personal_keys (
   secret_hash TEXT PRIMARY KEY, user_id TEXT NOT NULL
 );
+-- agent-rows.ts
 CREATE TABLE IF NOT EXISTS agents (
   id TEXT PRIMARY KEY, workspace_id TEXT NOT NULL REFERENCES workspaces(id), name TEXT NOT NULL,
   description TEXT NOT NULL DEFAULT '', avatar_url TEXT, runtime TEXT NOT NULL, created_at TEXT NOT NULL,
@@ -26,23 +28,26 @@ CREATE TABLE IF NOT EXISTS agents (
 CREATE TABLE IF NOT EXISTS agent_options (
   agent_id TEXT PRIMARY KEY REFERENCES agents(id), options TEXT NOT NULL
 );
+-- member-rows.ts
 CREATE TABLE IF NOT EXISTS members (
   user_id TEXT PRIMARY KEY, workspace_id TEXT NOT NULL REFERENCES workspaces(id),
   sp_user_ref TEXT NOT NULL, display_name TEXT, billing_account_id TEXT NOT NULL,
   status TEXT NOT NULL, joined_at TEXT NOT NULL, balance DOUBLE PRECISION NOT NULL DEFAULT 0,
   UNIQUE (workspace_id, sp_user_ref){{rowid}}
 );
+-- credential-rows.ts
 CREATE TABLE IF NOT EXISTS session_tokens (
   token_hash TEXT PRIMARY KEY, user_id TEXT NOT NULL, workspace_id TEXT NOT NULL, expires_at TEXT NOT NULL
 );
 
--- workspace.ts
+-- member-rows.ts
 CREATE TABLE IF NOT EXISTS grants (
   workspace_id TEXT NOT NULL REFERENCES workspaces(id), idempotency_key TEXT NOT NULL,
   member_id TEXT NOT NULL REFERENCES members(user_id), amount DOUBLE PRECISION NOT NULL,
   purchase_id TEXT NOT NULL UNIQUE, balance_after DOUBLE PRECISION NOT NULL, created_at TEXT NOT NULL,
   PRIMARY KEY (workspace_id, idempotency_key)
 );
+-- sms-code-rows.ts
 CREATE TABLE IF NOT EXISTS sms_codes (
   workspace_id TEXT NOT NULL REFERENCES workspaces(id), phone TEXT NOT NULL, code_hash TEXT NOT NULL,
   expires_at BIGINT NOT NULL, failures INTEGER NOT NULL DEFAULT 0,
@@ -55,7 +60,7 @@ CREATE INDEX IF NOT EXISTS sms_sends_by_phone ON sms_sends (phone, sent_at);
 CREATE INDEX IF NOT EXISTS sms_sends_by_workspace_id ON sms_sends (workspace_id, sent_at);
 CREATE INDEX IF NOT EXISTS sms_sends_by_address ON sms_sends (address, sent_at);
 
--- conversations.ts
+-- conversation-rows.ts
 CREATE TABLE IF NOT EXISTS conversations (
   id TEXT PRIMARY KEY, kind TEXT NOT NULL, owner_id TEXT NOT NULL, workspace_id TEXT NOT NULL,
   agent_ids TEXT NOT NULL, training_agent_id TEXT, last_seq INTEGER NOT NULL DEFAULT 0,
@@ -65,7 +70,7 @@ CREATE INDEX IF NOT EXISTS conversations_by_owner ON conversations (owner_id, ki
 CREATE UNIQUE INDEX IF NOT EXISTS training_conversation ON conversations (training_agent_id, owner_id)
   WHERE kind = 'training';
 
--- records.ts
+-- record-rows.ts
 CREATE TABLE IF NOT EXISTS records (
   id {{id}}, conversation_id TEXT NOT NULL REFERENCES conversations(id),
   seq INTEGER NOT NULL, turn_id TEXT, agent_id TEXT, agent_name TEXT, sender TEXT NOT NULL, event TEXT NOT NULL,
@@ -73,21 +78,21 @@ CREATE TABLE IF NOT EXISTS records (
 );
 CREATE INDEX IF NOT EXISTS records_by_conversation ON records (conversation_id, id);
 
--- turns.ts
+-- turn-rows.ts
 CREATE TABLE IF NOT EXISTS turns (
   id TEXT PRIMARY KEY, conversation_id TEXT NOT NULL REFERENCES conversations(id), status TEXT NOT NULL,
   started_at TEXT NOT NULL, ended_at TEXT
 );
 CREATE UNIQUE INDEX IF NOT EXISTS one_running_turn ON turns (conversation_id) WHERE status = 'running';
 
--- sends.ts
+-- send-result-rows.ts
 CREATE TABLE IF NOT EXISTS sent_messages (
   owner_id TEXT NOT NULL, idempotency_key TEXT NOT NULL, fingerprint TEXT NOT NULL, result TEXT NOT NULL,
   created_at BIGINT NOT NULL, PRIMARY KEY (owner_id, idempotency_key)
 );
 CREATE INDEX IF NOT EXISTS sent_messages_by_age ON sent_messages (created_at);
 
--- files.ts
+-- upload-rows.ts
 CREATE TABLE IF NOT EXISTS uploaded_files (
   id TEXT PRIMARY KEY, owner_id TEXT NOT NULL, filename TEXT NOT NULL, mime_type TEXT NOT NULL,
   size BIGINT NOT NULL, agent_id TEXT, chat_group_id TEXT, created_at TEXT NOT NULL,
@@ -96,7 +101,7 @@ CREATE TABLE IF NOT EXISTS uploaded_files (
 CREATE INDEX IF NOT EXISTS uploaded_files_by_owner ON uploaded_files (owner_id, created_at);
 CREATE INDEX IF NOT EXISTS uploaded_files_unreferenced ON uploaded_files (created_at) WHERE referenced = 0;
 
--- payments.ts
+-- payment-order-rows.ts
 CREATE TABLE IF NOT EXISTS payment_orders (
   id TEXT PRIMARY KEY, conversation_id TEXT NOT NULL, user_id TEXT NOT NULL, agent_id TEXT NOT NULL,
   amount_fen INTEGER NOT NULL, title TEXT NOT NULL, description TEXT, status TEXT NOT NULL,
@@ -104,12 +109,12 @@ CREATE TABLE IF NOT EXISTS payment_orders (
 );
 CREATE INDEX IF NOT EXISTS payment_orders_pending ON payment_orders (expires_at) WHERE status = 'pending';
 
--- credentials.ts
+-- connector-credential-rows.ts
 CREATE TABLE IF NOT EXISTS connector_credentials (
   user_id TEXT NOT NULL, connector_type_id TEXT NOT NULL, fields TEXT NOT NULL,
   iv {{blob}} NOT NULL, tag {{blob}} NOT NULL, ciphertext {{blob}} NOT NULL, updated_at TEXT NOT NULL,
   PRIMARY KEY (user_id, connector_type_id)
 );
 
--- meta.ts
+-- meta-rows.ts
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { marked, type Token, type Tokens } from 'marked';
-import { HttpError } from './errors.js';
+import { HttpError } from '../http/errors.js';
 
 /** Spoken audio of a text. */
 export interface SpeechAudio {

@@ -1,10 +1,10 @@
 import type { OutgoingHttpHeaders } from 'node:http';
 import type { ChatStreamRecord } from '@svc/agent-sdk/protocol';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { AppContext } from './context.js';
+import type { AppContext } from '../services/context.js';
+import { lastRecordId, parseCursor, startOfLastTurns } from '../store/record-rows.js';
+import { isTurnRunning } from '../store/turn-rows.js';
 import { badRequest, tooMany } from './errors.js';
-import { lastRecordId, parseCursor, startOfLastTurns } from './store/records.js';
-import { isTurnRunning } from './store/turns.js';
 
 /** Where a stream starts: after a cursor (a rowid), at the last `turns` turns, or (neither) at the live tail. */
 export interface StreamStart {
@@ -101,7 +101,7 @@ export async function sendRecordStream(
     close: () => res.end(),
   });
   // A reader sends nothing after its request: the end of what it sends means it has gone (the server answers
-  // half-closed clients, server/app.ts, so without this a stream would outlive its reader until a write failed).
+  // half-closed clients, server/http/app.ts, so without this a stream would outlive its reader until a write failed).
   const socket = reply.request.raw.socket;
   const gone = () => res.end();
   socket.once('end', gone);

@@ -5,16 +5,16 @@ import type {
   ContentBlock,
   RecordSender,
 } from '@svc/agent-sdk/protocol';
-import { nowIso } from '../ids.js';
 import type { Db } from './db.js';
-import { markUploadsReferenced } from './files.js';
+import { nowIso } from './ids.js';
+import { markUploadsReferenced } from './upload-rows.js';
 
 /**
  * The records of every conversation, and their order (table `records`, migrations/0001-initial.sql). A
  * record's id (its stream cursor) is its row id, written `e` + 15 digits: ids are never reused, so they only
  * grow, and comparing two ids as strings compares them as numbers. Within a conversation they grow in commit
  * order on any number of instances: an append takes the id after it has updated (so locked) its
- * conversation's row. `seq` counts 1, 2, 3… per conversation. Only server/records.ts appends.
+ * conversation's row. `seq` counts 1, 2, 3… per conversation. Only server/services/record-log.ts appends.
  */
 
 interface RecordRow {
@@ -199,6 +199,16 @@ export async function messagesAfter(
   return presentEntries(rows, includeThinking);
 }
 
+/** The last `limit` history entries before the rowid `before`, newest first. */
+function entriesBefore(db: Db, conversationId: string, before: number, limit: number): Promise<RecordRow[]> {
+  return db.all<RecordRow>(
+    `SELECT * FROM records WHERE conversation_id = ? AND id < ? AND ${HISTORY_FILTER} ORDER BY id DESC LIMIT ?`,
+    conversationId,
+    before,
+    limit,
+  );
+}
+
 export interface HistoryPage {
   /** Rowid cursor: the page ends before it; undefined for the end of the conversation. */
   before?: number;
@@ -212,12 +222,7 @@ export interface HistoryPage {
  * have been taken, and never more than `maxEntries` records. Oldest first.
  */
 export async function historyPage(db: Db, conversationId: string, page: HistoryPage) {
-  const newestFirst = await db.all<RecordRow>(
-    `SELECT * FROM records WHERE conversation_id = ? AND id < ? AND ${HISTORY_FILTER} ORDER BY id DESC LIMIT ?`,
-    conversationId,
-    page.before ?? Number.MAX_SAFE_INTEGER,
-    page.maxEntries,
-  );
+  const newestFirst = await entriesBefore(db, conversationId, page.before ?? Number.MAX_SAFE_INTEGER, page.maxEntries);
   const taken: RecordRow[] = [];
   let turns = 0;
   for (const row of newestFirst) {
@@ -241,12 +246,7 @@ export async function recentEntries(
   before: string,
   limit: number,
 ): Promise<ChatStreamRecord[]> {
-  const rows = await db.all<RecordRow>(
-    `SELECT * FROM records WHERE conversation_id = ? AND id < ? AND ${HISTORY_FILTER} ORDER BY id DESC LIMIT ?`,
-    conversationId,
-    parseCursor(before) ?? 0,
-    limit,
-  );
+  const rows = await entriesBefore(db, conversationId, parseCursor(before) ?? 0, limit);
   return rows.reverse().map(toRecord);
 }
 

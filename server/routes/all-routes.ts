@@ -1,6 +1,6 @@
 import audio from './audio.js';
 import conversations from './conversations.js';
-import demo from './demo.js';
+import demoSite from './demo-site.js';
 import files from './files.js';
 import payPage from './pay-page.js';
 import payments from './payments.js';
@@ -10,7 +10,7 @@ import sms from './sms.js';
 import training from './training.js';
 import workspaces from './workspaces.js';
 
-/** Every area of the service, one module each. `payPage` and `demo` set their own prefix (`/`). */
+/** Every area of the service, one module each. `payPage` and `demoSite` set their own prefix (`/`). */
 export const routeModules: RouteModule[] = [
   workspaces,
   sms,
@@ -21,5 +21,5 @@ export const routeModules: RouteModule[] = [
   audio,
   profile,
   payPage,
-  demo,
+  demoSite,
 ];

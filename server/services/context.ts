@@ -1,11 +1,11 @@
+import type { Db } from '../store/db.js';
+import type { TurnRegistry } from '../turns/registry.js';
 import type { Quotas } from './limits.js';
 import type { OpenStreams } from './open-streams.js';
-import type { PaymentOrders } from './payments.js';
-import type { RecordLog } from './records.js';
-import type { SmsSender } from './sms.js';
+import type { PaymentOrders } from './payment-orders.js';
+import type { RecordLog } from './record-log.js';
+import type { SmsSender } from './sms-sender.js';
 import type { SpeechSynthesizer } from './speech.js';
-import type { Db } from './store/db.js';
-import type { TurnRegistry } from './turns/registry.js';
 
 /**
  * Everything the routes share: configuration and the long-lived services built on it (service.ts makes
@@ -37,8 +37,11 @@ export interface AppContext {
   speech: SpeechSynthesizer;
   /** Interval of SSE comment heartbeats. */
   heartbeatMs: number;
-  /** Serve the demo pages and the demo token endpoint. */
-  demo: boolean;
+  /**
+   * Set with `--demo`: the demo workspace's API key (the workspace is seeded first if it is missing), with
+   * which the demo site's token endpoint mints visitor sessions. Without it the demo pages are not served.
+   */
+  demoApiKey?: () => Promise<string>;
   /** One line to the service's log (never a token). */
   log: (line: string) => void;
   /** A failure no request caused or could be told (a 500, a stream that broke): always written somewhere. */

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { AppContext } from './context.js';
+import type { AppContext } from '../services/context.js';
 import { badRequest } from './errors.js';
 
 /**

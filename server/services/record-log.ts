@@ -1,8 +1,8 @@
 import type { ChatStreamRecord } from '@svc/agent-sdk/protocol';
-import { errorText } from './errors.js';
+import { errorText } from '../http/errors.js';
+import type { Db } from '../store/db.js';
+import { insertRecord, lastRecordId, type NewRecord, recordsAfter } from '../store/record-rows.js';
 import { LiveHub, type Subscriber } from './live-hub.js';
-import type { Db } from './store/db.js';
-import { insertRecord, lastRecordId, type NewRecord, recordsAfter } from './store/records.js';
 
 /** Appends one record inside a `RecordLog.write` transaction and returns it as stored. */
 export type AppendRecord = (conversationId: string, record: NewRecord) => Promise<ChatStreamRecord>;

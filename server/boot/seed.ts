@@ -1,8 +1,9 @@
-import { randomId } from './ids.js';
-import type { ModelOptions } from './runtimes/model/options.js';
-import type { Db } from './store/db.js';
-import { insertWorkspace, setAgentRuntime } from './store/identity.js';
-import { metaValue, setMetaValue } from './store/meta.js';
+import type { ModelOptions } from '../runtimes/model/options.js';
+import { setAgentRuntime } from '../store/agent-rows.js';
+import type { Db } from '../store/db.js';
+import { randomId } from '../store/ids.js';
+import { metaValue, setMetaValue } from '../store/meta-rows.js';
+import { insertWorkspace } from '../store/workspace-rows.js';
 
 const DEMO_KEY = 'demo_api_key';
 /** The demo workspace's main agent: `demo`, or `model` when the service is given an endpoint. */

@@ -2,27 +2,27 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from './app.js';
-import type { AppContext } from './context.js';
-import { errorText } from './errors.js';
-import { sweepUploads } from './files.js';
+import { buildApp } from '../http/app.js';
+import { errorText } from '../http/errors.js';
+import { publicUrlOption } from '../http/public-url.js';
+import type { ModelOptions } from '../runtimes/model/options.js';
+import type { AppContext } from '../services/context.js';
+import { DEFAULT_QUOTAS, LIMITS, type Quotas } from '../services/limits.js';
+import { OpenStreams } from '../services/open-streams.js';
+import { PaymentOrders } from '../services/payment-orders.js';
+import { RecordLog } from '../services/record-log.js';
+import { logSender, outboxSender } from '../services/sms-sender.js';
+import { espeakSynthesizer } from '../services/speech.js';
+import { sweepUploads } from '../services/uploads.js';
+import { clock } from '../store/clock.js';
+import { type Db, isPostgresUrl, openDb } from '../store/db.js';
+import { metaValue, setMetaValue } from '../store/meta-rows.js';
+import { forgetSendsBefore } from '../store/send-result-rows.js';
+import { hasWorkspaces } from '../store/workspace-rows.js';
+import { endAbandonedTurns } from '../turns/end-turn.js';
+import { TurnRegistry } from '../turns/registry.js';
 import { type Fixture, loadFixture } from './fixture.js';
-import { DEFAULT_QUOTAS, LIMITS, type Quotas } from './limits.js';
-import { OpenStreams } from './open-streams.js';
-import { PaymentOrders } from './payments.js';
-import { publicUrlOption } from './public-url.js';
-import { RecordLog } from './records.js';
-import type { ModelOptions } from './runtimes/model/options.js';
 import { seedDemo, setDemoModel } from './seed.js';
-import { logSender, outboxSender } from './sms.js';
-import { espeakSynthesizer } from './speech.js';
-import { clock } from './store/clock.js';
-import { type Db, isPostgresUrl, openDb } from './store/db.js';
-import { hasWorkspaces } from './store/identity.js';
-import { metaValue, setMetaValue } from './store/meta.js';
-import { forgetSendsBefore } from './store/sends.js';
-import { endAbandonedTurns } from './turns/end-turn.js';
-import { TurnRegistry } from './turns/registry.js';
 
 /** How often what expires (unreferenced uploads, kept send results) is cleared away. */
 const HOUSEKEEPING_MS = 60 * 60 * 1000;
@@ -121,7 +121,7 @@ async function serve(db: Db, options: ServiceOptions): Promise<RunningService> {
     sms: options.smsOutbox ? outboxSender(options.smsOutbox) : logSender(log),
     speech: espeakSynthesizer(),
     heartbeatMs: options.heartbeatMs ?? 15000,
-    demo: options.demo ?? false,
+    demoApiKey: options.demo ? () => seedDemo(db) : undefined,
     log,
     logError,
   };

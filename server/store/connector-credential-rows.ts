@@ -1,6 +1,6 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { nowIso } from '../ids.js';
 import type { Db } from './db.js';
+import { nowIso } from './ids.js';
 
 /**
  * Each user's own (bring-your-own-key) credentials per connector type (`connector_credentials`). The values

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
+import { parseQuota } from '../services/limits.js';
 import { readFixture } from './fixture.js';
-import { parseQuota } from './limits.js';
 import { startService } from './service.js';
 
 const USAGE = `usage: svc-server [--host 127.0.0.1] [--port 8787] [--db FILE|:memory:|postgres://…] [--fixture FILE]

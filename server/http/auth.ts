@@ -1,15 +1,10 @@
 import type { FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
+import { type AgentRow, agentById } from '../store/agent-rows.js';
+import { getConversation, type StoredConversation, trainingConversation } from '../store/conversation-rows.js';
+import { type Credential, findCredential } from '../store/credential-rows.js';
+import type { Db } from '../store/db.js';
+import { type WorkspaceRow, workspaceBySlug } from '../store/workspace-rows.js';
 import { forbidden, notFound, unauthorized } from './errors.js';
-import { getConversation, type StoredConversation, trainingConversation } from './store/conversations.js';
-import type { Db } from './store/db.js';
-import {
-  type AgentRow,
-  agentById,
-  type Credential,
-  findCredential,
-  type WorkspaceRow,
-  workspaceBySlug,
-} from './store/identity.js';
 
 /*
  * Who may call what (spec section 5, docs/protocol.md "Credentials"). Each route plugin checks the

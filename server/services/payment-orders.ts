@@ -1,8 +1,7 @@
 import type { PaymentGatePayload, PaymentStatus } from '@svc/agent-sdk/protocol';
-import { nowIso } from './ids.js';
-import type { RecordLog } from './records.js';
-import { paymentProblem } from './runtimes/types.js';
-import type { Db } from './store/db.js';
+import { paymentProblem } from '../runtimes/types.js';
+import type { Db } from '../store/db.js';
+import { nowIso } from '../store/ids.js';
 import {
   insertPaymentOrder,
   type NewPaymentOrder,
@@ -11,7 +10,8 @@ import {
   paymentOrderById,
   pendingPaymentOrders,
   settlePaymentOrder,
-} from './store/payments.js';
+} from '../store/payment-order-rows.js';
+import type { RecordLog } from './record-log.js';
 
 /** setTimeout holds at most about 24.8 days; a later expiry re-arms when this delay runs out. */
 const MAX_TIMER_MS = 2 ** 31 - 1;

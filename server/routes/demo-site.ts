@@ -4,9 +4,8 @@ import { dirname, extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
-import type { AppContext } from '../context.js';
-import { notFound } from '../errors.js';
-import { seedDemo } from '../seed.js';
+import { notFound } from '../http/errors.js';
+import type { AppContext } from '../services/context.js';
 import type { ZodApp } from './route-module.js';
 
 /** The demo pages, beside the service's code (`dist/demo/` once built). */
@@ -41,8 +40,9 @@ const VISITOR_COOKIE = 'svc_demo_visitor';
  * site owner's server does: it holds the workspace key and mints a session for each visitor over the
  * service's HTTP API, so the key never reaches a browser.
  */
-export default function demoRoutes(app: ZodApp, ctx: AppContext) {
-  if (!ctx.demo) return;
+export default function demoSiteRoutes(app: ZodApp, ctx: AppContext) {
+  const { demoApiKey } = ctx;
+  if (!demoApiKey) return;
 
   const sendFile = async (reply: FastifyReply, folder: string, name: string) => {
     if (!/^[\w.-]+$/.test(name) || name.startsWith('.')) throw notFound('route not found');
@@ -64,7 +64,7 @@ export default function demoRoutes(app: ZodApp, ctx: AppContext) {
 
   app.post('/demo/token', async (req, reply) => {
     const visitor = cookie(req.headers.cookie, VISITOR_COOKIE) ?? `visitor_${randomBytes(12).toString('base64url')}`;
-    const apiKey = await seedDemo(ctx.db);
+    const apiKey = await demoApiKey();
     const origin = `http://127.0.0.1:${req.socket.localPort}/api/v2/workspaces/demo`;
     const call = async (path: string, body: unknown) => {
       const res = await fetch(`${origin}${path}`, {
@@ -84,7 +84,7 @@ export default function demoRoutes(app: ZodApp, ctx: AppContext) {
   });
 }
 
-demoRoutes.prefix = '/';
+demoSiteRoutes.prefix = '/';
 
 function cookie(header: string | undefined, name: string): string | undefined {
   for (const part of header?.split(';') ?? []) {

@@ -1,6 +1,6 @@
 import type { PaymentStatus } from '@svc/agent-sdk/protocol';
-import { nowIso, randomId } from '../ids.js';
 import type { Db } from './db.js';
+import { nowIso, randomId } from './ids.js';
 
 /**
  * Payment orders an agent asks a user to pay (`payment_orders`); amounts are kept in fen so no float ever
@@ -38,7 +38,7 @@ export type NewPaymentOrder = Pick<
   'conversationId' | 'userId' | 'agentId' | 'amountCny' | 'title' | 'description' | 'expiresAt'
 >;
 
-/** A pending order as it will be stored (its amount checked by server/payments.ts: whole fen). */
+/** A pending order as it will be stored (its amount checked by server/services/payment-orders.ts: whole fen). */
 export function newPaymentOrder(o: NewPaymentOrder): PaymentOrder {
   const amountCny = Math.round(o.amountCny * 100) / 100;
   return { ...o, id: randomId('ord'), amountCny, status: 'pending', createdAt: nowIso() };
@@ -61,7 +61,7 @@ export async function insertPaymentOrder(db: Db, o: PaymentOrder): Promise<void>
   );
 }
 
-/** An order as stored (a pending order past its expiry is still `pending` here: see server/payments.ts). */
+/** An order as stored (a pending order past its expiry is still `pending` here: see server/services/payment-orders.ts). */
 export async function paymentOrderById(db: Db, orderId: string): Promise<PaymentOrder | undefined> {
   const row = await db.get<OrderRow>('SELECT * FROM payment_orders WHERE id = ?', orderId);
   return row && toOrder(row);

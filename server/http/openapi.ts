@@ -5,7 +5,6 @@ import { z } from 'zod';
 import { ignoreOverride, zodToJsonSchema } from 'zod-to-json-schema';
 import { security, securitySchemes } from './auth.js';
 import { errorBody } from './errors.js';
-import { recordComponents } from './routes/record-schemas.js';
 
 /*
  * The OpenAPI 3.1 description of every route under /api/v2, generated from the routes' own zod schemas
@@ -17,7 +16,7 @@ export const API_PREFIX = '/api/v2';
 const REFERENCE_PATH = '/reference';
 
 /** Shapes named once in `components.schemas` and referred to wherever a route uses them. */
-const components: Record<string, z.ZodTypeAny> = { Error: errorBody, ...recordComponents };
+type Components = Record<string, z.ZodTypeAny>;
 
 const BINARY = new WeakSet<z.ZodTypeDef>();
 
@@ -33,7 +32,10 @@ export function binary(description: string): z.ZodType<unknown> {
  * under `schemas`). The type provider's own transform writes OpenAPI 3.0 (`nullable`), and the converter's
  * 2019-09 target the boolean `exclusiveMinimum` of draft 4; its draft-07 output is valid JSON Schema 2020-12.
  */
-function jsonSchema(schema: z.ZodTypeAny): { schemas?: Record<string, unknown> } & Record<string, unknown> {
+function jsonSchema(
+  schema: z.ZodTypeAny,
+  components: Components,
+): { schemas?: Record<string, unknown> } & Record<string, unknown> {
   const { $schema: _, ...json } = zodToJsonSchema(schema, {
     target: 'jsonSchema7',
     // zod drops the fields an object does not name rather than refusing them: say nothing of them.
@@ -53,36 +55,45 @@ function jsonSchema(schema: z.ZodTypeAny): { schemas?: Record<string, unknown> }
 const isZod = (value: unknown): value is z.ZodTypeAny => value instanceof z.ZodType;
 
 /** One schema of a route, without the components every conversion repeats. */
-function routeSchema(schema: z.ZodTypeAny) {
-  const { schemas: _, ...json } = jsonSchema(schema);
+function routeSchema(schema: z.ZodTypeAny, components: Components) {
+  const { schemas: _, ...json } = jsonSchema(schema, components);
   return json;
 }
 
 type Response = z.ZodTypeAny | { description?: string; content: Record<string, { schema: z.ZodTypeAny }> };
 
-function routeResponse(response: Response) {
-  if (isZod(response)) return routeSchema(response);
-  const content = Object.entries(response.content).map(([type, { schema }]) => [type, { schema: routeSchema(schema) }]);
+function routeResponse(response: Response, components: Components) {
+  if (isZod(response)) return routeSchema(response, components);
+  const content = Object.entries(response.content).map(([type, { schema }]) => [
+    type,
+    { schema: routeSchema(schema, components) },
+  ]);
   return { description: response.description, content: Object.fromEntries(content) };
 }
 
 /** A route's schema for @fastify/swagger: zod converted, every error documented as `{ detail }`. */
-function transform({ schema, url }: { schema: FastifySchema; url: string }) {
+function transform({ schema, url }: { schema: FastifySchema; url: string }, components: Components) {
   if (!url.startsWith(`${API_PREFIX}/`) || !schema) return { schema: { ...schema, hide: true }, url };
   const { body, querystring, params, headers, response = {}, ...rest } = schema as Record<string, unknown>;
   const transformed: Record<string, unknown> = { ...rest, operationId: rest.summary };
   for (const [part, value] of Object.entries({ body, querystring, params, headers })) {
-    if (isZod(value)) transformed[part] = routeSchema(value);
+    if (isZod(value)) transformed[part] = routeSchema(value, components);
   }
   transformed.response = {
-    ...Object.fromEntries(Object.entries(response as Record<string, Response>).map(([s, r]) => [s, routeResponse(r)])),
+    ...Object.fromEntries(
+      Object.entries(response as Record<string, Response>).map(([s, r]) => [s, routeResponse(r, components)]),
+    ),
     default: { description: 'An error.', $ref: '#/components/schemas/Error' },
   };
   return { schema: transformed, url };
 }
 
-/** Registers the document and its rendered reference; before the routes, so that it sees each one. */
-export async function registerOpenApi(app: FastifyInstance): Promise<void> {
+/**
+ * Registers the document and its rendered reference; before the routes, so that it sees each one. `shared`
+ * names the shapes the routes share (the record and its parts), each described once beside `Error`.
+ */
+export async function registerOpenApi(app: FastifyInstance, shared: Components): Promise<void> {
+  const components: Components = { Error: errorBody, ...shared };
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -95,10 +106,10 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
       },
       components: {
         securitySchemes,
-        schemas: jsonSchema(z.null()).schemas as Record<string, never>,
+        schemas: jsonSchema(z.null(), components).schemas as Record<string, never>,
       },
     },
-    transform,
+    transform: (route) => transform(route, components),
   });
   app.get(
     `${API_PREFIX}/openapi.json`,

@@ -32,7 +32,7 @@ const rowIdOf = (record: ChatStreamRecord) => Number(record.id.slice(1));
  * Hands each open stream of a conversation the records committed to it, each once and in order. A wake-up
  * (a commit on this instance, a notification from another) makes it read the table after the cursors of
  * the conversation's readers: records always come from the database, so a missed or repeated wake-up
- * loses or doubles nothing, and each reader resumes exactly where its cursor stands. Only records.ts uses it.
+ * loses or doubles nothing, and each reader resumes exactly where its cursor stands. Only record-log.ts uses it.
  */
 export class LiveHub {
   private readonly byConversation = new Map<string, Conversation>();

@@ -1,6 +1,6 @@
 import type { ResultSubtype } from '@svc/agent-sdk/protocol';
-import { nowIso } from '../ids.js';
 import type { Db } from './db.js';
+import { nowIso } from './ids.js';
 
 /**
  * Turns (table `turns`): one user message and the replies to it. At most one turn per conversation is

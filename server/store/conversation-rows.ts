@@ -1,9 +1,9 @@
-import { nowIso, randomId } from '../ids.js';
 import type { Db } from './db.js';
+import { nowIso, randomId } from './ids.js';
 
 /**
  * Conversations (`conversations`): who owns one and which agents answer in it. `last_seq`, `last_record`
- * and `bytes` (the size of its records' JSON) are kept by records.ts as records are appended. A training
+ * and `bytes` (the size of its records' JSON) are kept by record-rows.ts as records are appended. A training
  * conversation is unique per (agent, operator).
  */
 

@@ -2,7 +2,10 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import type { FastifyRouteSchemaDef } from 'fastify/types/schema.js';
 import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { ZodTypeAny } from 'zod';
-import type { AppContext } from './context.js';
+import { routeModules } from '../routes/all-routes.js';
+import { recordComponents } from '../routes/record-schemas.js';
+import type { AppContext } from '../services/context.js';
+import { LIMITS } from '../services/limits.js';
 import {
   badRequest,
   CORS_HEADERS,
@@ -12,9 +15,7 @@ import {
   SAFETY_HEADERS,
   schemaErrorFormatter,
 } from './errors.js';
-import { LIMITS } from './limits.js';
 import { API_PREFIX, registerOpenApi } from './openapi.js';
-import { routeModules } from './routes/index.js';
 
 const PREFLIGHT_HEADERS = {
   ...CORS_HEADERS,
@@ -83,7 +84,7 @@ export async function buildApp(ctx: AppContext, options: FastifyServerOptions = 
   for (const name of ['caller', 'credential', 'workspace', 'training', 'smsWorkspace'] as const) {
     app.decorateRequest(name, null as never);
   }
-  await registerOpenApi(app);
+  await registerOpenApi(app, recordComponents);
   for (const routes of routeModules) {
     await app.register(async (scope) => routes(scope, ctx), { prefix: routes.prefix ?? API_PREFIX });
   }

@@ -1,10 +1,10 @@
-import { nowIso } from '../ids.js';
 import type { Db } from './db.js';
+import { nowIso } from './ids.js';
 
 /**
  * Uploaded files (`uploaded_files`): what each is, whose it is, and whether a record links to it yet (an
  * upload nothing links to expires: LIMITS.unreferencedUploadMs). The bytes live in the files folder
- * (server/files.ts).
+ * (server/services/uploads.ts).
  */
 
 export interface UploadRow {
@@ -72,7 +72,7 @@ export async function uploadById(
   return row && { filename: row.filename, mimeType: row.mime_type, size: row.size };
 }
 
-/** Where an upload's id stands in its capability URL as server/files.ts makes it: `…/files/<id>/<filename>`. */
+/** Where an upload's id stands in its capability URL as server/services/uploads.ts makes it: `…/files/<id>/<filename>`. */
 export const UPLOAD_ID_IN_URL = /\/files\/(f_[A-Za-z0-9_-]{22})\//;
 const UPLOAD_LINKS = new RegExp(UPLOAD_ID_IN_URL.source, 'g');
 

@@ -1,8 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { type ModelOptions, modelOptionsOf, modelOptionsSchema } from './runtimes/model/options.js';
-import type { Db } from './store/db.js';
-import { insertPersonalKey, insertWorkspace, setAgentRuntime, workspaceBySlug } from './store/identity.js';
+import { type ModelOptions, modelOptionsOf, modelOptionsSchema } from '../runtimes/model/options.js';
+import { setAgentRuntime } from '../store/agent-rows.js';
+import { insertPersonalKey } from '../store/credential-rows.js';
+import type { Db } from '../store/db.js';
+import { insertWorkspace, workspaceBySlug } from '../store/workspace-rows.js';
 
 const id = z.string().min(1);
 /** A list the file may leave out. */

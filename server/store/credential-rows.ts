@@ -1,0 +1,114 @@
+import type { SessionToken } from '@svc/agent-sdk/protocol';
+import type { Db } from './db.js';
+import { hashSecret, randomId } from './ids.js';
+import { memberByRef } from './member-rows.js';
+
+/**
+ * Every credential that names a caller (spec section 5): workspace API keys (`api_keys`), owner logins
+ * (`owner_logins`), personal API keys (`personal_keys`) and session tokens (`session_tokens`), each stored
+ * only as its SHA-256. The one place session tokens are issued.
+ */
+
+/** Who is calling, as resolved from the bearer token. */
+export type Credential =
+  | { kind: 'workspace_key'; keyId: string; workspaceId: string; revoked: boolean }
+  | { kind: 'owner'; userId: string; workspaceId: string }
+  | { kind: 'session'; userId: string; workspaceId: string; expiresAt: string }
+  | { kind: 'personal'; userId: string };
+
+export async function findCredential(db: Db, token: string): Promise<Credential | undefined> {
+  const hash = hashSecret(token);
+  const key = await db.get<{ id: string; workspace_id: string; revoked: number }>(
+    'SELECT id, workspace_id, revoked FROM api_keys WHERE secret_hash = ?',
+    hash,
+  );
+  if (key) return { kind: 'workspace_key', keyId: key.id, workspaceId: key.workspace_id, revoked: !!key.revoked };
+  const session = await db.get<{ user_id: string; workspace_id: string; expires_at: string }>(
+    'SELECT user_id, workspace_id, expires_at FROM session_tokens WHERE token_hash = ?',
+    hash,
+  );
+  if (session) {
+    if (Date.parse(session.expires_at) <= Date.now()) return undefined;
+    return {
+      kind: 'session',
+      userId: session.user_id,
+      workspaceId: session.workspace_id,
+      expiresAt: session.expires_at,
+    };
+  }
+  const owner = await db.get<{ user_id: string; workspace_id: string }>(
+    'SELECT user_id, workspace_id FROM owner_logins WHERE token_hash = ?',
+    hash,
+  );
+  if (owner) return { kind: 'owner', userId: owner.user_id, workspaceId: owner.workspace_id };
+  const personal = await db.get<{ user_id: string }>('SELECT user_id FROM personal_keys WHERE secret_hash = ?', hash);
+  if (personal) return { kind: 'personal', userId: personal.user_id };
+  return undefined;
+}
+
+/** A new workspace's owner login. */
+export async function insertOwnerLogin(db: Db, workspaceId: string, owner: { user_id: string; login_token: string }) {
+  await db.run(
+    'INSERT INTO owner_logins (token_hash, workspace_id, user_id) VALUES (?, ?, ?)',
+    hashSecret(owner.login_token),
+    workspaceId,
+    owner.user_id,
+  );
+}
+
+/** A workspace API key (revoked ones too: a fixture may list them). */
+export async function insertApiKey(
+  db: Db,
+  workspaceId: string,
+  key: { id: string; secret: string; revoked?: boolean },
+  at: string,
+) {
+  await db.run(
+    'INSERT INTO api_keys (id, workspace_id, secret_hash, revoked, created_at) VALUES (?, ?, ?, ?, ?)',
+    key.id,
+    workspaceId,
+    hashSecret(key.secret),
+    key.revoked ? 1 : 0,
+    at,
+  );
+}
+
+export async function insertPersonalKey(db: Db, secret: string, userId: string): Promise<void> {
+  await db.run(
+    'INSERT INTO personal_keys (secret_hash, user_id) VALUES (?, ?) ON CONFLICT (secret_hash) DO UPDATE SET user_id = excluded.user_id',
+    hashSecret(secret),
+    userId,
+  );
+}
+
+/** Issues a session token: 256 random bits, only its hash is stored. */
+export async function issueSessionToken(
+  db: Db,
+  userId: string,
+  workspaceId: string,
+  ttlSeconds: number,
+): Promise<SessionToken> {
+  const token = randomId('st', 32);
+  const expiresAt = new Date(Date.now() + ttlSeconds * 1000).toISOString();
+  await db.run(
+    'INSERT INTO session_tokens (token_hash, user_id, workspace_id, expires_at) VALUES (?, ?, ?, ?)',
+    hashSecret(token),
+    userId,
+    workspaceId,
+    expiresAt,
+  );
+  return { token, user_id: userId, expires_at: expiresAt };
+}
+
+/** A session token for the member provisioned as `spUserRef`; an unknown or suspended member gets none. */
+export async function mintSession(
+  db: Db,
+  workspaceId: string,
+  spUserRef: string,
+  ttlSeconds: number,
+): Promise<SessionToken | { refused: 'unknown_member' | 'suspended' }> {
+  const member = await memberByRef(db, workspaceId, spUserRef);
+  if (!member) return { refused: 'unknown_member' };
+  if (member.status === 'suspended') return { refused: 'suspended' };
+  return issueSessionToken(db, member.user_id, workspaceId, ttlSeconds);
+}

@@ -1,0 +1,69 @@
+import { type AgentSeed, insertAgent } from './agent-rows.js';
+import { insertApiKey, insertOwnerLogin } from './credential-rows.js';
+import type { Db } from './db.js';
+import { nowIso, randomId } from './ids.js';
+
+/** Workspaces (`workspaces`): each one's slug, owner, wallet and SMS settings. */
+
+export interface WorkspaceRow {
+  id: string;
+  slug: string;
+  display_name: string;
+  status: string;
+  sms_signup: number;
+  owner_user_id: string;
+  wallet: number;
+  sms_daily_limit: number | null;
+}
+
+/** True once any workspace exists (a fresh database is seeded with the demo one). */
+export async function hasWorkspaces(db: Db): Promise<boolean> {
+  return !!(await db.get('SELECT 1 FROM workspaces LIMIT 1'));
+}
+
+export function workspaceBySlug(db: Db, slug: string): Promise<WorkspaceRow | undefined> {
+  return db.get<WorkspaceRow>('SELECT * FROM workspaces WHERE slug = ?', slug);
+}
+
+export function workspaceById(db: Db, id: string): Promise<WorkspaceRow | undefined> {
+  return db.get<WorkspaceRow>('SELECT * FROM workspaces WHERE id = ?', id);
+}
+
+/** Sets the workspace's own cap on SMS codes per 24 hours; null returns to the service's default. */
+export async function setSmsDailyLimit(db: Db, workspaceId: string, limit: number | null): Promise<void> {
+  await db.run('UPDATE workspaces SET sms_daily_limit = ? WHERE id = ?', limit, workspaceId);
+}
+
+export interface WorkspaceSeed {
+  slug: string;
+  display_name: string;
+  status?: string;
+  sms_signup?: boolean;
+  owner: { user_id: string; login_token: string; wallet?: number };
+  api_keys: { id: string; secret: string; revoked?: boolean }[];
+  agents: AgentSeed[];
+}
+
+/** Inserts a workspace with its owner login, keys and agents (fixtures and the demo seed). */
+export async function insertWorkspace(db: Db, ws: WorkspaceSeed): Promise<string> {
+  const id = randomId('ws', 9);
+  const at = nowIso();
+  await db.transaction(async (tx) => {
+    await tx.run(
+      `INSERT INTO workspaces (id, slug, display_name, status, sms_signup, owner_user_id, wallet, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+      id,
+      ws.slug,
+      ws.display_name,
+      ws.status ?? 'active',
+      ws.sms_signup ? 1 : 0,
+      ws.owner.user_id,
+      ws.owner.wallet ?? 0,
+      at,
+    );
+    await insertOwnerLogin(tx, id, ws.owner);
+    for (const key of ws.api_keys) await insertApiKey(tx, id, key, at);
+    for (const [ord, agent] of ws.agents.entries()) await insertAgent(tx, id, agent, ord, at);
+  });
+  return id;
+}
