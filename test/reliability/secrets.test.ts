@@ -28,7 +28,10 @@ describe('secrets: tokens never appear in URLs or in the service log', () => {
 
   before(async () => {
     // No SMS outbox: codes go to the log, the development channel, as on a fresh `npm start`.
-    server = await startTestServer({ smsOutbox: undefined, log: (line) => log.push(line) });
+    server = await startTestServer({
+      smsOutbox: undefined,
+      log: { level: 'debug', destination: { write: (line) => log.push(line) } },
+    });
   });
   after(() => server.close());
 

@@ -23,9 +23,14 @@ const logLines: string[] = [];
 const logged = new EventEmitter();
 before(async () => {
   server = await startTestServer({
-    log: (line) => {
-      logLines.push(line);
-      logged.emit('line', line);
+    log: {
+      level: 'info',
+      destination: {
+        write(line) {
+          logLines.push(line);
+          logged.emit('line', line);
+        },
+      },
     },
   });
 });

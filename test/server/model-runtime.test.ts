@@ -37,7 +37,7 @@ before(async () => {
   const common = { runtime: 'model', model: 'scripted-1', base_url: model.url, api_key_env: KEY_ENV };
   const [acme, ...others] = FIXTURE.workspaces!;
   server = await startTestServer({
-    log: (line) => log.push(line),
+    log: { level: 'info', destination: { write: (line) => log.push(line) } },
     fixture: {
       ...FIXTURE,
       workspaces: [
