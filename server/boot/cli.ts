@@ -112,7 +112,7 @@ const SETTINGS: Setting[] = [
     env: 'SVC_LOG_LEVEL',
     default: 'info',
     shown: '`info`',
-    meaning: '`debug` (adds request headers, redacted), `info` (a line per request), `warn`, `error` or `silent`',
+    meaning: '`debug` (adds each request as it arrives), `info` (a line per request), `warn`, `error` or `silent`',
   },
   {
     flag: 'log-format',
@@ -134,8 +134,8 @@ const SETTINGS: Setting[] = [
     arg: 'MS',
     env: 'SVC_MAX_EVENT_LOOP_DELAY',
     default: String(maxEventLoopDelayMs),
-    shown: `\`${maxEventLoopDelayMs}\``,
-    meaning: 'mean event-loop delay over a second above which requests get 503; `0` turns it off',
+    shown: `\`${maxEventLoopDelayMs}\`: off`,
+    meaning: 'mean event-loop delay over 5 s above which requests get 503 (1000 suits a machine of its own)',
   },
   {
     flag: 'max-heap',

@@ -7,8 +7,8 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 /** Where the service's log goes and how much of it (docs/server.md "Logs"). */
 export interface LogOptions {
   /**
-   * The lowest level written: `debug` adds each request's headers (redacted), `info` one line per request and
-   * the service's own events, `error` (the default) its failures only.
+   * The lowest level written: `debug` adds each request as it arrives (with the client's address), `info` one
+   * line per request and the service's own events, `error` (the default) its failures only.
    */
   level?: LogLevel;
   /** Where the lines go, one write each; stderr unless given (stdout keeps the lines scripts read). */

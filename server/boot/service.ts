@@ -204,7 +204,6 @@ async function serve(db: Db, options: ServiceOptions): Promise<RunningService> {
       ctx.drain.begin();
       log('draining: not ready, no new streams or sends; open streams end, running turns may finish');
       ctx.streams.endAll();
-      app.server.closeIdleConnections();
       let timer: NodeJS.Timeout | undefined;
       const graceOver = new Promise<void>((resolve) => {
         timer = setTimeout(resolve, graceMs);

@@ -24,12 +24,6 @@ export class Metrics {
     registers: [this.registry],
   });
 
-  readonly recordsWritten = new Counter({
-    name: 'svc_records_written_total',
-    help: 'Records stored by this instance.',
-    registers: [this.registry],
-  });
-
   readonly modelLatency = new Histogram({
     name: 'svc_model_request_duration_seconds',
     help: 'Model (chat-completions) requests: from the request until the answer starts streaming.',
@@ -37,25 +31,18 @@ export class Metrics {
     registers: [this.registry],
   });
 
-  readonly modelFailures = new Counter({
-    name: 'svc_model_failures_total',
-    help: 'Model requests that failed, by kind (each try of a retried request counts).',
-    labelNames: ['kind'] as const,
-    registers: [this.registry],
-  });
-
-  readonly smsSent = new Counter({
-    name: 'svc_sms_codes_sent_total',
-    help: 'SMS sign-in codes sent.',
-    registers: [this.registry],
-  });
-
-  readonly smsRefused = new Counter({
-    name: 'svc_sms_codes_refused_total',
-    help: 'SMS sign-in codes refused by a send limit, by limit.',
-    labelNames: ['limit'] as const,
-    registers: [this.registry],
-  });
+  readonly recordsWritten = this.counter('svc_records_written_total', 'Records stored by this instance.');
+  readonly modelFailures = this.counter(
+    'svc_model_failures_total',
+    'Model requests that failed, by kind (each try of a retried request counts).',
+    'kind',
+  );
+  readonly smsSent = this.counter('svc_sms_codes_sent_total', 'SMS sign-in codes sent.');
+  readonly smsRefused = this.counter(
+    'svc_sms_codes_refused_total',
+    'SMS sign-in codes refused by a send limit, by limit.',
+    'limit',
+  );
 
   constructor(sources: MetricSources) {
     const registers = [this.registry];
@@ -89,5 +76,9 @@ export class Metrics {
       },
     });
     collectDefaultMetrics({ register: this.registry });
+  }
+
+  private counter<Label extends string = never>(name: string, help: string, ...labelNames: Label[]): Counter<Label> {
+    return new Counter({ name, help, labelNames, registers: [this.registry] });
   }
 }
