@@ -369,6 +369,18 @@ describe('model runtime: interrupts, retries and failures', () => {
   });
 });
 
+describe('model runtime: metrics', () => {
+  it('counts the model requests answered, and those that failed by kind, for /metrics', async () => {
+    const metrics = await (await fetch(`${server.url}/metrics`)).text();
+    const value = (series: string) => Number(new RegExp(`^${series} (\\S+)$`, 'm').exec(metrics)?.[1] ?? 0);
+    assert.ok(value('svc_model_request_duration_seconds_count') > 0, 'answered requests');
+    // The suite above met each: 5xx and 429 refusals, a refused key, a cut stream, a stalled one.
+    for (const kind of ['server', 'rate_limited', 'auth', 'cut', 'idle']) {
+      assert.ok(value(`svc_model_failures_total{kind="${kind}"}`) > 0, kind);
+    }
+  });
+});
+
 describe('model runtime: MCP tools', () => {
   it('offers the server’s tools and calls them with the visitor’s token; the result reaches the model', async () => {
     model.script(
