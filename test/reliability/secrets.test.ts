@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { ApiError, SvcClient, type SvcClientConfig } from '../../src/index.js';
+import { MCP_TOKENS } from '../helpers/secrets.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { uniquePhone } from '../helpers/workspace.js';
 
-const MCP_SECRET = 'mcp_secret_value_that_must_never_be_stored';
+const MCP_SECRET = MCP_TOKENS.session;
 
 describe('secrets: tokens never appear in URLs or in the service log', () => {
   let server: TestServer;
