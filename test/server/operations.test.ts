@@ -95,6 +95,21 @@ describe('health, metrics and request logs', () => {
   });
 });
 
+describe('readiness', () => {
+  it('answers /readyz 503 { detail } with Retry-After once the database does not answer, /healthz still 200', async () => {
+    const server = await startTestServer();
+    try {
+      await server.ctx.db.close();
+      const ready = await get(server, '/readyz');
+      assert.deepEqual([ready.status, ready.body], [503, { detail: 'the database does not answer' }]);
+      assert.equal(ready.headers.get('retry-after'), '5');
+      assert.equal((await get(server, '/healthz')).status, 200);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe('a metrics token', () => {
   let server: TestServer;
   before(async () => {

@@ -226,6 +226,10 @@ describe('two instances behind the documented nginx', () => {
     const records = await reader.untilResult();
     reader.close();
     assert.equal((records.at(-1)!.raw as { subtype: string }).subtype, 'interrupted');
+    // On PostgreSQL each instance reports its pool.
+    for (const i of [0, 1]) {
+      for (const state of ['in_use', 'idle', 'waiting']) await gauge(i, `svc_db_pool_connections{state="${state}"}`);
+    }
   });
 
   it('resumes a stream from its cursor through nginx, by header and by query', async () => {
