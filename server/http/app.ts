@@ -28,7 +28,7 @@ const PREFLIGHT_HEADERS = {
   'access-control-max-age': '600',
 } as const;
 
-/** How the app is run: its log, its proxies, its bounds (docs/server.md "Configuration"). */
+/** How the app is run: its log, its proxies, its bounds (docs/server.md "Running it" and "Deployment"). */
 export interface AppOptions {
   logger: FastifyBaseLogger;
   /**
