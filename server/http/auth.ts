@@ -55,7 +55,7 @@ declare module 'fastify' {
 const INVALID = 'invalid Bearer token';
 
 /** The bearer token of a request, if any. Never logged. */
-function bearerToken(req: FastifyRequest): string | undefined {
+export function bearerToken(req: FastifyRequest): string | undefined {
   const header = req.headers.authorization;
   if (!header) return undefined;
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);

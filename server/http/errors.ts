@@ -2,6 +2,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
 import { type ZodIssue, z } from 'zod';
+import { routeOf } from './request-log.js';
 
 /** An error that becomes an HTTP response `{ "detail": detail }` with `status` (and `headers`, e.g. `retry-after`). */
 export class HttpError extends Error {
@@ -20,9 +21,12 @@ export const unauthorized = (detail: string) => new HttpError(401, detail);
 export const forbidden = (detail: string) => new HttpError(403, detail);
 export const notFound = (detail: string) => new HttpError(404, detail);
 export const conflict = (detail: string) => new HttpError(409, detail);
+const retryAfter = (ms: number) => ({ 'retry-after': String(Math.max(1, Math.ceil(ms / 1000))) });
 /** 429 with `Retry-After` in whole seconds (at least 1). */
-export const tooMany = (detail: string, retryAfterMs: number) =>
-  new HttpError(429, detail, { 'retry-after': String(Math.max(1, Math.ceil(retryAfterMs / 1000))) });
+export const tooMany = (detail: string, retryAfterMs: number) => new HttpError(429, detail, retryAfter(retryAfterMs));
+/** 503 with `Retry-After` in whole seconds (at least 1): this instance cannot serve it now, another may. */
+export const unavailable = (detail: string, retryAfterMs: number) =>
+  new HttpError(503, detail, retryAfter(retryAfterMs));
 
 /** Every error body (spec section 7). */
 export const errorBody = z.object({ detail: z.string() }).describe('Every error answers with this body.');
@@ -61,22 +65,19 @@ export function errorText(err: unknown): string {
 }
 
 /**
- * The one error handler: every failure answers `{ "detail" }`; a 5xx says nothing more and is logged with its
- * cause through `logError`, which writes whether or not request logging is on. The route is named by its
+ * The one error handler: every failure answers `{ "detail" }`; a 5xx says nothing more and is logged at
+ * `error` (written at every log level but `silent`) with its cause and stack. The route is named by its
  * pattern, so no capability id of a URL reaches the log.
  */
-export function errorHandler(logError: (line: string) => void) {
-  return (error: FastifyError | HttpError, req: FastifyRequest, reply: FastifyReply) => {
-    if (error instanceof HttpError)
-      return reply.code(error.status).headers(error.headers).send({ detail: error.detail });
-    const status = error.statusCode ?? 500;
-    if (status >= 400 && status < 500) {
-      const detail = (error.code && FASTIFY_DETAILS[error.code]) || error.message || 'bad request';
-      return reply.code(status).send({ detail });
-    }
-    logError(`500 ${req.method} ${req.routeOptions.url ?? '(no route)'}: ${errorText(error)}`);
-    return reply.code(500).send({ detail: 'internal server error' });
-  };
+export function errorHandler(error: FastifyError | HttpError, req: FastifyRequest, reply: FastifyReply) {
+  if (error instanceof HttpError) return reply.code(error.status).headers(error.headers).send({ detail: error.detail });
+  const status = error.statusCode ?? 500;
+  if (status >= 400 && status < 500) {
+    const detail = (error.code && FASTIFY_DETAILS[error.code]) || error.message || 'bad request';
+    return reply.code(status).send({ detail });
+  }
+  req.log.error({ err: error }, `500 ${req.method} ${routeOf(req)}`);
+  return reply.code(500).send({ detail: 'internal server error' });
 }
 
 /**

@@ -40,8 +40,9 @@ const sseFrame = (record: ChatStreamRecord) => `id: ${record.id}\nevent: record\
  * when no reply is running, else right after that reply's `result` (a reply begun within the session is
  * heard to its end, and nothing after it), with an `expired` event last.
  *
- * Refused before it opens: a cursor past the conversation's newest record (400, a reader that would never
- * hear anything), and an `owner` already holding `quotas.streamsPerUser` streams (429).
+ * Refused before it opens: by a draining instance (503, the client resumes elsewhere), a cursor past the
+ * conversation's newest record (400, a reader that would never hear anything), and an `owner` already holding
+ * `quotas.streamsPerUser` streams (429). A draining instance also ends the streams it has open.
  */
 export async function sendRecordStream(
   ctx: AppContext,
@@ -50,6 +51,7 @@ export async function sendRecordStream(
   owner: string,
   expiresAt?: string,
 ) {
+  ctx.drain.refuseWork();
   const { conversationId } = start;
   if (start.after !== undefined && start.after > (await lastRecordId(ctx.db, conversationId))) {
     throw badRequest('lastEventId is past the newest record of this conversation');
@@ -61,7 +63,7 @@ export async function sendRecordStream(
     reply.hijack();
     return;
   }
-  const release = ctx.streams.open(owner);
+  const release = ctx.streams.open(owner, () => reply.raw.end());
   if (!release) {
     throw tooMany(`too many open streams (limit ${ctx.quotas.streamsPerUser} per user)`, STREAMS_RETRY_MS);
   }

@@ -45,7 +45,7 @@ declare module 'fastify' {
  * check, in the order of docs/protocol.md: no credential, a known workspace (both before the body is
  * read), an E.164 phone, SMS sign-up enabled, then (verify) that `code` is a string.
  */
-export default function smsRoutes(app: ZodApp, { db, secret, sms, quotas }: AppContext) {
+export default function smsRoutes(app: ZodApp, { db, secret, sms, quotas, metrics }: AppContext) {
   app.addHook('onRequest', noCredentialHook);
   app.addHook('onRequest', async (req) => {
     const workspace = await workspaceBySlug(db, (req.params as { slug: string }).slug);
@@ -84,8 +84,12 @@ export default function smsRoutes(app: ZodApp, { db, secret, sms, quotas }: AppC
         addressPerHour: quotas.smsPerAddressPerHour,
         workspacePerDay: workspace.sms_daily_limit ?? quotas.smsPerWorkspacePerDay,
       });
-      if ('refused' in issued) throw tooMany(REFUSED[issued.refused], issued.retryAfterSeconds * 1000);
+      if ('refused' in issued) {
+        metrics.smsRefused.inc({ limit: issued.refused });
+        throw tooMany(REFUSED[issued.refused], issued.retryAfterSeconds * 1000);
+      }
       sms.send({ phone: req.body.phone, code: issued.code, slug: workspace.slug, at: nowIso() });
+      metrics.smsSent.inc();
       return reply.code(204).send(null);
     },
   );
