@@ -96,7 +96,10 @@ test('the SDK installs like its peers: a few browser packages, no server, no nat
 
 test('every entry of the SDK imports in plain Node, where there is no DOM', async () => {
   // The React entry's optional peer, as a React site has it.
-  await npmInstall(sdkUser, ['react', 'react-dom'].map((name) => `${name}@${installedVersion(name)}`));
+  await npmInstall(
+    sdkUser,
+    ['react', 'react-dom'].map((name) => `${name}@${installedVersion(name)}`),
+  );
   for (const entry of [...ENTRIES, '@svc/agent-sdk/tools']) {
     const { stdout } = await sh(sdkUser, process.execPath, [
       '--input-type=module',
