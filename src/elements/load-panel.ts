@@ -16,8 +16,8 @@ export const panelArrived = new Promise<PanelModule>((resolve) => {
 /**
  * Loads the chat's panel and the other elements: the conversation, its store and client, the cards, the SMS
  * sign-in and the attachments are most of the widget, and the launcher needs none of them (docs/performance.md,
- * start-up). A dynamic import: a site's bundler makes it a chunk of its own; the script-tag files load
- * `svc-chat-panel.js` from next to themselves (`script-tag/import-panel.ts`).
+ * start-up). A dynamic import: a chunk of its own in a site's bundle, and `svc-chat-panel.js` in the script-tag
+ * files.
  */
 export const loadPanel: () => Promise<PanelModule> = loadOnce(importPanel, 'svc-chat: the chat did not load', (panel) =>
   arrived(panel),

@@ -5,6 +5,7 @@ import { HttpClient } from '../../src/client/http.js';
 import { markdownToHtml } from '../../src/elements/markdown/marked.js';
 import type { SvcChat } from '../../src/elements/svc-chat.js';
 import { mintVisitorSession, service, until } from '../helpers/browser-service.js';
+import { allInShadow } from '../helpers/chat-parts.js';
 import { chatReady } from '../helpers/chat-ready.js';
 import { loadsSettled } from '../helpers/loads.js';
 
@@ -45,7 +46,7 @@ function* walk(root: ParentNode): Generator<Element> {
  */
 function dangers(chat: SvcChat, origins: Set<string>): string[] {
   const found: string[] = [];
-  for (const message of chat.shadowRoot!.querySelectorAll('[part~="message"]')) {
+  for (const message of allInShadow(chat, '[part~="message"]')) {
     for (const el of walk(message)) {
       const tag = localName.call(el) as string;
       const attribute = (name: string) => getAttribute.call(el, name) as string | null;
@@ -148,10 +149,10 @@ describe('hostile content in <svc-chat>: the XSS corpus as agent replies and use
       // Checked while the next reply streams too: every rendering step must be safe.
       for (const danger of dangers(chat, origins)) problems.push(`vectors ${i}–${i + batch.length - 1}: ${danger}`);
     }
-    const agents = () => chat.shadowRoot!.querySelectorAll('[part~="message-agent"]');
+    const agents = () => allInShadow(chat, '[part~="message-agent"]');
     await until(() => agents().length === Math.ceil(vectors.length / PER_MESSAGE), 'every reply');
     // Read once the chat has drawn the last turn: the last reply's events can come before its next render.
-    const users = chat.shadowRoot!.querySelectorAll('[part~="message-user"]');
+    const users = allInShadow(chat, '[part~="message-user"]');
     expect(users.length).to.equal(Math.ceil(vectors.length / PER_MESSAGE));
     // The replies are the payloads, rendered: the echo text arrived (sanitized markup may drop some of it).
     expect(agents()[0]!.querySelector('svc-markdown')!.shadowRoot!.textContent).to.contain('Echo:');
@@ -186,7 +187,7 @@ describe('hostile content in <svc-chat>: the XSS corpus as agent replies and use
       token=${token} conversation-id=${conversationId!} image-hosts=${new URL(serviceUrl).hostname}></svc-chat></div>`).then(
       (d) => chatReady(d.querySelector('svc-chat')!),
     );
-    await until(() => chat.shadowRoot!.querySelectorAll('[part~="message-agent"]').length >= 8, 'the history');
+    await until(() => allInShadow(chat, '[part~="message-agent"]').length >= 8, 'the history');
     await loadsSettled(chat.shadowRoot!);
     expect(dangers(chat, origins)).to.deep.equal([]);
     expect(executions.dialogs).to.equal(0);
