@@ -12,9 +12,9 @@ export * from './client/errors.js';
 export { FilesClient, toPart } from './client/files.js';
 export { HttpClient } from './client/http.js';
 export { PaymentsClient } from './client/payments.js';
+export * from './customize-elements.js';
 export { SvcMarkdown } from './elements/svc-markdown.js';
 export { type SignedIn, SvcSmsSignIn } from './elements/svc-sms-sign-in.js';
-export * from './elements-shared.js';
 
 import './elements/svc-chat-panel.js';
 

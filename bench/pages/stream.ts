@@ -3,8 +3,8 @@
  * `<svc-chat>` and its store, fed by a fake ChatApi (bench/render.ts drives it).
  */
 import { LONG_MARKDOWN } from '../../server/runtimes/demo-content.js';
-import { markdownToHtml } from '../../src/elements/markdown/marked.js';
 import { sanitizeFragment } from '../../src/elements/markdown/sanitize.js';
+import { markdownToHtml } from '../../test/helpers/markdown.js';
 import { FakeChatApi, nextTask } from './fake-chat-api.js';
 import { conversationOf, frames, mountChat } from './mount.js';
 import { longMarkdown, RecordWriter, tokens } from './records.js';

@@ -48,7 +48,7 @@ export class SvcPaymentGate extends SvcCard {
     status: {},
     labels: { attribute: false },
     _opening: { state: true },
-    _opened: { state: true },
+    _payPageOpened: { state: true },
   };
 
   /** The order (`payment_gate` record's `payment`). */
@@ -59,7 +59,7 @@ export class SvcPaymentGate extends SvcCard {
   declare labels?: Partial<PaymentLabels>;
 
   _opening = false;
-  _opened = false;
+  _payPageOpened = false;
 
   #shown?: PaymentStatus;
   readonly #order = new OrderStatusController(this, () => this.cardClient?.payments);
@@ -109,7 +109,7 @@ export class SvcPaymentGate extends SvcCard {
     );
     if (event.defaultPrevented) return;
     window.open(url.href, '_blank', 'noopener');
-    this._opened = true;
+    this._payPageOpened = true;
     this.#order.paying();
   }
 
@@ -126,7 +126,7 @@ export class SvcPaymentGate extends SvcCard {
       ${payment.description ? html`<p part="description">${payment.description}</p>` : ''}
       <p part="amount">${amount}</p>
       <p part="status" role="status" tabindex="-1">
-        ${pending && this._opened ? labels.waiting : labels[status]}
+        ${pending && this._payPageOpened ? labels.waiting : labels[status]}
       </p>
       ${pending && Number.isFinite(left) ? html`<p part="countdown">${labels.expiresIn(formatDuration(left))}</p>` : ''}
       ${
@@ -134,7 +134,7 @@ export class SvcPaymentGate extends SvcCard {
           ? ''
           : html`<div part="actions">
             <button part="button" type="button" ?disabled=${!pending || this._opening} @click=${() => this.pay()}>
-              ${pending && this._opening ? labels.opening : pending && this._opened ? labels.payAgain : labels.pay(amount)}
+              ${pending && this._opening ? labels.opening : pending && this._payPageOpened ? labels.payAgain : labels.pay(amount)}
             </button>
           </div>`
       }

@@ -30,7 +30,8 @@ function layeringViolations(files: Map<string, string>): string[] {
       if (file.startsWith('server/')) {
         const intoSrc = specifier.startsWith('.') && join(dirname(file), specifier).startsWith('src/');
         const sdk = specifier.startsWith('@svc/agent-sdk') && specifier !== '@svc/agent-sdk/protocol';
-        if (intoSrc || sdk) found.push(`${file} imports ${specifier}: the service imports only @svc/agent-sdk/protocol`);
+        if (intoSrc || sdk)
+          found.push(`${file} imports ${specifier}: the service imports only @svc/agent-sdk/protocol`);
         continue;
       }
       if (!specifier.startsWith('.')) continue;
@@ -39,7 +40,8 @@ function layeringViolations(files: Map<string, string>): string[] {
       if (from < 0 || to < 0 || folderOf(file) === folderOf(target)) continue;
       if (to < from) found.push(`${file} imports ${target}: ${folderOf(file)} comes before ${folderOf(target)}`);
       else if (to === from) found.push(`${file} imports ${target}: elements and cards import neither each other`);
-      else if (from === LAYERS.length - 1) found.push(`${file} imports ${target}: src/protocol imports nothing of ours`);
+      else if (from === LAYERS.length - 1)
+        found.push(`${file} imports ${target}: src/protocol imports nothing of ours`);
     }
   }
   return found;
