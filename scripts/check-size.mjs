@@ -11,12 +11,14 @@ import { gzipSync } from 'node:zlib';
 /**
  * Bytes (1 KB = 1000 bytes, as Vite reports sizes). The first load and the complete widget have targets
  * (design.md: 8 KB and 70 KB), printed beside them; until they get there, the budgets hold each figure at its
- * current size, so that nothing grows unnoticed. Lower these numbers with every cut, never raise them.
+ * current size, so that nothing grows unnoticed. Lower these numbers with every cut; they were raised once, by
+ * 0.53 KB, when the launcher and the panel became one ES module graph and the panel a Lit element of its own
+ * instead of the lent modules and a panel rendering into the launcher (docs/performance.md, issue 25).
  */
 const BUDGETS = {
-  'dist/svc-chat.js': 6_460,
-  'dist/svc-chat.esm.js': 6_440,
-  'dist/svc-chat-panel.js': 39_170,
+  'dist/svc-chat.js': 220,
+  'dist/svc-chat.esm.js': 6_360,
+  'dist/svc-chat-panel.js': 39_580,
   'dist/svc-chat-markdown.js': 27_630,
   'dist/svc-chat-lang-zh-CN.js': 1_920,
   'dist/svc-chat-lang-ar.js': 2_180,
@@ -31,7 +33,7 @@ const FIRST_LOAD = {
 };
 const FIRST_LOAD_TARGET = 8_000;
 const COMPLETE_TARGET = 70_000;
-const COMPLETE_BUDGET = 73_250;
+const COMPLETE_BUDGET = 73_790;
 
 const kb = (n) => `${(n / 1000).toFixed(2)} KB`;
 const gzip = (file) => gzipSync(readFileSync(file), { level: 9 }).length;
