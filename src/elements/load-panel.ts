@@ -1,7 +1,6 @@
 import { loadOnce } from '../internal/load-once.js';
 import { whenIdle } from '../internal/when-idle.js';
 import type * as Panel from '../panel.js';
-import { importPanel } from './import-panel.js';
 
 /** Everything `<svc-chat>` loads after its launcher (`src/panel.ts`). */
 export type PanelModule = typeof Panel;
@@ -19,8 +18,10 @@ export const panelArrived = new Promise<PanelModule>((resolve) => {
  * start-up). A dynamic import: a chunk of its own in a site's bundle, and `svc-chat-panel.js` in the script-tag
  * files.
  */
-export const loadPanel: () => Promise<PanelModule> = loadOnce(importPanel, 'svc-chat: the chat did not load', (panel) =>
-  arrived(panel),
+export const loadPanel: () => Promise<PanelModule> = loadOnce(
+  () => import('../panel.js'),
+  'svc-chat: the chat did not load',
+  (panel) => arrived(panel),
 );
 
 /** Loads the panel when the page is idle; nothing where there is no page (a server rendering one). */
