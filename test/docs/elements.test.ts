@@ -126,7 +126,7 @@ describe("<svc-chat>'s parts in its panel", () => {
   });
 
   it('exports only parts docs/elements.md documents for <svc-chat> (its section, and "Parts added to <svc-chat>")', () => {
-    const text = `${section('svc-chat')}\n${/^Parts added to `<svc-chat>`:[^]*?\n\n/m.exec(DOC)?.[0]}`;
+    const text = `${section('svc-chat')}\n${/^Parts added to `<svc-chat>`:[\s\S]*?\n\n/m.exec(DOC)?.[0]}`;
     assert.ok(exported.size > 40, `${exported.size} parts read`);
     assert.deepEqual(
       [...exported].filter((name) => !text.includes(`\`${name}\``)),
