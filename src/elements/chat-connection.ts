@@ -42,6 +42,8 @@ export class ChatConnection implements ReactiveController {
   previous?: string;
   #previousSlot?: PersistedChat;
   #setup?: unknown[];
+  /** The setup whose service was asked about once the chat showed (a check may still be on its way). */
+  #asked?: unknown[];
   #conversationId?: string;
   #agents?: string;
   #unsubscribes: (() => void)[] = [];
@@ -184,10 +186,13 @@ export class ChatConnection implements ReactiveController {
 
   /**
    * Once the chat shows (inline, or the launcher's panel open), asks whether the service at `base-url`
-   * answers, so a wrong address is said before the visitor types. A given `client` has no address to ask.
+   * answers, so a wrong address is said before the visitor types: once for each setup, however often the chat
+   * starts or shows. A given `client` has no address to ask.
    */
   checkReachabilityOnce(): void {
-    if (this.unreachable === undefined && !this.host.client && this.host.shown) void this.checkReachability();
+    if (this.#asked === this.#setup || this.host.client || !this.host.shown) return;
+    this.#asked = this.#setup;
+    void this.checkReachability();
   }
 
   /**

@@ -128,6 +128,8 @@ describe('<svc-chat>', () => {
     const opened = oneEvent(el, 'svc-open');
     launcher.click();
     await opened;
+    // The panel renders in its own update, which the chat's `updateComplete` waits for.
+    await el.updateComplete;
     expect(el.hasAttribute('open')).to.equal(true);
     expect(part(el, 'panel')!.getAttribute('role')).to.equal('dialog');
 

@@ -8,7 +8,8 @@ export function markdownToHtml(text: string): string {
 
 /** Sanitized HTML as a string: the nodes the chat inserts (`sanitizeFragment`), written out. */
 export function sanitizeHtml(html: string, options: SanitizeOptions = {}): string {
-  const holder = document.createElement('template');
-  holder.content.append(sanitizeFragment(html, options));
+  // A `div` of this document: a template's content is another document, which each node would be adopted into.
+  const holder = document.createElement('div');
+  holder.append(sanitizeFragment(html, options));
   return holder.innerHTML;
 }
