@@ -13,10 +13,11 @@ export { FilesClient, toPart } from './client/files.js';
 export { HttpClient } from './client/http.js';
 export { PaymentsClient } from './client/payments.js';
 export * from './customize-elements.js';
+// Exported, not only imported: a bundler that drops a side-effect-free module's bare imports (Turbopack, in a
+// Next.js app) would otherwise leave `<svc-chat-panel>` unregistered.
+export { SvcChatPanel } from './elements/svc-chat-panel.js';
 export { SvcMarkdown } from './elements/svc-markdown.js';
 export { type SignedIn, SvcSmsSignIn } from './elements/svc-sms-sign-in.js';
-
-import './elements/svc-chat-panel.js';
 
 export {
   connectorSetupMetadata,
