@@ -1,10 +1,9 @@
 import { expect, nextFrame } from '@open-wc/testing';
 import fc from 'fast-check';
 import { Lexer } from 'marked';
-import { markdownToHtml } from '../../src/elements/markdown/marked.js';
-import { sanitizeHtml } from '../../src/elements/markdown/sanitize.js';
 import { StreamMarkdown } from '../../src/elements/markdown/stream-markdown.js';
 import { service } from '../helpers/browser-service.js';
+import { markdownToHtml, sanitizeHtml } from '../helpers/markdown.js';
 
 const { seed } = await service();
 
