@@ -15,6 +15,7 @@ import {
   frameworkErrors,
   SAFETY_HEADERS,
   schemaErrorFormatter,
+  tooDeep,
 } from './errors.js';
 import { healthRoutes } from './health.js';
 import { metricsRoutes } from './metrics-endpoint.js';
@@ -84,7 +85,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions): Promise<Fa
     if (text.trim() === '') return done(null, undefined);
     // Checked before parsing: what is too deep to store must never reach a handler, nor overflow the stack.
     if (nestsDeeperThan(text, LIMITS.jsonDepth)) {
-      return done(badRequest(`request body nests deeper than ${LIMITS.jsonDepth} levels`), undefined);
+      return done(badRequest(tooDeep(LIMITS.jsonDepth)), undefined);
     }
     try {
       done(null, JSON.parse(text));
@@ -112,7 +113,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions): Promise<Fa
   for (const name of ['caller', 'credential', 'workspace', 'training', 'smsWorkspace'] as const) {
     app.decorateRequest(name, null as never);
   }
-  await registerOpenApi(app, recordComponents);
+  await registerOpenApi(app, { schemas: recordComponents, jsonDepth: LIMITS.jsonDepth });
   for (const routes of routeModules) {
     await app.register(async (scope) => routes(scope, ctx), { prefix: routes.prefix ?? API_PREFIX });
   }

@@ -74,6 +74,26 @@ export interface ApiInit {
   body?: BodyInit;
 }
 
+/** `fetch` against `{url}/api/v2{path}` with an optional bearer token and JSON body; a JSON answer parsed. */
+export async function api(url: string, path: string, init: ApiInit = {}) {
+  const headers: Record<string, string> = { ...init.headers };
+  if (init.token) headers.authorization = `Bearer ${init.token}`;
+  let body = init.body;
+  if (init.json !== undefined) {
+    headers['content-type'] = 'application/json';
+    body = JSON.stringify(init.json);
+  }
+  const res = await fetch(`${url}/api/v2${path}`, { method: init.method ?? 'GET', headers, body });
+  const text = await res.text();
+  let parsed: unknown = text;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    // Non-JSON bodies (SSE, audio, HTML) are returned as text.
+  }
+  return { status: res.status, body: parsed as any, headers: res.headers };
+}
+
 /**
  * The database of a test service: SQLite in memory, as the conformance suite runs it; with
  * SVC_TEST_DATABASE=postgres, a new database of the test process's PostgreSQL (test/helpers/postgres.ts).
@@ -198,24 +218,7 @@ export async function startTestServer(options: ServiceOptions = {}): Promise<Tes
     instances,
     dir,
     outbox,
-    async api(path, init = {}) {
-      const headers: Record<string, string> = { ...init.headers };
-      if (init.token) headers.authorization = `Bearer ${init.token}`;
-      let body = init.body;
-      if (init.json !== undefined) {
-        headers['content-type'] = 'application/json';
-        body = JSON.stringify(init.json);
-      }
-      const res = await fetch(`${service.url}/api/v2${path}`, { method: init.method ?? 'GET', headers, body });
-      const text = await res.text();
-      let parsed: unknown = text;
-      try {
-        parsed = text ? JSON.parse(text) : undefined;
-      } catch {
-        // Non-JSON bodies (SSE, audio, HTML) are returned as text.
-      }
-      return { status: res.status, body: parsed, headers: res.headers };
-    },
+    api: (path, init) => api(service.url, path, init),
     readersGone: (conversationId, remaining = 0, withinMs = READERS_GONE_MS) =>
       new Promise((resolve, reject) => {
         const stop = () => {
