@@ -4,7 +4,9 @@
  * state are in the chat's own root; the header, the conversation and the composer in the panel's.
  */
 export function shadowRoots(el: Element): ShadowRoot[] {
-  const own = el.shadowRoot!;
+  // An element not upgraded yet (the script tag's module graph still on its way) shows nothing.
+  const own = el.shadowRoot;
+  if (!own) return [];
   const panel = own.querySelector('svc-chat-panel')?.shadowRoot;
   return panel ? [own, panel] : [own];
 }
