@@ -108,6 +108,30 @@ describe('readiness', () => {
       await server.close();
     }
   });
+
+  it('answers /readyz 503 while the database lacks a migration of this version, and ready again once it has it', async () => {
+    const server = await startTestServer();
+    try {
+      const last = await server.ctx.db.get<{ version: number; name: string; applied_at: string }>(
+        'SELECT version, name, applied_at FROM schema_migrations ORDER BY version DESC LIMIT 1',
+      );
+      await server.ctx.db.run('DELETE FROM schema_migrations WHERE version = ?', last!.version);
+      const ready = await get(server, '/readyz');
+      assert.deepEqual(
+        [ready.status, ready.body],
+        [503, { detail: 'the database lacks migrations of this version of the service' }],
+      );
+      await server.ctx.db.run(
+        'INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)',
+        last!.version,
+        last!.name,
+        last!.applied_at,
+      );
+      assert.equal((await get(server, '/readyz')).status, 200);
+    } finally {
+      await server.close();
+    }
+  });
 });
 
 describe('a metrics token', () => {
