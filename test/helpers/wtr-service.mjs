@@ -79,7 +79,8 @@ async function startSvc(args, env = {}) {
     ['server/bin/svc-server.js', '--port', '0', '--db', ':memory:', '--demo', ...args],
     {
       stdio: ['ignore', 'pipe', 'inherit'],
-      env: { ...process.env, SVC_MODEL_BASE_URL: '', SVC_MODEL: '', ...env },
+      // Warnings and failures only: a line per request would bury the runner's own report.
+      env: { ...process.env, SVC_MODEL_BASE_URL: '', SVC_MODEL: '', SVC_LOG_LEVEL: 'warn', ...env },
     },
   );
   const lines = createInterface({ input: child.stdout });
