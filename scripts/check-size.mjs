@@ -11,24 +11,29 @@ import { gzipSync } from 'node:zlib';
 /**
  * Bytes (1 KB = 1000 bytes, as Vite reports sizes). The first load and the complete widget have targets
  * (design.md: 8 KB and 70 KB), printed beside them; until they get there, the budgets hold each figure at its
- * current size, so that nothing grows unnoticed. Lower these numbers with every cut, never raise them.
+ * current size, so that nothing grows unnoticed. Lower these numbers with every cut; they were raised once, by
+ * 0.54 KB, when the launcher and the panel became one ES module graph and the panel a Lit element of its own
+ * instead of the lent modules and a panel rendering into the launcher (docs/performance.md, issue 25).
  */
 const BUDGETS = {
-  'dist/svc-chat.js': 6_460,
-  'dist/svc-chat.esm.js': 6_440,
-  'dist/svc-chat-panel.js': 39_170,
+  'dist/svc-chat.js': 220,
+  'dist/svc-chat.esm.js': 6_360,
+  'dist/svc-chat-panel.js': 39_590,
   'dist/svc-chat-markdown.js': 27_630,
   'dist/svc-chat-lang-zh-CN.js': 1_920,
   'dist/svc-chat-lang-ar.js': 2_180,
 };
-/** Before the launcher paints: the classic script alone, or the ES module build alone (each a launcher). */
+/**
+ * Before the launcher paints: the classic script and the ES module it imports, or the ES module alone, each with
+ * every file it imports statically (the files of its `import` statements, not of its `import()` calls).
+ */
 const FIRST_LOAD = {
-  'first load, classic script (svc-chat.js)': 'dist/svc-chat.js',
-  'first load, ES module (svc-chat.esm.js)': 'dist/svc-chat.esm.js',
+  'first load, classic script (svc-chat.js, svc-chat.esm.js)': ['dist/svc-chat.js', 'dist/svc-chat.esm.js'],
+  'first load, ES module (svc-chat.esm.js)': ['dist/svc-chat.esm.js'],
 };
 const FIRST_LOAD_TARGET = 8_000;
 const COMPLETE_TARGET = 70_000;
-const COMPLETE_BUDGET = 73_250;
+const COMPLETE_BUDGET = 73_790;
 
 const kb = (n) => `${(n / 1000).toFixed(2)} KB`;
 const gzip = (file) => gzipSync(readFileSync(file), { level: 9 }).length;
@@ -48,14 +53,28 @@ for (const file of Object.keys(BUDGETS)) {
     process.exit(1);
   }
 }
-for (const [name, file] of Object.entries(FIRST_LOAD)) report(name, gzip(file), BUDGETS[file], FIRST_LOAD_TARGET);
-// Every file the classic script loads but the other languages' labels (the ES module build is its twin, which
-// it never loads): shared chunks too, whatever the bundler made.
+/** `files` and every file they import statically, as minified ES modules write it (`from"./x.js"`, `import"./x.js"`). */
+function withStaticImports(files) {
+  const all = new Set(files);
+  for (const file of all) {
+    for (const [, name] of readFileSync(file, 'utf8').matchAll(/(?:from|import)\s*"\.\/([^"]+\.js)"/g))
+      all.add(`dist/${name}`);
+  }
+  return [...all];
+}
+const sum = (files) => files.reduce((total, file) => total + gzip(file), 0);
+
+for (const [name, files] of Object.entries(FIRST_LOAD)) {
+  const loaded = withStaticImports(files);
+  const budget = loaded.reduce((total, file) => total + (BUDGETS[file] ?? 0), 0);
+  report(name, sum(loaded), budget, FIRST_LOAD_TARGET);
+}
+// Every file the classic script loads but the other languages' labels: shared chunks too, whatever the bundler made.
 const widget = readdirSync('dist')
-  .filter((name) => /^svc-chat.*\.js$/.test(name) && !name.startsWith('svc-chat-lang-') && name !== 'svc-chat.esm.js')
+  .filter((name) => /^svc-chat.*\.js$/.test(name) && !name.startsWith('svc-chat-lang-'))
   .map((name) => `dist/${name}`);
 for (const file of widget) report(file, gzip(file), BUDGETS[file] ?? 0);
-const complete = widget.reduce((sum, file) => sum + gzip(file), 0);
+const complete = sum(widget);
 report(
   `complete widget (${widget.length} files of the classic script, English)`,
   complete,

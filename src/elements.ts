@@ -8,8 +8,8 @@
  */
 import { loadPanel, loadPanelWhenIdle } from './elements/load-panel.js';
 
+export * from './customize-elements.js';
 export { type ChatMode, type ChatTheme, SvcChat } from './elements/svc-chat.js';
-export * from './elements-shared.js';
 export type {
   SignedIn,
   SvcAnswerCard,

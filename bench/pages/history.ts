@@ -3,7 +3,7 @@
 import { loadMarkdownEngine } from '../../src/elements/markdown/engine.js';
 import type { ChatStreamRecord } from '../../src/protocol/types.js';
 import { FakeChatApi } from './fake-chat-api.js';
-import { countElements, frames, mountChat } from './mount.js';
+import { conversationOf, countElements, frames, mountChat } from './mount.js';
 import { RecordWriter } from './records.js';
 
 const REPLIES = [
@@ -26,7 +26,7 @@ function conversation(messages: number): ChatStreamRecord[] {
 
 let api = new FakeChatApi();
 
-const list = () => document.querySelector('svc-chat')?.renderRoot.querySelector<HTMLElement>('[part~=messages]');
+const list = () => conversationOf(document.querySelector('svc-chat'))?.querySelector<HTMLElement>('[part~=messages]');
 
 Object.assign(window, {
   bench: {

@@ -17,11 +17,16 @@ export async function mountChat(api: FakeChatApi, height = '680px'): Promise<Svc
   chat.conversationId = 'c_bench';
   document.body.append(chat);
   await until(
-    () => !chat.renderRoot.querySelector('.history-note') && chat.renderRoot.querySelector('[part~=message]'),
+    () =>
+      !conversationOf(chat)?.querySelector('.history-note') && conversationOf(chat)?.querySelector('[part~=message]'),
   );
   await frames(2);
   return chat;
 }
+
+/** Where the chat's conversation renders: its panel's shadow root, once the panel has arrived. */
+export const conversationOf = (chat: SvcChat | null): ShadowRoot | null | undefined =>
+  chat?.renderRoot.querySelector('svc-chat-panel')?.shadowRoot;
 
 export function frames(count: number): Promise<void> {
   return new Promise((done) => {

@@ -3,10 +3,10 @@
  * `<svc-chat>` and its store, fed by a fake ChatApi (bench/render.ts drives it).
  */
 import { LONG_MARKDOWN } from '../../server/runtimes/demo-content.js';
-import { markdownToHtml } from '../../src/elements/markdown/marked.js';
 import { sanitizeFragment } from '../../src/elements/markdown/sanitize.js';
+import { markdownToHtml } from '../../test/helpers/markdown.js';
 import { FakeChatApi, nextTask } from './fake-chat-api.js';
-import { frames, mountChat } from './mount.js';
+import { conversationOf, frames, mountChat } from './mount.js';
 import { longMarkdown, RecordWriter, tokens } from './records.js';
 
 const TEXT = longMarkdown(LONG_MARKDOWN);
@@ -29,7 +29,7 @@ async function prepare(mode: 'deltas' | 'once', perTask: number): Promise<void> 
     await api.deliver(records, perTask);
     await done;
     await frames(2);
-    const shown = chat.renderRoot.querySelector('svc-markdown')?.renderRoot.textContent ?? '';
+    const shown = conversationOf(chat)?.querySelector('svc-markdown')?.renderRoot.textContent ?? '';
     if (!shown.includes('part 10')) throw new Error('the reply was not rendered');
   };
 }

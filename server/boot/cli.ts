@@ -1,60 +1,262 @@
 import { parseArgs } from 'node:util';
+import { DEFAULT_OVERLOAD } from '../http/overload.js';
 import { parseQuota } from '../services/limits.js';
 import { readFixture } from './fixture.js';
-import { startService } from './service.js';
+import { LOG_LEVELS, type LogLevel } from './logger.js';
+import { DEFAULT_DRAIN_GRACE_MS, startService } from './service.js';
 
-const USAGE = `usage: svc-server [--host 127.0.0.1] [--port 8787] [--db FILE|:memory:|postgres://…] [--fixture FILE]
-                  [--sms-outbox FILE] [--files-dir DIR] [--demo] [--model-base-url URL --model NAME]
-                  [--public-url URL] [--trust-proxy ADDRESSES] [--quota NAME=N]...
-  The port is --port, else the PORT environment variable, else 8787.
-  The database is --db, else the SVC_DATABASE_URL environment variable, else :memory: (SQLite).
-  The model endpoint's key is read from the environment only (SVC_MODEL_API_KEY or OPENAI_API_KEY).`;
+/** One setting: its flag, the environment variable that gives it when the flag is absent, and its default. */
+interface Setting {
+  flag: string;
+  /** What the flag takes, as the table shows it (`HOST`); none for a switch. */
+  arg?: string;
+  env: string;
+  /** The value when neither the flag nor the variable is given. */
+  default?: string;
+  /** The default as the table says it. */
+  shown: string;
+  meaning: string;
+  /** A switch (`--demo`; `SVC_DEMO=1`), or a flag that may be repeated (its variable: comma-separated). */
+  kind?: 'switch' | 'repeated';
+}
+
+const { rateLimit, maxEventLoopDelayMs } = DEFAULT_OVERLOAD;
+
+/** Every setting of the command line: `--help` prints this table, and docs/server.md holds the same. */
+const SETTINGS: Setting[] = [
+  {
+    flag: 'host',
+    arg: 'HOST',
+    env: 'SVC_HOST',
+    default: '127.0.0.1',
+    shown: '`127.0.0.1`',
+    meaning: 'interface to listen on',
+  },
+  {
+    flag: 'port',
+    arg: 'N',
+    env: 'PORT',
+    default: '8787',
+    shown: '`8787`',
+    meaning: '`0` picks a free port; anything but 0 to 65535 exits with code 1',
+  },
+  {
+    flag: 'db',
+    arg: 'FILE|URL',
+    env: 'SVC_DATABASE_URL',
+    default: ':memory:',
+    shown: '`:memory:`',
+    meaning: 'a SQLite file (its folder is created) or `:memory:`, or `postgres://…`',
+  },
+  {
+    flag: 'fixture',
+    arg: 'FILE',
+    env: 'SVC_FIXTURE',
+    shown: 'none',
+    meaning: 'loads the workspaces and keys of a fixture file (below); no demo seed',
+  },
+  {
+    flag: 'sms-outbox',
+    arg: 'FILE',
+    env: 'SVC_SMS_OUTBOX',
+    shown: 'none: codes go to the log',
+    meaning: 'appends one JSON line per SMS code',
+  },
+  {
+    flag: 'files-dir',
+    arg: 'DIR',
+    env: 'SVC_FILES_DIR',
+    shown: '`$TMPDIR/svc-files-<pid>`',
+    meaning: "uploads and each conversation's agent workspace (shared by every instance)",
+  },
+  {
+    flag: 'demo',
+    env: 'SVC_DEMO',
+    shown: 'off',
+    meaning: 'seeds the demo workspace (if missing) and serves the demo pages (`SVC_DEMO=1`)',
+    kind: 'switch',
+  },
+  {
+    flag: 'model-base-url',
+    arg: 'URL',
+    env: 'SVC_MODEL_BASE_URL',
+    shown: 'none',
+    meaning: 'an OpenAI-compatible endpoint (up to `/v1`); needs `--model`',
+  },
+  { flag: 'model', arg: 'NAME', env: 'SVC_MODEL', shown: 'none', meaning: 'the model at that endpoint' },
+  {
+    flag: 'public-url',
+    arg: 'URL',
+    env: 'SVC_PUBLIC_URL',
+    shown: "none: the request's Host",
+    meaning: 'where visitors reach the service: the origin (and path) of pay and file links',
+  },
+  {
+    flag: 'trust-proxy',
+    arg: 'LIST',
+    env: 'SVC_TRUST_PROXY',
+    shown: 'none: the TCP peer',
+    meaning: 'proxy addresses (or CIDR ranges, comma-separated) whose `X-Forwarded-For` names the client',
+  },
+  {
+    flag: 'quota',
+    arg: 'NAME=N',
+    env: 'SVC_QUOTAS',
+    shown: 'see below',
+    meaning: 'a quota of this deployment; repeat it for several (the variable: comma-separated)',
+    kind: 'repeated',
+  },
+  {
+    flag: 'log-level',
+    arg: 'LEVEL',
+    env: 'SVC_LOG_LEVEL',
+    default: 'info',
+    shown: '`info`',
+    meaning: '`debug` (adds each request as it arrives), `info` (a line per request), `warn`, `error` or `silent`',
+  },
+  {
+    flag: 'log-format',
+    arg: 'FORMAT',
+    env: 'SVC_LOG_FORMAT',
+    shown: '`pretty` on a terminal, else `json`',
+    meaning: '`json` (one object per line) or `pretty` (one readable line per entry); the log goes to stderr',
+  },
+  {
+    flag: 'rate-limit',
+    arg: 'N/SECONDS',
+    env: 'SVC_RATE_LIMIT',
+    default: `${rateLimit.max}/${rateLimit.windowMs / 1000}`,
+    shown: `\`${rateLimit.max}/${rateLimit.windowMs / 1000}\``,
+    meaning: 'requests one client (credential, else address) may make per window, then 429; `0` turns it off',
+  },
+  {
+    flag: 'max-event-loop-delay',
+    arg: 'MS',
+    env: 'SVC_MAX_EVENT_LOOP_DELAY',
+    default: String(maxEventLoopDelayMs),
+    shown: `\`${maxEventLoopDelayMs}\`: off`,
+    meaning: 'mean event-loop delay over 5 s above which requests get 503 (1000 suits a machine of its own)',
+  },
+  {
+    flag: 'max-heap',
+    arg: 'MB',
+    env: 'SVC_MAX_HEAP',
+    default: '0',
+    shown: '`0`: off',
+    meaning: 'V8 heap in use above which requests get 503',
+  },
+  {
+    flag: 'drain-grace',
+    arg: 'SECONDS',
+    env: 'SVC_DRAIN_GRACE',
+    default: String(DEFAULT_DRAIN_GRACE_MS / 1000),
+    shown: `\`${DEFAULT_DRAIN_GRACE_MS / 1000}\``,
+    meaning: 'on SIGTERM, how long running turns may finish before they end',
+  },
+];
+
+/** `SETTINGS` as a Markdown table, columns padded as docs/server.md writes it. */
+function settingsTable(): string {
+  const rows = [
+    ['flag', 'environment', 'default', 'meaning'],
+    ...SETTINGS.map((s) => [
+      `\`--${s.flag}${s.arg ? ` ${s.arg.replace('|', '\\|')}` : ''}\``,
+      `\`${s.env}\``,
+      s.shown,
+      s.meaning,
+    ]),
+  ];
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
+  const line = (cells: string[]) => `| ${cells.map((cell, i) => cell.padEnd(widths[i]!)).join(' | ')} |`;
+  return [line(rows[0]!), line(widths.map((w) => '-'.repeat(w))), ...rows.slice(1).map(line)].join('\n');
+}
+
+const USAGE = `usage: svc-server [--flag value]...
+Each flag may be given by its environment variable instead; a flag on the command line wins.
+
+${settingsTable()}
+
+Secrets come from the environment only, never from a flag (flags show in \`ps\`): SVC_SERVER_SECRET (64 hex
+digits), SVC_MODEL_API_KEY (else OPENAI_API_KEY), SVC_METRICS_TOKEN (the bearer token GET /metrics asks for).
+SIGTERM or SIGINT drains the instance, then it exits with code 0; a second one stops it at once.`;
+
+/** Each setting's value: the flag, else its environment variable (when not empty), else its default. */
+function readSettings(): Map<string, string | string[] | boolean | undefined> {
+  const { values } = parseArgs({
+    options: Object.fromEntries([
+      ...SETTINGS.map((s) => [
+        s.flag,
+        s.kind === 'switch' ? { type: 'boolean' } : { type: 'string', multiple: s.kind === 'repeated' },
+      ]),
+      ['help', { type: 'boolean' }],
+    ]) as Record<string, { type: 'string' | 'boolean'; multiple?: boolean }>,
+  });
+  const settings = new Map<string, string | string[] | boolean | undefined>([['help', values.help as boolean]]);
+  for (const s of SETTINGS) {
+    const fromEnv = process.env[s.env] || undefined;
+    const given = values[s.flag];
+    if (s.kind === 'switch')
+      settings.set(s.flag, (given as boolean | undefined) ?? /^(1|true|yes)$/i.test(fromEnv ?? ''));
+    else if (s.kind === 'repeated') {
+      settings.set(s.flag, (given as string[] | undefined) ?? fromEnv?.split(',').filter(Boolean) ?? []);
+    } else settings.set(s.flag, (given as string | undefined) ?? fromEnv ?? s.default);
+  }
+  return settings;
+}
+
+/** A whole number of at least 0, or the error naming the flag. */
+function count(flag: string, text: string): number {
+  const n = Number(text);
+  if (!/^\d+$/.test(text) || !Number.isSafeInteger(n)) throw new Error(`--${flag} takes a whole number, not "${text}"`);
+  return n;
+}
 
 async function main() {
-  const { values } = parseArgs({
-    options: {
-      host: { type: 'string', default: '127.0.0.1' },
-      // PORT is how hosts (and `PORT=9000 npm start`) choose it; a flag given on the command line wins.
-      port: { type: 'string', default: process.env.PORT || '8787' },
-      db: { type: 'string', default: process.env.SVC_DATABASE_URL || ':memory:' },
-      fixture: { type: 'string' },
-      'sms-outbox': { type: 'string' },
-      'files-dir': { type: 'string' },
-      demo: { type: 'boolean', default: false },
-      'model-base-url': { type: 'string', default: process.env.SVC_MODEL_BASE_URL || undefined },
-      model: { type: 'string', default: process.env.SVC_MODEL || undefined },
-      'public-url': { type: 'string' },
-      'trust-proxy': { type: 'string' },
-      quota: { type: 'string', multiple: true, default: [] },
-      help: { type: 'boolean', default: false },
-    },
-  });
-  if (values.help) {
+  const settings = readSettings();
+  const text = (flag: string) => settings.get(flag) as string | undefined;
+  if (settings.get('help')) {
     console.log(USAGE);
     return;
   }
-  const port = Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    throw new Error(`--port must be 0 to 65535, not "${values.port}"\n${USAGE}`);
+  const port = Number(text('port'));
+  if (!/^\d+$/.test(text('port') ?? '') || port > 65535) {
+    throw new Error(`--port must be 0 to 65535, not "${text('port')}"\n${USAGE}`);
   }
-  const model = modelEndpoint(values['model-base-url'], values.model);
-  const log = (line: string) => console.error(`[svc] ${line}`);
+  const model = modelEndpoint(text('model-base-url'), text('model'));
+  const level = text('log-level') as LogLevel;
+  if (!LOG_LEVELS.includes(level)) throw new Error(`--log-level takes one of ${LOG_LEVELS.join(', ')}`);
+  const format = text('log-format') ?? (process.stderr.isTTY ? 'pretty' : 'json');
+  if (format !== 'json' && format !== 'pretty') throw new Error('--log-format takes json or pretty');
+  const [max = '', seconds = '60'] = (text('rate-limit') ?? '').split('/');
   const service = await startService({
-    host: values.host,
+    host: text('host'),
     port,
-    db: values.db,
-    fixture: values.fixture ? readFixture(values.fixture) : undefined,
-    smsOutbox: values['sms-outbox'],
-    filesDir: values['files-dir'],
-    demo: values.demo,
-    publicUrl: values['public-url'],
-    trustProxy: values['trust-proxy'],
-    quotas: Object.fromEntries(values.quota.map(parseQuota)),
-    log,
+    db: text('db'),
+    fixture: text('fixture') ? readFixture(text('fixture')!) : undefined,
+    smsOutbox: text('sms-outbox'),
+    filesDir: text('files-dir'),
+    demo: settings.get('demo') as boolean,
+    publicUrl: text('public-url'),
+    trustProxy: text('trust-proxy'),
+    quotas: Object.fromEntries((settings.get('quota') as string[]).map(parseQuota)),
+    log: { level, pretty: format === 'pretty' },
+    overload: {
+      rateLimit: { max: count('rate-limit', max), windowMs: count('rate-limit', seconds) * 1000 },
+      maxEventLoopDelayMs: count('max-event-loop-delay', text('max-event-loop-delay')!),
+      maxHeapBytes: count('max-heap', text('max-heap')!) * 1024 * 1024,
+    },
+    metricsToken: process.env.SVC_METRICS_TOKEN || undefined,
+    drainGraceMs: count('drain-grace', text('drain-grace')!) * 1000,
     model,
   });
-  // Before the URL is printed: a script may signal the server as soon as it reads the URL.
-  const stop = () => service.close().then(() => process.exit(0));
+  // Before the URL is printed: a script may signal the server as soon as it reads the URL. The first signal
+  // drains (the proxy moves streams and sends to the other instances); a second one stops at once.
+  let stopping = false;
+  const stop = () => {
+    const done = stopping ? service.close() : service.drain();
+    stopping = true;
+    done.then(() => process.exit(0));
+  };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
   // The first stdout line is the contract with scripts and the conformance suite.

@@ -4,10 +4,13 @@ import { dirname, resolve } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../http/app.js';
 import { errorText } from '../http/errors.js';
+import { DEFAULT_OVERLOAD, type OverloadOptions } from '../http/overload.js';
 import { publicUrlOption } from '../http/public-url.js';
 import type { ModelOptions } from '../runtimes/model/options.js';
 import type { AppContext } from '../services/context.js';
+import { Drain } from '../services/drain.js';
 import { DEFAULT_QUOTAS, LIMITS, type Quotas } from '../services/limits.js';
+import { Metrics } from '../services/metrics.js';
 import { OpenStreams } from '../services/open-streams.js';
 import { PaymentOrders } from '../services/payment-orders.js';
 import { RecordLog } from '../services/record-log.js';
@@ -22,6 +25,7 @@ import { hasWorkspaces } from '../store/workspace-rows.js';
 import { endAbandonedTurns } from '../turns/end-turn.js';
 import { TurnRegistry } from '../turns/registry.js';
 import { type Fixture, loadFixture } from './fixture.js';
+import { createLogger, type LogOptions } from './logger.js';
 import { seedDemo, setDemoModel } from './seed.js';
 
 /** How often what expires (unreferenced uploads, kept send results) is cleared away. */
@@ -31,6 +35,8 @@ const HOUSEKEEPING_MS = 60 * 60 * 1000;
  * turns (ended) and their orders' expiry (claimed).
  */
 const RECOVERY_MS = 1000;
+/** How long a draining instance lets its running turns finish before it ends them. */
+export const DEFAULT_DRAIN_GRACE_MS = 20_000;
 
 export interface ServiceOptions {
   host?: string;
@@ -53,8 +59,14 @@ export interface ServiceOptions {
    * comma-separated list of addresses or CIDR ranges). Without it, the client is the TCP peer.
    */
   trustProxy?: string;
-  /** Log lines (never a token). Without it the service says nothing, except its failures, on stderr. */
-  log?: (line: string) => void;
+  /** The log (JSON lines, never a token). Without it the service writes its failures, and nothing else, to stderr. */
+  log?: LogOptions;
+  /** Request-rate and pressure bounds; the rest keep DEFAULT_OVERLOAD. */
+  overload?: Partial<OverloadOptions>;
+  /** The bearer token `GET /metrics` asks for (`SVC_METRICS_TOKEN`); without it the metrics are open. */
+  metricsToken?: string;
+  /** How long `drain` lets running turns finish (DEFAULT_DRAIN_GRACE_MS). */
+  drainGraceMs?: number;
   /**
    * The endpoint and model (`--model-base-url`, `--model`): the defaults of the fixture's `model` agents, and
    * with `base_url` the demo workspace's main agent becomes a `model` agent.
@@ -68,7 +80,13 @@ export interface RunningService {
   ctx: AppContext;
   /** The demo workspace's key, when the database was seeded with it. */
   demoApiKey?: string;
+  /** Ends streams and running turns at once, then the server and the database. */
   close(): Promise<void>;
+  /**
+   * Stops as SIGTERM does: not ready, no new streams or sends (503), open streams ended so their clients
+   * resume elsewhere, running turns given up to `drainGraceMs` to finish; then `close`.
+   */
+  drain(): Promise<void>;
 }
 
 /**
@@ -91,8 +109,9 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
 async function serve(db: Db, options: ServiceOptions): Promise<RunningService> {
   const filesDir = resolve(options.filesDir ?? `${process.env.TMPDIR ?? '/tmp'}/svc-files-${process.pid}`);
   mkdirSync(filesDir, { recursive: true });
-  const log = options.log ?? (() => {});
-  const logError = options.log ?? ((line: string) => process.stderr.write(`[svc] ${line}\n`));
+  const logger = createLogger(options.log);
+  const log = (line: string) => logger.info(line);
+  const logError = (line: string) => logger.error(line);
   const quotas = { ...DEFAULT_QUOTAS, ...options.quotas };
 
   // One transaction: instances starting together on one database seed it once.
@@ -106,7 +125,12 @@ async function serve(db: Db, options: ServiceOptions): Promise<RunningService> {
     return undefined;
   });
 
-  const records = new RecordLog(db, logError);
+  const metrics = new Metrics({
+    openStreams: () => ctx.streams.total,
+    runningTurns: () => ctx.turns.size,
+    pool: () => db.pool,
+  });
+  const records = new RecordLog(db, logError, (count) => metrics.recordsWritten.inc(count));
   const ctx: AppContext = {
     db,
     records,
@@ -122,6 +146,8 @@ async function serve(db: Db, options: ServiceOptions): Promise<RunningService> {
     speech: espeakSynthesizer(),
     heartbeatMs: options.heartbeatMs ?? 15000,
     demoApiKey: options.demo ? () => seedDemo(db) : undefined,
+    metrics,
+    drain: new Drain(),
     log,
     logError,
   };
@@ -139,7 +165,12 @@ async function serve(db: Db, options: ServiceOptions): Promise<RunningService> {
   const sweeper = setInterval(() => housekeeping(ctx), HOUSEKEEPING_MS).unref();
   const recovery = db.engine === 'postgres' ? repeat(() => recover(ctx), RECOVERY_MS) : undefined;
 
-  const app = await buildApp(ctx, options.trustProxy ? { trustProxy: options.trustProxy } : {});
+  const app = await buildApp(ctx, {
+    logger,
+    trustProxy: options.trustProxy,
+    overload: { ...DEFAULT_OVERLOAD, ...options.overload },
+    metricsToken: options.metricsToken,
+  });
   // Streams never end by themselves and turns may be mid-reply: end both so the service can close.
   app.addHook('preClose', async () => {
     recovery?.stop();
@@ -158,14 +189,29 @@ async function serve(db: Db, options: ServiceOptions): Promise<RunningService> {
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const close = async () => {
+    await app.close();
+    await db.close();
+  };
+  const graceMs = options.drainGraceMs ?? DEFAULT_DRAIN_GRACE_MS;
   return {
     url,
     app,
     ctx,
     demoApiKey,
-    async close() {
-      await app.close();
-      await db.close();
+    close,
+    async drain() {
+      ctx.drain.begin();
+      log('draining: not ready, no new streams or sends; open streams end, running turns may finish');
+      ctx.streams.endAll();
+      let timer: NodeJS.Timeout | undefined;
+      const graceOver = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, graceMs);
+      });
+      await Promise.race([ctx.turns.whenIdle(), graceOver]);
+      clearTimeout(timer);
+      if (ctx.turns.size) log(`the drain's grace of ${graceMs} ms is over: ${ctx.turns.size} running turns end`);
+      await close();
     },
   };
 }

@@ -1,4 +1,5 @@
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { randomBytes } from 'node:crypto';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { FastifyRouteSchemaDef } from 'fastify/types/schema.js';
 import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { ZodTypeAny } from 'zod';
@@ -14,8 +15,13 @@ import {
   frameworkErrors,
   SAFETY_HEADERS,
   schemaErrorFormatter,
+  tooDeep,
 } from './errors.js';
+import { healthRoutes } from './health.js';
+import { metricsRoutes } from './metrics-endpoint.js';
 import { API_PREFIX, registerOpenApi } from './openapi.js';
+import { type OverloadOptions, registerOverload } from './overload.js';
+import { RequestLog } from './request-log.js';
 
 const PREFLIGHT_HEADERS = {
   ...CORS_HEADERS,
@@ -24,21 +30,38 @@ const PREFLIGHT_HEADERS = {
   'access-control-max-age': '600',
 } as const;
 
+/** How the app is run: its log, its proxies, its bounds (docs/server.md "Running it" and "Deployment"). */
+export interface AppOptions {
+  logger: FastifyBaseLogger;
+  /**
+   * The addresses of reverse proxies whose `X-Forwarded-For` names the client (Fastify's `trustProxy`: a
+   * comma-separated list of addresses or CIDR ranges). Without it, the client is the TCP peer.
+   */
+  trustProxy?: string;
+  overload: OverloadOptions;
+  /** The bearer token `GET /metrics` asks for; without it the metrics are open. */
+  metricsToken?: string;
+}
+
 /**
- * The service as a Fastify app: route plugins by area, each with its zod schemas (which validate the
- * request, type the handler and make the OpenAPI document) and its credential hook.
+ * The service as a Fastify app: operational routes (health, metrics) and the overload guards, then route
+ * plugins by area, each with its zod schemas (which validate the request, type the handler and make the
+ * OpenAPI document) and its credential hook.
  */
-export async function buildApp(ctx: AppContext, options: FastifyServerOptions = {}): Promise<FastifyInstance> {
+export async function buildApp(ctx: AppContext, options: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     bodyLimit: 1024 * 1024,
     // Streams are long-lived: closing the service must not wait for their clients.
     forceCloseConnections: true,
-    // Request logs carry method and path only; tokens live in headers and are never logged.
-    logger: false,
+    // One line per request, naming its route by pattern (request-log.ts); tokens are never logged.
+    loggerInstance: options.logger,
+    logController: new RequestLog(),
+    // Random, so the lines of several instances in one log never share an id.
+    genReqId: () => randomBytes(8).toString('hex'),
+    ...(options.trustProxy && { trustProxy: options.trustProxy }),
     frameworkErrors,
     clientErrorHandler,
     schemaErrorFormatter,
-    ...options,
   }).withTypeProvider<ZodTypeProvider>();
   // A client may close its sending side once its request is written (`nc -N`, some proxies): it is still
   // answered, also when the answer waits on the database. Node's HTTP server reads this property as it
@@ -62,7 +85,7 @@ export async function buildApp(ctx: AppContext, options: FastifyServerOptions = 
     if (text.trim() === '') return done(null, undefined);
     // Checked before parsing: what is too deep to store must never reach a handler, nor overflow the stack.
     if (nestsDeeperThan(text, LIMITS.jsonDepth)) {
-      return done(badRequest(`request body nests deeper than ${LIMITS.jsonDepth} levels`), undefined);
+      return done(badRequest(tooDeep(LIMITS.jsonDepth)), undefined);
     }
     try {
       done(null, JSON.parse(text));
@@ -73,18 +96,24 @@ export async function buildApp(ctx: AppContext, options: FastifyServerOptions = 
 
   app.addHook('onRequest', async (req, reply) => {
     reply.headers({ ...CORS_HEADERS, ...SAFETY_HEADERS });
+    // A draining instance closes each connection after its answer: clients and proxies reconnect elsewhere.
+    if (ctx.drain.draining) reply.header('connection', 'close');
     if (req.method === 'OPTIONS') {
       return reply.code(204).headers(PREFLIGHT_HEADERS).send();
     }
   });
+  await registerOverload(app, options.overload);
 
-  app.setErrorHandler(errorHandler(ctx.logError));
+  app.setErrorHandler(errorHandler);
   app.setNotFoundHandler((_req, reply) => reply.code(404).send({ detail: 'route not found' }));
+
+  healthRoutes(app, ctx);
+  metricsRoutes(app, ctx.metrics, options.metricsToken);
 
   for (const name of ['caller', 'credential', 'workspace', 'training', 'smsWorkspace'] as const) {
     app.decorateRequest(name, null as never);
   }
-  await registerOpenApi(app, recordComponents);
+  await registerOpenApi(app, { schemas: recordComponents, jsonDepth: LIMITS.jsonDepth });
   for (const routes of routeModules) {
     await app.register(async (scope) => routes(scope, ctx), { prefix: routes.prefix ?? API_PREFIX });
   }

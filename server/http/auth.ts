@@ -1,10 +1,11 @@
 import type { FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
+import { z } from 'zod';
 import { type AgentRow, agentById } from '../store/agent-rows.js';
 import { getConversation, type StoredConversation, trainingConversation } from '../store/conversation-rows.js';
 import { type Credential, findCredential } from '../store/credential-rows.js';
 import type { Db } from '../store/db.js';
 import { type WorkspaceRow, workspaceBySlug } from '../store/workspace-rows.js';
-import { forbidden, notFound, unauthorized } from './errors.js';
+import { forbidden, notFound, type Refusals, unauthorized } from './errors.js';
 
 /*
  * Who may call what (spec section 5, docs/protocol.md "Credentials"). Each route plugin checks the
@@ -39,6 +40,25 @@ export const security = {
   none: [],
 };
 
+/** The headers that may come with any credential (spec 4.4), for the description of the routes that take one. */
+export const credentialHeaders = {
+  'x-act-as': z
+    .string()
+    .optional()
+    .describe(
+      'Call as this user id, one the caller owns. This service has no service accounts: only the caller itself ' +
+        'is accepted; anyone else is 403 `cannot act as this account`.',
+    ),
+};
+
+/** The header that may come with the owner's login state (spec 4.4): accepted, and not needed. */
+export const ownerLoginHeaders = {
+  'x-login-type': z
+    .string()
+    .optional()
+    .describe("The kind of login state, with the owner's; this service does not read it."),
+};
+
 declare module 'fastify' {
   interface FastifyRequest {
     /** The credential of a workspace administration call (workspaceAdminHook). */
@@ -55,7 +75,7 @@ declare module 'fastify' {
 const INVALID = 'invalid Bearer token';
 
 /** The bearer token of a request, if any. Never logged. */
-function bearerToken(req: FastifyRequest): string | undefined {
+export function bearerToken(req: FastifyRequest): string | undefined {
   const header = req.headers.authorization;
   if (!header) return undefined;
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
@@ -173,3 +193,63 @@ export async function ownConversation(db: Db, caller: Caller, conversationId: st
   if (conversation?.kind !== 'chat' || conversation.ownerId !== caller.userId) throw notFound('conversation not found');
   return conversation;
 }
+
+/*
+ * What the hooks above refuse, for the description of the routes they guard (openapi.ts lists each with when).
+ */
+
+const ACT_AS = { 'cannot act as this account': '`X-Act-As` names anyone but the caller.' };
+const REVOKED = { 'API key revoked': 'The workspace API key was revoked.' };
+
+/** whoami: a workspace key and nothing else. */
+export const WHOAMI_REFUSALS: Refusals = {
+  401: { [INVALID]: 'No credential, one that matches nothing, or any credential but a workspace API key.' },
+  403: { ...REVOKED, ...ACT_AS },
+};
+
+/** A route of `{slug}` under workspaceAdminHook; `owner` when its security takes the owner's login state too. */
+export const workspaceAdminRefusals = (owner: boolean): Refusals => ({
+  401: {
+    [INVALID]: 'No credential, or one that matches nothing (an expired session token too).',
+    'workspace API key required': owner
+      ? 'A personal API key.'
+      : "The owner's login state or a personal API key: this route takes only the workspace API key.",
+  },
+  403: {
+    ...REVOKED,
+    'API key does not match workspace': 'The key is of another workspace, or `{slug}` names none.',
+    'not the owner of this workspace': owner
+      ? "A session token, or the owner's login state of another workspace."
+      : 'A session token: a visitor cannot administer a workspace.',
+    ...ACT_AS,
+  },
+});
+
+/** userHook: a session token or a personal API key. */
+export const USER_REFUSALS: Refusals = {
+  401: {
+    [INVALID]: 'No credential, one that matches nothing, or an expired session token.',
+    'session token or personal API key required': "A workspace API key or the owner's login state.",
+  },
+  403: ACT_AS,
+};
+
+/** ownConversation: the caller's own chat. */
+export const CONVERSATION_REFUSALS: Refusals = {
+  404: { 'conversation not found': "The conversation does not exist, or it is not the caller's." },
+};
+
+/** operatorHook: the workspace key or the owner's login state of the agent's workspace. */
+export const OPERATOR_REFUSALS: Refusals = {
+  401: {
+    [INVALID]: 'No credential, or one that matches nothing.',
+    'workspace API key required': 'A session token or a personal API key.',
+  },
+  403: { ...REVOKED, ...ACT_AS },
+  404: { 'agent not found': "No agent `{id}` in the credential's workspace." },
+};
+
+/** noCredentialHook. */
+export const NO_CREDENTIAL_REFUSALS: Refusals = {
+  403: { 'SMS sign-in takes no credentials': 'The request has an `Authorization` header.' },
+};

@@ -15,8 +15,21 @@ export interface StreamStart {
 
 /** How long a caller turned away for holding too many streams waits: one of them has to close first. */
 const STREAMS_RETRY_MS = 5000;
-/** The last event of a stream whose credential expired: a client renews its token and resumes from its cursor. */
-const EXPIRED = 'event: expired\ndata: {"detail":"the session token expired"}\n\n';
+/** The refusal of a stream to a caller that holds `limit` open ones. */
+export const tooManyStreams = (limit: number) => `too many open streams (limit ${limit} per user)`;
+/** Why a stream whose credential expired ends: a client renews its token and resumes from its cursor. */
+export const EXPIRED_DETAIL = 'the session token expired';
+/** The last event of such a stream. */
+export const EXPIRED = `event: expired\ndata: ${JSON.stringify({ detail: EXPIRED_DETAIL })}\n\n`;
+
+/** The headers of a record stream, besides the CORS and safety headers of every reply. */
+export const STREAM_HEADERS = {
+  'content-type': 'text/event-stream; charset=utf-8',
+  'cache-control': 'no-cache, no-transform',
+  connection: 'keep-alive',
+  // Reverse proxies (nginx) would otherwise buffer the stream.
+  'x-accel-buffering': 'no',
+} as const;
 
 /**
  * The stream cursor of a request: the `lastEventId` query parameter wins over the `Last-Event-ID` header.
@@ -31,7 +44,8 @@ export function resumeCursor(req: FastifyRequest, lastEventId: string | undefine
   return rowid;
 }
 
-const sseFrame = (record: ChatStreamRecord) => `id: ${record.id}\nevent: record\ndata: ${JSON.stringify(record)}\n\n`;
+export const sseFrame = (record: ChatStreamRecord) =>
+  `id: ${record.id}\nevent: record\ndata: ${JSON.stringify(record)}\n\n`;
 
 /**
  * Answers with a conversation's record stream as Server-Sent Events: `: connected` at once, the replay,
@@ -41,8 +55,9 @@ const sseFrame = (record: ChatStreamRecord) => `id: ${record.id}\nevent: record\
  * heard to its end, and nothing after it), with an `expired` event last; or when its socket takes nothing
  * for a heartbeat interval (a reader that stopped reading; it resumes from its cursor).
  *
- * Refused before it opens: a cursor past the conversation's newest record (400, a reader that would never
- * hear anything), and an `owner` already holding `quotas.streamsPerUser` streams (429).
+ * Refused before it opens: by a draining instance (503, the client resumes elsewhere), a cursor past the
+ * conversation's newest record (400, a reader that would never hear anything), and an `owner` already holding
+ * `quotas.streamsPerUser` streams (429). A draining instance also ends the streams it has open.
  */
 export async function sendRecordStream(
   ctx: AppContext,
@@ -51,6 +66,7 @@ export async function sendRecordStream(
   owner: string,
   expiresAt?: string,
 ) {
+  ctx.drain.refuseWork();
   const { conversationId } = start;
   if (start.after !== undefined && start.after > (await lastRecordId(ctx.db, conversationId))) {
     throw badRequest('lastEventId is past the newest record of this conversation');
@@ -62,21 +78,14 @@ export async function sendRecordStream(
     reply.hijack();
     return;
   }
-  const release = ctx.streams.open(owner);
+  const release = ctx.streams.open(owner, () => reply.raw.end());
   if (!release) {
-    throw tooMany(`too many open streams (limit ${ctx.quotas.streamsPerUser} per user)`, STREAMS_RETRY_MS);
+    throw tooMany(tooManyStreams(ctx.quotas.streamsPerUser), STREAMS_RETRY_MS);
   }
   reply.hijack();
   const res = reply.raw;
-  res.writeHead(200, {
-    // The CORS and safety headers set on every reply.
-    ...(reply.getHeaders() as OutgoingHttpHeaders),
-    'content-type': 'text/event-stream; charset=utf-8',
-    'cache-control': 'no-cache, no-transform',
-    connection: 'keep-alive',
-    // Reverse proxies (nginx) would otherwise buffer the stream.
-    'x-accel-buffering': 'no',
-  });
+  // The CORS and safety headers set on every reply, and the stream's own.
+  res.writeHead(200, { ...(reply.getHeaders() as OutgoingHttpHeaders), ...STREAM_HEADERS });
   res.write(': connected\n\n');
   // A reader whose socket took nothing from one heartbeat to the next has fallen behind: it is closed, and
   // resumes from its cursor when it reads again. A full socket gets no ping.

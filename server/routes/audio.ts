@@ -4,9 +4,9 @@ import { dirname, join } from 'node:path';
 import type { MessageAudioResult } from '@svc/agent-sdk/protocol';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { ownConversation, security, userHook } from '../http/auth.js';
-import { badRequest, notFound } from '../http/errors.js';
-import { binary } from '../http/openapi.js';
+import { CONVERSATION_REFUSALS, ownConversation, security, USER_REFUSALS, userHook } from '../http/auth.js';
+import { badRequest, notFound, type Refusals } from '../http/errors.js';
+import { binary, described } from '../http/openapi.js';
 import type { AppContext } from '../services/context.js';
 import { type SpeechAudio, speakableText, wavAudio } from '../services/speech.js';
 import { randomId } from '../store/ids.js';
@@ -14,29 +14,73 @@ import { agentMessageText } from '../store/record-rows.js';
 import type { ZodApp } from './route-module.js';
 
 const params = z.object({ agentId: z.string(), messageId: z.string() });
-const body = z.object({ conversationId: z.string().min(1).max(200) });
+const body = described('The conversation of the message.', z.object({ conversationId: z.string().min(1).max(200) }), {
+  conversationId: 'c_3kqZ0vJ9bX2m4Lr8Tn6wQg',
+});
 
 /** What both audio routes read of a request. */
 type AudioRequest = Pick<FastifyRequest, 'caller'> & { params: z.infer<typeof params>; body: z.infer<typeof body> };
 
-const messageAudioResult = z.object({
-  messageId: z.string(),
-  conversationId: z.string(),
-  mimeType: z.string(),
-  size: z.number(),
-  durationMs: z.number(),
-  data: z.string().describe('The audio bytes, base64.'),
-  cached: z.boolean(),
-});
+const messageAudioResult = described(
+  'The reply read aloud, as base64 in JSON.',
+  z.object({
+    messageId: z.string(),
+    conversationId: z.string(),
+    mimeType: z.string(),
+    size: z.number().int().describe('Bytes.'),
+    durationMs: z.number(),
+    data: z.string().describe('The audio bytes, base64.'),
+    cached: z.boolean().describe('Made before, and kept.'),
+  }),
+  {
+    messageId: 'm_Q2w9Er4Ty7Ui1Op3As6DfA',
+    conversationId: 'c_3kqZ0vJ9bX2m4Lr8Tn6wQg',
+    mimeType: 'audio/wav',
+    size: 48210,
+    durationMs: 2310,
+    data: 'UklGRkq8AABXQVZFZm10IBAAAAABAAEAIlYAAESsAAACABAAZGF0YSa8AAA…',
+    cached: false,
+  },
+);
+
+/** What both routes refuse. */
+const AUDIO_REFUSALS: Refusals = {
+  400: {
+    'message has no text to read aloud': 'The message holds no text (only images, a card…).',
+    'body/conversationId Required': 'No `conversationId`.',
+  },
+  404: { 'message not found': 'No message `{messageId}` of agent `{agentId}` in the conversation.' },
+  503: {
+    'speech synthesis is not available on this server': 'The service has no speech synthesizer (espeak-ng).',
+    'speech synthesis took too long': 'The synthesizer did not finish within a minute.',
+  },
+};
 
 /** messageAudio: an agent reply read aloud, as JSON with base64 bytes or as the WAV itself. */
 export default function audioRoutes(app: ZodApp, ctx: AppContext) {
   app.addHook('onRequest', userHook(ctx.db));
-  const schema = { tags: ['conversations'], security: security.user, params, body };
+  const schema = {
+    tags: ['conversations'],
+    security: security.user,
+    params,
+    body,
+    refusals: [USER_REFUSALS, CONVERSATION_REFUSALS, AUDIO_REFUSALS],
+  };
+  const description =
+    "An agent's reply (`{messageId}`, the `raw.message.id` of its `assistant` record) read aloud by espeak-ng, " +
+    'made once per message and kept.';
 
   app.post(
     '/agents/:agentId/messages/:messageId/audio',
-    { schema: { ...schema, summary: 'messageAudio', response: { 200: messageAudioResult } } },
+    {
+      schema: {
+        ...schema,
+        operationId: 'messageAudio',
+        summary: 'Hear a reply, as JSON',
+        description,
+        response: { 200: messageAudioResult },
+      },
+    },
     async (req, reply) => {
       const { conversationId, messageId, audio, cached } = await messageAudio(req, reply);
       const result: MessageAudioResult = {
@@ -57,8 +101,12 @@ export default function audioRoutes(app: ZodApp, ctx: AppContext) {
     {
       schema: {
         ...schema,
-        summary: 'messageAudioStream',
-        response: { 200: { description: 'The WAV', content: { 'audio/wav': { schema: binary('The WAV') } } } },
+        operationId: 'messageAudioStream',
+        summary: 'Hear a reply, as a WAV',
+        description,
+        response: {
+          200: { description: 'The reply read aloud.', content: { 'audio/wav': { schema: binary('The WAV.') } } },
+        },
       },
     },
     async (req, reply) => {

@@ -1,11 +1,13 @@
 import { createHash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { badRequest } from '../http/errors.js';
-import { boundedJson, boundedText, LIMITS } from '../services/limits.js';
+import { badRequest, type Refusals } from '../http/errors.js';
+import { described, documented, documentedAs } from '../http/openapi.js';
+import { EXPIRED, EXPIRED_DETAIL, STREAM_HEADERS, sseFrame, tooManyStreams } from '../http/sse.js';
+import { boundedJson, boundedText, formatBytes, LIMITS } from '../services/limits.js';
 import { type HistoryPage, parseCursor } from '../store/record-rows.js';
 import type { SendKey } from '../store/send-result-rows.js';
-import { chatStreamRecord, messagePart } from './record-schemas.js';
+import { chatStreamRecord, messagePart, RECORD_EXAMPLE, recordId } from './record-schemas.js';
 
 /*
  * What the conversation routes and the training routes (and the files routes' `:id`) share of their
@@ -16,8 +18,33 @@ import { chatStreamRecord, messagePart } from './record-schemas.js';
 /** What a message carries and is stored with: each bounded (docs/protocol.md "Limits"). */
 export const messageFields = {
   message: boundedText(z.string(), LIMITS.messageBytes),
-  parts: z.array(boundedJson(messagePart, LIMITS.partBytes)).max(20).optional(),
-  metadata: boundedJson(z.record(z.unknown()), LIMITS.metadataBytes).optional(),
+  parts: documented(z.array(boundedJson(messagePart, LIMITS.partBytes)).max(20), {
+    description: `Attachments: at most 20, each at most ${formatBytes(LIMITS.partBytes)} as JSON.`,
+  }).optional(),
+  metadata: documented(boundedJson(z.record(z.unknown()), LIMITS.metadataBytes), {
+    description: `Extra data for the agent, e.g. the answer of a card: at most ${formatBytes(LIMITS.metadataBytes)} as JSON.`,
+  }).optional(),
+};
+
+/** What a send and a training send refuse of the message itself. */
+export const MESSAGE_REFUSALS: Refusals = {
+  400: {
+    'body/message Required': 'No `message` (every field is checked; zod words the problem of each).',
+    'body/message String must contain at least 1 character(s)': 'An empty message without parts or a card answer.',
+    [`body/message must be at most ${formatBytes(LIMITS.messageBytes)}`]: 'The text is over its limit.',
+    [`body/metadata must be at most ${formatBytes(LIMITS.metadataBytes)} as JSON`]: '`metadata` is over its limit.',
+    [`body/parts/0 must be at most ${formatBytes(LIMITS.partBytes)} as JSON`]: 'A part is over its limit.',
+    'headers/idempotency-key must be 1 to 200 visible ASCII characters': 'A malformed `Idempotency-Key`.',
+    'the Host header is not a valid host':
+      'Without `--public-url`, the links the service hands out are made from `Host`: it must be a host name or address.',
+  },
+  409: {
+    'a reply is still running in this conversation': 'A turn is running: wait for its `result`, or interrupt it.',
+    [`this conversation is full (${formatBytes(LIMITS.conversationBytes)}): start a new conversation`]:
+      'The records of the conversation hold its limit.',
+    'Idempotency-Key was already used with a different request':
+      'The key was sent within 24 hours with another request (the body without `mcpTokens`).',
+  },
 };
 
 /** `Idempotency-Key` of a send: a key the client makes per message (a UUID) and repeats on every retry of it. */
@@ -57,42 +84,125 @@ export const notEmpty = (
   }
 };
 
-/** A query flag: `true`, else false. */
-export const booleanFlag = z
-  .enum(['true', 'false'])
-  .optional()
-  .transform((v) => v === 'true');
+/** `includeThinking` of messages and history: a boolean in the query string (`true`, else false). */
+export const booleanFlag = documentedAs(
+  z
+    .enum(['true', 'false'])
+    .optional()
+    .transform((v) => v === 'true'),
+  { type: 'boolean', default: false, description: 'Keep `thinking` blocks (removed by default).' },
+);
 
 export const streamQuery = z.object({
-  lastEventId: z.string().optional().describe('Resume after this record id (wins over the `Last-Event-ID` header).'),
+  lastEventId: recordId('Resume after this record (wins over the `Last-Event-ID` header).').optional(),
   turns: z.coerce.number().int().min(1).max(100).optional().describe('Without a cursor: replay the last N turns.'),
 });
 
+/** `Last-Event-ID`, the cursor as EventSource sends it (the query's `lastEventId` wins). */
+export const streamHeaders = z
+  .object({ 'last-event-id': recordId('Resume after this record, as `lastEventId` (which wins).').optional() })
+  .passthrough();
+
 export const historyQuery = z.object({
-  before: z.string().optional().describe('A record id: the page ends before it (default: the end).'),
-  turns: z.coerce.number().int().min(1).max(100).default(10),
-  maxEntries: z.coerce.number().int().min(1).max(500).default(200),
+  before: recordId('The page ends before this record (default: the end).').optional(),
+  turns: z.coerce.number().int().min(1).max(100).default(10).describe('At most this many turns.'),
+  maxEntries: z.coerce.number().int().min(1).max(500).default(200).describe('At most this many records.'),
   includeThinking: booleanFlag,
 });
 
-export const idParams = z.object({ id: z.string() });
-
-export const historyResult = z.object({ entries: z.array(chatStreamRecord), hasMore: z.boolean() });
-
-export const interruptResult = z.union([
-  z.object({ interrupted: z.literal(true), turnId: z.string() }),
-  z.object({ interrupted: z.literal(false), reason: z.string() }),
-]);
-
-/** The stream's OpenAPI description; the handler writes the events itself. */
-export const recordStream = {
-  200: {
-    description:
-      'Server-Sent Events, one per record: `id: <record id>`, `event: record`, `data: <the record as JSON>`; ' +
-      'comment lines `: connected` and `: ping` keep the connection open. The service never ends the stream.',
-    content: { 'text/event-stream': { schema: chatStreamRecord } },
+/** What the history routes refuse of their query. */
+export const HISTORY_REFUSALS: Refusals = {
+  400: {
+    'invalid before': '`before` is not a record id.',
+    'querystring/turns Number must be less than or equal to 100': 'A number out of its range (zod words each).',
   },
 };
+
+export const idParams = z.object({ id: z.string() });
+
+export const historyResult = described(
+  'The page before the cursor, oldest first; `hasMore` when older records exist (the next page is `before` its first entry).',
+  z.object({ entries: z.array(chatStreamRecord), hasMore: z.boolean() }),
+  { entries: [RECORD_EXAMPLE], hasMore: true },
+);
+
+export const interruptResult = described(
+  'Whether a reply was running; its `result` record (`subtype: interrupted`) follows in the stream within 200 ms.',
+  z.union([
+    z.object({ interrupted: z.literal(true), turnId: z.string() }),
+    z.object({ interrupted: z.literal(false), reason: z.string() }),
+  ]),
+  { interrupted: true, turnId: 't_Vb7Xw1c9RkP2sQe5Nm4HzA' },
+);
+
+/** An interrupt takes nothing but the conversation: a body, if any, is read as JSON and ignored. */
+export const ignoredBody = documentedAs(z.unknown().optional(), {
+  description: 'Ignored: a client sends none. Whatever is sent must be JSON.',
+});
+
+/** One event of a record stream, its `data` read as JSON: what `x-itemSchema` names. */
+const streamEvent = z
+  .discriminatedUnion('event', [
+    z
+      .object({
+        id: recordId('The record id: the cursor to resume after.'),
+        event: z.literal('record'),
+        data: chatStreamRecord,
+      })
+      .describe('A record, its JSON on one `data:` line.'),
+    z
+      .object({ event: z.literal('expired'), data: z.object({ detail: z.literal(EXPIRED_DETAIL) }) })
+      .describe('The last event, when the session token the stream was opened with expired.'),
+  ])
+  .describe("One event of the stream, its `data` read as JSON (OpenAPI 3.2's `itemSchema`).");
+
+/** The stream's OpenAPI description; the handler writes the events itself (server/http/sse.ts). */
+export const recordStream = {
+  200: {
+    description: `Server-Sent Events (\`text/event-stream\`), one event per record, in order: \`id: <record id>\`,
+\`event: record\`, \`data: <the record as JSON>\`, a blank line. First a comment \`: connected\`; then, after a
+cursor (\`lastEventId\` or \`Last-Event-ID\`), every later record; without one, the last \`turns\` turns (or
+nothing); then each new record as it is stored. A comment \`: ping\` every 15 seconds keeps proxies from closing it.
+
+The service ends a stream only when it stops, or when the session token it was opened with expires: at once if
+no reply is running then, else right after that reply's \`result\`. The last event is then \`event: expired\`,
+\`data: {"detail":"${EXPIRED_DETAIL}"}\`. A client resumes from its cursor after any end or cut (with a renewed
+token). Personal API keys and operators' credentials do not expire.`,
+    headers: {
+      'Cache-Control': {
+        type: 'string',
+        const: STREAM_HEADERS['cache-control'],
+        description: 'No cache keeps the stream, no proxy transforms it.',
+      },
+      'X-Accel-Buffering': {
+        type: 'string',
+        const: STREAM_HEADERS['x-accel-buffering'],
+        description: 'nginx does not buffer the stream.',
+      },
+    },
+    content: {
+      'text/event-stream': {
+        schema: z.string().describe('The events, as the stream writes them.'),
+        'x-itemSchema': streamEvent,
+        example: `: connected\n\n${sseFrame(RECORD_EXAMPLE)}${EXPIRED}`,
+      },
+    },
+  },
+};
+
+/** What the stream routes refuse, besides their credentials, to a caller who may hold `streams` open. */
+export const streamRefusals = (streams: number): Refusals => ({
+  400: {
+    'invalid lastEventId': 'The cursor is not a record id.',
+    'lastEventId is past the newest record of this conversation':
+      'The cursor is of another conversation, or of a database restored to an earlier state: the stream would ' +
+      'never hear a record.',
+    'querystring/turns Number must be less than or equal to 100': '`turns` out of 1 to 100 (zod words each problem).',
+  },
+  429: {
+    [tooManyStreams(streams)]: 'The caller holds this many open streams on this process; one has to close first.',
+  },
+});
 
 /** A history query as the store takes it. 400 `invalid before` for a cursor that is not one of ours. */
 export function historyPageOf(query: z.output<typeof historyQuery>): HistoryPage {

@@ -1,7 +1,8 @@
 import { Readable } from 'node:stream';
 import type { ChatStreamRecord } from '@svc/agent-sdk/protocol';
 import { z } from 'zod';
-import { ownConversation, security, userHook } from '../http/auth.js';
+import { CONVERSATION_REFUSALS, ownConversation, security, USER_REFUSALS, userHook } from '../http/auth.js';
+import { described, documented } from '../http/openapi.js';
 import { baseUrlOf } from '../http/public-url.js';
 import { resumeCursor, sendRecordStream } from '../http/sse.js';
 import type { AppContext } from '../services/context.js';
@@ -12,52 +13,95 @@ import { beginTurn } from '../turns/begin-turn.js';
 import { resolveConversation } from '../turns/send-target.js';
 import {
   booleanFlag,
+  HISTORY_REFUSALS,
   historyPageOf,
   historyQuery,
   historyResult,
   idParams,
+  ignoredBody,
   interruptResult,
+  MESSAGE_REFUSALS,
   messageFields,
   notEmpty,
   recordStream,
   sendHeaders,
   sendKeyOf,
+  streamHeaders,
   streamQuery,
+  streamRefusals,
 } from './conversation-schemas.js';
-import { chatStreamRecord } from './record-schemas.js';
+import { chatStreamRecord, RECORD_EXAMPLE } from './record-schemas.js';
 import type { ZodApp } from './route-module.js';
 
-const sendBody = z
-  .object({
-    ...messageFields,
-    conversationId: z.string().min(1).optional(),
-    targetAgentIds: z.array(z.string().min(1)).min(1).max(10).optional(),
-    newConversation: z.boolean().optional(),
-    mcpTokens: z
-      .record(z.string().max(200), boundedText(z.string(), LIMITS.mcpTokenBytes))
-      .refine(
-        (tokens) => Object.keys(tokens).length <= LIMITS.mcpTokens,
-        `must hold at most ${LIMITS.mcpTokens} tokens`,
-      )
-      .optional(),
-    toolAction: z.boolean().optional(),
-    senderName: z.string().max(200).optional(),
-    senderAvatar: z.string().max(2048).optional(),
-  })
-  .superRefine((body, issue) => notEmpty(body, !!body.toolAction, issue));
+const sendBody = described(
+  'The message, and which conversation it goes to.',
+  z
+    .object({
+      ...messageFields,
+      conversationId: z.string().min(1).optional().describe('Continues this conversation.'),
+      targetAgentIds: z
+        .array(z.string().min(1))
+        .min(1)
+        .max(10)
+        .optional()
+        .describe(
+          "The agents of a new conversation (default: the first of the token's workspace); without " +
+            '`conversationId`, the most recent conversation with exactly these agents continues.',
+        ),
+      newConversation: z.boolean().optional().describe('Without `conversationId`: start a new conversation.'),
+      mcpTokens: documented(
+        z
+          .record(z.string().max(200), boundedText(z.string(), LIMITS.mcpTokenBytes))
+          .refine(
+            (tokens) => Object.keys(tokens).length <= LIMITS.mcpTokens,
+            `must hold at most ${LIMITS.mcpTokens} tokens`,
+          ),
+        {
+          maxProperties: LIMITS.mcpTokens,
+          description: 'Credentials of external tools for this turn, by MCP server: never stored or logged.',
+        },
+      ).optional(),
+      toolAction: z
+        .boolean()
+        .optional()
+        .describe("Answers a card (with `metadata`): given to the agent, not shown as the user's message."),
+      senderName: z.string().max(200).optional(),
+      senderAvatar: z.string().max(2048).optional(),
+    })
+    .superRefine((body, issue) => notEmpty(body, !!body.toolAction, issue)),
+  { message: 'Hello', targetAgentIds: ['agent_echo'] },
+);
 
-const sendResult = z.object({
-  conversationId: z.string(),
-  userMessage: chatStreamRecord.optional(),
-  userEventId: z.string().optional(),
-  results: z.array(
-    z.object({
-      agentId: z.string(),
-      msgId: z.string().describe("The id the agent's first reply message will carry."),
-      streamId: z.string().describe('The turn id.'),
-    }),
-  ),
-});
+const { agentId: _, agentName: __, ...recordBase } = RECORD_EXAMPLE;
+const USER_RECORD: ChatStreamRecord = {
+  ...recordBase,
+  id: 'e000000000000041',
+  seq: 6,
+  sender: 'user',
+  raw: { type: 'user', message: { role: 'user', content: [{ type: 'text', text: 'Hello' }] } },
+};
+
+const sendResult = described(
+  'The message is stored and its reply has begun: read it from the stream after `userEventId`.',
+  z.object({
+    conversationId: z.string(),
+    userMessage: chatStreamRecord.optional(),
+    userEventId: z.string().optional().describe("The user record's id: the stream read after it yields the reply."),
+    results: z.array(
+      z.object({
+        agentId: z.string(),
+        msgId: z.string().describe("The id the agent's first reply message will carry."),
+        streamId: z.string().describe('The turn id.'),
+      }),
+    ),
+  }),
+  {
+    conversationId: USER_RECORD.conversationId!,
+    userMessage: USER_RECORD,
+    userEventId: USER_RECORD.id,
+    results: [{ agentId: 'agent_echo', msgId: 'm_Q2w9Er4Ty7Ui1Op3As6DfA', streamId: USER_RECORD.turnId! }],
+  },
+);
 
 /** Conversation routes (spec 4.2): send, stream, messages, history, interrupt. */
 export default function conversationsRoutes(app: ZodApp, ctx: AppContext) {
@@ -69,11 +113,32 @@ export default function conversationsRoutes(app: ZodApp, ctx: AppContext) {
     {
       schema: {
         tags,
-        summary: 'send',
+        operationId: 'send',
+        summary: 'Send a message',
+        description:
+          "Stores the user's message and starts the agents' reply, and answers at once: the reply is read from " +
+          "the stream after `userEventId`. Without `conversationId`, the caller's most recent conversation " +
+          "(with exactly `targetAgentIds`, when given; in the token's workspace, for a session token) continues, " +
+          'unless `newConversation`. One reply runs at a time in a conversation. With an `Idempotency-Key`, a ' +
+          'repeat of the send is answered with the first result and stores nothing.',
         security: security.user,
         headers: sendHeaders,
         body: sendBody,
         response: { 200: sendResult },
+        refusals: [
+          USER_REFUSALS,
+          MESSAGE_REFUSALS,
+          {
+            400: {
+              'body/targetAgentIds Required': "A personal API key's first conversation names no agent.",
+              [`body/mcpTokens must hold at most ${LIMITS.mcpTokens} tokens`]: '`mcpTokens` is over its limit.',
+            },
+            404: {
+              ...CONVERSATION_REFUSALS[404],
+              'agent not found': "An agent of `targetAgentIds` is unknown, or not of the session token's workspace.",
+            },
+          },
+        ],
       },
     },
     async (req) => {
@@ -88,11 +153,18 @@ export default function conversationsRoutes(app: ZodApp, ctx: AppContext) {
     {
       schema: {
         tags,
-        summary: 'stream',
+        operationId: 'stream',
+        summary: "Read a conversation's records as they come",
+        description:
+          'The record stream (Server-Sent Events): from a cursor, every later record, then each new one. A client ' +
+          'reads it with streaming `fetch` (EventSource cannot send `Authorization`) and resumes from the last ' +
+          'record it handled after any cut.',
         security: security.user,
         params: idParams,
         querystring: streamQuery,
+        headers: streamHeaders,
         response: recordStream,
+        refusals: [USER_REFUSALS, CONVERSATION_REFUSALS, streamRefusals(ctx.quotas.streamsPerUser)],
       },
     },
     async (req, reply) => {
@@ -114,16 +186,37 @@ export default function conversationsRoutes(app: ZodApp, ctx: AppContext) {
     {
       schema: {
         tags,
-        summary: 'messages',
+        operationId: 'messages',
+        summary: "Read a conversation's whole history",
+        description:
+          'Every record but `assistant_delta` and `agent_status`, oldest first; `thinking` blocks only with ' +
+          '`includeThinking=true`. Bounded by what a conversation holds (16 MB of records); the body is written ' +
+          'as it is read, 50 records at a time (chunked, no `Content-Length`).',
         security: security.user,
         params: idParams,
         querystring: z.object({ includeThinking: booleanFlag }),
         response: {
           200: {
             description: 'The whole history, oldest first, written as it is read from the database.',
-            content: { 'application/json': { schema: z.object({ entries: z.array(chatStreamRecord) }) } },
+            content: {
+              'application/json': {
+                schema: described('Every record kept.', z.object({ entries: z.array(chatStreamRecord) }), {
+                  entries: [USER_RECORD, RECORD_EXAMPLE],
+                }),
+              },
+            },
           },
         },
+        refusals: [
+          USER_REFUSALS,
+          CONVERSATION_REFUSALS,
+          {
+            400: {
+              "querystring/includeThinking Invalid enum value. Expected 'true' | 'false', received 'yes'":
+                '`includeThinking` is neither `true` nor `false`.',
+            },
+          },
+        ],
       },
     },
     async (req, reply) => {
@@ -139,11 +232,16 @@ export default function conversationsRoutes(app: ZodApp, ctx: AppContext) {
     {
       schema: {
         tags,
-        summary: 'history',
+        operationId: 'history',
+        summary: 'Read a page of history',
+        description:
+          'The records (as `messages` keeps them), oldest first, of at most `turns` turns and `maxEntries` records ' +
+          'before the cursor `before`. A turn starts at a user record.',
         security: security.user,
         params: idParams,
         querystring: historyQuery,
         response: { 200: historyResult },
+        refusals: [USER_REFUSALS, CONVERSATION_REFUSALS, HISTORY_REFUSALS],
       },
     },
     async (req) => {
@@ -158,10 +256,16 @@ export default function conversationsRoutes(app: ZodApp, ctx: AppContext) {
     {
       schema: {
         tags,
-        summary: 'interrupt',
+        operationId: 'interrupt',
+        summary: 'Stop the running reply',
+        description:
+          "Interrupts the conversation's running turn: an `assistant` record with the text streamed so far, then " +
+          'its `result` (`subtype: interrupted`), follow in the stream.',
         security: security.user,
         params: idParams,
+        body: ignoredBody,
         response: { 200: interruptResult },
+        refusals: [USER_REFUSALS, CONVERSATION_REFUSALS],
       },
     },
     async (req) => ctx.turns.interrupt((await ownConversation(ctx.db, req.caller, req.params.id)).id),

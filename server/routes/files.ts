@@ -5,15 +5,26 @@ import multipart from '@fastify/multipart';
 import type { UploadedFile } from '@svc/agent-sdk/protocol';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { ownConversation, security, userHook } from '../http/auth.js';
+import { CONVERSATION_REFUSALS, ownConversation, security, USER_REFUSALS, userHook } from '../http/auth.js';
 import { badRequest, HttpError, notFound, validationDetail } from '../http/errors.js';
 import { contentDisposition, isInlineSafe, MEDIA_TYPE, mimeTypeOf } from '../http/media-types.js';
-import { binary } from '../http/openapi.js';
+import { binary, described, documented } from '../http/openapi.js';
 import { baseUrlOf } from '../http/public-url.js';
 import type { AppContext } from '../services/context.js';
-import { readConversationFile, resolveConversationFile } from '../services/conversation-files.js';
+import {
+  FILE_REFUSALS,
+  readConversationFile,
+  resolveConversationFile,
+  tooLargeToRead,
+} from '../services/conversation-files.js';
 import { formatBytes, LIMITS } from '../services/limits.js';
-import { checkUploadQuota, findUpload, newUploadFile, registerUpload } from '../services/uploads.js';
+import {
+  checkUploadQuota,
+  findUpload,
+  newUploadFile,
+  registerUpload,
+  uploadQuotaReached,
+} from '../services/uploads.js';
 import { idParams } from './conversation-schemas.js';
 import type { ZodApp } from './route-module.js';
 
@@ -24,31 +35,75 @@ const uploadFields = z.object({
   contentType: z.string().regex(MEDIA_TYPE, 'must be a media type such as image/png').optional(),
 });
 
-const uploadedFile = z.object({
-  url: z.string().describe('A capability URL: readable without a credential.'),
-  filename: z.string(),
-  size: z.number(),
-  mimeType: z.string(),
-  provider: z.string(),
-  nasPath: z.string().optional(),
-  agentPath: z.string().optional(),
-});
+const uploadedFile = described(
+  'The stored file: send it in a message as a part (`file_url` or `image_url`: its `url`).',
+  z.object({
+    url: z.string().url().describe('A capability URL: readable without a credential.'),
+    filename: z.string(),
+    size: z.number().int().describe('Bytes.'),
+    mimeType: z.string(),
+    provider: z.string().describe('`local`: this service stores it.'),
+    nasPath: z.string().optional(),
+    agentPath: z.string().optional(),
+  }),
+  {
+    url: 'http://127.0.0.1:8787/api/v2/files/f_Hx5Kq9Wm2Zr7Tn4Lb8Vc1P/notes.txt',
+    filename: 'notes.txt',
+    size: 1234,
+    mimeType: 'text/plain',
+    provider: 'local',
+  },
+);
 
 const fileQuery = z.object({
-  path: z
-    .string()
-    .refine((path) => Buffer.byteLength(path) <= LIMITS.pathBytes, `must be at most ${LIMITS.pathBytes} bytes`)
-    .refine(
-      (path) => path.split('/').every((name) => Buffer.byteLength(name) <= LIMITS.pathComponentBytes),
-      `must not hold a name over ${LIMITS.pathComponentBytes} bytes`,
-    )
-    .describe("A path inside the conversation's folder."),
+  path: documented(
+    z
+      .string()
+      .refine((path) => Buffer.byteLength(path) <= LIMITS.pathBytes, `must be at most ${LIMITS.pathBytes} bytes`)
+      .refine(
+        (path) => path.split('/').every((name) => Buffer.byteLength(name) <= LIMITS.pathComponentBytes),
+        `must not hold a name over ${LIMITS.pathComponentBytes} bytes`,
+      ),
+    {
+      maxLength: LIMITS.pathBytes,
+      description:
+        `A path inside the conversation's folder: at most ${LIMITS.pathBytes} bytes of UTF-8, no name of it ` +
+        `over ${LIMITS.pathComponentBytes}.`,
+    },
+  ),
 });
 
-const bytes = (description: string) => ({ 200: { description, content: { '*/*': { schema: binary(description) } } } });
+const QUERY_PATH_REFUSALS = {
+  400: {
+    [`querystring/path must not hold a name over ${LIMITS.pathComponentBytes} bytes`]:
+      'A name of the path is longer than file systems take.',
+    'querystring/path Required': 'No `path`.',
+  },
+};
 
 /** A served file can never run as a page of our origin, even if a browser decides to render it. */
 const SANDBOX_CSP = "default-src 'none'; style-src 'unsafe-inline'; sandbox";
+/** An uploaded file never changes: its capability URL may be cached by its reader, never by a shared cache. */
+const UPLOAD_CACHE = 'private, max-age=31536000, immutable';
+
+/** The headers of a file the service serves. */
+const SERVED_FILE_HEADERS = {
+  'Content-Disposition': {
+    type: 'string',
+    pattern: "^(inline|attachment); filename\\*=UTF-8''",
+    description: 'The file name (RFC 6266, 8187); `inline` only for types a browser shows safely.',
+  },
+  'Content-Security-Policy': {
+    type: 'string',
+    const: SANDBOX_CSP,
+    description: 'The file never runs as a page of this origin.',
+  },
+};
+
+/** Bytes of a file, with their media type. */
+const bytes = (description: string, headers: Record<string, unknown>) => ({
+  200: { description, headers, content: { '*/*': { schema: binary(description) } } },
+});
 
 export default async function filesRoutes(app: ZodApp, ctx: AppContext) {
   // Credentials first, before a single byte of a body is read.
@@ -64,11 +119,33 @@ export default async function filesRoutes(app: ZodApp, ctx: AppContext) {
     {
       schema: {
         tags,
-        summary: 'upload',
+        operationId: 'upload',
+        summary: 'Upload a file',
+        description:
+          'Stores a file sent as `multipart/form-data` (the file in the field `file`) and answers its capability ' +
+          'URL, to send in a message. The file is streamed to disk and stops at its limit; an upload no record ' +
+          'refers to 24 hours later is deleted.',
         security: security.user,
         consumes: ['multipart/form-data'],
         body: uploadFields.extend({ file: binary('The file, with its filename.') }),
         response: { 200: uploadedFile },
+        refusals: [
+          USER_REFUSALS,
+          {
+            400: {
+              'multipart field "file" is missing': 'The form has no `file`.',
+              'request body is not valid multipart/form-data': 'No boundary, or a truncated part.',
+              'body/contentType must be a media type such as image/png': 'An option is invalid (zod words each).',
+              'the Host header is not a valid host':
+                'Without `--public-url`, the URL is made from `Host`: it must be a host name or address.',
+            },
+            413: { [fileTooLarge(ctx.maxUploadBytes)]: 'The file is over the limit.' },
+            415: { 'Content-Type must be multipart/form-data': 'A body of another type.' },
+            429: {
+              [uploadQuotaReached(ctx.quotas.uploadBytesPerHour)]: 'The caller uploaded this much in the last hour.',
+            },
+          },
+        ],
       },
       // The form is read part by part below, so a file over the limit stops at the limit: the schema
       // above documents it, and its fields are validated once read.
@@ -111,10 +188,18 @@ export default async function filesRoutes(app: ZodApp, ctx: AppContext) {
     {
       schema: {
         tags,
-        summary: 'uploadedFile',
+        operationId: 'uploadedFile',
+        summary: 'Read an uploaded file',
+        description:
+          'The capability URL an upload answers: the unguessable id is the credential, so an `<img>` or `<audio>` ' +
+          'can load it.',
         security: security.none,
         params: z.object({ fileId: z.string(), filename: z.string() }),
-        response: bytes('The uploaded bytes, with their media type.'),
+        response: bytes('The uploaded bytes, with their media type.', {
+          ...SERVED_FILE_HEADERS,
+          'Cache-Control': { type: 'string', const: UPLOAD_CACHE, description: 'The file never changes.' },
+        }),
+        refusals: [{ 404: { 'file not found': 'No such upload, or it was deleted.' } }],
       },
     },
     async (req, reply) => {
@@ -130,7 +215,7 @@ export default async function filesRoutes(app: ZodApp, ctx: AppContext) {
           ),
           'content-security-policy': SANDBOX_CSP,
           'x-content-type-options': 'nosniff',
-          'cache-control': 'private, max-age=31536000, immutable',
+          'cache-control': UPLOAD_CACHE,
         })
         .send(createReadStream(upload.path));
     },
@@ -141,13 +226,28 @@ export default async function filesRoutes(app: ZodApp, ctx: AppContext) {
     {
       schema: {
         tags,
-        summary: 'readConversationFile',
+        operationId: 'readConversationFile',
+        summary: "Read a file of the conversation's workspace",
+        description:
+          'A file an agent wrote (an `attachment` names its `workspacePath`), as JSON: UTF-8 text for text types ' +
+          'that decode cleanly, else base64.',
         security: security.user,
         params: idParams,
         querystring: fileQuery,
         response: {
-          200: z.object({ content: z.string(), encoding: z.enum(['utf-8', 'base64']), mimeType: z.string() }),
+          200: described(
+            'The content of the file.',
+            z.object({ content: z.string(), encoding: z.enum(['utf-8', 'base64']), mimeType: z.string() }),
+            { content: 'hello', encoding: 'utf-8', mimeType: 'text/plain' },
+          ),
         },
+        refusals: [
+          USER_REFUSALS,
+          CONVERSATION_REFUSALS,
+          FILE_REFUSALS,
+          QUERY_PATH_REFUSALS,
+          { 413: { [tooLargeToRead(ctx.maxUploadBytes)]: 'The file is over the upload limit: download it.' } },
+        ],
       },
     },
     async (req) => readConversationFile(ctx, await ownedFile(req.caller, req.params.id, req.query.path)),
@@ -158,11 +258,14 @@ export default async function filesRoutes(app: ZodApp, ctx: AppContext) {
     {
       schema: {
         tags,
-        summary: 'downloadConversationFile',
+        operationId: 'downloadConversationFile',
+        summary: "Download a file of the conversation's workspace",
+        description: 'The bytes of a file an agent wrote, as an attachment with its media type.',
         security: security.user,
         params: idParams,
         querystring: fileQuery,
-        response: bytes('The file, as an attachment.'),
+        response: bytes('The file, as an attachment.', SERVED_FILE_HEADERS),
+        refusals: [USER_REFUSALS, CONVERSATION_REFUSALS, FILE_REFUSALS, QUERY_PATH_REFUSALS],
       },
     },
     async (req, reply) => {
@@ -183,6 +286,9 @@ export default async function filesRoutes(app: ZodApp, ctx: AppContext) {
     return resolveConversationFile(ctx, (await ownConversation(ctx.db, caller, conversationId)).id, path);
   }
 }
+
+/** The refusal of an upload over `limit` bytes. */
+const fileTooLarge = (limit: number) => `file too large (limit ${formatBytes(limit)})`;
 
 interface UploadPart {
   size: number;
@@ -216,7 +322,7 @@ async function readUpload(
     }
   } catch (err) {
     if (err instanceof req.server.multipartErrors.RequestFileTooLargeError) {
-      throw new HttpError(413, `file too large (limit ${formatBytes(limit)})`);
+      throw new HttpError(413, fileTooLarge(limit));
     }
     // Writing the file failed: the service's fault, not the body's.
     if ((err as NodeJS.ErrnoException).syscall) throw err;

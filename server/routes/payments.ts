@@ -1,7 +1,8 @@
 import type { PaymentStatusResult } from '@svc/agent-sdk/protocol';
 import { z } from 'zod';
-import { security, userHook } from '../http/auth.js';
+import { security, USER_REFUSALS, userHook } from '../http/auth.js';
 import { notFound } from '../http/errors.js';
+import { described } from '../http/openapi.js';
 import type { AppContext } from '../services/context.js';
 import type { ZodApp } from './route-module.js';
 
@@ -14,15 +15,24 @@ export default function paymentsRoutes(app: ZodApp, ctx: AppContext) {
     {
       schema: {
         tags: ['payments'],
-        summary: 'paymentStatus',
+        operationId: 'paymentStatus',
+        summary: 'Read the status of a payment order',
+        description:
+          'An order a `payment_gate` record asked the user to pay (`payment.orderId`). It is settled once: paid, ' +
+          'canceled, or expired; a `payment_gate_resolution` record tells the conversation.',
         security: security.user,
         params: z.object({ orderId: z.string() }),
         response: {
-          200: z.object({
-            status: z.enum(['pending', 'paid', 'expired', 'canceled']),
-            amountCny: z.number().optional(),
-          }),
+          200: described(
+            'The status of the order, and its amount in yuan.',
+            z.object({
+              status: z.enum(['pending', 'paid', 'expired', 'canceled']),
+              amountCny: z.number().optional(),
+            }),
+            { status: 'pending', amountCny: 3 },
+          ),
         },
+        refusals: [USER_REFUSALS, { 404: { 'order not found': "No such order, or it is not the caller's." } }],
       },
     },
     async (req): Promise<PaymentStatusResult> => {

@@ -1,20 +1,38 @@
 import { z } from 'zod';
-import { security, userHook } from '../http/auth.js';
+import { security, USER_REFUSALS, userHook } from '../http/auth.js';
 import { fixedValidationDetail } from '../http/errors.js';
+import { described, documented } from '../http/openapi.js';
 import type { AppContext } from '../services/context.js';
 import { saveConnectorCredentials } from '../store/connector-credential-rows.js';
 import type { ZodApp } from './route-module.js';
 
 const MAX_FIELDS = 50;
 
+const CONNECTOR_TYPE =
+  'connectorTypeId must be 1 to 64 characters of a-z, 0-9, _ and -, starting with a letter or digit';
+
 const params = z.object({ connectorTypeId: z.string().regex(/^[a-z0-9][a-z0-9_-]{0,63}$/) });
 
-const body = z.object({
-  credentials: z
-    .record(z.string().min(1).max(100), z.string().max(10_000))
-    .refine((fields) => Object.values(fields).some((value) => value !== ''), 'must hold at least one non-empty value')
-    .refine((fields) => Object.keys(fields).length <= MAX_FIELDS, `must hold at most ${MAX_FIELDS} fields`),
-});
+const body = described(
+  "The connector's fields and their values.",
+  z.object({
+    credentials: documented(
+      z
+        .record(z.string().min(1).max(100), z.string().max(10_000))
+        .refine(
+          (fields) => Object.values(fields).some((value) => value !== ''),
+          'must hold at least one non-empty value',
+        )
+        .refine((fields) => Object.keys(fields).length <= MAX_FIELDS, `must hold at most ${MAX_FIELDS} fields`),
+      {
+        minProperties: 1,
+        maxProperties: MAX_FIELDS,
+        description: `1 to ${MAX_FIELDS} fields, at least one of them not empty.`,
+      },
+    ),
+  }),
+  { credentials: { api_key: 'example-key' } },
+);
 
 /** The caller's own (bring-your-own-key) connector credentials, stored encrypted. */
 export default function profileRoutes(app: ZodApp, ctx: AppContext) {
@@ -25,18 +43,33 @@ export default function profileRoutes(app: ZodApp, ctx: AppContext) {
     {
       schema: {
         tags: ['profile'],
-        summary: 'submitConnectorCredentials',
+        operationId: 'submitConnectorCredentials',
+        summary: "Store the caller's credentials for a connector",
+        description:
+          "The caller's own (bring-your-own-key) credentials for a connector type, which agents' tools of that " +
+          'type then use; stored encrypted and never returned. A `setup_connector` card asks for them.',
         security: security.user,
         params,
         body,
         response: {
-          200: z.object({ connectorTypeId: z.string(), fields: z.array(z.string()), updatedAt: z.string() }),
+          200: described(
+            'Which fields are stored.',
+            z.object({ connectorTypeId: z.string(), fields: z.array(z.string()), updatedAt: z.string().datetime() }),
+            { connectorTypeId: 'github', fields: ['api_key'], updatedAt: '2026-11-21T10:00:00.000Z' },
+          ),
         },
+        refusals: [
+          USER_REFUSALS,
+          {
+            400: {
+              [CONNECTOR_TYPE]: 'A malformed `connectorTypeId`.',
+              'body/credentials must hold at least one non-empty value': 'No field, or only empty values.',
+              [`body/credentials must hold at most ${MAX_FIELDS} fields`]: 'Too many fields.',
+            },
+          },
+        ],
       },
-      schemaErrorFormatter: fixedValidationDetail(
-        'connectorTypeId must be 1 to 64 characters of a-z, 0-9, _ and -, starting with a letter or digit',
-        'params',
-      ),
+      schemaErrorFormatter: fixedValidationDetail(CONNECTOR_TYPE, 'params'),
     },
     async (req) =>
       saveConnectorCredentials(ctx.db, ctx.secret, req.caller.userId, req.params.connectorTypeId, req.body.credentials),

@@ -1,23 +1,59 @@
 import type * as Wire from '@svc/agent-sdk/protocol';
 import { z } from 'zod';
+import { described, documented } from '../http/openapi.js';
+import { CURSOR } from '../store/record-rows.js';
 
 /*
  * The record of docs/protocol.md "Record" and its raw events, as the conversation and training routes
  * answer with them. Typed against the wire types of `@svc/agent-sdk/protocol`, so the client's types and
- * this description of the wire cannot drift apart; the OpenAPI document names each (see openapi.ts).
+ * this description of the wire cannot drift apart; the OpenAPI document names each (see openapi.ts), each
+ * union's options too, so that a generator makes a class of each.
  */
 
+/** A record id, the streams' cursor (a new schema each time: a schema used twice in one conversion becomes a broken `$ref`). */
+export const recordId = (description: string) => documented(z.string(), { pattern: CURSOR.source, description });
+
+/** An ISO 8601 timestamp in UTC, as the service writes every one. */
+export const timestamp = () => z.string().datetime();
+
+const imageUrlPart = z.object({ type: z.literal('image_url'), image_url: z.object({ url: z.string().min(1) }) });
+const filePart = z.object({
+  type: z.literal('file'),
+  file: z.object({ filename: z.string().min(1), file_url: z.string().min(1) }),
+});
+const textPart = z.object({ type: z.literal('text'), text: z.string() });
 export const messagePart: z.ZodType<Wire.MessagePart> = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('image_url'), image_url: z.object({ url: z.string().min(1) }) }),
-  z.object({ type: z.literal('file'), file: z.object({ filename: z.string().min(1), file_url: z.string().min(1) }) }),
-  z.object({ type: z.literal('text'), text: z.string() }),
+  imageUrlPart,
+  filePart,
+  textPart,
 ]);
 
+const textBlock = z.object({ type: z.literal('text'), text: z.string() });
+const thinkingBlock = z.object({ type: z.literal('thinking'), thinking: z.string() });
+const toolUseBlock = z.object({
+  type: z.literal('tool_use'),
+  id: z.string(),
+  name: z.string().describe('Reserved names are cards: `collect_info`, `setup_connector`, `delegate`.'),
+  input: z.record(z.unknown()),
+});
+const imageBlock = z.object({
+  type: z.literal('image'),
+  source: z.object({ type: z.literal('url'), url: z.string() }),
+});
+const toolResultBlock = z
+  .object({
+    type: z.literal('tool_result'),
+    tool_use_id: z.string(),
+    content: z.string(),
+    is_error: z.boolean().optional(),
+  })
+  .describe("What an earlier `tool_use` of the agent returned: kept for the agent's own context, not shown.");
 const contentBlock: z.ZodType<Wire.ContentBlock> = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('text'), text: z.string() }),
-  z.object({ type: z.literal('thinking'), thinking: z.string() }),
-  z.object({ type: z.literal('tool_use'), id: z.string(), name: z.string(), input: z.record(z.unknown()) }),
-  z.object({ type: z.literal('image'), source: z.object({ type: z.literal('url'), url: z.string() }) }),
+  textBlock,
+  thinkingBlock,
+  toolUseBlock,
+  imageBlock,
+  toolResultBlock,
 ]);
 
 const agentStatus = z.enum(['thinking', 'typing', 'tool', 'idle']);
@@ -25,74 +61,134 @@ const paymentStatus = z.enum(['pending', 'paid', 'expired', 'canceled']);
 
 const fileAttachment: z.ZodType<Wire.FileAttachment> = z
   .object({ name: z.string(), workspacePath: z.string(), mimeType: z.string().optional(), size: z.number().optional() })
-  .passthrough();
+  .passthrough()
+  .describe("A file an agent wrote in the conversation's workspace (read it with readConversationFile).");
 
 const paymentGate: z.ZodType<Wire.PaymentGatePayload> = z.object({
   orderId: z.string(),
-  amountCny: z.number(),
+  amountCny: z.number().describe('Yuan, in whole fen: ¥0.01 to ¥100,000.'),
   title: z.string(),
   description: z.string().optional(),
-  payUrl: z.string(),
-  expiresAt: z.string(),
+  payUrl: z.string().url(),
+  expiresAt: timestamp(),
 });
 
-const rawEvent: z.ZodType<Wire.ChatRawEvent> = z.discriminatedUnion('type', [
-  z.object({
-    type: z.literal('user'),
-    message: z.object({
-      role: z.literal('user'),
-      content: z.array(z.object({ type: z.literal('text'), text: z.string() })),
-    }),
-    parts: z.array(messagePart).optional(),
-    metadata: z.record(z.unknown()).optional(),
-    toolAction: z.boolean().optional(),
-    senderName: z.string().optional(),
-    senderAvatar: z.string().optional(),
+const userRawEvent = z.object({
+  type: z.literal('user'),
+  message: z.object({
+    role: z.literal('user'),
+    content: z.array(z.object({ type: z.literal('text'), text: z.string() })),
   }),
-  z.object({ type: z.literal('agent_status'), agentId: z.string(), status: agentStatus }),
-  z.object({
-    type: z.literal('assistant_delta'),
-    agentId: z.string(),
-    messageId: z.string(),
-    text: z.string().describe('Only the new text.'),
-  }),
-  z.object({
-    type: z.literal('assistant'),
-    agentId: z.string(),
-    message: z.object({ id: z.string(), role: z.literal('assistant'), content: z.array(contentBlock) }),
-  }),
-  z.object({ type: z.literal('attachment'), agentId: z.string(), file: fileAttachment }),
-  z.object({ type: z.literal('payment_gate'), agentId: z.string(), payment: paymentGate }),
-  z.object({ type: z.literal('payment_gate_resolution'), orderId: z.string(), status: paymentStatus }),
-  z.object({
+  parts: z.array(messagePart).optional(),
+  metadata: z.record(z.unknown()).optional(),
+  toolAction: z.boolean().optional(),
+  senderName: z.string().optional(),
+  senderAvatar: z.string().optional(),
+});
+const agentStatusRawEvent = z.object({ type: z.literal('agent_status'), agentId: z.string(), status: agentStatus });
+const assistantDeltaRawEvent = z.object({
+  type: z.literal('assistant_delta'),
+  agentId: z.string(),
+  messageId: z.string(),
+  text: z.string().describe('Only the new text.'),
+});
+const assistantRawEvent = z.object({
+  type: z.literal('assistant'),
+  agentId: z.string(),
+  message: z.object({ id: z.string(), role: z.literal('assistant'), content: z.array(contentBlock) }),
+});
+const attachmentRawEvent = z.object({ type: z.literal('attachment'), agentId: z.string(), file: fileAttachment });
+const paymentGateRawEvent = z.object({ type: z.literal('payment_gate'), agentId: z.string(), payment: paymentGate });
+const paymentGateResolutionRawEvent = z.object({
+  type: z.literal('payment_gate_resolution'),
+  orderId: z.string(),
+  status: paymentStatus,
+});
+const resultRawEvent = z
+  .object({
     type: z.literal('result'),
     subtype: z.enum(['success', 'error', 'interrupted']),
     is_error: z.boolean(),
     duration_ms: z.number(),
     agentIds: z.array(z.string()),
-    error: z.string().optional(),
-  }),
+    error: z.string().optional().describe('A readable message, when `subtype` is `error`.'),
+  })
+  .describe('The end of a turn: exactly one per turn, the last of its records.');
+const rawEvent: z.ZodType<Wire.ChatRawEvent> = z.discriminatedUnion('type', [
+  userRawEvent,
+  agentStatusRawEvent,
+  assistantDeltaRawEvent,
+  assistantRawEvent,
+  attachmentRawEvent,
+  paymentGateRawEvent,
+  paymentGateResolutionRawEvent,
+  resultRawEvent,
 ]);
 
-export const chatStreamRecord: z.ZodType<Wire.ChatStreamRecord> = z.object({
-  id: z.string().describe('The cursor: `e` + 15 digits, strictly increasing in a conversation.'),
-  seq: z.number().int(),
-  timestamp: z.string(),
-  sessionId: z.string().nullable(),
-  conversationId: z.string().optional(),
-  turnId: z.string().optional(),
-  agentId: z.string().optional(),
-  agentName: z.string().optional(),
-  sender: z.enum(['user', 'assistant', 'agent', 'system']),
-  event: z.string().describe('`message`, `delta`, `agent_status`, `attachment`, `payment_gate`, … (see `raw.type`)'),
-  raw: rawEvent,
-});
+/** A record as the stream and history show it: an agent's reply. */
+export const RECORD_EXAMPLE: Wire.ChatStreamRecord = {
+  id: 'e000000000000042',
+  seq: 7,
+  timestamp: '2026-11-21T10:00:00.000Z',
+  sessionId: 'c_3kqZ0vJ9bX2m4Lr8Tn6wQg',
+  conversationId: 'c_3kqZ0vJ9bX2m4Lr8Tn6wQg',
+  turnId: 't_Vb7Xw1c9RkP2sQe5Nm4HzA',
+  agentId: 'agent_echo',
+  agentName: 'Echo',
+  sender: 'agent',
+  event: 'message',
+  raw: {
+    type: 'assistant',
+    agentId: 'agent_echo',
+    message: { id: 'm_Q2w9Er4Ty7Ui1Op3As6DfA', role: 'assistant', content: [{ type: 'text', text: 'Echo: hello' }] },
+  },
+};
 
-/** The names of the shared shapes in the OpenAPI document's `components.schemas`. */
+export const chatStreamRecord: z.ZodType<Wire.ChatStreamRecord> = described(
+  'One record of a conversation: a message, a delta of one, an agent status, a card, the end of a turn.',
+  z.object({
+    id: recordId('The cursor: opaque to clients (order ids with `compareRecordIds`), increasing in a conversation.'),
+    seq: z.number().int().positive().describe('1, 2, 3… within the conversation.'),
+    timestamp: timestamp(),
+    sessionId: z.string().nullable().describe('The conversation id.'),
+    conversationId: z.string().optional(),
+    turnId: z.string().optional(),
+    agentId: z.string().optional().describe('On every record an agent emits.'),
+    agentName: z.string().optional().describe('On every record an agent emits.'),
+    sender: z.enum(['user', 'assistant', 'agent', 'system']).describe('This service sends `user`, `agent`, `system`.'),
+    event: z
+      .string()
+      .describe(
+        'By `raw.type`: `message` (user, assistant), `delta` (assistant_delta), `agent_status`, `attachment`, ' +
+          '`payment_gate`, `payment_gate_resolution`, `result`. A client ignores a value it does not know.',
+      ),
+    raw: rawEvent,
+  }),
+  RECORD_EXAMPLE,
+);
+
+/** The names of the shared shapes in the OpenAPI document's `components.schemas` (protocol/types.ts's, where it names them). */
 export const recordComponents = {
   ChatStreamRecord: chatStreamRecord,
   ChatRawEvent: rawEvent,
+  UserRawEvent: userRawEvent,
+  AgentStatusRawEvent: agentStatusRawEvent,
+  AssistantDeltaRawEvent: assistantDeltaRawEvent,
+  AssistantRawEvent: assistantRawEvent,
+  AttachmentRawEvent: attachmentRawEvent,
+  PaymentGateRawEvent: paymentGateRawEvent,
+  PaymentGateResolutionRawEvent: paymentGateResolutionRawEvent,
+  ResultRawEvent: resultRawEvent,
   ContentBlock: contentBlock,
+  TextBlock: textBlock,
+  ThinkingBlock: thinkingBlock,
+  ToolUseBlock: toolUseBlock,
+  ImageBlock: imageBlock,
+  ToolResultBlock: toolResultBlock,
   MessagePart: messagePart,
+  ImageUrlPart: imageUrlPart,
+  FilePart: filePart,
+  TextPart: textPart,
+  FileAttachment: fileAttachment,
   PaymentGatePayload: paymentGate,
 };

@@ -1,8 +1,9 @@
 import type { SessionToken } from '@svc/agent-sdk/protocol';
 import ipaddr from 'ipaddr.js';
 import { type ZodIssue, z } from 'zod';
-import { noCredentialHook, security } from '../http/auth.js';
-import { badRequest, forbidden, notFound, tooMany, unauthorized } from '../http/errors.js';
+import { NO_CREDENTIAL_REFUSALS, noCredentialHook, security } from '../http/auth.js';
+import { badRequest, forbidden, notFound, type Refusals, tooMany, unauthorized } from '../http/errors.js';
+import { described } from '../http/openapi.js';
 import type { AppContext } from '../services/context.js';
 import { nowIso } from '../store/ids.js';
 import { provisionMember } from '../store/member-rows.js';
@@ -21,6 +22,19 @@ const REFUSED: Record<SmsRefusal, string> = {
   phone: 'too many codes sent to this phone, try again later',
   address: 'too many codes requested from this address, try again later',
   workspace: 'this workspace has sent its daily number of SMS codes, try again later',
+};
+
+const PHONE = '+14155550123';
+
+/** What both routes refuse, in the order they check (docs/protocol.md "SMS sign-in"). */
+const SIGN_IN_REFUSALS: Refusals = {
+  ...NO_CREDENTIAL_REFUSALS,
+  400: { 'the phone number format is wrong': '`phone` is not E.164: `+`, then 8 to 15 digits, the first not 0.' },
+  403: {
+    ...NO_CREDENTIAL_REFUSALS[403],
+    'public SMS signup disabled': 'The workspace does not offer SMS sign-in.',
+  },
+  404: { 'workspace not found': 'No workspace has this slug.' },
 };
 
 /**
@@ -45,7 +59,7 @@ declare module 'fastify' {
  * check, in the order of docs/protocol.md: no credential, a known workspace (both before the body is
  * read), an E.164 phone, SMS sign-up enabled, then (verify) that `code` is a string.
  */
-export default function smsRoutes(app: ZodApp, { db, secret, sms, quotas }: AppContext) {
+export default function smsRoutes(app: ZodApp, { db, secret, sms, quotas, metrics }: AppContext) {
   app.addHook('onRequest', noCredentialHook);
   app.addHook('onRequest', async (req) => {
     const workspace = await workspaceBySlug(db, (req.params as { slug: string }).slug);
@@ -67,11 +81,27 @@ export default function smsRoutes(app: ZodApp, { db, secret, sms, quotas }: AppC
     {
       schema: {
         tags,
-        summary: 'sendSmsCode',
+        operationId: 'sendSmsCode',
+        summary: 'Send a sign-in code by SMS',
+        description:
+          'Sends a 6-digit code, valid 5 minutes and once, to `phone` (a newer code replaces the older). Sends are ' +
+          'limited per phone, per client address and per workspace; when several refuse, the answer names the ' +
+          'one that frees last.',
         security: security.none,
         params,
-        body: z.object({ phone }),
-        response: { 204: z.null().describe('No body: the code is on its way.') },
+        body: described('The phone to send the code to.', z.object({ phone }), { phone: PHONE }),
+        response: { 204: described('No body: the code is on its way.', z.null()) },
+        refusals: [
+          SIGN_IN_REFUSALS,
+          {
+            429: {
+              [REFUSED.phone]:
+                'A code went to this phone in the last 30 seconds (from anyone), or 5 in 10 minutes from this address.',
+              [REFUSED.address]: 'This client address asked for its hourly number of codes (20 by default).',
+              [REFUSED.workspace]: 'The workspace sent its cap of codes in the last 24 hours (1,000 by default).',
+            },
+          },
+        ],
       },
       attachValidation: true,
     },
@@ -84,8 +114,12 @@ export default function smsRoutes(app: ZodApp, { db, secret, sms, quotas }: AppC
         addressPerHour: quotas.smsPerAddressPerHour,
         workspacePerDay: workspace.sms_daily_limit ?? quotas.smsPerWorkspacePerDay,
       });
-      if ('refused' in issued) throw tooMany(REFUSED[issued.refused], issued.retryAfterSeconds * 1000);
+      if ('refused' in issued) {
+        metrics.smsRefused.inc({ limit: issued.refused });
+        throw tooMany(REFUSED[issued.refused], issued.retryAfterSeconds * 1000);
+      }
       sms.send({ phone: req.body.phone, code: issued.code, slug: workspace.slug, at: nowIso() });
+      metrics.smsSent.inc();
       return reply.code(204).send(null);
     },
   );
@@ -95,11 +129,26 @@ export default function smsRoutes(app: ZodApp, { db, secret, sms, quotas }: AppC
     {
       schema: {
         tags,
-        summary: 'verifySmsCode',
+        operationId: 'verifySmsCode',
+        summary: 'Sign in with the code',
+        description:
+          'Checks the code sent to `phone` and answers a session token valid a day for the member `sms:<phone>` ' +
+          '(made on first sign-in). A code is dead after 5 wrong guesses.',
         security: security.none,
         params,
-        body: z.object({ phone, code: z.string() }),
+        body: described('The phone and the code it received.', z.object({ phone, code: z.string() }), {
+          phone: PHONE,
+          code: '204816',
+        }),
         response: { 200: sessionToken },
+        refusals: [
+          SIGN_IN_REFUSALS,
+          {
+            400: { 'body/code Required': 'No `code`, or not a string.' },
+            401: { invalid_or_expired_code: 'The code is wrong, expired, used, or dead after 5 wrong guesses.' },
+            403: { 'member status is suspended': 'The member `sms:<phone>` is suspended.' },
+          },
+        ],
       },
       attachValidation: true,
     },

@@ -1,29 +1,43 @@
 import { z } from 'zod';
-import { operatorHook, security } from '../http/auth.js';
+import { OPERATOR_REFUSALS, operatorHook, security } from '../http/auth.js';
+import { described } from '../http/openapi.js';
 import { baseUrlOf } from '../http/public-url.js';
 import { resumeCursor, sendRecordStream } from '../http/sse.js';
 import type { AppContext } from '../services/context.js';
 import { historyPage } from '../store/record-rows.js';
 import { beginTurn } from '../turns/begin-turn.js';
 import {
+  HISTORY_REFUSALS,
   historyPageOf,
   historyQuery,
   historyResult,
   idParams,
+  ignoredBody,
   interruptResult,
+  MESSAGE_REFUSALS,
   messageFields,
   notEmpty,
   recordStream,
   sendHeaders,
   sendKeyOf,
+  streamHeaders,
   streamQuery,
+  streamRefusals,
 } from './conversation-schemas.js';
 import type { ZodApp } from './route-module.js';
 
 /** A training message has no `toolAction`: one that carries `metadata` answers a card. */
-const trainingSendBody = z
-  .object(messageFields)
-  .superRefine((body, issue) => notEmpty(body, body.metadata !== undefined, issue));
+const trainingSendBody = described(
+  'The message; with `metadata`, it answers a card.',
+  z.object(messageFields).superRefine((body, issue) => notEmpty(body, body.metadata !== undefined, issue)),
+  { message: 'What can you do?' },
+);
+
+const trainingSendResult = described(
+  "The message is stored and the agent's reply has begun: `msgId` is the id its first message will carry.",
+  z.object({ ok: z.boolean(), msgId: z.string().optional() }),
+  { ok: true, msgId: 'm_Q2w9Er4Ty7Ui1Op3As6DfA' },
+);
 
 /**
  * Training routes (spec 4.3): an operator of the agent's workspace talks to it in one training
@@ -40,10 +54,15 @@ export default function trainingRoutes(app: ZodApp, ctx: AppContext) {
     {
       schema: {
         ...schema,
-        summary: 'trainingSend',
+        operationId: 'trainingSend',
+        summary: 'Send a message to the agent in training',
+        description:
+          "Stores the message in the caller's training conversation with agent `{id}` and starts its reply, " +
+          'read from the training stream. `Idempotency-Key` works as on `send`.',
         headers: sendHeaders,
         body: trainingSendBody,
-        response: { 200: z.object({ ok: z.boolean(), msgId: z.string().optional() }) },
+        response: { 200: trainingSendResult },
+        refusals: [OPERATOR_REFUSALS, MESSAGE_REFUSALS],
       },
     },
     async (req) => {
@@ -56,7 +75,18 @@ export default function trainingRoutes(app: ZodApp, ctx: AppContext) {
 
   app.get(
     '/agents/:id/messages/stream',
-    { schema: { ...schema, summary: 'trainingStream', querystring: streamQuery, response: recordStream } },
+    {
+      schema: {
+        ...schema,
+        operationId: 'trainingStream',
+        summary: 'Read the training conversation as it comes',
+        description: 'The record stream of the training conversation, as `stream` has it for a chat.',
+        querystring: streamQuery,
+        headers: streamHeaders,
+        response: recordStream,
+        refusals: [OPERATOR_REFUSALS, streamRefusals(ctx.quotas.streamsPerUser)],
+      },
+    },
     async (req, reply) => {
       const after = resumeCursor(req, req.query.lastEventId);
       const { conversation } = req.training;
@@ -71,13 +101,33 @@ export default function trainingRoutes(app: ZodApp, ctx: AppContext) {
 
   app.get(
     '/agents/:id/messages/history',
-    { schema: { ...schema, summary: 'trainingMessages', querystring: historyQuery, response: { 200: historyResult } } },
+    {
+      schema: {
+        ...schema,
+        operationId: 'trainingMessages',
+        summary: 'Read a page of the training history',
+        description: 'A page of the training conversation before `before`, as `history` has it for a chat.',
+        querystring: historyQuery,
+        response: { 200: historyResult },
+        refusals: [OPERATOR_REFUSALS, HISTORY_REFUSALS],
+      },
+    },
     async (req) => historyPage(ctx.db, req.training.conversation.id, historyPageOf(req.query)),
   );
 
   app.post(
     '/agents/:id/dev/interrupt',
-    { schema: { ...schema, summary: 'trainingInterrupt', response: { 200: interruptResult } } },
+    {
+      schema: {
+        ...schema,
+        operationId: 'trainingInterrupt',
+        summary: "Stop the agent's running reply in training",
+        description: "Interrupts the running turn of the training conversation, as `interrupt` does a chat's.",
+        body: ignoredBody,
+        response: { 200: interruptResult },
+        refusals: [OPERATOR_REFUSALS],
+      },
+    },
     async (req) => ctx.turns.interrupt(req.training.conversation.id),
   );
 }

@@ -1,7 +1,8 @@
 import type { AgentList, SingleAgent, SmsLimit, WorkspaceAgent } from '@svc/agent-sdk/protocol';
 import { z } from 'zod';
-import { security, workspaceAdminHook } from '../http/auth.js';
-import { conflict, fixedValidationDetail, HttpError, notFound } from '../http/errors.js';
+import { security, WHOAMI_REFUSALS, workspaceAdminHook, workspaceAdminRefusals } from '../http/auth.js';
+import { conflict, fixedValidationDetail, HttpError, notFound, type Refusals } from '../http/errors.js';
+import { described, documented } from '../http/openapi.js';
 import type { AppContext } from '../services/context.js';
 import { type AgentRow, agentById, agentsOfWorkspace } from '../store/agent-rows.js';
 import { grantCredits, listMembers, provisionMember, suspendMember } from '../store/member-rows.js';
@@ -14,81 +15,146 @@ const slugParams = z.object({ slug: z.string() });
 const memberParams = slugParams.extend({ memberId: z.string() });
 const agentParams = slugParams.extend({ agentId: z.string() });
 
-const workspace = z.object({
-  workspace_id: z.string(),
-  slug: z.string(),
-  display_name: z.string(),
-  status: z.string(),
-  api_key_id: z.string(),
-});
+const workspace = described(
+  "The workspace of the key, and the key's id.",
+  z.object({
+    workspace_id: z.string(),
+    slug: z.string(),
+    display_name: z.string(),
+    status: z.string().describe('From the fixture: `active`.'),
+    api_key_id: z.string(),
+  }),
+  { workspace_id: 'ws_Ab3dE6gH9', slug: 'acme', display_name: 'Acme', status: 'active', api_key_id: 'key_acme_1' },
+);
 
-const provisionBody = z.object({
-  sp_user_ref: z.string().min(1).max(200),
-  display_name: z.string().max(200).optional(),
-});
+const provisionBody = described(
+  "The provider's own reference for the user: provisioning is idempotent by it.",
+  z.object({
+    sp_user_ref: z.string().min(1).max(200),
+    display_name: z.string().max(200).optional(),
+  }),
+  { sp_user_ref: 'user-1842', display_name: 'Ada' },
+);
 
-const provisionResult = z.object({ member_id: z.string(), billing_account_id: z.string(), created: z.boolean() });
+const provisionResult = described(
+  'The member (`member_id` is its `user_id`); `created` is false when `sp_user_ref` was provisioned before.',
+  z.object({ member_id: z.string(), billing_account_id: z.string(), created: z.boolean() }),
+  { member_id: 'u_Jd82kQm1Zx7Lp0Ws5Rt9Vg', billing_account_id: 'ba_Tq6Yx3Nc8Hb1Mv4Ke7Pz2A', created: true },
+);
+
+const MEMBER = {
+  user_id: 'u_Jd82kQm1Zx7Lp0Ws5Rt9Vg',
+  billing_account_id: 'ba_Tq6Yx3Nc8Hb1Mv4Ke7Pz2A',
+  sp_user_ref: 'user-1842',
+  status: 'active',
+  joined_at: '2026-11-21T10:00:00.000Z',
+  balance: 12.5,
+};
 
 const member = z.object({
   user_id: z.string(),
   billing_account_id: z.string(),
   sp_user_ref: z.string(),
   status: z.string().describe('`active` or `suspended`'),
-  joined_at: z.string(),
-  balance: z.number(),
+  joined_at: z.string().datetime(),
+  balance: z.number().describe('Credits, in whole cents.'),
 });
 
 /** Credits are whole cents: an amount has at most 2 decimal places, and is at most a billion. */
 const MAX_AMOUNT = 1_000_000_000;
 
-const grantBody = z.object({
-  amount: z
-    .number()
-    .positive()
-    .refine((amount) => amount <= MAX_AMOUNT, `Number must be less than or equal to ${MAX_AMOUNT}`)
-    .refine((amount) => Number(amount.toFixed(2)) === amount, 'Number must have at most 2 decimal places'),
-  idempotency_key: z.string().min(1).max(200),
-});
+const grantBody = described(
+  "Credits drawn from the owner's wallet, and the key that makes the grant happen once.",
+  z.object({
+    amount: documented(
+      z
+        .number()
+        .positive()
+        .refine((amount) => amount <= MAX_AMOUNT, `Number must be less than or equal to ${MAX_AMOUNT}`)
+        .refine((amount) => Number(amount.toFixed(2)) === amount, 'Number must have at most 2 decimal places'),
+      { maximum: MAX_AMOUNT, multipleOf: 0.01, description: 'Whole cents: at most 2 decimal places.' },
+    ),
+    idempotency_key: z.string().min(1).max(200).describe('A replay of the key answers the first grant again.'),
+  }),
+  { amount: 12.5, idempotency_key: 'grant-7f3a' },
+);
 
-const grantResult = z.object({ balance: z.number(), purchase_id: z.string(), idempotent: z.boolean() });
+const grantResult = described(
+  "The member's balance after the grant; `idempotent` when this answers a replay of its key.",
+  z.object({ balance: z.number(), purchase_id: z.string(), idempotent: z.boolean() }),
+  { balance: 12.5, purchase_id: 'pur_Lm3Nb6Vc9Xz2Qw5Er8Ty1Ua', idempotent: false },
+);
 
-const sessionBody = z.object({
-  sp_user_ref: z.string().min(1).max(200),
-  ttl_seconds: z.number().int().positive().max(86400).default(3600),
-});
+const sessionBody = described(
+  'The member, and how long the token lives.',
+  z.object({
+    sp_user_ref: z.string().min(1).max(200),
+    ttl_seconds: z.number().int().positive().max(86400).default(3600).describe('Seconds.'),
+  }),
+  { sp_user_ref: 'user-1842', ttl_seconds: 3600 },
+);
 
 const workspaceAgent = z.object({
   id: z.string(),
   name: z.string(),
   description: z.string(),
   avatar_url: z.string().nullable(),
-  runtime: z.string(),
-  created_at: z.string(),
+  runtime: z.string().describe('What runs the agent: `echo`, `demo` or `model`.'),
+  created_at: z.string().datetime(),
 });
+const AGENT = {
+  id: 'agent_echo',
+  name: 'Echo',
+  description: '',
+  avatar_url: null,
+  runtime: 'echo',
+  created_at: '2026-11-21T10:00:00.000Z',
+};
 
-const agentList = z.object({
-  scope: z.literal('workspace'),
-  workspace_id: z.string(),
-  agents: z.array(workspaceAgent),
-});
-const singleAgent = z.object({ scope: z.literal('workspace'), workspace_id: z.string(), agent: workspaceAgent });
+const agentList = described(
+  "The workspace's agents, at most 500, in creation order.",
+  z.object({
+    scope: z.literal('workspace'),
+    workspace_id: z.string(),
+    agents: z.array(workspaceAgent),
+  }),
+  { scope: 'workspace', workspace_id: 'ws_Ab3dE6gH9', agents: [AGENT] },
+);
+const singleAgent = described(
+  'The agent.',
+  z.object({ scope: z.literal('workspace'), workspace_id: z.string(), agent: workspaceAgent }),
+  { scope: 'workspace', workspace_id: 'ws_Ab3dE6gH9', agent: AGENT },
+);
 
-const noContent = z.null().describe('No body.');
+const smsLimit = described(
+  "The workspace's cap on SMS codes, and what it sent in the last 24 hours.",
+  z.object({
+    daily_limit: z.number().int().describe('SMS codes the workspace sends in any 24 hours, at most.'),
+    custom: z.boolean().describe("Whether the owner set it; otherwise it is the service's default."),
+    sent_last_24h: z.number().int(),
+  }),
+  { daily_limit: 1000, custom: false, sent_last_24h: 3 },
+);
 
-const smsLimit = z.object({
-  daily_limit: z.number().int().describe('SMS codes the workspace sends in any 24 hours, at most.'),
-  custom: z.boolean().describe("Whether the owner set it; otherwise it is the service's default."),
-  sent_last_24h: z.number().int(),
-});
+const smsLimitBody = described(
+  'The new cap.',
+  z.object({
+    daily_limit: z
+      .number()
+      .int()
+      .min(0)
+      .max(1_000_000)
+      .nullable()
+      .describe("0 turns SMS sign-in's codes off; null returns to the service's default."),
+  }),
+  { daily_limit: 200 },
+);
 
-const smsLimitBody = z.object({
-  daily_limit: z
-    .number()
-    .int()
-    .min(0)
-    .max(1_000_000)
-    .nullable()
-    .describe("0 turns SMS sign-in's codes off; null returns to the service's default."),
+const KEY_ONLY = workspaceAdminRefusals(false);
+const KEY_OR_OWNER = workspaceAdminRefusals(true);
+/** A route's body, refused by zod: an example for each route that takes one. */
+const invalid = (detail: string, when = 'A field is missing or invalid (zod words each problem).'): Refusals => ({
+  400: { [detail]: when },
 });
 
 const toWorkspaceAgent = ({ id, name, description, avatar_url, runtime, created_at }: AgentRow): WorkspaceAgent => ({
@@ -116,7 +182,17 @@ export default function workspaceRoutes(app: ZodApp, { db, quotas }: AppContext)
 
   app.get(
     '/workspaces/whoami',
-    { schema: { tags, summary: 'whoami', security: security.workspaceKey, response: { 200: workspace } } },
+    {
+      schema: {
+        tags,
+        operationId: 'whoami',
+        summary: 'The workspace of this key',
+        description: 'Which workspace the API key belongs to. Only a workspace API key is accepted.',
+        security: security.workspaceKey,
+        response: { 200: workspace },
+        refusals: [WHOAMI_REFUSALS],
+      },
+    },
     async (req) => {
       // The hook admits only a workspace key here.
       if (req.credential.kind !== 'workspace_key') throw new Error('whoami without a workspace key');
@@ -137,11 +213,16 @@ export default function workspaceRoutes(app: ZodApp, { db, quotas }: AppContext)
     {
       schema: {
         tags,
-        summary: 'provisionMember',
+        operationId: 'provisionMember',
+        summary: 'Provision a member',
+        description:
+          "Creates the member for the provider's `sp_user_ref`, or answers the one that exists (`created: false`; " +
+          'a suspended member stays suspended). Parallel calls with one reference create one member.',
         security: security.workspaceKey,
         params: slugParams,
         body: provisionBody,
         response: { 200: provisionResult },
+        refusals: [KEY_ONLY, invalid('request body validation failed', 'Any invalid body (spec 7).')],
       },
       schemaErrorFormatter: fixedValidationDetail('request body validation failed'),
     },
@@ -153,10 +234,13 @@ export default function workspaceRoutes(app: ZodApp, { db, quotas }: AppContext)
     {
       schema: {
         tags,
-        summary: 'listMembers',
+        operationId: 'listMembers',
+        summary: "List the workspace's members",
+        description: 'The first 500 members by join order, suspended ones too; no pagination.',
         security: security.workspaceKeyOrOwner,
         params: slugParams,
-        response: { 200: z.object({ members: z.array(member) }) },
+        response: { 200: described('The members.', z.object({ members: z.array(member) }), { members: [MEMBER] }) },
+        refusals: [KEY_OR_OWNER],
       },
     },
     async (req) => ({ members: await listMembers(db, req.workspace.id) }),
@@ -167,10 +251,15 @@ export default function workspaceRoutes(app: ZodApp, { db, quotas }: AppContext)
     {
       schema: {
         tags,
-        summary: 'suspendMember',
+        operationId: 'suspendMember',
+        summary: 'Suspend a member',
+        description:
+          'The member gets no new session token; tokens already issued keep working, and the member keeps ' +
+          'receiving grants. Not idempotent: a second call is 404.',
         security: security.workspaceKey,
         params: memberParams,
-        response: { 204: noContent },
+        response: { 204: described('Suspended.', z.null()) },
+        refusals: [KEY_ONLY, { 404: { 'member not found': 'No such member, or it is suspended already.' } }],
       },
     },
     async (req, reply) => {
@@ -184,11 +273,32 @@ export default function workspaceRoutes(app: ZodApp, { db, quotas }: AppContext)
     {
       schema: {
         tags,
-        summary: 'grantCredits',
+        operationId: 'grantCredits',
+        summary: 'Grant credits to a member',
+        description:
+          "Moves `amount` from the owner's wallet to the member's balance, once per `idempotency_key`: a replay " +
+          'answers the first result with `idempotent: true`. Sums are kept in whole cents.',
         security: security.workspaceKeyOrOwner,
         params: memberParams,
         body: grantBody,
         response: { 200: grantResult },
+        refusals: [
+          KEY_OR_OWNER,
+          {
+            400: {
+              'body/amount Number must be greater than 0': 'A zero or negative amount.',
+              'body/amount Number must have at most 2 decimal places': 'Credits are whole cents.',
+              [`body/amount Number must be less than or equal to ${MAX_AMOUNT}`]: 'Over a billion.',
+              'body/idempotency_key Required': 'A field is missing or invalid (zod words each problem).',
+            },
+            402: { 'insufficient owner wallet balance': "The owner's wallet holds less than `amount`." },
+            404: { 'member not found': 'No such member in the workspace.' },
+            409: {
+              'idempotency_key was already used with a different request':
+                'The key was used for another member or amount.',
+            },
+          },
+        ],
       },
     },
     async (req) => {
@@ -204,11 +314,27 @@ export default function workspaceRoutes(app: ZodApp, { db, quotas }: AppContext)
     {
       schema: {
         tags,
-        summary: 'mintSession',
+        operationId: 'mintSession',
+        summary: 'Mint a session token for a member',
+        description:
+          'A session token (`st_…`) for the member of `sp_user_ref`, for the conversation routes; it expires ' +
+          'after `ttl_seconds`. A visitor session (spec `startVisitorSession`) is provisionMember, then this.',
         security: security.workspaceKey,
         params: slugParams,
         body: sessionBody,
         response: { 200: sessionToken },
+        refusals: [
+          KEY_ONLY,
+          {
+            400: {
+              'body/ttl_seconds Number must be less than or equal to 86400': 'A day at most.',
+              'body/ttl_seconds Number must be greater than 0':
+                'A field is missing or invalid (zod words each problem).',
+            },
+            403: { 'member status is suspended': 'The member is suspended.' },
+            404: { 'member not found for sp_user_ref': 'No member was provisioned with `sp_user_ref`.' },
+          },
+        ],
       },
     },
     async (req) => issueSession(db, req.workspace.id, req.body.sp_user_ref, req.body.ttl_seconds),
@@ -219,10 +345,13 @@ export default function workspaceRoutes(app: ZodApp, { db, quotas }: AppContext)
     {
       schema: {
         tags,
-        summary: 'listAgents',
+        operationId: 'listAgents',
+        summary: "List the workspace's agents",
+        description: 'The first 500 agents by creation order; no pagination.',
         security: security.workspaceKeyOrOwner,
         params: slugParams,
         response: { 200: agentList },
+        refusals: [KEY_OR_OWNER],
       },
     },
     async (req): Promise<AgentList> => ({
@@ -237,10 +366,13 @@ export default function workspaceRoutes(app: ZodApp, { db, quotas }: AppContext)
     {
       schema: {
         tags,
-        summary: 'getAgent',
+        operationId: 'getAgent',
+        summary: 'Get one agent',
+        description: 'An agent of the workspace.',
         security: security.workspaceKeyOrOwner,
         params: agentParams,
         response: { 200: singleAgent },
+        refusals: [KEY_OR_OWNER, { 404: { 'Agent not found in this workspace': 'No such agent in the workspace.' } }],
       },
     },
     async (req): Promise<SingleAgent> => {
@@ -256,17 +388,39 @@ export default function workspaceRoutes(app: ZodApp, { db, quotas }: AppContext)
     custom: workspace.sms_daily_limit !== null,
     sent_last_24h: await smsSentToday(db, workspace.id),
   });
-  const smsLimitSchema = { tags, security: security.workspaceKeyOrOwner, params: slugParams };
+  const smsLimitSchema = {
+    tags,
+    security: security.workspaceKeyOrOwner,
+    params: slugParams,
+    response: { 200: smsLimit },
+  };
 
   app.get(
     '/workspaces/:slug/sms/limit',
-    { schema: { ...smsLimitSchema, summary: 'getSmsLimit', response: { 200: smsLimit } } },
+    {
+      schema: {
+        ...smsLimitSchema,
+        operationId: 'getSmsLimit',
+        summary: "Read the workspace's cap on SMS codes",
+        description: 'How many SMS sign-in codes the workspace sends in any 24 hours at most, and how many it sent.',
+        refusals: [KEY_OR_OWNER],
+      },
+    },
     async (req) => smsLimitOf(req.workspace),
   );
 
   app.put(
     '/workspaces/:slug/sms/limit',
-    { schema: { ...smsLimitSchema, summary: 'setSmsLimit', body: smsLimitBody, response: { 200: smsLimit } } },
+    {
+      schema: {
+        ...smsLimitSchema,
+        operationId: 'setSmsLimit',
+        summary: "Set the workspace's cap on SMS codes",
+        description: "Sets the daily cap (0 sends none), or with `null` returns to the service's default.",
+        body: smsLimitBody,
+        refusals: [KEY_OR_OWNER, invalid('body/daily_limit Number must be less than or equal to 1000000')],
+      },
+    },
     async (req) => {
       await setSmsDailyLimit(db, req.workspace.id, req.body.daily_limit);
       return smsLimitOf({ id: req.workspace.id, sms_daily_limit: req.body.daily_limit });

@@ -117,6 +117,18 @@ export interface TurnIO {
   readUpload(url: string): Promise<StoredFile | undefined>;
   /** One line to the service's log, naming the agent (never a token or a key). */
   log(line: string): void;
+  /** Counts the turn's requests to a model for the service's metrics. */
+  readonly model: ModelMeter;
+}
+
+/** Why a request to a model failed: the connection, silence, a cut stream, or the endpoint's refusal by kind. */
+export type ModelFailure = 'connection' | 'idle' | 'cut' | 'auth' | 'rate_limited' | 'server' | 'refused';
+
+/** What `GET /metrics` counts of a runtime's model requests. */
+export interface ModelMeter {
+  /** A request's answer began to stream `seconds` after it was sent. */
+  answered(seconds: number): void;
+  failed(kind: ModelFailure): void;
 }
 
 /** An agent runtime. `run` resolves when the agent has finished its part of the turn; a throw ends the turn with an error. */

@@ -1,6 +1,8 @@
 import type { Db } from '../store/db.js';
 import type { TurnRegistry } from '../turns/registry.js';
+import type { Drain } from './drain.js';
 import type { Quotas } from './limits.js';
+import type { Metrics } from './metrics.js';
 import type { OpenStreams } from './open-streams.js';
 import type { PaymentOrders } from './payment-orders.js';
 import type { RecordLog } from './record-log.js';
@@ -42,8 +44,12 @@ export interface AppContext {
    * which the demo site's token endpoint mints visitor sessions. Without it the demo pages are not served.
    */
   demoApiKey?: () => Promise<string>;
-  /** One line to the service's log (never a token). */
+  /** What `GET /metrics` reports; the services count into it. */
+  metrics: Metrics;
+  /** Whether this instance is draining: not ready, no new streams or sends. */
+  drain: Drain;
+  /** One line to the service's log at `info` (never a token). */
   log: (line: string) => void;
-  /** A failure no request caused or could be told (a 500, a stream that broke): always written somewhere. */
+  /** A failure no request caused or could be told (a stream that broke): logged at `error`. */
   logError: (line: string) => void;
 }

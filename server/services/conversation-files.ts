@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { isAbsolute, join, resolve, sep } from 'node:path';
 import type { ConversationFile } from '@svc/agent-sdk/protocol';
-import { badRequest, HttpError, notFound } from '../http/errors.js';
+import { badRequest, HttpError, notFound, type Refusals } from '../http/errors.js';
 import { isTextType, mimeTypeOf } from '../http/media-types.js';
 import type { AppContext } from './context.js';
 import { formatBytes } from './limits.js';
@@ -20,6 +20,20 @@ export function conversationDir(ctx: AppContext, conversationId: string): string
 }
 
 const ESCAPES = 'path escapes the conversation workspace';
+
+/** What the file routes refuse of a conversation file, besides the conversation (readConversationFile adds a 413). */
+export const FILE_REFUSALS: Refusals = {
+  400: {
+    [ESCAPES]:
+      'An absolute path, a `..` segment (also percent-encoded), a backslash, a NUL, or a symlink out of the folder.',
+    'path is required': '`path` is empty.',
+  },
+  404: { 'file not found': 'No file at `path` (or a folder).' },
+};
+
+/** The refusal of a file too large to read as JSON. */
+export const tooLargeToRead = (limit: number) =>
+  `file too large to read (limit ${formatBytes(limit)}); download it instead`;
 
 /**
  * The real path of a file inside a conversation's folder. Refuses (400) every way out: absolute paths,
@@ -76,7 +90,7 @@ function decodedForms(path: string): string[] {
 export function readConversationFile(ctx: AppContext, realPath: string): ConversationFile {
   const size = statSync(realPath).size;
   if (size > ctx.maxUploadBytes) {
-    throw new HttpError(413, `file too large to read (limit ${formatBytes(ctx.maxUploadBytes)}); download it instead`);
+    throw new HttpError(413, tooLargeToRead(ctx.maxUploadBytes));
   }
   const data = readFileSync(realPath);
   const mimeType = mimeTypeOf(realPath);

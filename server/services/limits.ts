@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { documented } from '../http/openapi.js';
 
 /*
  * Every bound a caller can run into, in one place (docs/protocol.md "Limits" lists them with their refusals).
@@ -78,13 +79,19 @@ export function formatBytes(bytes: number): string {
   return `${bytes} bytes`;
 }
 
-/** A string of at most `bytes` in UTF-8. */
+/** A string of at most `bytes` in UTF-8 (no more characters than bytes, as its description says). */
 export const boundedText = (schema: z.ZodString, bytes: number) =>
-  schema.refine((text) => Buffer.byteLength(text) <= bytes, `must be at most ${formatBytes(bytes)}`);
+  documented(
+    schema.refine((text) => Buffer.byteLength(text) <= bytes, `must be at most ${formatBytes(bytes)}`),
+    { maxLength: bytes, description: `At most ${formatBytes(bytes)} of UTF-8.` },
+  );
 
 /** A value whose JSON is at most `bytes` (its depth is bounded by the body parser, LIMITS.jsonDepth). */
 export const boundedJson = <T extends z.ZodTypeAny>(schema: T, bytes: number) =>
-  schema.refine(
-    (value) => Buffer.byteLength(JSON.stringify(value)) <= bytes,
-    `must be at most ${formatBytes(bytes)} as JSON`,
+  documented(
+    schema.refine(
+      (value) => Buffer.byteLength(JSON.stringify(value)) <= bytes,
+      `must be at most ${formatBytes(bytes)} as JSON`,
+    ),
+    { description: `At most ${formatBytes(bytes)} as JSON.` },
   );

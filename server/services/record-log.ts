@@ -20,10 +20,14 @@ export class RecordLog {
   private readonly hub: LiveHub;
   private stopListening: (() => Promise<void>) | undefined;
 
-  /** `logError` hears of a stream that failed on a record it was sent (that stream is closed). */
+  /**
+   * `logError` hears of a stream that failed on a record it was sent (that stream is closed); `written` of
+   * the records each write stored, once committed (the metrics count them).
+   */
   constructor(
     private readonly db: Db,
     logError: (line: string) => void,
+    private readonly written: (count: number) => void = () => {},
   ) {
     this.hub = new LiveHub(
       (conversationId, after, page) => recordsAfter(db, conversationId, after, page),
@@ -45,19 +49,23 @@ export class RecordLog {
    * (a turn, a payment order) through `tx`; the readers of every conversation it appended to hear of them
    * once committed.
    */
-  write<T>(write: (append: AppendRecord, tx: Db) => Promise<T>): Promise<T> {
-    return this.db.transaction(async (tx) => {
+  async write<T>(write: (append: AppendRecord, tx: Db) => Promise<T>): Promise<T> {
+    let stored = 0;
+    const result = await this.db.transaction(async (tx) => {
       const touched = new Set<string>();
-      const result = await write(async (conversationId, record) => {
-        const stored = await insertRecord(tx, conversationId, record);
+      stored = 0;
+      return write(async (conversationId, record) => {
+        const inserted = await insertRecord(tx, conversationId, record);
+        stored++;
         if (!touched.has(conversationId)) {
           touched.add(conversationId);
           await tx.notify(CHANNEL, conversationId);
         }
-        return stored;
+        return inserted;
       }, tx);
-      return result;
     });
+    if (stored) this.written(stored);
+    return result;
   }
 
   /** Stores and publishes one record. */

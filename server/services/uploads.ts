@@ -48,9 +48,12 @@ export async function checkUploadQuota(ctx: AppContext, ownerId: string): Promis
   if (usage.bytes >= ctx.quotas.uploadBytesPerHour) throw quotaReached(ctx, usage.oldest, now);
 }
 
+/** The refusal of an upload past a user's hourly quota. */
+export const uploadQuotaReached = (bytesPerHour: number) =>
+  `upload quota reached (${formatBytes(bytesPerHour)} per hour), try again later`;
+
 function quotaReached(ctx: AppContext, oldest: string | undefined, now: number): HttpError {
-  const detail = `upload quota reached (${formatBytes(ctx.quotas.uploadBytesPerHour)} per hour), try again later`;
-  return tooMany(detail, Date.parse(oldest ?? iso(now)) + HOUR_MS - now);
+  return tooMany(uploadQuotaReached(ctx.quotas.uploadBytesPerHour), Date.parse(oldest ?? iso(now)) + HOUR_MS - now);
 }
 
 /** An upload as `registerUpload` takes it: its row, and the origin its URL is made with. */

@@ -36,7 +36,16 @@ export interface Db {
   readonly instanceId: string;
   /** Whether the other instances take this one for alive (always, on SQLite). */
   readonly liveness: Liveness;
+  /** The connection pool's use (PostgreSQL; SQLite has one connection and no pool). */
+  readonly pool?: PoolUse;
   close(): Promise<void>;
+}
+
+/** A connection pool's connections: serving a query or transaction, idle, and queries waiting for one. */
+export interface PoolUse {
+  inUse: number;
+  idle: number;
+  waiting: number;
 }
 
 /**
@@ -109,6 +118,17 @@ export function migrations(engine: Db['engine']): Migration[] {
       return [{ version: Number(match[1]), name: match[2], sql }];
     })
     .sort((a, b) => a.version - b.version);
+}
+
+/**
+ * Whether `db` has had every migration this version of the service knows (an instance started on a database
+ * that was replaced or restored from before a migration has not).
+ */
+export async function schemaCurrent(db: Db): Promise<boolean> {
+  const applied = new Set(
+    (await db.all<{ version: number }>('SELECT version FROM schema_migrations')).map((r) => r.version),
+  );
+  return migrations(db.engine).every((m) => applied.has(m.version));
 }
 
 /** The table that records which migrations a database has had. */

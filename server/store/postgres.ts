@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { type Db, type Liveness, migrate } from './db.js';
+import { type Db, type Liveness, migrate, type PoolUse } from './db.js';
 import { INSTANCE_LOCKS, InstanceConnection } from './instance-connection.js';
 
 /** Advisory lock keys (any two numbers the service owns): every write transaction, and migrating at start. */
@@ -54,10 +54,10 @@ class PostgresDb implements Db {
   private readonly queries: ReturnType<typeof queries>;
 
   constructor(
-    private readonly pool: pg.Pool,
+    private readonly connections: pg.Pool,
     private readonly connection: InstanceConnection,
   ) {
-    this.queries = queries(pool);
+    this.queries = queries(connections);
   }
 
   get instanceId(): string {
@@ -66,6 +66,11 @@ class PostgresDb implements Db {
 
   get liveness(): Liveness {
     return this.connection;
+  }
+
+  get pool(): PoolUse {
+    const { totalCount, idleCount, waitingCount } = this.connections;
+    return { inUse: totalCount - idleCount, idle: idleCount, waiting: waitingCount };
   }
 
   /** After close, every call fails as it does on SQLite. */
@@ -90,7 +95,7 @@ class PostgresDb implements Db {
 
   async transaction<T>(fn: (tx: Db) => Promise<T>): Promise<T> {
     this.open();
-    const client = await this.pool.connect();
+    const client = await this.connections.connect();
     const told: [string, string][] = [];
     const tx: Db = {
       ...queries(client),
@@ -122,7 +127,7 @@ class PostgresDb implements Db {
   }
 
   async notify(channel: string, payload: string): Promise<void> {
-    await this.pool.query('SELECT pg_notify($1, $2)', [channel, `${this.instanceId} ${payload}`]);
+    await this.connections.query('SELECT pg_notify($1, $2)', [channel, `${this.instanceId} ${payload}`]);
     this.connection.tell(channel, payload);
   }
 
@@ -132,7 +137,7 @@ class PostgresDb implements Db {
 
   async instanceAlive(instanceId: string): Promise<boolean> {
     if (instanceId === this.instanceId) return true;
-    const client = await this.pool.connect();
+    const client = await this.connections.connect();
     try {
       const { rows } = await client.query('SELECT pg_try_advisory_lock($1, hashtext($2)) AS free', [
         INSTANCE_LOCKS,
@@ -149,7 +154,7 @@ class PostgresDb implements Db {
   private closed: Promise<void> | undefined;
 
   close(): Promise<void> {
-    this.closed ??= this.connection.close().then(() => this.pool.end());
+    this.closed ??= this.connection.close().then(() => this.connections.end());
     return this.closed;
   }
 }

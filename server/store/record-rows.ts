@@ -43,7 +43,8 @@ export interface NewRecord {
 
 // ---------------------------------------------------------------- cursors
 
-const CURSOR = /^e(\d{15})$/;
+/** A record id: `e` and its row id in 15 digits. */
+export const CURSOR = /^e(\d{15})$/;
 
 export const cursorOf = (rowid: number) => `e${String(rowid).padStart(15, '0')}`;
 

@@ -279,6 +279,10 @@ export class ActiveTurn implements RunningTurnHandle {
       connectorCredentials: (typeId) => getConnectorCredentials(ctx.db, ctx.secret, message.userId, typeId),
       readUpload: (url) => readUploadAt(ctx, url),
       log: (line) => ctx.log(`turn ${turn.turnId} agent ${agentId}: ${line}`),
+      model: {
+        answered: (seconds) => ctx.metrics.modelLatency.observe(seconds),
+        failed: (kind) => ctx.metrics.modelFailures.inc({ kind }),
+      },
     };
   }
 }

@@ -38,7 +38,8 @@ export interface UserMessage {
  * with an error `result`). So a send is either refused with nothing stored, or stored with its turn running.
  *
  * With `once` (a send's `Idempotency-Key`), a repeat of the key answers the first result again instead, and a
- * repeat with another request is 409. 409 also when a turn is already running or the conversation is full.
+ * repeat with another request is 409. 409 also when a turn is already running or the conversation is full;
+ * 503 from a draining instance (the client sends it again, reaching another).
  */
 export async function beginTurn(
   ctx: AppContext,
@@ -46,6 +47,7 @@ export async function beginTurn(
   message: UserMessage,
   once?: SendKey,
 ): Promise<SendResult> {
+  ctx.drain.refuseWork();
   const raw = userEvent(message);
   const rawBytes = Buffer.byteLength(JSON.stringify(raw));
   const turnId = randomId('t');

@@ -28,6 +28,7 @@ export const LOST_LIVENESS = 'the service lost its database connection during th
  */
 export class TurnRegistry {
   private readonly running = new Map<string, RunningTurnHandle>();
+  private readonly idle: (() => void)[] = [];
   private stopListening: (() => Promise<void>) | undefined;
   private readonly stopping = new AbortController();
   /** Aborted once the service stops: a turn whose end the database refuses stops trying to store it then. */
@@ -61,6 +62,18 @@ export class TurnRegistry {
 
   remove(turn: RunningTurnHandle): void {
     if (this.running.get(turn.conversationId) === turn) this.running.delete(turn.conversationId);
+    if (this.running.size === 0) for (const idle of this.idle.splice(0)) idle();
+  }
+
+  /** Turns running in this process now. */
+  get size(): number {
+    return this.running.size;
+  }
+
+  /** Settles once no turn runs in this process (a draining instance lets them finish). */
+  whenIdle(): Promise<void> {
+    if (this.running.size === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idle.push(resolve));
   }
 
   /** Interrupts the conversation's running turn; answers once its end is stored, so a next send is taken. */

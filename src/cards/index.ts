@@ -1,6 +1,6 @@
 /**
  * The cards: importing this registers `<svc-payment-gate>`, `<svc-info-collect>` and `<svc-connector-setup>`
- * (once, however often it is loaded). `<svc-chat>` imports them itself.
+ * (once, however often it is loaded). The chat's panel module (`src/panel.ts`) registers them with the chat.
  */
 
 export { type CardClient, type CardHost, cardHostContext } from '../internal/context.js';

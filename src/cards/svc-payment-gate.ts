@@ -1,16 +1,12 @@
 import { html, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
-import { ApiError } from '../client/errors.js';
 import { isRightToLeft } from '../internal/labels/languages.js';
 import type { PaymentLabels } from '../internal/labels/types.js';
 import { safeUrl } from '../internal/safe-url.js';
 import type { PaymentGatePayload, PaymentStatus } from '../protocol/types.js';
+import { OrderStatusController } from './order-status.js';
 import { SvcCard } from './svc-card.js';
 import styles from './svc-payment-gate.styles.js';
 
-/** Polling of the order's status: quick after the pay page was opened, slower while nothing happens. */
-const POLL_FIRST_MS = 1_000;
-const POLL_IDLE_MS = 3_000;
-const POLL_MAX_MS = 30_000;
 /** A second click this soon after the first opens no second pay page. */
 const REOPEN_AFTER_MS = 1_500;
 
@@ -51,10 +47,8 @@ export class SvcPaymentGate extends SvcCard {
     payment: { attribute: false },
     status: {},
     labels: { attribute: false },
-    _polled: { state: true },
-    _now: { state: true },
     _opening: { state: true },
-    _opened: { state: true },
+    _payPageOpened: { state: true },
   };
 
   /** The order (`payment_gate` record's `payment`). */
@@ -64,16 +58,11 @@ export class SvcPaymentGate extends SvcCard {
   /** Overrides of any label. */
   declare labels?: Partial<PaymentLabels>;
 
-  declare _polled?: PaymentStatus;
-  _now = Date.now();
   _opening = false;
-  _opened = false;
+  _payPageOpened = false;
 
   #shown?: PaymentStatus;
-  #pollTimer?: ReturnType<typeof setTimeout>;
-  #pollDelay = POLL_IDLE_MS;
-  #polling?: AbortController;
-  #tick?: ReturnType<typeof setInterval>;
+  readonly #order = new OrderStatusController(this, () => this.cardClient?.payments);
   #reopen?: ReturnType<typeof setTimeout>;
 
   get #labels(): PaymentLabels {
@@ -82,25 +71,13 @@ export class SvcPaymentGate extends SvcCard {
 
   /** What the card shows: a final status from the conversation or the service, else expired by the clock. */
   get shownStatus(): PaymentStatus {
-    const final = [this.status, this._polled].find((s) => s && s !== 'pending');
+    const final = [this.status, this.#order.polled].find((s) => s && s !== 'pending');
     if (final) return final;
-    return this.#msLeft() <= 0 ? 'expired' : 'pending';
-  }
-
-  #msLeft(): number {
-    const expires = Date.parse(this.payment?.expiresAt ?? '');
-    return Number.isNaN(expires) ? Number.POSITIVE_INFINITY : expires - this._now;
-  }
-
-  override connectedCallback(): void {
-    super.connectedCallback();
-    this._now = Date.now();
-    this.#follow(0);
+    return this.#order.msLeft <= 0 ? 'expired' : 'pending';
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    this.#stopFollowing();
     clearTimeout(this.#reopen);
     this._opening = false;
   }
@@ -112,8 +89,8 @@ export class SvcPaymentGate extends SvcCard {
       if (this.#shown) this.emit('svc-payment-status', { orderId: this.payment?.orderId ?? '', status });
       this.#shown = status;
     }
-    if (status !== 'pending') this.#stopFollowing();
-    else if (changed.has('payment') || changed.has('client')) this.#follow(0);
+    if (status !== 'pending') this.#order.stop();
+    else if (changed.has('payment') || changed.has('client')) this.#order.follow();
   }
 
   /** Pays: opens the pay page in a new tab unless the host cancels `svc-payment-open`. */
@@ -132,56 +109,8 @@ export class SvcPaymentGate extends SvcCard {
     );
     if (event.defaultPrevented) return;
     window.open(url.href, '_blank', 'noopener');
-    this._opened = true;
-    this.#pollDelay = POLL_FIRST_MS;
-    this.#follow(POLL_FIRST_MS);
-  }
-
-  /** Follows a pending order: a clock for the countdown, and the service's status with backoff. */
-  #follow(firstPollInMs: number): void {
-    if (!this.isConnected || !this.payment || this.shownStatus !== 'pending') return;
-    this.#tick ??= setInterval(() => {
-      const wasLeft = this.#msLeft();
-      this._now = Date.now();
-      // At expiry the service settles the order: ask at once instead of at the next backoff step.
-      if (wasLeft > 0 && this.#msLeft() <= 0) this.#schedulePoll(0);
-    }, 1000);
-    this.#schedulePoll(firstPollInMs);
-  }
-
-  #schedulePoll(delayMs: number): void {
-    clearTimeout(this.#pollTimer);
-    this.#pollTimer = setTimeout(() => void this.#poll(), delayMs);
-  }
-
-  async #poll(): Promise<void> {
-    const payments = this.cardClient?.payments;
-    const orderId = this.payment?.orderId;
-    if (!orderId) return;
-    this.#polling?.abort();
-    const polling = new AbortController();
-    this.#polling = polling;
-    try {
-      // Without a client yet (the chat's context may come later) the next step asks again.
-      if (payments) {
-        const { status } = await payments.status(orderId, { signal: polling.signal });
-        if (polling.signal.aborted || orderId !== this.payment?.orderId) return;
-        this._polled = status;
-        if (status !== 'pending') return;
-      }
-    } catch (err) {
-      // An order the service does not know for this user will never change: stop asking.
-      if (polling.signal.aborted || (err instanceof ApiError && err.status === 404)) return;
-    }
-    this.#pollDelay = Math.min(this.#pollDelay * 2, POLL_MAX_MS);
-    this.#schedulePoll(this.#pollDelay);
-  }
-
-  #stopFollowing(): void {
-    clearInterval(this.#tick);
-    this.#tick = undefined;
-    clearTimeout(this.#pollTimer);
-    this.#polling?.abort();
+    this._payPageOpened = true;
+    this.#order.paying();
   }
 
   protected override render(): TemplateResult {
@@ -191,13 +120,13 @@ export class SvcPaymentGate extends SvcCard {
     const status = this.shownStatus;
     const amount = formatCny(payment.amountCny, this.language.tag);
     const pending = status === 'pending';
-    const left = this.#msLeft();
+    const left = this.#order.msLeft;
     return html`<section part="base" dir=${this.language.dir} aria-label=${payment.title}>
       <h3 part="title">${payment.title}</h3>
       ${payment.description ? html`<p part="description">${payment.description}</p>` : ''}
       <p part="amount">${amount}</p>
       <p part="status" role="status" tabindex="-1">
-        ${pending && this._opened ? labels.waiting : labels[status]}
+        ${pending && this._payPageOpened ? labels.waiting : labels[status]}
       </p>
       ${pending && Number.isFinite(left) ? html`<p part="countdown">${labels.expiresIn(formatDuration(left))}</p>` : ''}
       ${
@@ -205,7 +134,7 @@ export class SvcPaymentGate extends SvcCard {
           ? ''
           : html`<div part="actions">
             <button part="button" type="button" ?disabled=${!pending || this._opening} @click=${() => this.pay()}>
-              ${pending && this._opening ? labels.opening : pending && this._opened ? labels.payAgain : labels.pay(amount)}
+              ${pending && this._opening ? labels.opening : pending && this._payPageOpened ? labels.payAgain : labels.pay(amount)}
             </button>
           </div>`
       }

@@ -17,15 +17,16 @@ import { MessageLog, TURN_FAILED } from './message-log.js';
 import { afterTask } from './schedule.js';
 
 /** What a message carries besides its text. */
-export type SendOptions = Pick<SendRequest, 'parts' | 'metadata' | 'toolAction' | 'senderName' | 'senderAvatar'>;
+/** A message's fields besides its text, as the visitor's client sends them. */
+export type MessageFields = Pick<SendRequest, 'parts' | 'metadata' | 'toolAction' | 'senderName' | 'senderAvatar'>;
 
 /**
  * A message as it is sent, the first time and on every retry: one `Idempotency-Key` and, once sent, one
  * request for all of them (a retry goes where the first try went, so the service can answer it with that).
  */
-interface Draft {
+interface Outgoing {
   text: string;
-  options: SendOptions;
+  options: MessageFields;
   key: string;
   request?: SendRequest;
 }
@@ -78,7 +79,7 @@ export class ChatStore {
   // The state of the conversation shown, set by #resetState.
   #log!: MessageLog;
   /** What each unsent or failed message was, and the key it is sent under every time, for `retry`. */
-  #drafts!: Map<string, Draft>;
+  #outgoing!: Map<string, Outgoing>;
   #pendingSends!: number;
   #connection!: ConnectionState;
   #hasMore!: boolean;
@@ -161,17 +162,17 @@ export class ChatStore {
    * answer (`toolAction`) is not shown: it marks its card answered. Resolves to the send's result, or
    * `undefined` when it failed (the message stays, `failed`, for `retry`) or had nothing to send.
    */
-  send(text: string, options: SendOptions = {}): Promise<SendResult | undefined> {
+  send(text: string, options: MessageFields = {}): Promise<SendResult | undefined> {
     if (this.#disposed || (!text.trim() && !options.parts?.length && !options.toolAction)) {
       return Promise.resolve(undefined);
     }
-    const draft: Draft = { text, options, key: idempotencyKey() };
+    const outgoing: Outgoing = { text, options, key: idempotencyKey() };
     let localId: string | undefined;
     if (!options.toolAction) {
       localId = this.#log.addLocal({ ...options, text });
-      this.#drafts.set(localId, draft);
+      this.#outgoing.set(localId, outgoing);
     }
-    return this.#enqueue(draft, localId);
+    return this.#enqueue(outgoing, localId);
   }
 
   /**
@@ -179,9 +180,9 @@ export class ChatStore {
    * answer was lost on the way), the service answers with it and the message is not stored twice.
    */
   retry(messageId: string): Promise<SendResult | undefined> {
-    const draft = this.#drafts.get(messageId);
-    if (!draft || !this.#log.markRetrying(messageId)) return Promise.resolve(undefined);
-    return this.#enqueue(draft, messageId);
+    const outgoing = this.#outgoing.get(messageId);
+    if (!outgoing || !this.#log.markRetrying(messageId)) return Promise.resolve(undefined);
+    return this.#enqueue(outgoing, messageId);
   }
 
   /** Stops the running reply (after a message still being sent is stored); the stream reports the end. */
@@ -239,21 +240,25 @@ export class ChatStore {
     this.#events.clear();
   }
 
-  #enqueue(draft: Draft, localId: string | undefined): Promise<SendResult | undefined> {
+  #enqueue(outgoing: Outgoing, localId: string | undefined): Promise<SendResult | undefined> {
     const { signal } = this.#scope;
     this.#pendingSends++;
     this.#changed();
-    const sent = this.#sendQueue.then(() => this.#dispatch(signal, draft, localId));
+    const sent = this.#sendQueue.then(() => this.#dispatch(signal, outgoing, localId));
     this.#sendQueue = sent;
     return sent;
   }
 
-  async #dispatch(signal: AbortSignal, draft: Draft, localId: string | undefined): Promise<SendResult | undefined> {
+  async #dispatch(
+    signal: AbortSignal,
+    outgoing: Outgoing,
+    localId: string | undefined,
+  ): Promise<SendResult | undefined> {
     if (signal.aborted) return undefined;
-    draft.request ??= this.#request(draft.text, draft.options);
-    const { request } = draft;
+    outgoing.request ??= this.#request(outgoing.text, outgoing.options);
+    const { request } = outgoing;
     try {
-      const result = await this.#api.send(request, { signal, idempotencyKey: draft.key });
+      const result = await this.#api.send(request, { signal, idempotencyKey: outgoing.key });
       if (signal.aborted) return undefined;
       // A stream that is not open resumes after the newest record seen before, so no gap is left.
       const resumeFrom = this.#log.lastId ?? result.userEventId;
@@ -275,7 +280,7 @@ export class ChatStore {
     }
   }
 
-  #request(text: string, options: SendOptions): SendRequest {
+  #request(text: string, options: MessageFields): SendRequest {
     const request: SendRequest = { message: text, ...options };
     if (this.#conversationId) return { ...request, conversationId: this.#conversationId };
     // Without an id the service would continue the user's latest conversation, which this chat does not show.
@@ -285,7 +290,7 @@ export class ChatStore {
 
   /** Reconciles the sent message with what the service stored. */
   #stored(result: SendResult, localId: string | undefined): void {
-    if (localId !== undefined) this.#drafts.delete(localId);
+    if (localId !== undefined) this.#outgoing.delete(localId);
     if (result.userMessage) {
       this.#ingest([result.userMessage], true, localId);
       return;
@@ -401,7 +406,7 @@ export class ChatStore {
 
   #resetState(): void {
     this.#log = new MessageLog();
-    this.#drafts = new Map();
+    this.#outgoing = new Map();
     this.#pendingSends = 0;
     this.#connection = 'idle';
     this.#hasMore = false;

@@ -21,7 +21,7 @@ import type { ChatMessage, ChatRole, MessageStatus } from './chat-message.js';
 import { readReply } from './reply-content.js';
 
 /** The user's message as shown before the service has stored it. */
-export interface LocalDraft {
+export interface LocalMessage {
   text: string;
   parts?: MessagePart[];
   senderName?: string;
@@ -246,7 +246,7 @@ export class MessageLog {
   }
 
   /** Shows the user's message at once, last; returns its local id. */
-  addLocal(draft: LocalDraft): string {
+  addLocal(message: LocalMessage): string {
     const n = ++this.#localCount;
     const id = `local-${n}`;
     const entry = createEntry({
@@ -256,10 +256,10 @@ export class MessageLog {
       n,
       local: true,
       status: 'sending',
-      text: [draft.text],
-      parts: draft.parts ?? [],
-      senderName: draft.senderName,
-      senderAvatar: draft.senderAvatar,
+      text: [message.text],
+      parts: message.parts ?? [],
+      senderName: message.senderName,
+      senderAvatar: message.senderAvatar,
       timestamp: new Date().toISOString(),
     });
     this.#insert(entry);

@@ -14,7 +14,7 @@ import type { RequestOptions, SvcClientConfig } from './config.js';
 import { Conversation, type ConversationOptions } from './conversation.js';
 import { SvcSdkError } from './errors.js';
 import { type HttpClient, httpOf, path } from './http.js';
-import { type SendOptions, sendCall } from './idempotency.js';
+import { type IdempotencyOptions, sendCall } from './idempotency.js';
 import { type RecordStreamOptions, readTurn, streamRecords, type TurnReadOptions } from './record-stream.js';
 import { collectTurn, mergeMcpTokens } from './turn.js';
 
@@ -38,7 +38,7 @@ export class ChatClient {
    * key of its first try: the service answers with the first result instead of storing it twice. The
    * client's `mcpTokens` are merged in (the request's win).
    */
-  async send(req: SendRequest, opts: SendOptions = {}): Promise<SendResult> {
+  async send(req: SendRequest, opts: IdempotencyOptions = {}): Promise<SendResult> {
     const mcpTokens = await mergeMcpTokens(this.http.config.mcpTokens, req.mcpTokens);
     const body: SendRequest = { ...req, mcpTokens };
     return this.http.json({ ...sendCall(opts), method: 'POST', path: '/conversations/send', body });

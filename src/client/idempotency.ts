@@ -7,7 +7,7 @@ import type { Call } from './http.js';
  */
 
 /** Options of a send: the key to send it under (one per message; reuse it on every retry of that message). */
-export interface SendOptions extends RequestOptions {
+export interface IdempotencyOptions extends RequestOptions {
   /** Default: a new random UUID. */
   idempotencyKey?: string;
 }
@@ -27,6 +27,6 @@ export const idempotencyKey = (): string =>
  * (a POST): a service without this extension (the key is ours, not the spec's) would store a repeat again. Whoever
  * retries a message on purpose (`ChatStore.retry`, a caller) sends it again under its first key.
  */
-export function sendCall({ idempotencyKey: key = idempotencyKey(), ...opts }: SendOptions): Partial<Call> {
+export function sendCall({ idempotencyKey: key = idempotencyKey(), ...opts }: IdempotencyOptions): Partial<Call> {
   return { ...opts, headers: { 'idempotency-key': key } };
 }

@@ -9,7 +9,7 @@ import { linkSignal } from './abort.js';
 import type { RequestOptions, SvcClientConfig } from './config.js';
 import { SvcSdkError } from './errors.js';
 import { type HttpClient, httpOf, path } from './http.js';
-import { type SendOptions, sendCall } from './idempotency.js';
+import { type IdempotencyOptions, sendCall } from './idempotency.js';
 import { type RecordStreamOptions, readTurn, streamRecords, type TurnReadOptions } from './record-stream.js';
 
 export interface TrainingStreamOptions extends RecordStreamOptions {
@@ -33,7 +33,7 @@ export class TrainingChat {
   }
 
   /** Sends a message to the training conversation (under an `Idempotency-Key`, like `chat.send`); the reply is read from `stream`. */
-  async send(message: string | TrainingSendRequest, opts: SendOptions = {}): Promise<TrainingSendResult> {
+  async send(message: string | TrainingSendRequest, opts: IdempotencyOptions = {}): Promise<TrainingSendResult> {
     const body = typeof message === 'string' ? { message } : message;
     return this.http.json({ ...sendCall(opts), method: 'POST', path: path`/agents/${this.agentId}/dev/send`, body });
   }

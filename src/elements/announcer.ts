@@ -2,7 +2,8 @@ import { html, type ReactiveController, type ReactiveControllerHost, type Templa
 import type { ChatLabels } from '../internal/labels/types.js';
 import type { SvcMarkdown } from './svc-markdown.js';
 
-type Host = ReactiveControllerHost & HTMLElement & { renderRoot: ParentNode };
+/** What the announcer needs of the chat's panel: where its replies render, and its labels. */
+type Host = ReactiveControllerHost & HTMLElement & { readonly renderRoot: ParentNode; readonly chatLabels: ChatLabels };
 
 /**
  * What a screen reader hears of a reply. The conversation is a `log` that is not live: a streamed reply
@@ -14,10 +15,7 @@ export class AnnouncerController implements ReactiveController {
   /** A turn ended: its replies are announced after the next render, which shows the turn as it ended. */
   #turnEnded = false;
 
-  constructor(
-    private readonly host: Host,
-    private readonly labels: () => ChatLabels,
-  ) {
+  constructor(private readonly host: Host) {
     host.addController(this);
     // The chat's own event, on the chat itself: the listener lives as long as the element.
     host.addEventListener('svc-turn-complete', (event) => {
@@ -44,7 +42,8 @@ export class AnnouncerController implements ReactiveController {
         card.shadowRoot?.querySelector('[part~=base]')?.getAttribute('aria-label'),
       );
       const said = [markdown?.plainText, ...cards].filter(Boolean).join(' ');
-      if (said) spoken.push(this.labels().replyFinished(row.querySelector('[part~=name]')?.textContent ?? '', said));
+      if (said)
+        spoken.push(this.host.chatLabels.replyFinished(row.querySelector('[part~=name]')?.textContent ?? '', said));
     }
     // A new text node each time: the same words twice are announced twice.
     const region = this.host.renderRoot.querySelector('[part~=announcer]');

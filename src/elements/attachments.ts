@@ -23,13 +23,14 @@ export interface PendingFile {
   readonly upload: AbortController;
 }
 
-export interface AttachmentsOptions {
-  /** The files client of the chat; without one nothing can be attached. */
-  files(): FilesClient | undefined;
-  labels(): ChatLabels;
-  lang(): string;
+/** What the attachments need of the chat's panel. */
+export interface AttachmentsHost extends ReactiveControllerHost {
+  /** Every label of the chat's language, with the page's overrides. */
+  readonly chatLabels: ChatLabels;
+  /** The language of sizes. */
+  readonly languageTag: string;
   /** Accepted kinds, as a file input's `accept`: `image/*,.pdf,text/csv`; empty accepts every kind. */
-  accept(): string | undefined;
+  accept?: string;
 }
 
 /**
@@ -46,8 +47,9 @@ export class AttachmentsController implements ReactiveController {
   dragging = false;
 
   constructor(
-    private readonly host: ReactiveControllerHost,
-    private readonly options: AttachmentsOptions,
+    private readonly host: AttachmentsHost,
+    /** The files client of the chat; without one nothing can be attached. */
+    private readonly filesClient: () => FilesClient | undefined,
   ) {
     host.addController(this);
   }
@@ -64,7 +66,7 @@ export class AttachmentsController implements ReactiveController {
 
   /** Checks and uploads files; the refused ones are named in `notice`. */
   add(list: Iterable<File>): void {
-    const labels = this.options.labels();
+    const labels = this.host.chatLabels;
     const problems: string[] = [];
     for (const file of list) {
       if (this.files.length >= MAX_ATTACHMENTS) {
@@ -134,9 +136,9 @@ export class AttachmentsController implements ReactiveController {
   };
 
   #problem(file: File, labels: ChatLabels): string | undefined {
-    if (!accepts(this.options.accept() ?? '', file)) return labels.fileTypeNotAccepted(file.name);
+    if (!accepts(this.host.accept ?? '', file)) return labels.fileTypeNotAccepted(file.name);
     if (file.size > MAX_UPLOAD_BYTES) {
-      return labels.fileTooLarge(file.name, formatBytes(MAX_UPLOAD_BYTES, this.options.lang()));
+      return labels.fileTooLarge(file.name, formatBytes(MAX_UPLOAD_BYTES, this.host.languageTag));
     }
     if (file.size === 0) return labels.fileEmpty(file.name);
     return undefined;
@@ -146,9 +148,9 @@ export class AttachmentsController implements ReactiveController {
     const preview = file.type.startsWith('image/') ? URL.createObjectURL(file) : undefined;
     const upload = new AbortController();
     this.files = [...this.files, { name: file.name, size: file.size, preview, status: 'uploading', upload }];
-    const client = this.options.files();
+    const client = this.filesClient();
     if (!client) {
-      this.#settle(upload, { status: 'failed', error: this.options.labels().signInRequired });
+      this.#settle(upload, { status: 'failed', error: this.host.chatLabels.signInRequired });
       return;
     }
     client.upload(file, { signal: upload.signal }).then(
@@ -156,7 +158,7 @@ export class AttachmentsController implements ReactiveController {
       (err: unknown) => {
         if (upload.signal.aborted) return;
         const reason = err instanceof Error ? err.message : String(err);
-        this.#settle(upload, { status: 'failed', error: this.options.labels().uploadFailed(file.name, reason) });
+        this.#settle(upload, { status: 'failed', error: this.host.chatLabels.uploadFailed(file.name, reason) });
       },
     );
   }

@@ -9,15 +9,14 @@ import type { SvcEmitter } from '../internal/emit.js';
 import type { PersistedChat } from '../internal/persist.js';
 import { type ChatSettings, persistedConversation, targetAgentIds } from './chat-settings.js';
 
-type Host = ReactiveControllerHost & SvcEmitter & ChatSettings & { mode: string; opened: boolean };
-
-export interface ChatConnectionOptions {
+/** What the connection needs of the chat's panel: its settings, and what it does when the connection changes. */
+export interface ConnectionHost extends ReactiveControllerHost, SvcEmitter, ChatSettings {
+  /** The chat shows (inline, or the launcher's panel open). */
+  readonly shown: boolean;
   /** The credential when none of `client`, `tokenProvider`, `tokenEndpoint` and `token` is set (an SMS session). */
   signedInVisitor(): Omit<ChatClientOptions, 'baseUrl'>;
   /** A new client and store are in use (`undefined`: none, until the visitor signs in). */
-  changed(connection: { chat: ChatClient; store: ChatStore } | undefined): void;
-  /** A reply ended (`svc-turn-complete` is emitted too). */
-  turnComplete(): void;
+  connectionChanged(connection: { chat: ChatClient; store: ChatStore } | undefined): void;
   /** The service refused the credential. */
   unauthorized(): void;
 }
@@ -43,15 +42,14 @@ export class ChatConnection implements ReactiveController {
   previous?: string;
   #previousSlot?: PersistedChat;
   #setup?: unknown[];
+  /** The setup whose service was asked about once the chat showed (a check may still be on its way). */
+  #asked?: unknown[];
   #conversationId?: string;
   #agents?: string;
   #unsubscribes: (() => void)[] = [];
   readonly #cards: ContextProvider<typeof cardHostContext>;
 
-  constructor(
-    private readonly host: Host,
-    private readonly options: ChatConnectionOptions,
-  ) {
+  constructor(private readonly host: ConnectionHost) {
     this.#cards = new ContextProvider(host, { context: cardHostContext });
     host.addController(this);
   }
@@ -101,7 +99,7 @@ export class ChatConnection implements ReactiveController {
     this.store?.dispose();
     this.store = undefined;
     this.#cards.setValue(undefined);
-    this.options.changed(undefined);
+    this.host.connectionChanged(undefined);
   }
 
   /** (Re)builds the client and the store from the current settings. */
@@ -117,7 +115,7 @@ export class ChatConnection implements ReactiveController {
       const credentials =
         tokenProvider || tokenEndpoint || token || host.signIn !== 'sms'
           ? { token, tokenProvider, tokenEndpoint }
-          : this.options.signedInVisitor();
+          : host.signedInVisitor();
       try {
         chat = createChatClient({ baseUrl: host.baseUrl || location.origin, ...credentials });
       } catch (err) {
@@ -125,7 +123,7 @@ export class ChatConnection implements ReactiveController {
         this.fatal = (err as Error).message;
       }
       if (!chat) {
-        if (host.signIn === 'sms') this.askReach();
+        if (host.signIn === 'sms') this.checkReachabilityOnce();
         host.requestUpdate();
         return;
       }
@@ -143,14 +141,11 @@ export class ChatConnection implements ReactiveController {
         store.clearError();
         host.emit('svc-message-sent', { conversationId: result.conversationId, text: request.message, result });
       }),
-      store.on('turn-complete', (detail) => {
-        this.options.turnComplete();
-        host.emit('svc-turn-complete', detail);
-      }),
+      store.on('turn-complete', (detail) => host.emit('svc-turn-complete', detail)),
       store.on('error', ({ message, status, cause }) => {
         // A reply that failed has the turn's `result` record as its cause.
         this.failure = { status, reply: (cause as { type?: unknown } | undefined)?.type === 'result' };
-        if (status === 401) this.options.unauthorized();
+        if (status === 401) host.unauthorized();
         host.emit('svc-error', { message, status });
         console.error(`<svc-chat>: ${message}`);
       }),
@@ -161,12 +156,12 @@ export class ChatConnection implements ReactiveController {
       client: { chat, payments: new PaymentsClient(chat.http) },
       send: (text, options) => store.send(text, options),
     });
-    this.options.changed({ chat, store });
+    host.connectionChanged({ chat, store });
     host.requestUpdate();
     const resume = host.conversationId || persisted?.load();
     if (resume) void store.load(resume);
     host.emit('svc-ready', { conversationId: resume ?? null });
-    this.askReach();
+    this.checkReachabilityOnce();
   }
 
   /** Starts a new conversation with the next message, keeping the way back to the one shown. */
@@ -191,13 +186,13 @@ export class ChatConnection implements ReactiveController {
 
   /**
    * Once the chat shows (inline, or the launcher's panel open), asks whether the service at `base-url`
-   * answers, so a wrong address is said before the visitor types. A given `client` has no address to ask.
+   * answers, so a wrong address is said before the visitor types: once for each setup, however often the chat
+   * starts or shows. A given `client` has no address to ask.
    */
-  askReach(): void {
-    const { host } = this;
-    if (this.unreachable === undefined && !host.client && (host.mode !== 'launcher' || host.opened)) {
-      void this.checkReach();
-    }
+  checkReachabilityOnce(): void {
+    if (this.#asked === this.#setup || this.host.client || !this.host.shown) return;
+    this.#asked = this.#setup;
+    void this.checkReachability();
   }
 
   /**
@@ -206,7 +201,7 @@ export class ChatConnection implements ReactiveController {
    * token would log. The visitor reads a plain sentence; the site's developer reads the address in the
    * `svc-error` event and in the browser's own console line about the refused request.
    */
-  async checkReach(): Promise<void> {
+  async checkReachability(): Promise<void> {
     const setup = this.#setup;
     const url = this.host.baseUrl || location.origin;
     const answered = await fetch(`${url}/api/v2/`, { method: 'OPTIONS' }).then(

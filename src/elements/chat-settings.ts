@@ -1,6 +1,9 @@
 import type { TokenProvider } from '../client/auth.js';
 import type { ChatClient } from '../client/chat.js';
+import type { ChatLabels } from '../internal/labels/types.js';
 import { type PersistedChat, persistedChat } from '../internal/persist.js';
+
+export type ChatMode = 'inline' | 'launcher';
 
 /** The properties of `<svc-chat>` its connection to the service is built from. */
 export interface ChatSettings {
@@ -16,6 +19,41 @@ export interface ChatSettings {
   workspace?: string;
   persist?: string;
 }
+
+/** What `<svc-chat>` hands its panel (`<svc-chat-panel>`): its own properties of these names, as they are. */
+export interface PanelSettings extends ChatSettings {
+  mode: ChatMode;
+  persistSession: boolean;
+  heading?: string;
+  imageHosts?: string;
+  labels?: Partial<ChatLabels>;
+  agents?: Record<string, { name: string; avatar?: string }>;
+  showThinking: boolean;
+  accept?: string;
+}
+
+/** The names of {@link PanelSettings}: the launcher copies each to its panel, which declares each a property. */
+export const PANEL_SETTINGS = [
+  'baseUrl',
+  'agentId',
+  'agentIds',
+  'conversationId',
+  'token',
+  'tokenEndpoint',
+  'tokenProvider',
+  'client',
+  'signIn',
+  'workspace',
+  'persist',
+  'mode',
+  'persistSession',
+  'heading',
+  'imageHosts',
+  'labels',
+  'agents',
+  'showThinking',
+  'accept',
+] as const satisfies readonly (keyof PanelSettings)[];
 
 /** The agents of new conversations, from `agent-ids` (space or comma separated) or `agent-id`. */
 export function targetAgentIds({ agentIds, agentId }: ChatSettings): string[] | undefined {

@@ -1,7 +1,6 @@
 import { loadOnce } from '../internal/load-once.js';
 import { whenIdle } from '../internal/when-idle.js';
 import type * as Panel from '../panel.js';
-import { importPanel } from './import-panel.js';
 
 /** Everything `<svc-chat>` loads after its launcher (`src/panel.ts`). */
 export type PanelModule = typeof Panel;
@@ -16,11 +15,13 @@ export const panelArrived = new Promise<PanelModule>((resolve) => {
 /**
  * Loads the chat's panel and the other elements: the conversation, its store and client, the cards, the SMS
  * sign-in and the attachments are most of the widget, and the launcher needs none of them (docs/performance.md,
- * start-up). A dynamic import: a site's bundler makes it a chunk of its own; the script-tag files load
- * `svc-chat-panel.js` from next to themselves (`script-tag/import-panel.ts`).
+ * start-up). A dynamic import: a chunk of its own in a site's bundle, and `svc-chat-panel.js` in the script-tag
+ * files.
  */
-export const loadPanel: () => Promise<PanelModule> = loadOnce(importPanel, 'svc-chat: the chat did not load', (panel) =>
-  arrived(panel),
+export const loadPanel: () => Promise<PanelModule> = loadOnce(
+  () => import('../panel.js'),
+  'svc-chat: the chat did not load',
+  (panel) => arrived(panel),
 );
 
 /** Loads the panel when the page is idle; nothing where there is no page (a server rendering one). */

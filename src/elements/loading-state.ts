@@ -1,52 +1,77 @@
 import { h, iconNode, setAttributes } from '../internal/dom.js';
-import { SEND_PATH } from '../internal/icon-paths.js';
+import { CLOSE_PATH, SEND_PATH } from '../internal/icon-paths.js';
 import type { LauncherLabels } from '../internal/labels/launcher.js';
-import type { EarlyInput } from './chat-panel.js';
 
 /**
- * The panel of `<svc-chat>` while its file loads, drawn with DOM calls (Lit comes with the panel): it says so
- * (or that the service cannot be reached, when the file did not load), and the visitor can already write, and
- * send: `early` keeps what they typed and whether they sent it, and the panel takes both over when it arrives
- * (with the focus).
+ * The panel of `<svc-chat>` while its module loads, drawn with DOM calls (Lit comes with the panel): its header
+ * (the title and, for a launcher, the close button), a notice that it is on its way (or that the service cannot
+ * be reached, when the module did not load), and a field the visitor can already write in, and send from: the
+ * panel takes over what they typed and whether they sent it (`typed`, `sent`) when it arrives.
  */
 export class LoadingState {
-  readonly early: EarlyInput = { draft: '', send: false };
+  /** What the visitor typed. */
+  typed = '';
+  /** They sent it. */
+  sent = false;
+  readonly section: HTMLElement;
+  readonly input: HTMLTextAreaElement;
+  readonly #title = h('h2', { part: 'title' });
+  readonly #header: HTMLElement;
+  readonly #close: HTMLButtonElement;
   readonly #notice = h('div', { part: 'notice', role: 'status' });
-  readonly #input: HTMLTextAreaElement;
-  readonly #sendButton: HTMLButtonElement;
-  readonly #nodes: Element[];
+  readonly #sendButton = h('button', { part: 'send-button', type: 'submit' }, iconNode(SEND_PATH));
 
-  constructor() {
+  constructor(close: () => void) {
     const send = (event: Event) => {
       event.preventDefault();
-      this.early.send = !!this.early.draft.trim();
+      this.sent = !!this.typed.trim();
     };
-    this.#input = h('textarea', {
+    this.input = h('textarea', {
       part: 'input',
       rows: '1',
       oninput: () => {
-        this.early.draft = this.#input.value;
+        this.typed = this.input.value;
       },
       onkeydown: (e) => {
         const key = e as KeyboardEvent;
         if (key.key === 'Enter' && !key.shiftKey && !key.isComposing) send(e);
       },
     });
-    this.#sendButton = h('button', { part: 'send-button', type: 'submit' }, iconNode(SEND_PATH));
-    const composer = h('form', { part: 'composer', onsubmit: send }, this.#input, this.#sendButton);
-    this.#nodes = [this.#notice, h('div', { class: 'loading' }), composer];
+    this.#close = h(
+      'button',
+      { class: 'icon-button', part: 'close-button', type: 'button', onclick: close },
+      iconNode(CLOSE_PATH),
+    );
+    this.#header = h('header', { part: 'header' }, this.#title, h('slot', { name: 'header-actions' }));
+    const composer = h('form', { part: 'composer', onsubmit: send }, this.input, this.#sendButton);
+    this.section = h(
+      'section',
+      { part: 'panel', 'aria-busy': 'true' },
+      this.#header,
+      this.#notice,
+      h('div', { class: 'loading' }),
+      composer,
+    );
   }
 
-  /** Puts the loading state in `panel` (after its header), in the language of `labels`. */
-  draw(panel: Element, labels: LauncherLabels, failed: boolean): void {
+  /** Draws the loading state in the language of `labels`, with the panel's `title`, as a dialog for a launcher. */
+  draw(
+    labels: LauncherLabels,
+    frame: { title: string; dir: string; launcher: boolean; modal: boolean },
+    failed: boolean,
+  ): void {
+    setAttributes(this.section, {
+      dir: frame.dir,
+      role: frame.launcher ? 'dialog' : 'region',
+      'aria-modal': frame.modal ? 'true' : undefined,
+      'aria-label': frame.title,
+    });
+    this.#title.textContent = frame.title;
+    if (!frame.launcher) this.#close.remove();
+    else if (!this.#close.parentNode) this.#header.append(this.#close);
+    setAttributes(this.#close, { title: labels.close, 'aria-label': labels.close });
     this.#notice.textContent = failed ? labels.networkError : labels.connecting;
-    setAttributes(this.#input, { 'aria-label': labels.placeholder, placeholder: labels.placeholder });
+    setAttributes(this.input, { 'aria-label': labels.placeholder, placeholder: labels.placeholder });
     setAttributes(this.#sendButton, { 'aria-label': labels.send, title: labels.send });
-    if (this.#notice.parentNode !== panel) panel.append(...this.#nodes);
-  }
-
-  /** The panel has arrived: it takes the place of the loading state. */
-  remove(): void {
-    for (const node of this.#nodes) node.remove();
   }
 }

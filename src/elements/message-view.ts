@@ -1,12 +1,9 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import type { ChatMessage } from '../chat/chat-message.js';
-import type { AgentStatus, ContentBlock, Delegation, ImageBlock, MessagePart } from '../protocol/types.js';
-import '../cards/svc-connector-setup.js';
-import '../cards/svc-info-collect.js';
-import '../cards/svc-payment-gate.js';
 import { downloadIcon, fileIcon, pauseIcon, speakerIcon } from '../internal/content-icons.js';
 import type { ChatLabels } from '../internal/labels/types.js';
 import type { Direction } from '../internal/language.js';
+import type { AgentStatus, ContentBlock, Delegation, ImageBlock, MessagePart } from '../protocol/types.js';
 import { formatBytes } from './attachments.js';
 import type { FileDownloadController } from './file-download.js';
 import type { ImageViewerController } from './image-viewer.js';
@@ -41,7 +38,10 @@ export interface ViewContext {
   images: ImageViewerController;
 }
 
-/** One row of the conversation. Everything textual goes through Lit bindings or the sanitizing markdown. */
+/**
+ * One row of the conversation. Everything textual goes through Lit bindings or the sanitizing markdown. The
+ * cards it renders are registered by the panel's entry module (`src/panel.ts`), as every element is.
+ */
 export function renderMessage(message: ChatMessage, view: ViewContext): TemplateResult {
   if (message.role === 'user') return renderUser(message, view);
   if (message.role === 'system') {

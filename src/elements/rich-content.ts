@@ -1,20 +1,17 @@
-import type { ReactiveControllerHost } from 'lit';
 import type { ChatStore } from '../chat/chat-store.js';
 import type { ChatClient } from '../client/chat.js';
 import { FilesClient } from '../client/files.js';
 import type { HttpClient } from '../client/http.js';
 import type { ChatLabels } from '../internal/labels/types.js';
-import { AttachmentsController } from './attachments.js';
+import { AttachmentsController, type AttachmentsHost } from './attachments.js';
 import { FileDownloadController } from './file-download.js';
 import { ImageViewerController } from './image-viewer.js';
 import type { ViewContext } from './message-view.js';
 import { ReadAloudController } from './read-aloud.js';
 
-export interface RichContentOptions {
-  labels(): ChatLabels;
-  lang(): string;
-  /** Accepted kinds of attachments (a file input's `accept`). */
-  accept(): string | undefined;
+/** What the rich content needs of the chat's panel. */
+export interface RichContentHost extends AttachmentsHost {
+  readonly renderRoot: ParentNode;
 }
 
 /** What the controllers use of the chat attached. */
@@ -36,8 +33,8 @@ export class RichContent {
   readonly #images: ImageViewerController;
   #services?: Services;
 
-  constructor(host: ReactiveControllerHost & HTMLElement & { renderRoot: ParentNode }, options: RichContentOptions) {
-    this.attachments = new AttachmentsController(host, { ...options, files: () => this.#services?.files });
+  constructor(host: RichContentHost) {
+    this.attachments = new AttachmentsController(host, () => this.#services?.files);
     const services = () => this.#services;
     this.#readAloud = new ReadAloudController(host, services);
     this.#downloads = new FileDownloadController(host, services);

@@ -1,4 +1,5 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import type { ChatStore } from '../chat/chat-store.js';
 import { isAtEnd } from '../internal/at-end.js';
 
 /** Distance from the top under which older messages are loaded. */
@@ -6,14 +7,11 @@ const HISTORY_PX = 200;
 /** Space kept above a card shown from its top. */
 const CARD_MARGIN_PX = 8;
 
-/** What the controller needs of the conversation: its history paging and whether a reply runs. */
-export interface ScrollSource {
-  /** The scrolling list, once rendered. */
-  list(): HTMLElement | null;
-  hasMoreHistory(): boolean;
-  loadingHistory(): boolean;
-  loadOlder(): void;
-  running(): boolean;
+/** What the controller needs of the chat's panel: its list (`part="messages"`) and the store shown in it. */
+export interface ScrollHost extends ReactiveControllerHost {
+  readonly renderRoot: ParentNode;
+  /** The conversation's history paging, and whether a reply runs. */
+  readonly store?: ChatStore;
 }
 
 /**
@@ -39,15 +37,17 @@ export class ScrollFollowController implements ReactiveController {
   #atCard = false;
   #restoreFrom?: { height: number; top: number };
   readonly #grown = new ResizeObserver(() => {
-    const list = this.source.list();
+    const list = this.#list;
     if (this.#follow && list) this.#toEnd(list);
   });
 
-  constructor(
-    private readonly host: ReactiveControllerHost,
-    private readonly source: ScrollSource,
-  ) {
+  constructor(private readonly host: ScrollHost) {
     host.addController(this);
+  }
+
+  /** The scrolling list, once rendered. */
+  get #list(): HTMLElement | null {
+    return this.host.renderRoot.querySelector('[part~=messages]');
   }
 
   /** Follows the end from the next render on (the visitor sent a message, or opened the chat). */
@@ -57,7 +57,7 @@ export class ScrollFollowController implements ReactiveController {
 
   /** The list's `scroll` listener. */
   readonly onScroll = (): void => {
-    const list = this.source.list();
+    const list = this.#list;
     if (!list) return;
     // Within a pixel: Firefox keeps fractional positions, and may round one once rows change.
     const moved = list.scrollTop - this.#lastTop;
@@ -76,7 +76,7 @@ export class ScrollFollowController implements ReactiveController {
 
   /** Scrolls to the end and follows it again. */
   readonly jumpToEnd = (): void => {
-    const list = this.source.list();
+    const list = this.#list;
     this.#follow = true;
     if (this.awayFromEnd) {
       this.awayFromEnd = false;
@@ -102,13 +102,13 @@ export class ScrollFollowController implements ReactiveController {
   hostUpdate(): void {
     // Decided before the render that shows the new content, so the jump button comes with it (set after the
     // render, it would take a second update).
-    if (!this.#follow && this.source.running()) this.awayFromEnd = true;
+    if (!this.#follow && this.host.store?.running) this.awayFromEnd = true;
   }
 
   hostUpdated(): void {
-    const list = this.source.list();
+    const list = this.#list;
     if (!list) return;
-    if (this.#restoreFrom && !this.source.loadingHistory()) {
+    if (this.#restoreFrom && !this.host.store?.loadingHistory) {
       list.scrollTop = this.#restoreFrom.top + (list.scrollHeight - this.#restoreFrom.height);
       this.#lastTop = list.scrollTop;
       this.#restoreFrom = undefined;
@@ -127,11 +127,9 @@ export class ScrollFollowController implements ReactiveController {
 
   /** Near the top of what is loaded, older messages are fetched and put above, keeping the view in place. */
   #loadOlderNearTop(list: HTMLElement): void {
-    const { source } = this;
-    if (list.scrollTop > HISTORY_PX || !source.hasMoreHistory() || source.loadingHistory() || this.#restoreFrom) {
-      return;
-    }
+    const { store } = this.host;
+    if (list.scrollTop > HISTORY_PX || !store?.hasMoreHistory || store.loadingHistory || this.#restoreFrom) return;
     this.#restoreFrom = { height: list.scrollHeight, top: list.scrollTop };
-    source.loadOlder();
+    void store.loadOlder();
   }
 }

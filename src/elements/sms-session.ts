@@ -1,57 +1,48 @@
-import { html, nothing, type ReactiveControllerHost, type TemplateResult } from 'lit';
+import type { ReactiveControllerHost } from 'lit';
 import type { ChatClientOptions } from '../chat/create-chat-client.js';
 import type { SessionGrant } from '../client/auth.js';
 import { AuthenticationError } from '../client/errors.js';
 import type { SvcEmitter } from '../internal/emit.js';
 import type { ChatLabels } from '../internal/labels/types.js';
 import type { SignedIn } from './svc-sms-sign-in.js';
-import './svc-sms-sign-in.js';
 
-/** What the session needs of the chat around it. */
-export interface SmsSessionOptions {
-  baseUrl(): string;
-  workspace(): string | undefined;
+/** What the session needs of the chat's panel. */
+export interface SmsSessionHost extends ReactiveControllerHost, SvcEmitter {
+  /** The service's address (`base-url`, else the page's origin). */
+  readonly serviceUrl: string;
+  workspace?: string;
   /** Keep the session in `sessionStorage` (`persist-session`). */
-  persist(): boolean;
-  labels(): ChatLabels;
-  lang(): string;
-  dir(): string;
-  /** Overrides of the sign-in's labels. */
-  overrides(): Partial<ChatLabels> | undefined;
-  /** The visitor signed in: the chat starts again with their session. */
-  signedIn(): void;
+  persistSession: boolean;
+  /** Every label of the chat's language, with the page's overrides. */
+  readonly chatLabels: ChatLabels;
 }
 
 /**
- * The session of a visitor who signs in by SMS (`sign-in="sms"`): the sign-in form while there is none, the
- * grant handed to the client once, the session kept in `sessionStorage` with `persist-session`, and signing
- * out when the service refuses it. An SMS session cannot be renewed silently: when it ends, the visitor is
- * back at the form with `sessionExpired`.
+ * The session of a visitor who signs in by SMS (`sign-in="sms"`): the grant handed to the client once, the
+ * session kept in `sessionStorage` with `persist-session`, and signing out when the service refuses it. An SMS
+ * session cannot be renewed silently: when it ends, the visitor is back at the form, which says so (`ended`).
  */
 export class SmsSession {
   /** The visitor was signed out because their session ended. */
   ended = false;
   #grant?: SessionGrant;
 
-  constructor(
-    private readonly host: ReactiveControllerHost & SvcEmitter,
-    private readonly options: SmsSessionOptions,
-  ) {}
+  constructor(private readonly host: SmsSessionHost) {}
 
   get #key(): string {
-    return `svc-chat-session:${this.options.baseUrl()}|${this.options.workspace() ?? ''}`;
+    return `svc-chat-session:${this.host.serviceUrl}|${this.host.workspace ?? ''}`;
   }
 
   /** The client's credential for the signed-in visitor; none before they sign in. */
   credentials(): Pick<ChatClientOptions, 'tokenProvider'> {
-    const grant = this.#grant ?? (this.options.persist() ? readSession(this.#key) : undefined);
+    const grant = this.#grant ?? (this.host.persistSession ? readSession(this.#key) : undefined);
     if (!grant) return {};
     // When the session ends (or the service refuses it), the request core reports this 401 and the visitor
     // signs in again.
     let handed = false;
     return {
       tokenProvider: async () => {
-        if (handed) throw new AuthenticationError(401, this.options.labels().sessionExpired, undefined);
+        if (handed) throw new AuthenticationError(401, this.host.chatLabels.sessionExpired, undefined);
         handed = true;
         return grant;
       },
@@ -66,32 +57,19 @@ export class SmsSession {
     this.host.requestUpdate();
   }
 
-  #signedIn(event: CustomEvent<SignedIn>): void {
-    // The page hears who signed in, never the token itself.
+  /**
+   * The sign-in element's `svc-signed-in`: keeps its session and tells the page who signed in, never the token.
+   * False when it carries no session.
+   */
+  signedIn(event: CustomEvent<SignedIn>): boolean {
     event.stopPropagation();
     const { token, user_id, expires_at } = event.detail;
-    if (!token) return;
+    if (!token) return false;
     this.#grant = { token, expires_at };
     this.ended = false;
     this.host.emit('svc-signed-in', { user_id, expires_at });
-    if (this.options.persist()) sessionStorage.setItem(this.#key, JSON.stringify(this.#grant));
-    this.options.signedIn();
-  }
-
-  render(): TemplateResult {
-    const { options } = this;
-    const ended = this.ended ? html`<div part="notice" role="alert">${options.labels().sessionExpired}</div>` : nothing;
-    return html`${ended}
-      <div part="sign-in">
-        <svc-sms-sign-in
-          base-url=${options.baseUrl()}
-          workspace=${options.workspace() ?? ''}
-          lang=${options.lang()}
-          dir=${options.dir()}
-          .labels=${options.overrides()}
-          @svc-signed-in=${(e: CustomEvent<SignedIn>) => this.#signedIn(e)}
-        ></svc-sms-sign-in>
-      </div>`;
+    if (this.host.persistSession) sessionStorage.setItem(this.#key, JSON.stringify(this.#grant));
+    return true;
   }
 }
 

@@ -1,5 +1,7 @@
 import type { TokenProvider } from '../client/auth.js';
 import type { ChatClient } from '../client/chat.js';
+import { h, iconNode, setAttributes } from '../internal/dom.js';
+import { CHAT_PATH, CLOSE_PATH } from '../internal/icon-paths.js';
 import { EN_LAUNCHER_LABELS, type LauncherLabels } from '../internal/labels/launcher.js';
 import type { ChatLabels } from '../internal/labels/types.js';
 import { LanguageController } from '../internal/language.js';
@@ -7,13 +9,14 @@ import { type PlainProperty, SvcPlainElement } from '../internal/svc-plain-eleme
 import { type PlatformTokens, tokenStyle } from '../internal/tokens.js';
 import { whenIdle } from '../internal/when-idle.js';
 import type { SendResult } from '../protocol/types.js';
-import { ChatFrame } from './chat-frame.js';
-import type { ChatPanel } from './chat-panel.js';
-import { persistedConversation } from './chat-settings.js';
+import { type ChatMode, PANEL_SETTINGS, persistedConversation } from './chat-settings.js';
 import { loadPanel } from './load-panel.js';
-import { FULL_SCREEN } from './svc-chat.styles.js';
+import { LoadingState } from './loading-state.js';
+import { FULL_SCREEN } from './panel-frame.styles.js';
+import styles from './svc-chat.styles.js';
+import type { SvcChatPanel } from './svc-chat-panel.js';
 
-export type ChatMode = 'inline' | 'launcher';
+export type { ChatMode } from './chat-settings.js';
 export type ChatTheme = 'light' | 'dark' | 'auto';
 
 /**
@@ -107,6 +110,7 @@ export type ChatTheme = 'light' | 'dark' | 'auto';
  * @fires svc-close - The launcher's panel closed.
  */
 export class SvcChat extends SvcPlainElement {
+  static override styles = styles;
   static override properties: Record<string, PlainProperty> = {
     baseUrl: { attribute: 'base-url' },
     agentId: { attribute: 'agent-id' },
@@ -190,15 +194,14 @@ export class SvcChat extends SvcPlainElement {
 
   /** The launcher's labels; the panel has every label. */
   protected readonly language = new LanguageController<LauncherLabels>(this, EN_LAUNCHER_LABELS, (l) => l.chat);
-  /** Everything but the launcher, once its module has arrived (`load-panel.ts`). */
-  #panel?: ChatPanel;
-  #loading?: Promise<ChatPanel | undefined>;
-  /** The launcher and the panel's frame, with the loading state until the panel has arrived. */
-  readonly #frame = new ChatFrame(this.renderRoot, {
-    toggle: () => (this.opened ? this.close() : this.open()),
-    close: () => this.close(),
-    warm: () => void this.#load(),
-  });
+  /** Everything but the launcher, once its module has arrived (`load-panel.ts`): `<svc-chat-panel>`. */
+  #panel?: SvcChatPanel;
+  #loading?: Promise<SvcChatPanel | undefined>;
+  /** Stands in the panel's place until it has arrived. */
+  readonly #loadingState = new LoadingState(() => this.close());
+  #launcher?: HTMLButtonElement;
+  /** What the launcher shows (its icon and badge), to draw them again only when it changes. */
+  #launcherShows?: string;
   /** Matches while the launcher's panel covers the screen (a phone): it is then modal and keeps the focus. */
   readonly #fullScreen = matchMedia(FULL_SCREEN);
 
@@ -211,14 +214,14 @@ export class SvcChat extends SvcPlainElement {
         this.close();
       }
     });
+    // A reply that ends while the launcher's panel is closed is unread (the panel's event, heard here).
+    this.addEventListener('svc-turn-complete', () => {
+      if (this.mode === 'launcher' && !this.opened) this._unread += 1;
+    });
   }
 
   get #labels(): LauncherLabels {
     return { ...this.language.labels, ...this.labels };
-  }
-
-  get #input(): HTMLTextAreaElement | null {
-    return this.renderRoot.querySelector('[part~=input]');
   }
 
   override connectedCallback(): void {
@@ -228,17 +231,26 @@ export class SvcChat extends SvcPlainElement {
     else whenIdle(() => void this.#load());
   }
 
-  /** Loads the panel (once) and puts it in place; undefined if its file did not load. */
-  #load(): Promise<ChatPanel | undefined> {
+  /** Loads the panel (once) and puts it in place; undefined if its module did not load. */
+  #load(): Promise<SvcChatPanel | undefined> {
     this.#loading ??= loadPanel().then(
-      ({ ChatPanel }) => {
+      () => {
+        const panel = document.createElement('svc-chat-panel');
+        const loading = this.#loadingState;
+        panel.composerText = loading.typed;
+        panel.sendOnConnect = loading.sent;
+        // The page's slotted content goes on into the panel's slots.
+        panel.append(
+          h('slot', { name: 'header-actions', slot: 'header-actions' }),
+          h('slot', { name: 'empty', slot: 'empty' }),
+        );
+        panel.addEventListener('svc-panel-close', () => this.close());
         // The visitor may be writing in the loading state's field: the panel's takes the text and the focus.
-        const writing = !!this.#input && this.renderRoot.activeElement === this.#input;
+        if (this.renderRoot.activeElement === loading.input) panel.focusInput();
         this._failed = false;
-        this.#panel = new ChatPanel(this, this.#frame.loading.early);
+        this.#panel = panel;
         this.requestUpdate();
-        if (writing) this.updateComplete.then(() => this.#input?.focus());
-        return this.#panel;
+        return panel;
       },
       () => {
         this.#loading = undefined;
@@ -261,7 +273,7 @@ export class SvcChat extends SvcPlainElement {
       await this.#loading;
       complete = await super.getUpdateComplete();
     }
-    return complete;
+    return (await this.#panel?.updateComplete) !== false && complete;
   }
 
   /** The next render, without waiting for the panel. */
@@ -285,10 +297,9 @@ export class SvcChat extends SvcPlainElement {
     this.opened = true;
     this._unread = 0;
     void this.#load();
-    this.#panel?.opened();
     this.emit('svc-open', {});
     // The field of the panel, or of its loading state: the visitor can write at once.
-    this.#rendered().then(() => this.#input?.focus());
+    this.#rendered().then(() => (this.#panel ? this.#panel.focusInput() : this.#loadingState.input.focus()));
   }
 
   /** Closes the launcher's panel; focus returns to the launcher. */
@@ -296,13 +307,12 @@ export class SvcChat extends SvcPlainElement {
     if (!this.opened) return;
     this.opened = false;
     this.emit('svc-close', {});
-    this.updateComplete.then(() => this.#frame.launcher?.focus());
+    this.updateComplete.then(() => this.#launcher?.focus());
   }
 
   /** Starts a new conversation; the one shown is kept, with a button back to it. */
   newConversation(): void {
     this.#panel?.newConversation();
-    this.#input?.focus();
   }
 
   protected override update(changed: Map<string, unknown>): void {
@@ -312,17 +322,48 @@ export class SvcChat extends SvcPlainElement {
     if (changed.has('mode') && this.mode !== 'launcher') void this.#load();
     const labels = this.#labels;
     const launcher = this.mode === 'launcher';
-    this.#frame.draw({
-      labels,
-      dir: this.language.dir,
-      title: this.heading || labels.title,
-      launcher,
-      opened: this.opened,
-      unread: this._unread,
-      modal: launcher && this.#fullScreen.matches,
-      failed: this._failed,
-      panel: this.#panel,
+    const shown = !launcher || this.opened;
+    const modal = launcher && this.#fullScreen.matches;
+    const panel = this.#panel;
+    if (panel) {
+      this.#loadingState.section.remove();
+      for (const name of PANEL_SETTINGS) (panel as unknown as Record<string, unknown>)[name] = this[name];
+      Object.assign(panel, { shown, modal });
+      setAttributes(panel, { lang: this.language.tag, dir: this.language.dir });
+      if (!panel.parentNode) this.renderRoot.prepend(panel);
+    } else if (shown) {
+      const title = this.heading || labels.title;
+      this.#loadingState.draw(labels, { title, dir: this.language.dir, launcher, modal }, this._failed);
+      if (!this.#loadingState.section.parentNode) this.renderRoot.prepend(this.#loadingState.section);
+    } else this.#loadingState.section.remove();
+    if (launcher) this.#drawLauncher(labels);
+    else this.#launcher?.remove();
+  }
+
+  /** The launcher's button, with the unread count while the panel is closed. */
+  #drawLauncher(labels: LauncherLabels): void {
+    const { opened, _unread: unread } = this;
+    const warm = () => void this.#load();
+    this.#launcher ??= h('button', {
+      part: 'launcher',
+      type: 'button',
+      onclick: () => (this.opened ? this.close() : this.open()),
+      onpointerenter: warm,
+      onfocus: warm,
     });
+    const button = this.#launcher;
+    setAttributes(button, {
+      dir: this.language.dir,
+      'aria-label': opened ? labels.close : unread > 0 ? labels.openUnread(unread) : labels.open,
+      'aria-expanded': String(opened),
+    });
+    const shows = `${opened} ${unread}`;
+    if (shows !== this.#launcherShows) {
+      this.#launcherShows = shows;
+      const badge = unread > 0 && !opened ? [h('span', { part: 'badge', 'aria-hidden': 'true' }, String(unread))] : [];
+      button.replaceChildren(iconNode(opened ? CLOSE_PATH : CHAT_PATH), ...badge);
+    }
+    if (!button.parentNode) this.renderRoot.append(button);
   }
 }
 

@@ -1,5 +1,5 @@
 import { createContext } from '@lit/context';
-import type { SendOptions } from '../chat/chat-store.js';
+import type { MessageFields } from '../chat/chat-store.js';
 import type { ChatClient } from '../client/chat.js';
 import type { PaymentsClient } from '../client/payments.js';
 import type { SendResult } from '../protocol/types.js';
@@ -17,7 +17,7 @@ export interface CardHost {
    * Sends a card's answer through the chat's store, so the card shows answered at once and the agent's
    * reply streams into the chat. Resolves to `undefined` when the send failed (the chat shows why).
    */
-  send(text: string, options: SendOptions): Promise<SendResult | undefined>;
+  send(text: string, options: MessageFields): Promise<SendResult | undefined>;
 }
 
 /**

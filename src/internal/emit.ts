@@ -10,9 +10,13 @@ export type SvcEventDetail<K extends SvcEventName> =
 /** The event of a declared name. */
 export type SvcEvent<K extends SvcEventName> = CustomEvent<SvcEventDetail<K>>;
 
-/** How an event is dispatched: `cancelable` for a "request" the listener may refuse. */
+/**
+ * How an event is dispatched: `cancelable` for a "request" the listener may refuse; `composed: false` for one
+ * that stays inside the shadow root it is dispatched in (between an element and the one that hosts it).
+ */
 export interface EmitOptions {
   cancelable?: boolean;
+  composed?: boolean;
 }
 
 /**
@@ -25,7 +29,8 @@ export function emit<K extends SvcEventName>(
   detail: SvcEventDetail<K>,
   options: EmitOptions = {},
 ): SvcEvent<K> {
-  const event = new CustomEvent(name, { bubbles: true, composed: true, cancelable: !!options.cancelable, detail });
+  const { cancelable = false, composed = true } = options;
+  const event = new CustomEvent(name, { bubbles: true, composed, cancelable, detail });
   target.dispatchEvent(event);
   return event;
 }

@@ -1,11 +1,11 @@
-import type { ReactiveControllerHost } from 'lit';
 import { languageNow, loadLanguageFile } from './labels/language-files.js';
 import { isRightToLeft, languageFile } from './labels/languages.js';
 import type { Language } from './labels/types.js';
 
 export type Direction = 'ltr' | 'rtl';
 
-type Host = ReactiveControllerHost & HTMLElement;
+/** An element that shows labels: it renders again once its language's have loaded. */
+type Host = HTMLElement & { requestUpdate(): void };
 
 /** The element, or the host of the shadow root it is in, that contains `node`. */
 const parentOf = (node: Element): Element | null =>

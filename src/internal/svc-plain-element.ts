@@ -1,4 +1,3 @@
-import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { type EmitOptions, emit, type SvcEvent, type SvcEventDetail, type SvcEventName } from './emit.js';
 
 /** A property as Lit declares it (the subset `<svc-chat>` uses), so the manifest reads it the same way. */
@@ -23,6 +22,20 @@ const declared = (element: typeof SvcPlainElement): Record<string, PlainProperty
   ...SvcPlainElement.properties,
   ...element.properties,
 });
+
+/** Each element class's sheet, made from its `styles` once. */
+const sheets = new WeakMap<object, CSSStyleSheet>();
+
+function adoptStyles(root: ShadowRoot, element: object): ShadowRoot {
+  let sheet = sheets.get(element);
+  if (!sheet) {
+    sheet = new CSSStyleSheet();
+    sheet.replaceSync((element as typeof SvcPlainElement).styles);
+    sheets.set(element, sheet);
+  }
+  root.adoptedStyleSheets = [sheet];
+  return root;
+}
 
 /** Each element's property values. */
 const valuesOf = new WeakMap<Element, Map<string, unknown>>();
@@ -58,12 +71,11 @@ function register(element: typeof SvcPlainElement, tag: string): void {
 
 /**
  * The base of `<svc-chat>`, the element a page loads before its launcher paints: Lit's reactive properties
- * (declared in `static properties` as for Lit), reactive controllers and batched updates, without Lit. Lit's
- * `ReactiveElement` alone is 2.75 KB gzip of the 8 KB a page may load first, and the panel, which brings Lit,
- * cannot share it with a classic script (docs/performance.md, bundle size). An element draws itself with DOM
- * calls in `update`; the controllers it is given (the panel's, once loaded) render with Lit into its shadow root.
+ * (declared in `static properties` as for Lit) and batched updates, without Lit, and only what the launcher
+ * uses. Lit's `ReactiveElement` in its place makes the launcher's file 1.8 KB gzip larger, over the 8 KB a page
+ * may load first (docs/performance.md, bundle size). An element draws itself with DOM calls in `update`.
  */
-export abstract class SvcPlainElement extends Base implements ReactiveControllerHost {
+export abstract class SvcPlainElement extends Base {
   static properties: Record<string, PlainProperty> = {
     lang: {},
     dir: { reflect: true },
@@ -73,6 +85,9 @@ export abstract class SvcPlainElement extends Base implements ReactiveController
   declare lang: string;
   /** `rtl` or `ltr` (default: the direction of `lang`, else the page's): a change lays the element out again. */
   declare dir: string;
+
+  /** The element's styles (a `css` string), adopted by its shadow root as a sheet made once per class. */
+  static styles = '';
 
   /** Registers the element; a second registration (the script loaded twice) is ignored instead of throwing. */
   static define(tag: string): void {
@@ -85,7 +100,6 @@ export abstract class SvcPlainElement extends Base implements ReactiveController
     return [...(attributesOf.get(this)?.keys() ?? [])];
   }
 
-  readonly #controllers = new Set<ReactiveController>();
   /** Properties changed since the last update, with their former values. */
   #changed = new Map<string, unknown>();
   /** Set on the page before the element was defined: applied once it connects (as Lit does). */
@@ -94,7 +108,7 @@ export abstract class SvcPlainElement extends Base implements ReactiveController
   #requested = false;
   #connected = false;
   #reflecting = false;
-  readonly renderRoot: ShadowRoot = this.attachShadow({ mode: 'open' });
+  readonly renderRoot: ShadowRoot = adoptStyles(this.attachShadow({ mode: 'open' }), this.constructor);
 
   constructor() {
     super();
@@ -111,13 +125,11 @@ export abstract class SvcPlainElement extends Base implements ReactiveController
     if (this.#early) for (const [name, value] of this.#early) (this as Record<string, unknown>)[name] = value;
     this.#early = undefined;
     this.#connected = true;
-    for (const controller of this.#controllers) controller.hostConnected?.();
     this.requestUpdate();
   }
 
   disconnectedCallback(): void {
     this.#connected = false;
-    for (const controller of this.#controllers) controller.hostDisconnected?.();
   }
 
   attributeChangedCallback(attribute: string, old: string | null, value: string | null): void {
@@ -146,15 +158,6 @@ export abstract class SvcPlainElement extends Base implements ReactiveController
     this.#reflecting = false;
   }
 
-  addController(controller: ReactiveController): void {
-    this.#controllers.add(controller);
-    if (this.#connected) controller.hostConnected?.();
-  }
-
-  removeController(controller: ReactiveController): void {
-    this.#controllers.delete(controller);
-  }
-
   /** Updates the element after the current task, once for every change made until then. */
   requestUpdate(name?: string, old?: unknown): void {
     if (name && !this.#changed.has(name)) this.#changed.set(name, old);
@@ -178,9 +181,7 @@ export abstract class SvcPlainElement extends Base implements ReactiveController
     const changed = this.#changed;
     this.#changed = new Map();
     this.#reflect(changed);
-    for (const controller of this.#controllers) controller.hostUpdate?.();
     this.update(changed);
-    for (const controller of this.#controllers) controller.hostUpdated?.();
     return !this.#requested;
   }
 

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import type { ChatApi } from '../chat/chat-api.js';
 import type { ChatMessage } from '../chat/chat-message.js';
-import { ChatStore, type ChatStoreEvents, type SendOptions } from '../chat/chat-store.js';
+import { ChatStore, type ChatStoreEvents, type MessageFields } from '../chat/chat-store.js';
 import { type ChatClientOptions, createChatClient } from '../chat/create-chat-client.js';
 import type { ConnectionState } from '../client/record-stream.js';
 import type { AgentStatus, InterruptResult, SendResult } from '../protocol/types.js';
@@ -39,7 +39,7 @@ export interface SvcChatState {
   hasMoreHistory: boolean;
   loadingHistory: boolean;
   /** Resolves to the send's result, or `undefined` when it failed (the message stays, `failed`, for `retry`). */
-  send: (text: string, options?: SendOptions) => Promise<SendResult | undefined>;
+  send: (text: string, options?: MessageFields) => Promise<SendResult | undefined>;
   interrupt: () => Promise<InterruptResult | undefined>;
   /** Sends a `failed` message again. */
   retry: (messageId: string) => Promise<SendResult | undefined>;
@@ -119,7 +119,7 @@ export function useSvcChat(options: UseSvcChatOptions): SvcChatState {
   );
 
   const send = useCallback(
-    (text: string, sendOptions?: SendOptions) => store?.send(text, sendOptions) ?? Promise.resolve(undefined),
+    (text: string, fields?: MessageFields) => store?.send(text, fields) ?? Promise.resolve(undefined),
     [store],
   );
   const interrupt = useCallback(() => store?.interrupt() ?? Promise.resolve(undefined), [store]);

@@ -1,9 +1,9 @@
 /**
- * `dist/svc-chat.esm.js`, the script-tag build as an ES module: the same launcher as the classic
- * `svc-chat.js`. It registers `<svc-chat>`, whose launcher is all a page loads before it paints (no Lit), and
- * loads the rest of the widget (`svc-chat-panel.js`, from next to this file) when the page is idle, when a
- * visitor points at or focuses the launcher, or at once for a chat that needs it (inline, or a conversation to
- * resume).
+ * `dist/svc-chat.esm.js`, the launcher of the script-tag files, which the classic `svc-chat.js` imports and a
+ * page may load itself as `<script type="module">`. It registers `<svc-chat>`, whose launcher is all a page
+ * loads before it paints (no Lit), and loads the rest of the widget (`svc-chat-panel.js`, from next to this
+ * file, with the chunks they share) when the page is idle, when a visitor points at or focuses the launcher,
+ * or at once for a chat that needs it (inline, or a conversation to resume).
  */
 import { loadPanel, loadPanelWhenIdle, panelArrived } from '../elements/load-panel.js';
 

@@ -2,6 +2,7 @@ import { expect, oneEvent } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import type { SvcChat } from '../../src/elements/svc-chat.js';
 import { until } from '../helpers/browser-service.js';
+import { panelRoot } from '../helpers/chat-parts.js';
 import { chat, idle, part, parts, typeAndSend, waitFor } from './helpers.js';
 
 const transfer = (...files: File[]) => {
@@ -145,7 +146,7 @@ describe('<svc-chat> rich content', () => {
     expect(part<HTMLImageElement>(el, 'lightbox-image')!.src).to.equal(part<HTMLImageElement>(el, 'image')!.src);
     await sendKeys({ press: 'Escape' });
     await until(() => !part(el, 'lightbox'), 'the dialog to close');
-    expect(el.shadowRoot!.activeElement).to.equal(open);
+    expect(panelRoot(el).activeElement).to.equal(open);
   });
 
   it('shows tool calls compactly, hand-overs between agents, and thinking only when asked', async () => {

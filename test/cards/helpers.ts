@@ -4,18 +4,10 @@ import type { ChatStreamRecord } from '../../src/protocol/types.js';
 import '../../src/elements/svc-chat.js';
 import type { SvcChat } from '../../src/elements/svc-chat.js';
 import { mintVisitorSession, service, until } from '../helpers/browser-service.js';
+import { allInShadow, inShadow, part, parts } from '../helpers/chat-parts.js';
 import { chatReady } from '../helpers/chat-ready.js';
 
-/** The first element matching `selector` inside `root`'s shadow root. */
-export const inShadow = <T extends Element = HTMLElement>(root: Element, selector: string) =>
-  root.shadowRoot!.querySelector<T>(selector);
-
-export const part = <T extends Element = HTMLElement>(root: Element, name: string) =>
-  inShadow<T>(root, `[part~="${name}"]`);
-
-export const parts = <T extends Element = HTMLElement>(root: Element, name: string) => [
-  ...root.shadowRoot!.querySelectorAll<T>(`[part~="${name}"]`),
-];
+export { inShadow, part, parts };
 
 /** A visitor's client of the demo workspace, as a page would hold it with a minted session token. */
 export async function visitorClient(): Promise<SvcClient> {
@@ -74,7 +66,7 @@ export function typeAndSend(el: SvcChat, text: string): void {
 
 /** Waits for the chat to render an element matching `selector` (the last one) in its shadow root. */
 export function waitFor<T extends Element>(el: Element, selector: string, what = selector): Promise<T> {
-  return until(() => [...el.shadowRoot!.querySelectorAll<T>(selector)].at(-1), what);
+  return until(() => allInShadow<T>(el, selector).at(-1), what);
 }
 
 /** Captures `window.open` calls instead of opening popups; `restore` puts the real one back. */

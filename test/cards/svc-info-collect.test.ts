@@ -5,6 +5,7 @@ import type { SvcInfoCollect } from '../../src/cards/svc-info-collect.js';
 import { extractInfoCollect } from '../../src/protocol/records.js';
 import type { InfoCollectPayload } from '../../src/protocol/types.js';
 import { until } from '../helpers/browser-service.js';
+import { allInShadow } from '../helpers/chat-parts.js';
 import {
   chat,
   fill,
@@ -131,8 +132,8 @@ describe('<svc-info-collect>', () => {
     expect(parts(el, 'message-user').map((m) => m.textContent?.trim())).to.deep.equal(['/form']);
 
     typeAndSend(el, '/form');
-    await until(() => el.shadowRoot!.querySelectorAll('svc-info-collect').length === 2, 'a second form');
-    const second = [...el.shadowRoot!.querySelectorAll('svc-info-collect')][1]!;
+    await until(() => allInShadow(el, 'svc-info-collect').length === 2, 'a second form');
+    const second = allInShadow(el, 'svc-info-collect')[1]!;
     await until(() => part(second, 'secondary-button'), 'the skip button');
     part<HTMLButtonElement>(second, 'secondary-button')!.click();
     await until(() => second.getAttribute('state') === 'skipped', 'the skipped state');
@@ -141,8 +142,8 @@ describe('<svc-info-collect>', () => {
     // A new chat showing the same conversation finds both cards answered in its history.
     const token = el.getAttribute('token')!;
     const again = await chat({ conversationId, token });
-    await until(() => again.shadowRoot!.querySelectorAll('svc-info-collect').length === 2, 'the history');
-    const [first, skipped] = [...again.shadowRoot!.querySelectorAll('svc-info-collect')];
+    await until(() => allInShadow(again, 'svc-info-collect').length === 2, 'the history');
+    const [first, skipped] = allInShadow(again, 'svc-info-collect');
     await until(() => first!.getAttribute('state') === 'submitted', 'the first answered');
     expect(summary(first!)).to.deep.equal(['Name', 'Grace', 'Email', 'grace@example.com']);
     expect(skipped!.getAttribute('state')).to.equal('skipped');

@@ -93,3 +93,44 @@ describe("the demo agent's /markdown advice", () => {
     assert.deepEqual(unknown, []);
   });
 });
+
+describe("<svc-chat>'s parts in its panel", () => {
+  /** The parts `<svc-chat-panel>` exports to the chat (`EXPORTED_PARTS`), read from its source. */
+  const panelSource = readFileSync('src/elements/svc-chat-panel.ts', 'utf8');
+  const list = /const EXPORTED_PARTS = \[([^\]]*)\]/.exec(panelSource)?.[1] ?? '';
+  const exported = new Set([...list.matchAll(/'([^']*)'/g)].flatMap((m) => m[1]!.split(' ')));
+  /** Every part named in a template of the files the panel renders with: `part="…"` and `part=${… ? '…' : '…'}`. */
+  const rendered = new Set(
+    [
+      'svc-chat-panel.ts',
+      'message-view.ts',
+      'attachments.ts',
+      'announcer.ts',
+      'read-aloud.ts',
+      'image-viewer.ts',
+      'rich-content.ts',
+    ].flatMap((file) => {
+      const source = readFileSync(`src/elements/${file}`, 'utf8');
+      return [...source.matchAll(/\bpart=(?:"([^"$]+)"|\$\{[^}]*\? '([^']+)' : '([^']+)'\})/g)].flatMap((m) =>
+        m.slice(1).flatMap((names) => names?.split(' ') ?? []),
+      );
+    }),
+  );
+
+  it('exports every part its templates draw, so that svc-chat::part() reaches each', () => {
+    assert.ok(rendered.has('input') && rendered.has('stop-button') && rendered.has('lightbox'), 'templates read');
+    assert.deepEqual(
+      [...rendered].filter((name) => !exported.has(name)),
+      [],
+    );
+  });
+
+  it('exports only parts docs/elements.md documents for <svc-chat> (its section, and "Parts added to <svc-chat>")', () => {
+    const text = `${section('svc-chat')}\n${/^Parts added to `<svc-chat>`:[\s\S]*?\n\n/m.exec(DOC)?.[0]}`;
+    assert.ok(exported.size > 40, `${exported.size} parts read`);
+    assert.deepEqual(
+      [...exported].filter((name) => !text.includes(`\`${name}\``)),
+      [],
+    );
+  });
+});

@@ -230,9 +230,14 @@ test('the demo links the API reference, rendered from the service itself', async
   // Each operation is listed; opening one shows its parameters and the body it takes.
   const grant = page.locator('.opblock').filter({ hasText: '/api/v2/workspaces/{slug}/members/{memberId}/credits' });
   await expect(grant).toBeVisible();
+  await expect(grant).toContainText('Grant credits to a member');
   await grant.locator('.opblock-summary').click();
   await expect(grant).toContainText('memberId');
   await expect(grant).toContainText('idempotency_key');
+  // What it does, an example of its body, and each refusal with its detail.
+  await expect(grant).toContainText("Moves amount from the owner's wallet");
+  await expect(grant).toContainText('grant-7f3a');
+  await expect(grant).toContainText('insufficient owner wallet balance');
   await shot(page, 'api-reference');
   expect(elsewhere).toEqual([]);
   expect(errors).toEqual([]);

@@ -4,7 +4,7 @@ import { HttpClient } from '../../src/client/http.js';
 import '../../src/elements/svc-chat.js';
 import type { SvcChat } from '../../src/elements/svc-chat.js';
 import type { SvcSmsSignIn } from '../../src/elements/svc-sms-sign-in.js';
-import { chat, idle, part, waitFor } from '../cards/helpers.js';
+import { chat, idle, inShadow, part, waitFor } from '../cards/helpers.js';
 import { axeViolations, expectAccessible, expectAccessibleInBothThemes } from '../helpers/axe.js';
 import { lastSmsCode, mintVisitorSession, service, until } from '../helpers/browser-service.js';
 import { chatReady } from '../helpers/chat-ready.js';
@@ -18,10 +18,10 @@ describe('<svc-chat> accessibility, measured with axe-core at WCAG 2.2 AA', () =
     await el.updateComplete;
     const violations = await axeViolations(el);
     const found = Object.fromEntries(violations.map((v) => [v.id, v.nodes.map((n) => n.target)]));
-    // Both inside the chat's shadow root: the empty conversation's muted text, and the message field.
+    // Both inside the chat's panel: the empty conversation's muted text, and the message field.
     expect(found).to.deep.equal({
-      'color-contrast': [[['svc-chat', 'div[part="empty"]']]],
-      label: [[['svc-chat', 'textarea']]],
+      'color-contrast': [[['svc-chat', 'svc-chat-panel', 'div[part="empty"]']]],
+      label: [[['svc-chat', 'svc-chat-panel', 'textarea']]],
     });
 
     el.tokens = {};
@@ -40,7 +40,7 @@ describe('<svc-chat> accessibility, measured with axe-core at WCAG 2.2 AA', () =
     this.timeout(30_000);
     const el = await chat();
     await el.send('/slow 20');
-    await until(() => el.shadowRoot!.querySelector('svc-markdown[streaming]')?.shadowRoot?.textContent, 'text');
+    await until(() => inShadow(el, 'svc-markdown[streaming]')?.shadowRoot?.textContent, 'text');
     await expectAccessibleInBothThemes(el, 'streaming');
     const stopped = oneEvent(el, 'svc-turn-complete');
     await el.interrupt();

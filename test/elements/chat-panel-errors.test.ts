@@ -7,6 +7,7 @@ import en from '../../src/internal/labels/en.js';
 import zh from '../../src/internal/labels/zh-CN.js';
 import { part, parts } from '../cards/helpers.js';
 import { mintVisitorSession, service, until } from '../helpers/browser-service.js';
+import { panelRoot } from '../helpers/chat-parts.js';
 import { chatReady } from '../helpers/chat-ready.js';
 
 type ErrorDetail = { message: string; status?: number };
@@ -45,10 +46,10 @@ describe('what the visitor reads when something fails', () => {
         const detail = 'the demo agent failed on purpose (/error)';
         expect(errors.events.map((e) => e.message)).to.deep.equal([detail]);
         expect(errors.logged.some((line) => line.includes(detail))).to.equal(true);
-        expect(shownText(el.shadowRoot)).not.to.contain('on purpose');
+        expect(shownText(panelRoot(el))).not.to.contain('on purpose');
         const retry = failed.querySelector<HTMLButtonElement>('[part~=retry-button]')!;
         expect(shownText(failed)).to.equal(`${labels.replyFailed} ${labels.retry}`);
-        expect(shownText(el.shadowRoot).split(labels.replyFailed)).to.have.length(2, 'said once');
+        expect(shownText(panelRoot(el)).split(labels.replyFailed)).to.have.length(2, 'said once');
         expect(parts(el, 'notice')).to.have.length(0);
         if (lang === 'zh-CN') await visualDiff(el.parentElement!, 'reply-failed-zh-CN');
         const again = oneEvent(el, 'svc-message-sent');
@@ -74,9 +75,9 @@ describe('what the visitor reads when something fails', () => {
       expect(errors.events).to.deep.equal([{ message: detail, status: 500 }]);
       expect(errors.logged.filter((line) => line.includes(detail))).to.have.length(1);
       expect(parts(el, 'notice').map(shownText)).to.deep.equal([en.chat.serviceError]);
-      expect(shownText(el.shadowRoot)).not.to.contain('token endpoint');
-      expect(shownText(el.shadowRoot).split(en.chat.serviceError)).to.have.length(2, 'said once');
-      expect(shownText(el.shadowRoot)).to.contain(en.chat.sendFailed);
+      expect(shownText(panelRoot(el))).not.to.contain('token endpoint');
+      expect(shownText(panelRoot(el)).split(en.chat.serviceError)).to.have.length(2, 'said once');
+      expect(shownText(panelRoot(el))).to.contain(en.chat.sendFailed);
       await visualDiff(el.parentElement!, 'token-endpoint-failed');
     } finally {
       errors.stop();

@@ -8,6 +8,7 @@ import type { SvcMarkdown } from '../../src/elements/svc-markdown.js';
 import { FakeChatApi } from '../chat/fake-api.js';
 import { assistant, CONVERSATION, result, user } from '../chat/records.js';
 import { until } from '../helpers/browser-service.js';
+import { inShadow } from '../helpers/chat-parts.js';
 
 const loaded = (root: ParentNode) => [...root.querySelectorAll('img')].map((img) => img.getAttribute('src'));
 const linked = (root: ParentNode) =>
@@ -59,7 +60,7 @@ describe('image hosts: which images load (a prompt-injected image is a request t
         .client=${{ chat: api as unknown as ChatClient }} conversation-id=${CONVERSATION}
         image-hosts=${imageHosts} lang="en"></svc-chat></div>`);
       const el = div.querySelector<SvcChat>('svc-chat')!;
-      const message = await until(() => el.shadowRoot!.querySelector('[part~=message-agent]'), 'the reply');
+      const message = await until(() => inShadow(el, '[part~=message-agent]'), 'the reply');
       const markdown = message.querySelector<SvcMarkdown>('svc-markdown')!;
       await markdown.updateComplete;
       const body = message.querySelector('.body')!;

@@ -98,7 +98,7 @@ describe('<svc-chat> with the keyboard alone', () => {
     await type('/slow 20');
     await press('Enter');
     await until(() => part(el, 'stop-button'), 'the reply to start');
-    await until(() => el.shadowRoot!.querySelector('svc-markdown[streaming]'), 'streamed text');
+    await until(() => inShadow(el, 'svc-markdown[streaming]'), 'streamed text');
     await tabTo(isPart('stop-button'), 'the stop button');
     const stopped = oneEvent(el, 'svc-turn-complete');
     await press('Enter');

@@ -3,6 +3,7 @@ import '../../src/elements/svc-chat.js';
 import type { SvcChat } from '../../src/elements/svc-chat.js';
 import { part } from '../cards/helpers.js';
 import { mintVisitorSession, service } from '../helpers/browser-service.js';
+import { inShadow, shadowRoots } from '../helpers/chat-parts.js';
 
 /** A chat put on the page with `lang`, watched from before its first render: every placeholder it showed. */
 async function placeholdersShown(lang: string): Promise<{ el: SvcChat; shown: string[] }> {
@@ -12,12 +13,21 @@ async function placeholdersShown(lang: string): Promise<{ el: SvcChat; shown: st
   Object.assign(el, { baseUrl: url, token, agentIds: 'agent_echo' });
   el.setAttribute('lang', lang);
   const shown: string[] = [];
+  const watched = new Set<ShadowRoot>();
+  // The chat's root, and its panel's once that has arrived.
+  const watchRoots = () => {
+    for (const root of shadowRoots(el)) {
+      if (!watched.has(root)) watch.observe(root, { subtree: true, childList: true, attributes: true });
+      watched.add(root);
+    }
+  };
   const watch = new MutationObserver(() => {
-    const input = el.shadowRoot?.querySelector('textarea');
+    watchRoots();
+    const input = inShadow<HTMLTextAreaElement>(el, 'textarea');
     if (input && shown.at(-1) !== input.placeholder) shown.push(input.placeholder);
   });
   document.body.append(el);
-  watch.observe(el.shadowRoot!, { subtree: true, childList: true, attributes: true });
+  watchRoots();
   await el.updateComplete;
   watch.disconnect();
   return { el, shown };

@@ -1,10 +1,9 @@
 import { expect, fixture, html, nextFrame } from '@open-wc/testing';
 import { render } from 'lit';
 import '../../src/elements/svc-markdown.js';
-import { markdownToHtml } from '../../src/elements/markdown/marked.js';
-import { sanitizeHtml } from '../../src/elements/markdown/sanitize.js';
 import { markdownText } from '../../src/elements/markdown-text.js';
 import type { SvcMarkdown } from '../../src/elements/svc-markdown.js';
+import { markdownToHtml, sanitizeHtml } from '../helpers/markdown.js';
 
 const REPLY = Array.from({ length: 12 }, (_, i) => `## Step ${i}\n\nDo thing ${i}, then **check** it.\n`).join('\n');
 

@@ -6,6 +6,7 @@ import type { SvcMarkdown } from '../../src/elements/svc-markdown.js';
 import type { InfoCollectPayload } from '../../src/protocol/types.js';
 import { chat, idle, inShadow, part, parts, typeAndSend, waitFor } from '../cards/helpers.js';
 import { until } from '../helpers/browser-service.js';
+import { shadowRoots } from '../helpers/chat-parts.js';
 
 /**
  * What a screen reader announces by itself is what changes inside a live region: an element with
@@ -48,8 +49,11 @@ function recordChanges(el: SvcChat) {
       else outside++;
     }
   });
-  observer.observe(el.shadowRoot!, options);
-  for (const child of el.shadowRoot!.children) observeShadowRoots(child);
+  // The chat's root and, once it has arrived, its panel's (which the first adds).
+  for (const root of shadowRoots(el)) {
+    observer.observe(root, options);
+    for (const child of root.children) observeShadowRoots(child);
+  }
   return {
     live,
     get outside() {

@@ -5,12 +5,11 @@ import { ChatClient } from '../../src/client/chat.js';
 import { HttpClient } from '../../src/client/http.js';
 import type { SvcChat } from '../../src/elements/svc-chat.js';
 import { mintVisitorSession, service, until } from '../helpers/browser-service.js';
+import { allInShadow, inShadow, part } from '../helpers/chat-parts.js';
 import { chatReady } from '../helpers/chat-ready.js';
 import { phonePage } from '../helpers/phone-page.js';
 
 type Updating = Element & { updateComplete: Promise<unknown> };
-
-const part = (el: SvcChat, name: string) => el.shadowRoot!.querySelector<HTMLElement>(`[part~="${name}"]`);
 
 /** How far the end of the conversation is below the view, in pixels. */
 const belowView = (list: HTMLElement) => list.scrollHeight - list.scrollTop - list.clientHeight;
@@ -31,9 +30,8 @@ async function imagesInViewLoaded(list: HTMLElement): Promise<void> {
  * reacts to the last of these sizes.
  */
 async function laidOut(el: SvcChat): Promise<void> {
-  const root = el.shadowRoot!;
   await until(() => !part(el, 'messages')?.querySelector('.history-note'), 'the history');
-  const updating = [...root.querySelectorAll<Updating>('svc-markdown, [part~=card]')];
+  const updating = allInShadow<Updating>(el, 'svc-markdown, [part~=card]');
   await Promise.all(updating.map((e) => e.updateComplete));
   await nextFrame();
   await imagesInViewLoaded(part(el, 'messages')!);
@@ -68,7 +66,7 @@ describe('scroll follow', () => {
     localStorage.setItem('svc-chat:reload|agent_aria', id);
     const el = await fixture<SvcChat>(html`<div style="height: 600px"><svc-chat base-url=${url} token=${token}
       agent-ids="agent_aria" persist="reload"></svc-chat></div>`).then((d) => chatReady(d.querySelector('svc-chat')!));
-    await until(() => el.shadowRoot!.querySelector('svc-payment-gate'), 'the newest message, a payment card');
+    await until(() => inShadow(el, 'svc-payment-gate'), 'the newest message, a payment card');
     await laidOut(el);
     const list = part(el, 'messages')!;
     expect(list.scrollHeight).to.be.above(list.clientHeight * 3);
@@ -89,7 +87,7 @@ describe('scroll follow', () => {
       agent-ids="agent_aria" conversation-id=${id}></svc-chat></div>`).then((d) =>
       chatReady(d.querySelector('svc-chat')!),
     );
-    await until(() => el.shadowRoot!.querySelector('[part~=image]'), 'the history');
+    await until(() => inShadow(el, '[part~=image]'), 'the history');
     await laidOut(el);
     for (const [command, card] of [
       ['/connect github', 'svc-connector-setup'],
@@ -98,12 +96,12 @@ describe('scroll follow', () => {
       const done = oneEvent(el, 'svc-turn-complete');
       await el.send(command);
       await done;
-      await until(() => el.shadowRoot!.querySelectorAll(card).length, `the ${card}`);
+      await until(() => allInShadow(el, card).length, `the ${card}`);
       await laidOut(el);
       const list = part(el, 'messages')!;
       const boxes = () => ({
         shown: list.getBoundingClientRect(),
-        box: [...el.shadowRoot!.querySelectorAll(card)].at(-1)!.getBoundingClientRect(),
+        box: allInShadow(el, card).at(-1)!.getBoundingClientRect(),
       });
       // As above: the chat follows an image that arrives late in the frame after it grows.
       await until(() => {
@@ -128,12 +126,12 @@ describe('scroll follow', () => {
       const el = doc.querySelector<SvcChat>('svc-chat')!;
       el.open();
       await el.updateComplete;
-      await until(() => el.shadowRoot!.querySelector('svc-markdown'), 'the history');
+      await until(() => inShadow(el, 'svc-markdown'), 'the history');
       await laidOut(el);
       const done = oneEvent(el, 'svc-turn-complete');
       await el.send('/form');
       await done;
-      const card = await until(() => el.shadowRoot!.querySelector<HTMLElement>('svc-info-collect'), 'the form');
+      const card = await until(() => inShadow<HTMLElement>(el, 'svc-info-collect'), 'the form');
       await laidOut(el);
       const list = part(el, 'messages')!;
       const shown = list.getBoundingClientRect();

@@ -1,14 +1,11 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import '../../src/elements/svc-chat.js';
-import type { SvcChat } from '../../src/elements/svc-chat.js';
 import ar from '../../src/internal/labels/ar.js';
 import { EN_LABELS } from '../../src/internal/labels/en.js';
 import zhCN from '../../src/internal/labels/zh-CN.js';
 import { closedServiceUrl, mintVisitorSession, service, until } from '../helpers/browser-service.js';
+import { inShadow, part } from '../helpers/chat-parts.js';
 import { chatReady } from '../helpers/chat-ready.js';
-
-const part = <T extends Element = HTMLElement>(el: SvcChat, name: string) =>
-  el.shadowRoot!.querySelector<T>(`[part~="${name}"]`);
 
 /** A chat whose `base-url` is `baseUrl`, collecting its `svc-error` events from before it connects. */
 async function chatAt(baseUrl: string, attrs: { lang?: string; mode?: string; token?: string } = {}) {
@@ -80,7 +77,7 @@ describe('<svc-chat> and a service that does not answer', () => {
     </div>`).then((div) => chatReady(div.querySelector('svc-chat')!));
     // A reply is a round trip after the check went out: by then its answer has been heard.
     await el.send('still here?');
-    await until(() => el.shadowRoot!.querySelector('[part~="message-agent"]'), 'the reply');
+    await until(() => inShadow(el, '[part~="message-agent"]'), 'the reply');
     expect(errors).to.deep.equal([]);
     expect(part(el, 'notice')).to.equal(null);
   });

@@ -5,11 +5,9 @@ import { HttpClient } from '../../src/client/http.js';
 import type { SvcChat } from '../../src/elements/svc-chat.js';
 import { EN_LABELS } from '../../src/internal/labels/en.js';
 import { lastSmsCode, mintVisitorSession, service, until } from '../helpers/browser-service.js';
+import { inShadow, panelRoot, part, parts } from '../helpers/chat-parts.js';
 import { chatReady } from '../helpers/chat-ready.js';
 
-const part = <T extends Element = HTMLElement>(el: SvcChat, name: string) =>
-  el.shadowRoot!.querySelector<T>(`[part~="${name}"]`);
-const parts = (el: SvcChat, name: string) => [...el.shadowRoot!.querySelectorAll<HTMLElement>(`[part~="${name}"]`)];
 const agentTexts = (el: SvcChat) =>
   parts(el, 'message-agent').map((m) => m.querySelector('svc-markdown')?.shadowRoot?.textContent?.trim() ?? '');
 
@@ -98,7 +96,7 @@ describe('<svc-chat>', () => {
     expect(names.map((n) => n.textContent)).to.deep.equal(['Aria', 'Aria', 'Aria']);
     expect(names.filter((n) => !n.classList.contains('visually-hidden'))).to.have.length(1);
     // A file's size reads as a person would say it.
-    expect(el.shadowRoot!.textContent).to.match(/\d+ bytes/);
+    expect(panelRoot(el).textContent).to.match(/\d+ bytes/);
   });
 
   it('keeps Shift+Enter as a newline instead of sending', async () => {
@@ -117,7 +115,7 @@ describe('<svc-chat>', () => {
     const { detail } = await complete;
     expect(detail.subtype).to.equal('interrupted');
     await until(() => part(el, 'send-button'), 'the send button back');
-    expect(el.shadowRoot!.textContent).to.contain('Stopped.');
+    expect(panelRoot(el).textContent).to.contain('Stopped.');
     const next = oneEvent(el, 'svc-turn-complete');
     type(el, '/help');
     expect((await next).detail.subtype).to.equal('success');
@@ -130,6 +128,8 @@ describe('<svc-chat>', () => {
     const opened = oneEvent(el, 'svc-open');
     launcher.click();
     await opened;
+    // The panel renders in its own update, which the chat's `updateComplete` waits for.
+    await el.updateComplete;
     expect(el.hasAttribute('open')).to.equal(true);
     expect(part(el, 'panel')!.getAttribute('role')).to.equal('dialog');
 
@@ -149,6 +149,31 @@ describe('<svc-chat>', () => {
     el.open();
     await el.updateComplete;
     expect(part(el, 'badge')).to.equal(null);
+  });
+
+  it("shows the page's content in its slots: header buttons, and its own empty conversation instead of the label", async () => {
+    const { url } = await service();
+    const { token } = await mintVisitorSession();
+    const withSlots = await fixture<HTMLDivElement>(html`<div style="height: 600px">
+      <svc-chat base-url=${url} token=${token} agent-ids="agent_echo">
+        <button slot="header-actions" id="help">Help</button>
+        <p slot="empty" id="hello">Ask us anything.</p>
+      </svc-chat>
+    </div>`);
+    const el = await chatReady(withSlots.querySelector('svc-chat')!);
+    const slotted = (name: string) =>
+      inShadow<HTMLSlotElement>(el, `[part~="${name === 'empty' ? 'empty' : 'header'}"] slot[name="${name}"]`)!
+        .assignedElements({ flatten: true })
+        .map((e) => e.id);
+    await until(() => part(el, 'empty'), 'the empty conversation');
+    expect(slotted('header-actions')).to.deep.equal(['help']);
+    expect(slotted('empty')).to.deep.equal(['hello']);
+    expect(part(el, 'empty')!.textContent).not.to.contain(EN_LABELS.empty);
+
+    // Without content of the page's, the empty conversation says the label.
+    const plain = await chatWithToken();
+    await until(() => part(plain, 'empty'), 'the empty conversation');
+    expect(part(plain, 'empty')!.textContent).to.contain(EN_LABELS.empty);
   });
 
   it('takes the properties a page set before it was defined, and the client it is given before its panel loads', async () => {
@@ -210,7 +235,7 @@ describe('<svc-chat>', () => {
     const failure = oneEvent(el, 'svc-error');
     await el.send('try me');
     const retry = await until(() => part<HTMLButtonElement>(el, 'retry-button'), 'the retry button');
-    expect(el.shadowRoot!.textContent).to.contain('Not sent.');
+    expect(panelRoot(el).textContent).to.contain('Not sent.');
     // The visitor reads why in plain words; the developer reads the detail in svc-error (and the console).
     expect(part(el, 'notice')?.textContent).to.contain(EN_LABELS.networkError);
     expect((await failure).detail.message).to.contain('Failed to fetch');
@@ -263,7 +288,10 @@ describe('<svc-chat>', () => {
     await el.send('/form');
     await done;
     const list = part(el, 'messages')!;
-    const card = await until(() => el.shadowRoot!.querySelector('svc-info-collect'), 'the form card');
+    const card = await until(
+      () => inShadow<HTMLElementTagNameMap['svc-info-collect']>(el, 'svc-info-collect'),
+      'the form card',
+    );
     await card.updateComplete;
     await until(() => list.scrollHeight > list.clientHeight, 'a list taller than its view');
     // The card's fields and buttons are in view, not below the fold.

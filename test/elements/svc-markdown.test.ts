@@ -1,9 +1,8 @@
 import { elementUpdated, expect, fixture, html, nextFrame, oneEvent } from '@open-wc/testing';
 import '../../src/elements/svc-markdown.js';
-import { markdownToHtml } from '../../src/elements/markdown/marked.js';
-import { sanitizeHtml } from '../../src/elements/markdown/sanitize.js';
 import { SvcMarkdown } from '../../src/elements/svc-markdown.js';
 import { SvcElement } from '../../src/internal/svc-element.js';
+import { markdownToHtml, sanitizeHtml } from '../helpers/markdown.js';
 
 const FENCE = '```';
 

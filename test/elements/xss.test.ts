@@ -1,8 +1,9 @@
 import { expect, fixture, html, nextFrame, oneEvent } from '@open-wc/testing';
 import '../../src/elements/svc-markdown.js';
-import { markdownToHtml } from '../../src/elements/markdown/marked.js';
 import type { SvcMarkdown } from '../../src/elements/svc-markdown.js';
+import { contentDangers, UNSAFE_LINK } from '../helpers/dangers.js';
 import { loadsSettled } from '../helpers/loads.js';
+import { markdownToHtml } from '../helpers/markdown.js';
 
 interface Vector {
   source: string;
@@ -10,46 +11,10 @@ interface Vector {
   payload: string;
 }
 
-/** Elements that must never reach the page. */
-const FORBIDDEN = new Set(
-  'script iframe frame frameset object embed applet form input button select textarea svg math base meta link style template'.split(
-    ' ',
-  ),
-);
-const URL_ATTRIBUTES = new Set(['href', 'src', 'action', 'xlink:href', 'formaction', 'poster', 'background', 'data']);
-const SCRIPT_URL = /^(?:javascript|data|vbscript):/i;
-
-// Read through the prototypes: a payload's <input name="attributes"> clobbers the properties of its form.
-const { getAttribute, getAttributeNames } = Element.prototype;
-const localName = Object.getOwnPropertyDescriptor(Element.prototype, 'localName')!.get!;
-
-/** What is dangerous in a rendered tree: everything that could run script, restyle the page or leak. */
-function dangers(root: ParentNode): string[] {
-  const found: string[] = [];
-  for (const el of root.querySelectorAll('*')) {
-    const tag = localName.call(el) as string;
-    const attribute = (name: string) => getAttribute.call(el, name);
-    const ownCopyButton = tag === 'button' && attribute('part') === 'copy';
-    if (FORBIDDEN.has(tag) && !ownCopyButton) found.push(`<${tag}>`);
-    for (const name of getAttributeNames.call(el)) {
-      if (name.startsWith('on')) found.push(`${tag}[${name}]`);
-      if (name === 'style') found.push(`${tag}[style]`);
-      // biome-ignore lint/suspicious/noControlCharactersInRegex: the URL parser ignores control characters.
-      if (URL_ATTRIBUTES.has(name) && SCRIPT_URL.test(attribute(name)!.replace(/[\u0000-\u0020]/g, ''))) {
-        found.push(`${tag}[${name}=${attribute(name)!.slice(0, 20)}]`);
-      }
-    }
-    if (tag === 'a' && (attribute('target') !== '_blank' || attribute('rel') !== 'noopener noreferrer')) {
-      found.push('<a> without target=_blank rel="noopener noreferrer"');
-    }
-  }
-  return found;
-}
-
 /** The dangers of the raw marked output, parsed where nothing runs or loads (as DOMPurify parses). */
 function unsanitizedDangers(payload: string): string[] {
   const inert = new DOMParser().parseFromString(markdownToHtml(payload), 'text/html');
-  return dangers(inert).filter((danger) => !danger.startsWith('<a> without'));
+  return contentDangers(inert).filter((danger) => !danger.endsWith(UNSAFE_LINK));
 }
 
 function random(seed: number): () => number {
@@ -130,7 +95,7 @@ describe('XSS vectors through <svc-markdown>', function () {
     const problems: string[] = [];
     const check = (els: SvcMarkdown[], how: string) =>
       els.forEach((el, i) => {
-        for (const danger of dangers(base(el))) problems.push(`${how} #${i} (${vectors[i].source}): ${danger}`);
+        for (const danger of contentDangers(base(el))) problems.push(`${how} #${i} (${vectors[i].source}): ${danger}`);
       });
 
     check(whole, 'whole');

@@ -214,7 +214,9 @@ async function holdPanel(page: Page) {
   return { asked, release };
 }
 
-test('the launcher paints from svc-chat.js alone, and the rest loads while the page is idle', async ({ page }) => {
+test('the launcher paints from svc-chat.js and the launcher module it imports, and the rest loads while the page is idle', async ({
+  page,
+}) => {
   const errors = watchErrors(page);
   const scripts: string[] = [];
   page.on('request', (request) => {
@@ -223,8 +225,11 @@ test('the launcher paints from svc-chat.js alone, and the rest loads while the p
   const panel = await holdPanel(page);
   await page.goto(`${site.url}/launcher/`);
   await expect(page.locator('svc-chat [part~="launcher"]')).toBeVisible();
-  // The panel (with Lit) is held back: the launcher painted from the one classic script.
-  expect(scripts.filter((script) => script !== '/assets/svc-chat-panel.js')).toEqual(['/assets/svc-chat.js']);
+  // The panel (with Lit) is held back: the launcher painted from the classic script and its launcher module.
+  expect(scripts.filter((script) => script !== '/assets/svc-chat-panel.js')).toEqual([
+    '/assets/svc-chat.js',
+    '/assets/svc-chat.esm.js',
+  ]);
   // Nobody touched the launcher: the rest is asked for once the page is idle.
   await panel.asked;
   expect(scripts).toContain('/assets/svc-chat-panel.js');

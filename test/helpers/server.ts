@@ -1,9 +1,11 @@
 import { EventEmitter } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Fixture } from '../../server/boot/fixture.js';
+import type { LogOptions } from '../../server/boot/logger.js';
 import { type RunningService, type ServiceOptions, startService } from '../../server/boot/service.js';
+import { getConnectorCredentials } from '../../server/store/connector-credential-rows.js';
 import { testPostgres } from './postgres.js';
 import { startRoundRobin } from './round-robin.js';
 
@@ -72,12 +74,93 @@ export interface ApiInit {
   body?: BodyInit;
 }
 
+/** `fetch` against `{url}/api/v2{path}` with an optional bearer token and JSON body; a JSON answer parsed. */
+export async function api(url: string, path: string, init: ApiInit = {}) {
+  const headers: Record<string, string> = { ...init.headers };
+  if (init.token) headers.authorization = `Bearer ${init.token}`;
+  let body = init.body;
+  if (init.json !== undefined) {
+    headers['content-type'] = 'application/json';
+    body = JSON.stringify(init.json);
+  }
+  const res = await fetch(`${url}/api/v2${path}`, { method: init.method ?? 'GET', headers, body });
+  const text = await res.text();
+  let parsed: unknown = text;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    // Non-JSON bodies (SSE, audio, HTML) are returned as text.
+  }
+  return { status: res.status, body: parsed as any, headers: res.headers };
+}
+
 /**
  * The database of a test service: SQLite in memory, as the conformance suite runs it; with
  * SVC_TEST_DATABASE=postgres, a new database of the test process's PostgreSQL (test/helpers/postgres.ts).
  */
 export async function testDatabase(): Promise<string> {
   return process.env.SVC_TEST_DATABASE === 'postgres' ? (await testPostgres()).createDatabase() : ':memory:';
+}
+
+/** Test services started by this process, for the names of their log files. */
+let logged = 0;
+
+/**
+ * With SVC_TEST_LOGS=DIR (`npm run test:node`), every test service logs at `debug` into a file of DIR as well as
+ * where its test asks, and leaves beside it the secrets it saw (secretsSeen): test/logs/no-secrets.test.ts
+ * then checks that no log holds one. Returns the log to start with, and where to write the secrets.
+ */
+function capturedLog(log: LogOptions | undefined): { log?: LogOptions; secretsFile?: string } {
+  const dir = process.env.SVC_TEST_LOGS;
+  if (!dir) return { log };
+  mkdirSync(dir, { recursive: true });
+  const name = join(dir, `${process.pid}-${++logged}`);
+  const file = `${name}.jsonl`;
+  // Where the test asked, else what the service writes unasked: its errors, on stderr.
+  const own = log?.destination ?? {
+    write: (line: string) => JSON.parse(line).level === 'error' && process.stderr.write(line),
+  };
+  const destination = {
+    write(line: string) {
+      appendFileSync(file, line);
+      own.write(line);
+    },
+  };
+  return { log: { ...log, level: 'debug', destination }, secretsFile: `${name}.secrets.json` };
+}
+
+/**
+ * The secrets a test service was given or handed out that can be read back at its end: the fixture's keys and
+ * login tokens, the SMS codes of its outbox, and the connector credentials stored (decrypted). Session tokens
+ * are found by their form, `mcpTokens` are never stored (test/helpers/secrets.ts lists the suites' ones).
+ */
+async function secretsSeen(service: RunningService, fixture: Fixture, outbox: string): Promise<string[]> {
+  const keys = (fixture.workspaces ?? []).flatMap((w) => [
+    ...(w.owner?.login_token ? [w.owner.login_token] : []),
+    ...(w.api_keys ?? []).map((k) => k.secret),
+  ]);
+  const personal = (fixture.personal_keys ?? []).map((k) => k.secret);
+  const codes = existsSync(outbox)
+    ? readFileSync(outbox, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => (JSON.parse(line) as { code: string }).code)
+    : [];
+  const { db, secret } = service.ctx;
+  const rows = await db
+    .all<{ user_id: string; connector_type_id: string }>('SELECT user_id, connector_type_id FROM connector_credentials')
+    // A test that closed the database itself stored none.
+    .catch(() => []);
+  const credentials = await Promise.all(
+    rows.map((row) =>
+      getConnectorCredentials(db, secret, row.user_id, row.connector_type_id).then(
+        (values) => Object.values(values ?? {}),
+        // A row a test tampered with on purpose does not decrypt.
+        () => [],
+      ),
+    ),
+  );
+  return [...keys, ...personal, ...codes, ...credentials.flat()];
 }
 
 /**
@@ -91,6 +174,7 @@ export async function startTestServer(options: ServiceOptions = {}): Promise<Tes
   const outbox = join(dir, 'sms-outbox.jsonl');
   const instances: RunningService[] = [];
   const count = Number(process.env.SVC_TEST_INSTANCES ?? 1);
+  const { log, secretsFile } = capturedLog(options.log);
   try {
     const db = options.db ?? (await testDatabase());
     for (let i = 0; i < count; i++) {
@@ -102,6 +186,7 @@ export async function startTestServer(options: ServiceOptions = {}): Promise<Tes
           smsOutbox: outbox,
           filesDir: join(dir, 'files'),
           ...options,
+          log,
         }),
       );
     }
@@ -136,24 +221,7 @@ export async function startTestServer(options: ServiceOptions = {}): Promise<Tes
     instances,
     dir,
     outbox,
-    async api(path, init = {}) {
-      const headers: Record<string, string> = { ...init.headers };
-      if (init.token) headers.authorization = `Bearer ${init.token}`;
-      let body = init.body;
-      if (init.json !== undefined) {
-        headers['content-type'] = 'application/json';
-        body = JSON.stringify(init.json);
-      }
-      const res = await fetch(`${service.url}/api/v2${path}`, { method: init.method ?? 'GET', headers, body });
-      const text = await res.text();
-      let parsed: unknown = text;
-      try {
-        parsed = text ? JSON.parse(text) : undefined;
-      } catch {
-        // Non-JSON bodies (SSE, audio, HTML) are returned as text.
-      }
-      return { status: res.status, body: parsed, headers: res.headers };
-    },
+    api: (path, init) => api(service.url, path, init),
     readersGone: (conversationId, remaining = 0, withinMs = READERS_GONE_MS) =>
       new Promise((resolve, reject) => {
         const stop = () => {
@@ -180,6 +248,10 @@ export async function startTestServer(options: ServiceOptions = {}): Promise<Tes
         check();
       }),
     async close() {
+      if (secretsFile) {
+        const seen = await secretsSeen(instances[0]!, options.fixture ?? FIXTURE, options.smsOutbox ?? outbox);
+        writeFileSync(secretsFile, JSON.stringify(seen));
+      }
       await balancer?.close();
       await Promise.all(instances.map((instance) => instance.close()));
       rmSync(dir, { recursive: true, force: true });

@@ -29,9 +29,15 @@ window.__journey = (() => {
       step();
     });
 
-  /** Follows selectors from the chat's shadow root, each into the shadow root of the last match of the one before. */
+  /** The root the chat's conversation renders in: its panel's (`<svc-chat-panel>`) once that has arrived. */
+  const chat = () => {
+    const root = document.querySelector('svc-chat')?.shadowRoot ?? null;
+    return root?.querySelector('svc-chat-panel')?.shadowRoot ?? root;
+  };
+
+  /** Follows selectors from the chat's root, each into the shadow root of the last match of the one before. */
   const find = (selectors) => {
-    let root = document.querySelector('svc-chat')?.shadowRoot ?? null;
+    let root = chat();
     let found = null;
     for (const selector of selectors) {
       found = root ? ([...root.querySelectorAll(selector)].at(-1) ?? null) : null;
@@ -40,7 +46,6 @@ window.__journey = (() => {
     return found;
   };
 
-  const chat = () => document.querySelector('svc-chat').shadowRoot;
   const text = (node) => (node?.textContent ?? '').replace(/\s+/g, ' ').trim();
   const markdown = (message) => message.querySelector('svc-markdown')?.shadowRoot;
 

@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { ApiError, SvcClient, type SvcClientConfig } from '../../src/index.js';
+import { MCP_TOKENS } from '../helpers/secrets.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { uniquePhone } from '../helpers/workspace.js';
 
-const MCP_SECRET = 'mcp_secret_value_that_must_never_be_stored';
+const MCP_SECRET = MCP_TOKENS.session;
 
 describe('secrets: tokens never appear in URLs or in the service log', () => {
   let server: TestServer;
@@ -28,7 +29,10 @@ describe('secrets: tokens never appear in URLs or in the service log', () => {
 
   before(async () => {
     // No SMS outbox: codes go to the log, the development channel, as on a fresh `npm start`.
-    server = await startTestServer({ smsOutbox: undefined, log: (line) => log.push(line) });
+    server = await startTestServer({
+      smsOutbox: undefined,
+      log: { level: 'debug', destination: { write: (line) => log.push(line) } },
+    });
   });
   after(() => server.close());
 

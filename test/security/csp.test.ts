@@ -1,6 +1,7 @@
 import { expect } from '@open-wc/testing';
 import type { SvcChat } from '../../src/elements/svc-chat.js';
 import { mintVisitorSession, service, until } from '../helpers/browser-service.js';
+import { inShadow } from '../helpers/chat-parts.js';
 
 /** The window of the strict page: the script-tag build under CSP and required Trusted Types. */
 type StrictWindow = Window & typeof globalThis & { __violations: string[]; Svc?: unknown };
@@ -50,13 +51,10 @@ describe('under a strict CSP with Trusted Types required', function () {
     const complete = new Promise<CustomEvent>((resolve) =>
       chat.addEventListener('svc-turn-complete', (e) => resolve(e as CustomEvent), { once: true }),
     );
-    await until(() => chat.shadowRoot?.querySelector('[part~="input"]'), 'the composer');
+    await until(() => inShadow(chat, '[part~="input"]'), 'the composer');
     await chat.send('/markdown');
     expect((await complete).detail.subtype).to.equal('success');
-    const markdown = await until(
-      () => chat.shadowRoot!.querySelector('[part~="message-agent"] svc-markdown')?.shadowRoot,
-      'the reply',
-    );
+    const markdown = await until(() => inShadow(chat, '[part~="message-agent"] svc-markdown')?.shadowRoot, 'the reply');
     await until(() => markdown.querySelector('table') && markdown.querySelector('pre'), 'the rendered markdown');
     expect(markdown.querySelector('h1')?.textContent).to.contain('Embedding the chat widget');
     expect(win.__violations).to.deep.equal([]);

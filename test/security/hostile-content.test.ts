@@ -2,11 +2,13 @@ import { expect, fixture, html, oneEvent } from '@open-wc/testing';
 import '../../src/elements/svc-chat.js';
 import { ChatClient } from '../../src/client/chat.js';
 import { HttpClient } from '../../src/client/http.js';
-import { markdownToHtml } from '../../src/elements/markdown/marked.js';
 import type { SvcChat } from '../../src/elements/svc-chat.js';
 import { mintVisitorSession, service, until } from '../helpers/browser-service.js';
+import { allInShadow } from '../helpers/chat-parts.js';
 import { chatReady } from '../helpers/chat-ready.js';
+import { attributeDangers, attributeOf, forbiddenElement, tagOf, walk } from '../helpers/dangers.js';
 import { loadsSettled } from '../helpers/loads.js';
+import { markdownToHtml } from '../helpers/markdown.js';
 
 interface Vector {
   source: string;
@@ -16,27 +18,6 @@ interface Vector {
 /** Vectors per message: the quick size sends every vector in a few dozen messages. */
 const PER_MESSAGE = 12;
 
-/** Elements that must never come out of rendered content. */
-const FORBIDDEN = new Set(
-  'script iframe frame frameset object embed applet form input button select textarea svg math base meta link style template'.split(
-    ' ',
-  ),
-);
-const URL_ATTRIBUTES = new Set(['href', 'src', 'action', 'xlink:href', 'formaction', 'poster', 'background', 'data']);
-const SCRIPT_URL = /^(?:javascript|data|vbscript):/i;
-
-// Read through the prototypes: a payload's <input name="attributes"> could clobber an element's properties.
-const { getAttribute, getAttributeNames } = Element.prototype;
-const localName = Object.getOwnPropertyDescriptor(Element.prototype, 'localName')!.get!;
-
-/** Every element under `root`, into every shadow root. */
-function* walk(root: ParentNode): Generator<Element> {
-  for (const el of root.querySelectorAll('*')) {
-    yield el;
-    if (el.shadowRoot) yield* walk(el.shadowRoot);
-  }
-}
-
 /**
  * What is dangerous in the messages of a chat: anything that could run script, restyle the page or leak.
  * Attributes are checked on every element of a message (the chat's own buttons and icons included); forbidden
@@ -45,23 +26,12 @@ function* walk(root: ParentNode): Generator<Element> {
  */
 function dangers(chat: SvcChat, origins: Set<string>): string[] {
   const found: string[] = [];
-  for (const message of chat.shadowRoot!.querySelectorAll('[part~="message"]')) {
+  for (const message of allInShadow(chat, '[part~="message"]')) {
     for (const el of walk(message)) {
-      const tag = localName.call(el) as string;
-      const attribute = (name: string) => getAttribute.call(el, name) as string | null;
-      for (const name of getAttributeNames.call(el) as string[]) {
-        if (name.startsWith('on')) found.push(`${tag}[${name}]`);
-        if (name === 'style') found.push(`${tag}[style]`);
-        // biome-ignore lint/suspicious/noControlCharactersInRegex: the URL parser ignores control characters.
-        if (URL_ATTRIBUTES.has(name) && SCRIPT_URL.test(attribute(name)!.replace(/[\u0000-\u0020]/g, ''))) {
-          found.push(`${tag}[${name}=${attribute(name)!.slice(0, 30)}]`);
-        }
-      }
-      if (tag === 'a' && (attribute('target') !== '_blank' || attribute('rel') !== 'noopener noreferrer')) {
-        found.push(`<a href=${attribute('href')?.slice(0, 30)}> without target=_blank rel="noopener noreferrer"`);
-      }
-      const src = attribute('src');
-      if (tag === 'img' && src && !origins.has(new URL(src, location.href).origin)) found.push(`<img src=${src}>`);
+      found.push(...attributeDangers(el));
+      const src = attributeOf(el, 'src');
+      if (tagOf(el) === 'img' && src && !origins.has(new URL(src, location.href).origin))
+        found.push(`<img src=${src}>`);
     }
     const content = [
       ...message.querySelectorAll('[part~="bubble"]:not(:has(svc-markdown))'),
@@ -69,10 +39,8 @@ function dangers(chat: SvcChat, origins: Set<string>): string[] {
     ];
     for (const root of content) {
       for (const el of walk(root)) {
-        const tag = localName.call(el) as string;
-        const copyButton =
-          tag === 'button' && getAttribute.call(el, 'part') === 'copy' && el.nextElementSibling?.localName === 'pre';
-        if (FORBIDDEN.has(tag) && !copyButton) found.push(`<${tag}> in content`);
+        const forbidden = forbiddenElement(el);
+        if (forbidden) found.push(`${forbidden} in content`);
       }
     }
   }
@@ -148,10 +116,10 @@ describe('hostile content in <svc-chat>: the XSS corpus as agent replies and use
       // Checked while the next reply streams too: every rendering step must be safe.
       for (const danger of dangers(chat, origins)) problems.push(`vectors ${i}–${i + batch.length - 1}: ${danger}`);
     }
-    const agents = () => chat.shadowRoot!.querySelectorAll('[part~="message-agent"]');
+    const agents = () => allInShadow(chat, '[part~="message-agent"]');
     await until(() => agents().length === Math.ceil(vectors.length / PER_MESSAGE), 'every reply');
     // Read once the chat has drawn the last turn: the last reply's events can come before its next render.
-    const users = chat.shadowRoot!.querySelectorAll('[part~="message-user"]');
+    const users = allInShadow(chat, '[part~="message-user"]');
     expect(users.length).to.equal(Math.ceil(vectors.length / PER_MESSAGE));
     // The replies are the payloads, rendered: the echo text arrived (sanitized markup may drop some of it).
     expect(agents()[0]!.querySelector('svc-markdown')!.shadowRoot!.textContent).to.contain('Echo:');
@@ -162,7 +130,7 @@ describe('hostile content in <svc-chat>: the XSS corpus as agent replies and use
     expect(executions.dialogs).to.equal(0);
     expect(win.__xssFlag).to.equal(undefined);
     expect(unexpected()).to.deep.equal([]);
-    const links = [...walk(chat.shadowRoot!)].filter((el) => localName.call(el) === 'a');
+    const links = [...walk(chat.shadowRoot!)].filter((el) => tagOf(el) === 'a');
     expect(links.length, 'the corpus holds links').to.be.greaterThan(10);
   });
 
@@ -186,7 +154,7 @@ describe('hostile content in <svc-chat>: the XSS corpus as agent replies and use
       token=${token} conversation-id=${conversationId!} image-hosts=${new URL(serviceUrl).hostname}></svc-chat></div>`).then(
       (d) => chatReady(d.querySelector('svc-chat')!),
     );
-    await until(() => chat.shadowRoot!.querySelectorAll('[part~="message-agent"]').length >= 8, 'the history');
+    await until(() => allInShadow(chat, '[part~="message-agent"]').length >= 8, 'the history');
     await loadsSettled(chat.shadowRoot!);
     expect(dangers(chat, origins)).to.deep.equal([]);
     expect(executions.dialogs).to.equal(0);

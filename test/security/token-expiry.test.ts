@@ -6,6 +6,7 @@ import type { SvcChat } from '../../src/elements/svc-chat.js';
 import { EN_LABELS } from '../../src/internal/labels/en.js';
 import { extractText } from '../../src/protocol/records.js';
 import { lastSmsCode, mintVisitorSession, service, until } from '../helpers/browser-service.js';
+import { inShadow, panelRoot, parts } from '../helpers/chat-parts.js';
 import { chatReady } from '../helpers/chat-ready.js';
 
 /** Lifetime of the first token the provider mints: shorter than the first reply. */
@@ -13,7 +14,6 @@ const TTL_SECONDS = 2;
 /** Lifetime of a renewed token: longer than the rest of the test, so the count of renewals is exact. */
 const RENEWED_TTL_SECONDS = 60;
 
-const parts = (el: SvcChat, name: string) => [...el.shadowRoot!.querySelectorAll<HTMLElement>(`[part~="${name}"]`)];
 const shownText = (node: Node | null | undefined) => (node?.textContent ?? '').replace(/\s+/g, ' ').trim();
 
 /**
@@ -107,7 +107,10 @@ describe('a session token that expires mid-conversation', function () {
 
 /** Types `phone`, then the code the service texted to it, into the chat's sign-in form. */
 async function signInBySms(el: SvcChat, phone: string): Promise<void> {
-  const form = await until(() => el.shadowRoot!.querySelector('svc-sms-sign-in'), 'the sign-in form');
+  const form = await until(
+    () => inShadow<HTMLElementTagNameMap['svc-sms-sign-in']>(el, 'svc-sms-sign-in'),
+    'the sign-in form',
+  );
   await form.updateComplete;
   const field = (name: string) => form.shadowRoot!.querySelector<HTMLInputElement>(`input[name=${name}]`);
   const submit = () => form.shadowRoot!.querySelector<HTMLButtonElement>('button[type=submit]')!.click();
@@ -179,8 +182,8 @@ describe('a token endpoint that fails', () => {
     const reason = 'could not get a session token: the token endpoint answered 500';
     expect(errors).to.deep.equal([{ message: reason, status: 500 }]);
     expect(parts(el, 'notice').map(shownText)).to.deep.equal([EN_LABELS.serviceError]);
-    expect(shownText(el.shadowRoot).split(EN_LABELS.serviceError)).to.have.length(2, 'the failure is said once');
-    expect(shownText(el.shadowRoot)).not.to.contain(reason);
-    expect(shownText(el.shadowRoot)).to.contain('Not sent.');
+    expect(shownText(panelRoot(el)).split(EN_LABELS.serviceError)).to.have.length(2, 'the failure is said once');
+    expect(shownText(panelRoot(el))).not.to.contain(reason);
+    expect(shownText(panelRoot(el))).to.contain('Not sent.');
   });
 });

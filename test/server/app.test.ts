@@ -129,10 +129,12 @@ describe('failures nobody caused', () => {
       process.stderr.write = write;
       await broken.close();
     }
-    const line = written.find((l) => l.startsWith('[svc] 500 GET /api/v2/workspaces/whoami'));
+    const line = written.find((l) => l.includes('"msg":"500 GET /api/v2/workspaces/whoami"'));
     assert.ok(line, `nothing logged: ${JSON.stringify(written)}`);
-    assert.match(line, /The database connection is not open/);
-    assert.match(line, / at /, 'with the stack');
+    const entry = JSON.parse(line);
+    assert.equal(entry.level, 'error');
+    assert.match(entry.err.message, /The database connection is not open/);
+    assert.match(entry.err.stack, / at /, 'with the stack');
     assert.ok(!line.includes('sk_acme_1'));
   });
 });

@@ -107,6 +107,47 @@ describe('svc-server command line', () => {
     assert.match(stdout, /^usage: svc-server /);
   });
 
+  it('prints with --help the table of flags and environment variables that docs/server.md holds', async () => {
+    const table = (text: string) =>
+      text.split('\n').filter((line) => line.startsWith('| `--') || line.startsWith('| flag'));
+    const { stdout } = await run(['--help']);
+    const documented = table(readFileSync(new URL('../../docs/server.md', import.meta.url), 'utf8'));
+    assert.ok(documented.length > 10, 'the table is found in the document');
+    assert.deepEqual(table(stdout), documented);
+  });
+
+  it('takes every setting from its environment variable when no flag gives it', STARTUP, async () => {
+    const port = await freePort();
+    const server = spawn(process.execPath, [BIN], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+      env: {
+        ...process.env,
+        PORT: String(port),
+        SVC_HOST: '127.0.0.1',
+        SVC_DATABASE_URL: ':memory:',
+        SVC_FIXTURE: fixture(),
+        SVC_FILES_DIR: dir,
+        SVC_SMS_OUTBOX: join(dir, 'env-outbox.jsonl'),
+        SVC_RATE_LIMIT: '2/60',
+      },
+    });
+    try {
+      const [first] = (await once(createInterface({ input: server.stdout }), 'line')) as [string];
+      assert.equal(first, `listening on http://127.0.0.1:${port}`);
+      const whoami = () =>
+        fetch(`http://127.0.0.1:${port}/api/v2/workspaces/whoami`, { headers: { authorization: 'Bearer sk_acme_1' } });
+      assert.deepEqual([(await whoami()).status, (await whoami()).status], [200, 200], 'the fixture of SVC_FIXTURE');
+      const limited = await whoami();
+      assert.equal(limited.status, 429, 'the rate of SVC_RATE_LIMIT');
+      assert.deepEqual(await limited.json(), {
+        detail: 'too many requests from this client (limit 2 per 60 s), try again later',
+      });
+      assert.ok(Number(limited.headers.get('retry-after')) > 0);
+    } finally {
+      await stop(server);
+    }
+  });
+
   it('refuses an invalid port with a message and exit code 1', async () => {
     const { code, stderr } = await run(['--port', 'eighty']);
     assert.equal(code, 1);

@@ -13,6 +13,7 @@ import {
   sessionToken,
   streamUrl,
 } from '../helpers/conversation.js';
+import { MCP_TOKENS } from '../helpers/secrets.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { openSse } from '../helpers/sse.js';
 
@@ -23,9 +24,14 @@ const logLines: string[] = [];
 const logged = new EventEmitter();
 before(async () => {
   server = await startTestServer({
-    log: (line) => {
-      logLines.push(line);
-      logged.emit('line', line);
+    log: {
+      level: 'info',
+      destination: {
+        write(line) {
+          logLines.push(line);
+          logged.emit('line', line);
+        },
+      },
     },
   });
 });
@@ -98,7 +104,7 @@ describe('send', () => {
   });
 
   it('stores what a user message carries, but never the mcpTokens', async () => {
-    const secret = 'mcp-secret-value-7f3a';
+    const secret = MCP_TOKENS.conversations;
     const sent = await send(server, 'pk_alice', {
       message: 'with extras',
       newConversation: true,

@@ -37,7 +37,7 @@ before(async () => {
   const common = { runtime: 'model', model: 'scripted-1', base_url: model.url, api_key_env: KEY_ENV };
   const [acme, ...others] = FIXTURE.workspaces!;
   server = await startTestServer({
-    log: (line) => log.push(line),
+    log: { level: 'info', destination: { write: (line) => log.push(line) } },
     fixture: {
       ...FIXTURE,
       workspaces: [
@@ -366,6 +366,18 @@ describe('model runtime: interrupts, retries and failures', () => {
     assert.equal(resultOf(turn)?.subtype, 'error');
     assert.equal(resultOf(turn)?.error, 'The model sent nothing for 1 second, so the reply was stopped.');
     assert.equal(await requests()[0]!.closed, true, 'the stalled request was given up');
+  });
+});
+
+describe('model runtime: metrics', () => {
+  it('counts the model requests answered, and those that failed by kind, for /metrics', async () => {
+    const metrics = await (await fetch(`${server.url}/metrics`)).text();
+    const value = (series: string) => Number(new RegExp(`^${series} (\\S+)$`, 'm').exec(metrics)?.[1] ?? 0);
+    assert.ok(value('svc_model_request_duration_seconds_count') > 0, 'answered requests');
+    // The suite above met each: 5xx and 429 refusals, a refused key, a cut stream, a stalled one.
+    for (const kind of ['server', 'rate_limited', 'auth', 'cut', 'idle']) {
+      assert.ok(value(`svc_model_failures_total{kind="${kind}"}`) > 0, kind);
+    }
   });
 });
 

@@ -1,14 +1,25 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { validate } from '@readme/openapi-parser';
+import { LIMITS } from '../../server/services/limits.js';
 import { routesOf } from '../helpers/routes.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
-type Operation = { security?: Record<string, string[]>[]; responses: Record<string, { content?: unknown }> };
+type Operation = {
+  operationId?: string;
+  summary?: string;
+  description?: string;
+  tags?: string[];
+  security?: Record<string, string[]>[];
+  parameters?: { name: string; in: string; schema: Record<string, unknown> }[];
+  requestBody?: any;
+  responses: Record<string, { description?: string; content?: any; headers?: any }>;
+};
 type Document = {
   openapi: string;
   paths: Record<string, Record<string, Operation>>;
   components: { securitySchemes: Record<string, { type: string; scheme: string }>; schemas: Record<string, any> };
+  tags: { name: string; description: string }[];
 };
 
 /** `GET /api/v2/x/{id}` and `GET /api/v2/x/:id` alike: parameter names aside, the same route. */
@@ -88,7 +99,14 @@ describe('OpenAPI document (GET /api/v2/openapi.json)', () => {
   it('comes from the schemas that validate the requests', async () => {
     const grant = operation('post', '/workspaces/{slug}/members/{memberId}/credits') as any;
     const amount = grant.requestBody.content['application/json'].schema.properties.amount;
-    assert.deepEqual(amount, { type: 'number', exclusiveMinimum: 0 });
+    // What zod checks (greater than 0), and what its refinements check (whole cents, at most a billion).
+    assert.deepEqual(amount, {
+      type: 'number',
+      exclusiveMinimum: 0,
+      maximum: 1_000_000_000,
+      multipleOf: 0.01,
+      description: 'Whole cents: at most 2 decimal places.',
+    });
     const refused = await server.api('/workspaces/acme/members/u_nobody/credits', {
       method: 'POST',
       token: 'sk_acme_1',
@@ -97,6 +115,69 @@ describe('OpenAPI document (GET /api/v2/openapi.json)', () => {
     assert.deepEqual([refused.status, refused.body.detail], [400, 'body/amount Number must be greater than 0']);
     const record = doc.components.schemas.ChatStreamRecord;
     assert.deepEqual(record.properties.raw, { $ref: '#/components/schemas/ChatRawEvent' });
+  });
+
+  it('says of every operation what it is and does, and of every answer what it means', () => {
+    const tags = new Map(doc.tags.map((tag) => [tag.name, tag.description]));
+    for (const { key, operation } of operations()) {
+      assert.match(operation.operationId ?? '', /^[a-zA-Z]+$/, `${key}: an operation id generators can use`);
+      assert.ok(operation.summary && !operation.summary.includes('\n'), `${key}: a one-line summary`);
+      assert.ok(operation.description, `${key}: a description`);
+      for (const tag of operation.tags ?? []) assert.ok(tags.get(tag), `${key}: its tag ${tag} is described`);
+      for (const [status, answer] of Object.entries(operation.responses)) {
+        assert.ok(answer.description && answer.description !== 'Default Response', `${key} ${status}`);
+      }
+    }
+  });
+
+  it('lists the refusals of each operation with their detail, as the service words them', () => {
+    const grant = operation('post', '/workspaces/{slug}/members/{memberId}/credits');
+    const examples = (status: number) => Object.keys(grant.responses[status]!.content['application/json'].examples);
+    assert.ok(examples(400).includes('body/amount Number must be greater than 0'));
+    assert.deepEqual(examples(402), ['insufficient owner wallet balance']);
+    assert.ok(examples(401).includes('workspace API key required'));
+    assert.ok(examples(415).includes('Content-Type must be application/json'));
+    const sms = operation('post', '/workspaces/{slug}/sms/send');
+    assert.equal(sms.responses[429]!.headers['Retry-After'].required, true);
+    assert.deepEqual(Object.keys(sms.responses[429]!.content['application/json'].examples).length, 3);
+  });
+
+  it('states the limits of server/services/limits.ts, the cursor and the flags as the service reads them', () => {
+    const send = operation('post', '/conversations/send').requestBody.content['application/json'].schema;
+    assert.equal(send.properties.message.maxLength, LIMITS.messageBytes);
+    assert.match(send.properties.metadata.description, /at most 32 KB as JSON/);
+    assert.equal(send.properties.mcpTokens.maxProperties, LIMITS.mcpTokens);
+    const credentials = operation('put', '/profile/credentials/{connectorTypeId}').requestBody.content[
+      'application/json'
+    ].schema.properties.credentials;
+    assert.equal(credentials.minProperties, 1);
+    const history = operation('get', '/conversations/{id}/history').parameters!;
+    const parameter = (name: string) => history.find((p) => p.name === name)!.schema;
+    assert.deepEqual(parameter('includeThinking'), { type: 'boolean', default: false });
+    assert.ok(new RegExp(parameter('before').pattern as string).test('e000000000000042'));
+    assert.equal(new RegExp(parameter('before').pattern as string).test('42'), false);
+    const interrupt = operation('post', '/conversations/{id}/interrupt').requestBody;
+    assert.equal(interrupt.required, false, 'a body may be sent and is ignored');
+    assert.ok(doc.components.schemas.ContentBlock.discriminator.mapping.tool_result);
+  });
+
+  it('describes the record streams as text/event-stream, each event of them, and their headers', () => {
+    for (const path of ['/conversations/{id}/stream', '/agents/{id}/messages/stream']) {
+      const stream = operation('get', path);
+      const answer = stream.responses[200]!;
+      assert.deepEqual(Object.keys(answer.content), ['text/event-stream']);
+      const events = answer.content['text/event-stream']['x-itemSchema'].oneOf;
+      assert.deepEqual(events[0].properties.data, { $ref: '#/components/schemas/ChatStreamRecord' });
+      assert.deepEqual(events[1].properties.event, { type: 'string', enum: ['expired'] });
+      assert.match(answer.description!, /event: expired/);
+      assert.equal(answer.headers['Cache-Control'].schema.const, 'no-cache, no-transform');
+      assert.ok(stream.parameters!.some((p) => p.in === 'header' && p.name === 'last-event-id'));
+    }
+    // Every other answer is for no cache.
+    assert.equal(
+      operation('post', '/conversations/send').responses[200]!.headers['Cache-Control'].schema.const,
+      'no-store',
+    );
   });
 
   it('is rendered at /reference from files the service serves itself', async () => {

@@ -266,7 +266,10 @@ describe('SMS without an outbox file', () => {
   let server: TestServer;
   const lines: string[] = [];
   before(async () => {
-    server = await startTestServer({ smsOutbox: undefined, log: (line) => lines.push(line) });
+    server = await startTestServer({
+      smsOutbox: undefined,
+      log: { level: 'info', destination: { write: (line) => lines.push(JSON.parse(line).msg) } },
+    });
   });
   after(() => server.close());
 

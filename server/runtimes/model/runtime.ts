@@ -67,6 +67,7 @@ export const modelRuntime: Runtime = {
               stream.write(text);
             },
             log,
+            meter: io.model,
           },
         );
         const done = await turn.act(reply.text, reply.calls, stream, messages);

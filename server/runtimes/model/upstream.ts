@@ -3,6 +3,7 @@ import { retryAfterMs, retryDelay } from '@svc/agent-sdk/protocol';
 import type OpenAI from 'openai';
 import { APIConnectionError, APIError } from 'openai';
 import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
+import type { ModelFailure, ModelMeter } from '../types.js';
 
 /** A failure the visitor reads as the turn's `result.error`: one plain sentence, no upstream detail. */
 export class ModelError extends Error {
@@ -21,6 +22,7 @@ export interface StepOptions {
   onText(text: string): void;
   /** One line to the service's log: the upstream detail of every failure. */
   log(line: string): void;
+  meter: ModelMeter;
 }
 
 export interface StepCall {
@@ -55,8 +57,10 @@ export async function streamStep(
     let text = '';
     const calls: StepCall[] = [];
     let finishReason: string | undefined;
+    const sent = performance.now();
     try {
       const stream = await client.chat.completions.create(body, { signal, maxRetries: 0 });
+      o.meter.answered((performance.now() - sent) / 1000);
       idle.reset();
       for await (const chunk of stream) {
         idle.reset();
@@ -80,6 +84,7 @@ export async function streamStep(
       return { text, calls: calls.filter((c) => c.name), finishReason };
     } catch (err) {
       if (o.signal.aborted) throw o.signal.reason ?? err;
+      o.meter.failed(idle.fired ? 'idle' : failureKind(err));
       if (idle.fired) {
         o.log(`model sent nothing for ${o.idleMs} ms; the reply was stopped`);
         throw new ModelError(`The model sent nothing for ${seconds(o.idleMs)}, so the reply was stopped.`);
@@ -168,6 +173,15 @@ function plainError(err: unknown, streamed: boolean): ModelError {
     return new ModelError('The model could not answer this request.');
   }
   return new ModelError('The model could not answer this request.');
+}
+
+/** A failure as `svc_model_failures_total` counts it (an idle stream is told apart before). */
+function failureKind(err: unknown): ModelFailure {
+  if (err instanceof StreamCut || isNetworkError(err)) return 'cut';
+  if (!(err instanceof APIError) || err.status === undefined) return 'connection';
+  if (err.status === 401 || err.status === 403) return 'auth';
+  if (err.status === 429) return 'rate_limited';
+  return err.status >= 500 ? 'server' : 'refused';
 }
 
 function seconds(ms: number): string {

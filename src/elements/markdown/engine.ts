@@ -1,5 +1,4 @@
 import { loadOnce } from '../../internal/load-once.js';
-import { importEngine } from './import-engine.js';
 import type { StreamMarkdown, StreamMarkdownOptions } from './stream-markdown.js';
 
 /** What `<svc-markdown>` needs of the engine module (`stream-markdown.ts` with marked and DOMPurify). */
@@ -15,7 +14,8 @@ export let markdownEngine: MarkdownEngine | undefined;
  * the launcher needs none of them, so they come in a module of their own (docs/performance.md, start-up).
  */
 export const loadMarkdownEngine: () => Promise<MarkdownEngine> = loadOnce(
-  importEngine,
+  // A dynamic import: a chunk of its own in a site's bundle, `svc-chat-markdown.js` in the script-tag files.
+  () => import('./stream-markdown.js'),
   'svc-markdown: the markdown renderer did not load, so text shows as plain text',
   (engine) => {
     markdownEngine = engine;

@@ -7,8 +7,3 @@ export const markdown = new Marked({
     checkbox: ({ checked }) => (checked ? '☑ ' : '☐ '),
   },
 });
-
-/** Markdown to HTML, NOT sanitized: marked keeps raw HTML and emits `javascript:` links as written. */
-export function markdownToHtml(text: string): string {
-  return markdown.parser(markdown.lexer(text));
-}

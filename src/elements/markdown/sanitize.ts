@@ -79,11 +79,6 @@ function withOptions<T>(options: SanitizeOptions, sanitize: (purify: DOMPurify) 
   }
 }
 
-/** Sanitized HTML as a string. */
-export function sanitizeHtml(html: string, options: SanitizeOptions = {}): string {
-  return withOptions(options, (purify) => purify.sanitize(html, CONFIG));
-}
-
 /**
  * Sanitized content as nodes to insert: no HTML string sink is involved, so it works on pages that enforce
  * Trusted Types as long as they allow DOMPurify's policy (`dompurify`).
@@ -92,9 +87,4 @@ export function sanitizeFragment(html: string, options: SanitizeOptions = {}): D
   const fragment = withOptions(options, (purify) => purify.sanitize(html, { ...CONFIG, RETURN_DOM_FRAGMENT: true }));
   // DOMPurify returns null (despite its types) when the markup replaces the body, e.g. with a <frameset>.
   return (fragment as DocumentFragment | null) ?? document.createDocumentFragment();
-}
-
-/** Sanitized HTML for an `innerHTML` sink: a `TrustedHTML` where the browser has Trusted Types, else a string. */
-export function sanitizeTrustedHtml(html: string, options: SanitizeOptions = {}) {
-  return withOptions(options, (purify) => purify.sanitize(html, { ...CONFIG, RETURN_TRUSTED_TYPE: true }));
 }

@@ -1,6 +1,11 @@
-import { importLanguage } from './import-language.js';
 import { type LanguageFile, languageFile } from './languages.js';
 import type { Language } from './types.js';
+
+/** Each language's file as a dynamic import: a chunk of a site's bundle, `svc-chat-lang-<file>.js` of the script tag. */
+const imports: Record<LanguageFile, () => Promise<{ default: Language }>> = {
+  'zh-CN': () => import('./zh-CN.js'),
+  ar: () => import('./ar.js'),
+};
 
 const loaded = new Map<LanguageFile, Language>();
 const loading = new Map<LanguageFile, Promise<Language>>();
@@ -20,8 +25,8 @@ export function loadLanguageFile(file: LanguageFile): Promise<Language> {
   if (done) return Promise.resolve(done);
   let load = loading.get(file);
   if (!load) {
-    load = importLanguage(file).then(
-      (language) => {
+    load = imports[file]().then(
+      ({ default: language }) => {
         loaded.set(file, language);
         return language;
       },

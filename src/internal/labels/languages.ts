@@ -1,7 +1,7 @@
 /**
  * The built-in languages besides English, by primary language subtag: the file of this folder that holds
  * each. Adding a language is its file and one line here (the typecheck then asks for its import in
- * `import-language.ts`). English is always there; the others load when an element first shows them.
+ * `language-files.ts`). English is always there; the others load when an element first shows them.
  */
 export const LANGUAGE_FILES = { zh: 'zh-CN', ar: 'ar' } as const;
 export type LanguageFile = (typeof LANGUAGE_FILES)[keyof typeof LANGUAGE_FILES];

@@ -1,7 +1,7 @@
 /**
- * What the elements share with a page, besides the elements: the labels and languages, the design tokens and
- * the page stylesheet of both themes, the base element and the cards' context. Exported by the './elements'
- * entry and, in the script-tag build, as part of `window.Svc` with the panel.
+ * What a page uses to customize the elements and build its own beside them: the labels and languages, the
+ * design tokens and the page stylesheet of both themes, the base element and the cards' context. Exported by the
+ * './elements' entry and, in the script-tag build, as part of `window.Svc` with the panel.
  */
 export { CHAT_CSS } from './internal/chat-css.js';
 export type { CardClient, CardHost } from './internal/context.js';

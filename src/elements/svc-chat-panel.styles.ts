@@ -1,8 +1,19 @@
-import { css } from 'lit';
+import { css, unsafeCSS } from 'lit';
 import { token } from '../internal/theme.js';
+import panelFrame from './panel-frame.styles.js';
 
-/** The conversation inside the panel: the scrolling list, its notes, the jump to the end, the status line. */
-export default css`
+/**
+ * The panel's frame (one string with the launcher's loading state: `panel-frame.styles.ts`), and the
+ * conversation inside it: the scrolling list, its notes, the jump to the end, the status line. The element fills
+ * the chat (inline); the launcher's panel floats.
+ */
+export default [
+  unsafeCSS(panelFrame),
+  css`
+  :host {
+    display: block;
+    height: 100%;
+  }
   .visually-hidden {
     position: absolute;
     width: 1px;
@@ -68,4 +79,5 @@ export default css`
     background: ${token('colorText')};
     color: ${token('colorBg')};
   }
-`;
+`,
+];

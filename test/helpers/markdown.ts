@@ -1,0 +1,15 @@
+import { markdown } from '../../src/elements/markdown/marked.js';
+import { type SanitizeOptions, sanitizeFragment } from '../../src/elements/markdown/sanitize.js';
+
+/** Markdown to HTML, NOT sanitized: what the chat's marked instance makes (raw HTML, `javascript:` links kept). */
+export function markdownToHtml(text: string): string {
+  return markdown.parser(markdown.lexer(text));
+}
+
+/** Sanitized HTML as a string: the nodes the chat inserts (`sanitizeFragment`), written out. */
+export function sanitizeHtml(html: string, options: SanitizeOptions = {}): string {
+  // A `div` of this document: a template's content is another document, which each node would be adopted into.
+  const holder = document.createElement('div');
+  holder.append(sanitizeFragment(html, options));
+  return holder.innerHTML;
+}
