@@ -135,10 +135,11 @@ export class LiveHub {
   }
 
   private async readPages(conversationId: string, conversation: Conversation): Promise<void> {
-    do {
-      // A turn of the event loop between reads: SQLite answers at once, and a conversation with many readers
-      // taking a little at a time would otherwise keep every other request waiting.
-      await setImmediate();
+    for (let first = true; first || conversation.again; first = false) {
+      // A turn of the event loop between reads (not before the first: a new record goes out at once): SQLite
+      // answers at once, and a conversation with many readers taking a little at a time would otherwise keep
+      // every other request waiting.
+      if (!first) await setImmediate();
       conversation.again = false;
       const cursors = [...conversation.readers].flatMap((r) => (r.cursor === undefined || r.full ? [] : [r.cursor]));
       if (cursors.length === 0) return;
@@ -162,7 +163,7 @@ export class LiveHub {
         }
       }
       if (page.more) conversation.again = true;
-    } while (conversation.again);
+    }
   }
 
   /** A reader that cannot go on is told and dropped; the others go on. */
