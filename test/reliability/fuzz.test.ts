@@ -1,10 +1,16 @@
 import assert from 'node:assert/strict';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
+import { sseBound, UpstreamTooLarge } from '../../server/runtimes/model/upstream.js';
 import { sendAndRead, sessionToken } from '../helpers/conversation.js';
 import { rawRequest } from '../helpers/raw-http.js';
 import { type Route, routesOf } from '../helpers/routes.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { FIXTURE, startTestServer, type TestServer } from '../helpers/server.js';
+import { startServiceProcess } from '../helpers/service-process.js';
 import { provision } from '../helpers/workspace.js';
 import { SEED, size } from './soak.js';
 
@@ -295,6 +301,92 @@ describe(`fuzz: every route with random and malformed bodies, queries and header
     assert.deepEqual(
       stderr.filter((line) => line.includes('[svc]')),
       [],
+    );
+  });
+});
+
+describe(`fuzz: hostile sizes (SVC_SEED=${SEED})`, () => {
+  it('an oversized JSON body or upload, of any size up to the discard bound, gets its 413 { detail } through fetch', async () => {
+    // The built service in a process of its own: over loopback within one process the client finished
+    // sending before the connection closed, which hid the resets.
+    const dir = mkdtempSync(join(tmpdir(), 'svc-sizes-'));
+    writeFileSync(join(dir, 'fixture.json'), JSON.stringify(FIXTURE));
+    const service = await startServiceProcess([
+      ...['--port', '0', '--db', ':memory:', '--fixture', join(dir, 'fixture.json')],
+      ...['--files-dir', join(dir, 'files')],
+    ]);
+    try {
+      const sizes = fc.sample(fc.integer({ min: 1024 * 1024 + 1, max: 24 * 1024 * 1024 }), {
+        seed: SEED,
+        numRuns: size(6, 40),
+      });
+      for (const bytes of sizes) {
+        const json = await fetch(`${service.url}/api/v2/conversations/send`, {
+          method: 'POST',
+          headers: { authorization: 'Bearer pk_alice', 'content-type': 'application/json' },
+          body: JSON.stringify({ message: 'x'.repeat(bytes) }),
+        });
+        assert.deepEqual([json.status, await json.json()], [413, { detail: 'request body too large' }], `${bytes}`);
+        const form = new FormData();
+        // Uploads take up to 20 MB.
+        form.append('file', new Blob([new Uint8Array(20 * 1024 * 1024 + bytes)]), 'big.bin');
+        const upload = await fetch(`${service.url}/api/v2/files/upload`, {
+          method: 'POST',
+          headers: { authorization: 'Bearer pk_alice' },
+          body: form,
+        });
+        assert.deepEqual([upload.status, await upload.json()], [413, { detail: 'file too large (limit 20 MB)' }]);
+      }
+      // The connection still serves: the next request is answered.
+      assert.equal((await fetch(`${service.url}/healthz`)).status, 200);
+    } finally {
+      service.child.kill();
+      await once(service.child, 'exit');
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('the model bound passes every stream of small events, however chunked, and stops every event over it', () => {
+    const event = fc.oneof(
+      fc.string({ maxLength: 40 }).map((text) => `data: ${text.replace(/[\r\n]/g, '')}`),
+      fc.constant(': ping'),
+    );
+    const newline = fc.constantFrom('\n', '\r\n', '\r');
+    const stream = fc.array(fc.tuple(fc.array(event, { minLength: 1, maxLength: 4 }), newline), { maxLength: 20 });
+    return fc.assert(
+      fc.asyncProperty(
+        stream,
+        fc.array(fc.nat(), { maxLength: 8 }),
+        fc.nat({ max: 300 }),
+        async (events, cuts, bound) => {
+          const text = events.map(([lines, nl]) => `${lines.join(nl)}${nl}${nl}`).join('');
+          const largest = Math.max(0, ...events.map(([lines]) => lines.reduce((sum, line) => sum + line.length, 0)));
+          const bytes = new TextEncoder().encode(text);
+          const at = [...new Set(cuts.map((cut) => cut % (bytes.length + 1)))].sort((a, b) => a - b);
+          const chunks = [0, ...at, bytes.length]
+            .slice(1)
+            .map((end, i, ends) => bytes.subarray(i ? ends[i - 1] : 0, end));
+          const source = new ReadableStream<Uint8Array>({
+            start(controller) {
+              for (const chunk of chunks) controller.enqueue(chunk);
+              controller.close();
+            },
+          });
+          let passed = 0;
+          let stopped = false;
+          try {
+            const bounded = source.pipeThrough(sseBound({ eventBytes: bound, replyBytes: 1e9 }));
+            for await (const chunk of bounded as unknown as AsyncIterable<Uint8Array>) passed += chunk.length;
+          } catch (err) {
+            assert.ok(err instanceof UpstreamTooLarge);
+            stopped = true;
+          }
+          // Strings of UTF-16 code units may take more bytes than characters: only the clear cases are asserted.
+          if (largest <= bound && text.length === bytes.length) assert.equal(passed, bytes.length);
+          if (largest > bound && text.length === bytes.length) assert.ok(stopped);
+        },
+      ),
+      { seed: SEED, numRuns: size(200, 2000) },
     );
   });
 });
