@@ -11,6 +11,7 @@ import { rawRequest } from '../helpers/raw-http.js';
 import { type Route, routesOf } from '../helpers/routes.js';
 import { FIXTURE, startTestServer, type TestServer } from '../helpers/server.js';
 import { startServiceProcess } from '../helpers/service-process.js';
+import { fillConversation, frameBytes, openStalled, watchBuffers } from '../helpers/slow-readers.js';
 import { provision } from '../helpers/workspace.js';
 import { SEED, size } from './soak.js';
 
@@ -343,6 +344,61 @@ describe(`fuzz: hostile sizes (SVC_SEED=${SEED})`, () => {
       service.child.kill();
       await once(service.child, 'exit');
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('non-reading streams at random cursors, on conversations of random record sizes: each holds at most the mark of its socket and a record, and reads on exactly', async () => {
+    // Heartbeats far apart: a stream full from one to the next would be closed (stream.test.ts covers that).
+    const server = await startTestServer({ heartbeatMs: 10 * 60_000 });
+    try {
+      const { token } = await sessionToken(server);
+      const cases = fc.sample(
+        fc.record({
+          recordBytes: fc.integer({ min: 1024, max: 256 * 1024 }),
+          readers: fc.integer({ min: 1, max: 8 }),
+          cursors: fc.array(fc.nat(), { minLength: 8, maxLength: 8 }),
+        }),
+        { seed: SEED, numRuns: size(3, 20) },
+      );
+      for (const { recordBytes, readers: count, cursors } of cases) {
+        const { sent } = await sendAndRead(server, token, {
+          message: 'fill',
+          targetAgentIds: ['agent_echo'],
+          newConversation: true,
+        });
+        const filled = await fillConversation(server, sent.conversationId, recordBytes, 6 * 1024 * 1024);
+        const bound = Math.max(...filled.map(frameBytes));
+        const watch = watchBuffers(server);
+        const starts = cursors.slice(0, count).map((n) => filled[n % filled.length]!);
+        const readers = await Promise.all(
+          starts.map((start) => openStalled(server, sent.conversationId, token, start.id)),
+        );
+        try {
+          await watch.until(() => readers.every((r) => watch.full(r.port)), watch.highWaterMark() + bound);
+          for (const reader of readers) {
+            assert.ok(
+              watch.most(reader.port) <= watch.highWaterMark() + bound,
+              `${watch.most(reader.port)} bytes held`,
+            );
+          }
+          assert.equal((await server.api('/workspaces/whoami', { token: 'sk_acme_1' })).status, 200);
+          for (const [i, reader] of readers.entries()) {
+            const ids = await reader.readUntil(filled.at(-1)!.id);
+            const from = filled.indexOf(starts[i]!);
+            assert.deepEqual(
+              ids,
+              filled.slice(from + 1).map((r) => r.id),
+              `reader ${i} after ${starts[i]!.id}`,
+            );
+          }
+        } finally {
+          for (const reader of readers) reader.close();
+          watch.stop();
+        }
+        await server.readersGone(sent.conversationId);
+      }
+    } finally {
+      await server.close();
     }
   });
 

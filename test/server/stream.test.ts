@@ -400,8 +400,8 @@ describe('live readers', () => {
 
 describe('slow readers', () => {
   it(`${DEFAULT_QUOTAS.streamsPerUser} streams that read nothing on a full conversation: the service buffers a record each, and answers others meanwhile`, async () => {
-    // A service of its own, with the usual heartbeat: these readers are not closed while the test looks at them.
-    const slow = await startTestServer();
+    // A service of its own, with heartbeats far apart: these readers are not closed while the test looks at them.
+    const slow = await startTestServer({ heartbeatMs: 10 * 60_000 });
     try {
       const { token } = await sessionToken(slow);
       const sent = await send(slow, token, { message: 'fill', targetAgentIds: ['agent_echo'], newConversation: true });
