@@ -113,7 +113,12 @@ describe('stream framing', () => {
   });
 
   it('a reader that does not go fails readersGone, naming the readers still open', async () => {
-    const sent = await send(server, 'pk_alice', { message: 'stay', targetAgentIds: ['agent_echo'] });
+    // A conversation of its own: the previous test's echo reply may still be running in alice's last one.
+    const sent = await send(server, 'pk_alice', {
+      message: 'stay',
+      targetAgentIds: ['agent_echo'],
+      newConversation: true,
+    });
     const reader = await openSse(streamUrl(server, sent.conversationId), { token: 'pk_alice' });
     try {
       await assert.rejects(
