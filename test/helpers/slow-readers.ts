@@ -64,7 +64,7 @@ export async function openStalled(
     socket.once('error', reject);
   });
   socket.on('error', () => {
-    // The service closing a stream that fell behind resets it: `closed` says so.
+    // The service closing a stream that fell behind may reset it: readToEnd and readUntil hear of it by `close`.
   });
   socket.pause();
   // What arrived, kept as it came (records are large: nothing is rescanned); a record counts once its event
