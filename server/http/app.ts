@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { FastifyRouteSchemaDef } from 'fastify/types/schema.js';
 import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -29,6 +30,30 @@ const PREFLIGHT_HEADERS = {
   'access-control-allow-headers': 'Authorization, Content-Type, Idempotency-Key, Last-Event-ID, X-Login-Type, X-Act-As',
   'access-control-max-age': '600',
 } as const;
+
+/**
+ * Reads and discards what is left of a request's body, up to `bound` bytes: true once it has all arrived (at
+ * once when nothing is left), false when it declares or sends more, or the client went.
+ */
+export function discardBody(req: IncomingMessage, bound: number): Promise<boolean> {
+  if (req.complete) return Promise.resolve(true);
+  if (req.destroyed || Number(req.headers['content-length']) > bound) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    let seen = 0;
+    const done = (whole: boolean) => {
+      req.off('data', onData).off('end', onEnd).off('close', onClose);
+      resolve(whole);
+    };
+    const onData = (chunk: Buffer) => {
+      seen += chunk.length;
+      if (seen > bound) done(false);
+    };
+    const onEnd = () => done(true);
+    const onClose = () => done(req.complete);
+    req.on('data', onData).on('end', onEnd).on('close', onClose);
+    req.resume();
+  });
+}
 
 /** How the app is run: its log, its proxies, its bounds (docs/server.md "Running it" and "Deployment"). */
 export interface AppOptions {
@@ -101,6 +126,15 @@ export async function buildApp(ctx: AppContext, options: AppOptions): Promise<Fa
     if (req.method === 'OPTIONS') {
       return reply.code(204).headers(PREFLIGHT_HEADERS).send();
     }
+  });
+  // A body refused as too large is read and thrown away (up to LIMITS.discardBytes) before the 413 goes out:
+  // a client still sending when the connection closed would be reset before reading its answer (Node's fetch
+  // and browsers fail the request instead of showing the 413).
+  app.addHook('onSend', async (req, reply, payload) => {
+    if (reply.statusCode === 413 && !(await discardBody(req.raw, LIMITS.discardBytes))) {
+      reply.header('connection', 'close');
+    }
+    return payload;
   });
   await registerOverload(app, options.overload);
 

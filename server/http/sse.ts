@@ -52,7 +52,8 @@ export const sseFrame = (record: ChatStreamRecord) =>
  * then live records (RecordLog.follow), with a `: ping` comment every `ctx.heartbeatMs`. It ends when the
  * client leaves, the service stops, or the credential it was opened with expires (`expiresAt`): at once
  * when no reply is running, else right after that reply's `result` (a reply begun within the session is
- * heard to its end, and nothing after it), with an `expired` event last.
+ * heard to its end, and nothing after it), with an `expired` event last; or when its socket takes nothing
+ * for a heartbeat interval (a reader that stopped reading; it resumes from its cursor).
  *
  * Refused before it opens: by a draining instance (503, the client resumes elsewhere), a cursor past the
  * conversation's newest record (400, a reader that would never hear anything), and an `owner` already holding
@@ -86,7 +87,16 @@ export async function sendRecordStream(
   // The CORS and safety headers set on every reply, and the stream's own.
   res.writeHead(200, { ...(reply.getHeaders() as OutgoingHttpHeaders), ...STREAM_HEADERS });
   res.write(': connected\n\n');
-  const heartbeat = setInterval(() => res.write(': ping\n\n'), ctx.heartbeatMs);
+  // A reader whose socket took nothing from one heartbeat to the next has fallen behind: it is closed, and
+  // resumes from its cursor when it reads again. A full socket gets no ping.
+  let stalled = false;
+  const heartbeat = setInterval(() => {
+    if (!res.writableNeedDrain) {
+      stalled = false;
+      res.write(': ping\n\n');
+    } else if (stalled) res.destroy();
+    else stalled = true;
+  }, ctx.heartbeatMs);
   let expired = false;
   const expiry =
     expiresAt === undefined
@@ -102,12 +112,20 @@ export async function sendRecordStream(
           // Session tokens live a day at most: well within what a timer holds.
           Math.max(0, Date.parse(expiresAt) - Date.now()),
         );
-  const unfollow = ctx.records.follow(conversationId, after, {
+  // Records are read from the table only as fast as the socket takes them: at most its high-water mark and
+  // the record being written wait in the service (docs/protocol.md "stream").
+  const follower = ctx.records.follow(conversationId, after, {
     record: (record) => {
-      res.write(sseFrame(record));
-      if (expired && record.raw.type === 'result') res.end(EXPIRED);
+      const more = res.write(sseFrame(record));
+      if (!expired || record.raw.type !== 'result') return more;
+      res.end(EXPIRED);
+      return false;
     },
     close: () => res.end(),
+  });
+  res.on('drain', () => {
+    stalled = false;
+    follower.resume();
   });
   // A reader sends nothing after its request: the end of what it sends means it has gone (the server answers
   // half-closed clients, server/http/app.ts, so without this a stream would outlive its reader until a write failed).
@@ -118,7 +136,7 @@ export async function sendRecordStream(
     socket.off('end', gone);
     clearInterval(heartbeat);
     clearTimeout(expiry);
-    unfollow();
+    follower.stop();
     release();
   });
 }

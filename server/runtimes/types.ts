@@ -122,7 +122,7 @@ export interface TurnIO {
 }
 
 /** Why a request to a model failed: the connection, silence, a cut stream, or the endpoint's refusal by kind. */
-export type ModelFailure = 'connection' | 'idle' | 'cut' | 'auth' | 'rate_limited' | 'server' | 'refused';
+export type ModelFailure = 'connection' | 'idle' | 'cut' | 'auth' | 'rate_limited' | 'server' | 'refused' | 'too_large';
 
 /** What `GET /metrics` counts of a runtime's model requests. */
 export interface ModelMeter {

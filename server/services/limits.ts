@@ -34,6 +34,12 @@ export const LIMITS = {
   /** A path component of the file routes' `path`, in UTF-8 bytes (what file systems take). */
   pathComponentBytes: 255,
   pathBytes: 4 * KB,
+  /**
+   * A body refused with 413 is read and discarded up to this many bytes before the answer, so that a client
+   * still sending reads the 413 rather than a reset; one declared or sent beyond it gets the 413 and the
+   * connection closed at once.
+   */
+  discardBytes: 64 * MB,
 } as const;
 
 /** What one visitor, one address or one workspace may use. */

@@ -1,22 +1,51 @@
+import { setImmediate } from 'node:timers/promises';
 import type { ChatStreamRecord } from '@svc/agent-sdk/protocol';
 
 /** A live reader of one conversation (an open stream). */
 export interface Subscriber {
-  record(record: ChatStreamRecord): void;
+  /**
+   * Takes one record; false when it can take no more for now (its socket is full): it is handed nothing
+   * until its follower's `resume`, and the table is not read for it meanwhile.
+   */
+  record(record: ChatStreamRecord): boolean;
   /** Ends the reader (the service is stopping, or the database failed under it). */
   close(): void;
 }
 
-/** Reads up to `limit` committed records of a conversation after a cursor (a row id), oldest first. */
-export type ReadRecords = (conversationId: string, after: number, limit: number) => Promise<ChatStreamRecord[]>;
+/** A subscription: `stop` ends it, `resume` hands a reader that was full the records after its cursor again. */
+export interface Follower {
+  stop(): void;
+  resume(): void;
+}
 
-/** Records read per database query while a conversation's readers catch up. */
-const PAGE = 200;
+/** What one read of the table gave: records in order, and whether more were left for the next read. */
+export interface RecordPage {
+  records: ChatStreamRecord[];
+  more: boolean;
+}
+
+/** Reads the committed records of a conversation after a cursor (a row id), oldest first, a page at a time. */
+export type ReadRecords = (conversationId: string, after: number, page: PageSize) => Promise<RecordPage>;
+
+export interface PageSize {
+  records: number;
+  /** What the page's records take as JSON, at most (beyond its first record). */
+  bytes: number;
+}
+
+/**
+ * One read of the table while a conversation's readers catch up: 200 records, or fewer that take 256 KB. The
+ * bytes bound what a read holds in memory, and what a slow reader that takes a little at a time makes the
+ * service read for it.
+ */
+const PAGE: PageSize = { records: 200, bytes: 256 * 1024 };
 
 interface Reader {
   subscriber: Subscriber;
   /** The row id of the last record it was given; undefined until its starting point is known. */
   cursor: number | undefined;
+  /** It said it was full: nothing is read or handed to it until it resumes. */
+  full: boolean;
 }
 
 interface Conversation {
@@ -32,7 +61,8 @@ const rowIdOf = (record: ChatStreamRecord) => Number(record.id.slice(1));
  * Hands each open stream of a conversation the records committed to it, each once and in order. A wake-up
  * (a commit on this instance, a notification from another) makes it read the table after the cursors of
  * the conversation's readers: records always come from the database, so a missed or repeated wake-up
- * loses or doubles nothing, and each reader resumes exactly where its cursor stands. Only record-log.ts uses it.
+ * loses or doubles nothing, and each reader resumes exactly where its cursor stands. A reader that is full
+ * waits at its cursor, holding nothing, until it resumes. Only record-log.ts uses it.
  */
 export class LiveHub {
   private readonly byConversation = new Map<string, Conversation>();
@@ -43,17 +73,14 @@ export class LiveHub {
     private readonly onError: (err: unknown) => void,
   ) {}
 
-  /**
-   * Adds a reader after the cursor `after` (a row id); `start` gives it later when it must be read first.
-   * Returns the unsubscribe function.
-   */
-  subscribe(conversationId: string, after: number | Promise<number>, subscriber: Subscriber): () => void {
+  /** Adds a reader after the cursor `after` (a row id), or after the one `after` resolves to. */
+  subscribe(conversationId: string, after: number | Promise<number>, subscriber: Subscriber): Follower {
     let conversation = this.byConversation.get(conversationId);
     if (!conversation) {
       conversation = { readers: new Set(), reading: false, again: false };
       this.byConversation.set(conversationId, conversation);
     }
-    const reader: Reader = { subscriber, cursor: typeof after === 'number' ? after : undefined };
+    const reader: Reader = { subscriber, cursor: typeof after === 'number' ? after : undefined, full: false };
     conversation.readers.add(reader);
     if (reader.cursor !== undefined) this.wake(conversationId);
     else {
@@ -66,11 +93,18 @@ export class LiveHub {
       );
     }
     const readers = conversation.readers;
-    return () => {
-      readers.delete(reader);
-      if (readers.size === 0 && this.byConversation.get(conversationId)?.readers === readers) {
-        this.byConversation.delete(conversationId);
-      }
+    return {
+      stop: () => {
+        readers.delete(reader);
+        if (readers.size === 0 && this.byConversation.get(conversationId)?.readers === readers) {
+          this.byConversation.delete(conversationId);
+        }
+      },
+      resume: () => {
+        if (!reader.full || !readers.has(reader)) return;
+        reader.full = false;
+        this.wake(conversationId);
+      },
     };
   }
 
@@ -83,9 +117,7 @@ export class LiveHub {
       return;
     }
     conversation.reading = true;
-    void this.catchUp(conversationId, conversation).finally(() => {
-      conversation.reading = false;
-    });
+    void this.catchUp(conversationId, conversation);
   }
 
   /** Every conversation's readers read on (wake-ups may have been lost). */
@@ -93,32 +125,45 @@ export class LiveHub {
     for (const conversationId of this.byConversation.keys()) this.wake(conversationId);
   }
 
+  /** Reads until no reader that takes records is behind; `reading` is cleared as it returns (no wake-up is lost). */
   private async catchUp(conversationId: string, conversation: Conversation): Promise<void> {
-    do {
+    try {
+      await this.readPages(conversationId, conversation);
+    } finally {
+      conversation.reading = false;
+    }
+  }
+
+  private async readPages(conversationId: string, conversation: Conversation): Promise<void> {
+    for (let first = true; first || conversation.again; first = false) {
+      // A turn of the event loop between reads (not before the first: a new record goes out at once): SQLite
+      // answers at once, and a conversation with many readers taking a little at a time would otherwise keep
+      // every other request waiting.
+      if (!first) await setImmediate();
       conversation.again = false;
-      const cursors = [...conversation.readers].flatMap((r) => (r.cursor === undefined ? [] : [r.cursor]));
+      const cursors = [...conversation.readers].flatMap((r) => (r.cursor === undefined || r.full ? [] : [r.cursor]));
       if (cursors.length === 0) return;
-      let records: ChatStreamRecord[];
+      let page: RecordPage;
       try {
-        records = await this.read(conversationId, Math.min(...cursors), PAGE);
+        page = await this.read(conversationId, Math.min(...cursors), PAGE);
       } catch (err) {
         for (const reader of [...conversation.readers]) this.fail(conversationId, reader, err);
         return;
       }
-      for (const record of records) {
+      for (const record of page.records) {
         const id = rowIdOf(record);
         for (const reader of [...conversation.readers]) {
-          if (reader.cursor === undefined || reader.cursor >= id) continue;
+          if (reader.cursor === undefined || reader.full || reader.cursor >= id) continue;
           reader.cursor = id;
           try {
-            reader.subscriber.record(record);
+            reader.full = !reader.subscriber.record(record);
           } catch (err) {
             this.fail(conversationId, reader, err);
           }
         }
       }
-      if (records.length === PAGE) conversation.again = true;
-    } while (conversation.again);
+      if (page.more) conversation.again = true;
+    }
   }
 
   /** A reader that cannot go on is told and dropped; the others go on. */

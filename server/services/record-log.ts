@@ -2,7 +2,7 @@ import type { ChatStreamRecord } from '@svc/agent-sdk/protocol';
 import { errorText } from '../http/errors.js';
 import type { Db } from '../store/db.js';
 import { insertRecord, lastRecordId, type NewRecord, recordsAfter } from '../store/record-rows.js';
-import { LiveHub, type Subscriber } from './live-hub.js';
+import { type Follower, LiveHub, type Subscriber } from './live-hub.js';
 
 /** Appends one record inside a `RecordLog.write` transaction and returns it as stored. */
 export type AppendRecord = (conversationId: string, record: NewRecord) => Promise<ChatStreamRecord>;
@@ -30,7 +30,7 @@ export class RecordLog {
     private readonly written: (count: number) => void = () => {},
   ) {
     this.hub = new LiveHub(
-      (conversationId, after, limit) => recordsAfter(db, conversationId, after, limit),
+      (conversationId, after, page) => recordsAfter(db, conversationId, after, page),
       (err) => logError(`a record stream failed: ${errorText(err)}`),
     );
   }
@@ -75,9 +75,9 @@ export class RecordLog {
 
   /**
    * Hands `reader` every record after the cursor `after` (a row id; undefined: only new ones), then every
-   * new record as it is committed, each once and in order. Returns the unsubscribe function.
+   * new record as it is committed, each once and in order, as fast as it takes them (see Subscriber.record).
    */
-  follow(conversationId: string, after: number | undefined, reader: Subscriber): () => void {
+  follow(conversationId: string, after: number | undefined, reader: Subscriber): Follower {
     return this.hub.subscribe(conversationId, after ?? lastRecordId(this.db, conversationId), reader);
   }
 

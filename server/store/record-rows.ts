@@ -79,9 +79,10 @@ function toRecord(row: RecordRow): ChatStreamRecord {
  */
 export async function insertRecord(db: Db, conversationId: string, r: NewRecord): Promise<ChatStreamRecord> {
   const raw = JSON.stringify(r.raw);
+  const bytes = Buffer.byteLength(raw);
   const bumped = await db.get<{ last_seq: number }>(
     'UPDATE conversations SET last_seq = last_seq + 1, bytes = bytes + ? WHERE id = ? RETURNING last_seq',
-    Buffer.byteLength(raw),
+    bytes,
     conversationId,
   );
   if (!bumped) throw new Error(`conversation ${conversationId} does not exist`);
@@ -97,8 +98,8 @@ export async function insertRecord(db: Db, conversationId: string, r: NewRecord)
     created_at: nowIso(),
   };
   const inserted = await db.get<{ id: number }>(
-    `INSERT INTO records (conversation_id, seq, turn_id, agent_id, agent_name, sender, event, raw, created_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+    `INSERT INTO records (conversation_id, seq, turn_id, agent_id, agent_name, sender, event, raw, created_at, bytes)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
     row.conversation_id,
     row.seq,
     row.turn_id,
@@ -108,6 +109,7 @@ export async function insertRecord(db: Db, conversationId: string, r: NewRecord)
     row.event,
     row.raw,
     row.created_at,
+    bytes,
   );
   const id = inserted!.id;
   await db.run('UPDATE conversations SET last_record = ? WHERE id = ?', id, conversationId);
@@ -123,20 +125,32 @@ export async function conversationBytes(db: Db, conversationId: string): Promise
 
 // ---------------------------------------------------------------- the stream
 
-/** Up to `limit` records after the cursor `after` (a row id), oldest first. */
+/**
+ * The records after the cursor `after` (a row id), oldest first: at most `page.records`, and only as many as
+ * fit in `page.bytes` of JSON (the first always does), so a page holds little however large its records are;
+ * `more` says whether records were left for the next page.
+ */
 export async function recordsAfter(
   db: Db,
   conversationId: string,
   after: number,
-  limit: number,
-): Promise<ChatStreamRecord[]> {
-  const rows = await db.all<RecordRow>(
-    'SELECT * FROM records WHERE conversation_id = ? AND id > ? ORDER BY id LIMIT ?',
+  page: { records: number; bytes: number },
+): Promise<{ records: ChatStreamRecord[]; more: boolean }> {
+  // Sized from the index (conversation, id, bytes) over the page only: a record left out is never read.
+  const rows = await db.all<RecordRow & { fetched: number | string }>(
+    `SELECT records.*, chosen.fetched FROM (
+       SELECT id, fetched FROM (
+         SELECT id, bytes, SUM(bytes) OVER (ORDER BY id) AS upto, COUNT(*) OVER () AS fetched
+         FROM (SELECT id, bytes FROM records WHERE conversation_id = ? AND id > ? ORDER BY id LIMIT ?) page
+       ) sized WHERE upto - bytes < ?
+     ) chosen JOIN records ON records.id = chosen.id ORDER BY records.id`,
     conversationId,
     after,
-    limit,
+    page.records,
+    page.bytes,
   );
-  return rows.map(toRecord);
+  const fetched = Number(rows[0]?.fetched ?? 0);
+  return { records: rows.map(toRecord), more: fetched === page.records || rows.length < fetched };
 }
 
 /** The rowid just before the `turns`-th last turn (a turn starts at a user record); 0 when fewer exist. */

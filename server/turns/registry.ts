@@ -1,4 +1,5 @@
 import type { InterruptResult, ResultSubtype } from '@svc/agent-sdk/protocol';
+import type { Follower } from '../services/live-hub.js';
 import type { RecordLog } from '../services/record-log.js';
 import type { Db } from '../store/db.js';
 import { lastRecordId } from '../store/record-rows.js';
@@ -93,18 +94,21 @@ export class TurnRegistry {
 
   /** Runs `ask`, then waits (at most REMOTE_END_MS) for the turn's `result` after the cursor `after`. */
   private async untilEnded(conversationId: string, turnId: string, after: number, ask: () => Promise<void>) {
-    let unfollow = () => {};
+    let follower: Follower | undefined;
     let timer: NodeJS.Timeout | undefined;
     await new Promise<void>((resolve) => {
       timer = setTimeout(resolve, REMOTE_END_MS);
-      unfollow = this.records.follow(conversationId, after, {
-        record: (record) => record.raw.type === 'result' && record.turnId === turnId && resolve(),
+      follower = this.records.follow(conversationId, after, {
+        record: (record) => {
+          if (record.raw.type === 'result' && record.turnId === turnId) resolve();
+          return true;
+        },
         close: resolve,
       });
       ask().catch(resolve);
     });
     clearTimeout(timer);
-    unfollow();
+    follower?.stop();
   }
 
   /** Ends every running turn with an error (the service is stopping), so no reader waits forever. */

@@ -11,6 +11,12 @@ export interface ModelStep {
   cut?: boolean;
   /** Sends nothing after the text and keeps the connection open. */
   stall?: boolean;
+  /**
+   * After the text, one event whose data line never ends: this many bytes, written as the client takes them;
+   * `sent` says how many it took.
+   */
+  hugeLine?: number;
+  sent?: number;
   /** Answers with this status and an `{ error }` body instead of a stream. */
   status?: number;
   headers?: Record<string, string>;

@@ -79,6 +79,25 @@ async function stream(res, step) {
     return;
   }
   if (step.stall) return; // Sends nothing more until the client gives up.
+  if (step.hugeLine) {
+    // One event whose data line never ends: `hugeLine` bytes of text, 64 KB at a time as the client takes them.
+    const piece = 'x'.repeat(64 * 1024);
+    res.write(`data: {"id":"${id}","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"`);
+    for (let sent = 0; sent < step.hugeLine && !res.destroyed; sent += piece.length) {
+      if (!res.write(piece)) {
+        await new Promise((resolve) => {
+          const done = () => {
+            res.off('drain', done).off('close', done);
+            resolve();
+          };
+          res.on('drain', done).on('close', done);
+        });
+      }
+      step.sent = sent + piece.length;
+    }
+    res.end();
+    return;
+  }
   for (const [index, call] of (step.toolCalls ?? []).entries()) {
     const args = typeof call.arguments === 'string' ? [call.arguments] : call.arguments;
     const head = { index, id: `call_${ids}_${index}`, type: 'function', function: { name: call.name, arguments: '' } };

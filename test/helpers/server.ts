@@ -204,10 +204,13 @@ export async function startTestServer(options: ServiceOptions = {}): Promise<Tes
     const { records } = ctx;
     const follow = records.follow;
     records.follow = (conversationId, after, reader) => {
-      const unsubscribe = follow.call(records, conversationId, after, reader);
-      return () => {
-        unsubscribe();
-        left.emit(conversationId);
+      const follower = follow.call(records, conversationId, after, reader);
+      return {
+        ...follower,
+        stop() {
+          follower.stop();
+          left.emit(conversationId);
+        },
       };
     };
   }

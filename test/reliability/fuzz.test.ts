@@ -1,10 +1,17 @@
 import assert from 'node:assert/strict';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
+import { sseBound, UpstreamTooLarge } from '../../server/runtimes/model/upstream.js';
 import { sendAndRead, sessionToken } from '../helpers/conversation.js';
 import { rawRequest } from '../helpers/raw-http.js';
 import { type Route, routesOf } from '../helpers/routes.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { FIXTURE, startTestServer, type TestServer } from '../helpers/server.js';
+import { startServiceProcess } from '../helpers/service-process.js';
+import { fillConversation, frameBytes, openStalled, watchBuffers } from '../helpers/slow-readers.js';
 import { provision } from '../helpers/workspace.js';
 import { SEED, size } from './soak.js';
 
@@ -295,6 +302,147 @@ describe(`fuzz: every route with random and malformed bodies, queries and header
     assert.deepEqual(
       stderr.filter((line) => line.includes('[svc]')),
       [],
+    );
+  });
+});
+
+describe(`fuzz: hostile sizes (SVC_SEED=${SEED})`, () => {
+  it('an oversized JSON body or upload, of any size up to the discard bound, gets its 413 { detail } through fetch', async () => {
+    // The built service in a process of its own: over loopback within one process the client finished
+    // sending before the connection closed, which hid the resets.
+    const dir = mkdtempSync(join(tmpdir(), 'svc-sizes-'));
+    writeFileSync(join(dir, 'fixture.json'), JSON.stringify(FIXTURE));
+    const service = await startServiceProcess([
+      ...['--port', '0', '--db', ':memory:', '--fixture', join(dir, 'fixture.json')],
+      ...['--files-dir', join(dir, 'files')],
+    ]);
+    try {
+      const sizes = fc.sample(fc.integer({ min: 1024 * 1024 + 1, max: 24 * 1024 * 1024 }), {
+        seed: SEED,
+        numRuns: size(6, 40),
+      });
+      for (const bytes of sizes) {
+        const json = await fetch(`${service.url}/api/v2/conversations/send`, {
+          method: 'POST',
+          headers: { authorization: 'Bearer pk_alice', 'content-type': 'application/json' },
+          body: JSON.stringify({ message: 'x'.repeat(bytes) }),
+        });
+        assert.deepEqual([json.status, await json.json()], [413, { detail: 'request body too large' }], `${bytes}`);
+        const form = new FormData();
+        // Uploads take up to 20 MB.
+        form.append('file', new Blob([new Uint8Array(20 * 1024 * 1024 + bytes)]), 'big.bin');
+        const upload = await fetch(`${service.url}/api/v2/files/upload`, {
+          method: 'POST',
+          headers: { authorization: 'Bearer pk_alice' },
+          body: form,
+        });
+        assert.deepEqual([upload.status, await upload.json()], [413, { detail: 'file too large (limit 20 MB)' }]);
+      }
+      // The connection still serves: the next request is answered.
+      assert.equal((await fetch(`${service.url}/healthz`)).status, 200);
+    } finally {
+      service.child.kill();
+      await once(service.child, 'exit');
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('non-reading streams at random cursors, on conversations of random record sizes: each holds at most the mark of its socket and a record, and reads on exactly', async () => {
+    // Heartbeats far apart: a stream full from one to the next would be closed (stream.test.ts covers that).
+    const server = await startTestServer({ heartbeatMs: 10 * 60_000 });
+    try {
+      const { token } = await sessionToken(server);
+      const cases = fc.sample(
+        fc.record({
+          recordBytes: fc.integer({ min: 1024, max: 256 * 1024 }),
+          readers: fc.integer({ min: 1, max: 8 }),
+          cursors: fc.array(fc.nat(), { minLength: 8, maxLength: 8 }),
+        }),
+        { seed: SEED, numRuns: size(3, 20) },
+      );
+      for (const { recordBytes, readers: count, cursors } of cases) {
+        const { sent } = await sendAndRead(server, token, {
+          message: 'fill',
+          targetAgentIds: ['agent_echo'],
+          newConversation: true,
+        });
+        const filled = await fillConversation(server, sent.conversationId, recordBytes, 6 * 1024 * 1024);
+        const bound = Math.max(...filled.map(frameBytes));
+        const watch = watchBuffers(server);
+        const starts = cursors.slice(0, count).map((n) => filled[n % filled.length]!);
+        const readers = await Promise.all(
+          starts.map((start) => openStalled(server, sent.conversationId, token, start.id)),
+        );
+        try {
+          await watch.until(() => readers.every((r) => watch.full(r.port)), watch.highWaterMark() + bound);
+          for (const reader of readers) {
+            assert.ok(
+              watch.most(reader.port) <= watch.highWaterMark() + bound,
+              `${watch.most(reader.port)} bytes held`,
+            );
+          }
+          assert.equal((await server.api('/workspaces/whoami', { token: 'sk_acme_1' })).status, 200);
+          for (const [i, reader] of readers.entries()) {
+            const ids = await reader.readUntil(filled.at(-1)!.id);
+            const from = filled.indexOf(starts[i]!);
+            assert.deepEqual(
+              ids,
+              filled.slice(from + 1).map((r) => r.id),
+              `reader ${i} after ${starts[i]!.id}`,
+            );
+          }
+        } finally {
+          for (const reader of readers) reader.close();
+          watch.stop();
+        }
+        await server.readersGone(sent.conversationId);
+      }
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('the model bound passes every stream of small events, however chunked, and stops every event over it', () => {
+    const event = fc.oneof(
+      fc.string({ maxLength: 40 }).map((text) => `data: ${text.replace(/[\r\n]/g, '')}`),
+      fc.constant(': ping'),
+    );
+    const newline = fc.constantFrom('\n', '\r\n', '\r');
+    const stream = fc.array(fc.tuple(fc.array(event, { minLength: 1, maxLength: 4 }), newline), { maxLength: 20 });
+    return fc.assert(
+      fc.asyncProperty(
+        stream,
+        fc.array(fc.nat(), { maxLength: 8 }),
+        fc.nat({ max: 300 }),
+        async (events, cuts, bound) => {
+          const text = events.map(([lines, nl]) => `${lines.join(nl)}${nl}${nl}`).join('');
+          const largest = Math.max(0, ...events.map(([lines]) => lines.reduce((sum, line) => sum + line.length, 0)));
+          const bytes = new TextEncoder().encode(text);
+          const at = [...new Set(cuts.map((cut) => cut % (bytes.length + 1)))].sort((a, b) => a - b);
+          const chunks = [0, ...at, bytes.length]
+            .slice(1)
+            .map((end, i, ends) => bytes.subarray(i ? ends[i - 1] : 0, end));
+          const source = new ReadableStream<Uint8Array>({
+            start(controller) {
+              for (const chunk of chunks) controller.enqueue(chunk);
+              controller.close();
+            },
+          });
+          let passed = 0;
+          let stopped = false;
+          try {
+            const bounded = source.pipeThrough(sseBound({ eventBytes: bound, replyBytes: 1e9 }));
+            for await (const chunk of bounded as unknown as AsyncIterable<Uint8Array>) passed += chunk.length;
+          } catch (err) {
+            assert.ok(err instanceof UpstreamTooLarge);
+            stopped = true;
+          }
+          // Strings of UTF-16 code units may take more bytes than characters: only the clear cases are asserted.
+          if (largest <= bound && text.length === bytes.length) assert.equal(passed, bytes.length);
+          if (largest > bound && text.length === bytes.length) assert.ok(stopped);
+        },
+      ),
+      { seed: SEED, numRuns: size(200, 2000) },
     );
   });
 });

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
+import { sseBound, TOO_LARGE_REPLY, UpstreamTooLarge } from '../../server/runtimes/model/upstream.js';
 import {
   type AgentTurn,
   type ChatStreamRecord,
@@ -14,7 +15,7 @@ import {
 import { visitorClient } from '../helpers/client.js';
 import { assistants, deltaText, replyText } from '../helpers/conversation.js';
 import { BILLING_TOKENS, type BillingServer, startBillingServer } from '../helpers/mcp-server.js';
-import { type ModelServer, pieces, startModelServer } from '../helpers/model-server.mjs';
+import { type ModelServer, type ModelStep, pieces, startModelServer } from '../helpers/model-server.mjs';
 import { FIXTURE, startTestServer, type TestServer } from '../helpers/server.js';
 
 const KEY_ENV = 'SVC_TEST_MODEL_KEY';
@@ -366,6 +367,65 @@ describe('model runtime: interrupts, retries and failures', () => {
     assert.equal(resultOf(turn)?.subtype, 'error');
     assert.equal(resultOf(turn)?.error, 'The model sent nothing for 1 second, so the reply was stopped.');
     assert.equal(await requests()[0]!.closed, true, 'the stalled request was given up');
+  });
+});
+
+describe('model runtime: a hostile endpoint', () => {
+  it('one endless line (100 MB) is cut at 1 MB: the turn ends with a plain sentence and other requests stay fast', async () => {
+    const huge: ModelStep = { text: ['Start '], hugeLine: 100 * 1024 * 1024 };
+    model.script(huge);
+    const { client } = await chat('agent_ada');
+    let ended = false;
+    const turn = client.sendMessage('go on').finally(() => {
+      ended = true;
+    });
+    // Another visitor's requests, one after another while the reply streams: each is answered quickly.
+    const waits: number[] = [];
+    while (!ended) {
+      const started = performance.now();
+      assert.equal((await server.api('/workspaces/whoami', { token: 'sk_acme_1' })).status, 200);
+      waits.push(performance.now() - started);
+    }
+    const result = resultOf(await turn);
+    assert.equal(result?.subtype, 'error');
+    assert.equal(result?.error, TOO_LARGE_REPLY);
+    assert.equal(await requests()[0]!.closed, true, 'the request was given up');
+    assert.ok(huge.sent! < 32 * 1024 * 1024, `the service read ${huge.sent} bytes of the line`);
+    assert.ok(Math.max(...waits) < 2000, `another request waited ${Math.max(...waits).toFixed(0)} ms`);
+    assert.ok(
+      log.some((line) => line.includes('model reply too large')),
+      'the log says why',
+    );
+  });
+
+  it('the bound counts the lines of an event up to a blank line (LF, CRLF or CR), and the whole answer', async () => {
+    const through = async (bounds: { eventBytes: number; replyBytes: number }, ...chunks: string[]) => {
+      const source = new ReadableStream<Uint8Array>({
+        start(controller) {
+          for (const chunk of chunks) controller.enqueue(new TextEncoder().encode(chunk));
+          controller.close();
+        },
+      });
+      const out: Uint8Array[] = [];
+      try {
+        for await (const bytes of source.pipeThrough(sseBound(bounds)) as unknown as AsyncIterable<Uint8Array>) {
+          out.push(bytes);
+        }
+        return Buffer.concat(out).toString();
+      } catch (err) {
+        return err instanceof UpstreamTooLarge ? 'too large' : `failed: ${err}`;
+      }
+    };
+    const small = { eventBytes: 10, replyBytes: 100 };
+    assert.equal(
+      await through(small, 'data: 1\n\n', 'data: 2\r\n\r\n', 'data: 3\r\rdata: 4\n\n'),
+      'data: 1\n\ndata: 2\r\n\r\ndata: 3\r\rdata: 4\n\n',
+    );
+    // Short lines that never end their event, split anywhere.
+    assert.equal(await through(small, 'a: 1\nb: ', '2\nc: 3\n'), 'too large');
+    // A CRLF split across chunks is one line end, not a blank line.
+    assert.equal(await through(small, 'data: 12\r', '\ndata: 3\n\n'), 'too large');
+    assert.equal(await through(small, 'data: 1234\n\n'.repeat(9)), 'too large');
   });
 });
 

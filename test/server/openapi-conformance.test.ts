@@ -136,8 +136,10 @@ describe('the OpenAPI document, checked by third-party tools against the live se
     records.follow = (conversationId, after, reader) =>
       follow.call(records, conversationId, after, {
         record: (record) => {
-          reader.record(record);
-          if (endAfter.get(conversationId) === record.id) reader.close();
+          const more = reader.record(record);
+          if (endAfter.get(conversationId) !== record.id) return more;
+          reader.close();
+          return false;
         },
         close: () => reader.close(),
       });

@@ -209,7 +209,10 @@ describe('drain', () => {
     // A reader inside the service, which the drain does not end: it hears the turn to its end.
     const results: string[] = [];
     server.ctx.records.follow(sent.conversationId, undefined, {
-      record: (record) => record.raw.type === 'result' && results.push(record.raw.subtype),
+      record: (record) => {
+        if (record.raw.type === 'result') results.push(record.raw.subtype);
+        return true;
+      },
       close: () => {},
     });
     const drained = server.drain();

@@ -158,9 +158,14 @@ for (const engine of engines) {
       );
       assert.equal(await lastRecordId(db, c.id), ids[4]);
       assert.deepEqual(
-        (await recordsAfter(db, c.id, ids[1]!, 2)).map((r) => r.id),
+        (await recordsAfter(db, c.id, ids[1]!, { records: 2, bytes: 1e9 })).records.map((r) => r.id),
         stored.slice(2, 4).map((r) => r.id),
       );
+      // A page is cut where its records pass the bytes asked for, but always holds one, and says what is left.
+      const small = await recordsAfter(db, c.id, ids[1]!, { records: 200, bytes: 1 });
+      assert.deepEqual([small.records.map((r) => r.id), small.more], [[stored[2]!.id], true]);
+      const rest = await recordsAfter(db, c.id, ids[1]!, { records: 200, bytes: 1e9 });
+      assert.deepEqual([rest.records.map((r) => r.id), rest.more], [stored.slice(2).map((r) => r.id), false]);
       assert.ok((await conversationBytes(db, c.id)) > 0);
     });
 

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { DEFAULT_QUOTAS } from '../../server/services/limits.js';
+import { setImmediate } from 'node:timers/promises';
+import { DEFAULT_QUOTAS, LIMITS } from '../../server/services/limits.js';
 import { cursorOf, parseCursor } from '../../server/store/record-rows.js';
 import type { ChatStreamRecord } from '../../src/protocol/types.js';
 import {
@@ -14,10 +15,8 @@ import {
   streamUrl,
 } from '../helpers/conversation.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
+import { FROM_START, fillConversation, frameBytes, openStalled, watchBuffers } from '../helpers/slow-readers.js';
 import { openSse } from '../helpers/sse.js';
-
-/** Cursor before every record: reading after it replays a conversation from its start. */
-const FROM_START = 'e000000000000000';
 
 // One service for the file (closing one that served streams takes seconds); heartbeats every 50 ms.
 let server: TestServer;
@@ -114,7 +113,12 @@ describe('stream framing', () => {
   });
 
   it('a reader that does not go fails readersGone, naming the readers still open', async () => {
-    const sent = await send(server, 'pk_alice', { message: 'stay', targetAgentIds: ['agent_echo'] });
+    // A conversation of its own: the previous test's echo reply may still be running in alice's last one.
+    const sent = await send(server, 'pk_alice', {
+      message: 'stay',
+      targetAgentIds: ['agent_echo'],
+      newConversation: true,
+    });
     const reader = await openSse(streamUrl(server, sent.conversationId), { token: 'pk_alice' });
     try {
       await assert.rejects(
@@ -396,5 +400,100 @@ describe('live readers', () => {
     const records = await readTurn(server, 'pk_alice', sent.conversationId, sent.userEventId!);
     assert.equal(records[0]!.seq, sent.userMessage!.seq + 1);
     assert.equal(deltaText(records), 'Echo: reply to me');
+  });
+});
+
+describe('slow readers', () => {
+  it(`${DEFAULT_QUOTAS.streamsPerUser} streams that read nothing on a full conversation: the service buffers a record each, and answers others meanwhile`, async () => {
+    // A service of its own, with heartbeats far apart: these readers are not closed while the test looks at them.
+    const slow = await startTestServer({ heartbeatMs: 10 * 60_000 });
+    try {
+      const { token } = await sessionToken(slow);
+      const sent = await send(slow, token, { message: 'fill', targetAgentIds: ['agent_echo'], newConversation: true });
+      await readTurn(slow, token, sent.conversationId, sent.userEventId!);
+      // The largest conversation a visitor can hold (16 MB), in records as large as a visitor's messages.
+      const filled = await fillConversation(slow, sent.conversationId, 64 * 1024, LIMITS.conversationBytes);
+      const other = await send(slow, token, { message: 'hi', targetAgentIds: ['agent_echo'], newConversation: true });
+      await readTurn(slow, token, other.conversationId, other.userEventId!);
+      const largestFrame = Math.max(...filled.map(frameBytes));
+      const watch = watchBuffers(slow);
+      const rssBefore = process.memoryUsage().rss;
+      const readers = await Promise.all(
+        Array.from({ length: DEFAULT_QUOTAS.streamsPerUser }, () => openStalled(slow, sent.conversationId, token)),
+      );
+      try {
+        // A stream may hold its socket's high-water mark and the frame written when it was reached.
+        const bound = watch.highWaterMark() + largestFrame;
+        await watch.until(() => readers.every((r) => watch.full(r.port)), bound);
+        const most = Math.max(...readers.map((r) => watch.most(r.port)));
+        assert.ok(most <= bound, `a stream buffered ${most} bytes, more than ${bound}`);
+        const started = performance.now();
+        const history = await slow.api(`/conversations/${other.conversationId}/history`, { token });
+        assert.equal(history.status, 200);
+        const answeredMs = performance.now() - started;
+        const rss = (process.memoryUsage().rss - rssBefore) / 2 ** 20;
+        console.log(
+          `# ${readers.length} stalled streams of a ${LIMITS.conversationBytes / 2 ** 20} MB conversation: ` +
+            `at most ${most} bytes buffered each (bound ${bound}); RSS ${rss >= 0 ? '+' : ''}${rss.toFixed(1)} MB; ` +
+            `another request answered in ${answeredMs.toFixed(0)} ms`,
+        );
+        // The issue's goal (RSS grew by 650 MB before); another visitor's request is not held up.
+        assert.ok(rss <= 64, `RSS grew by ${rss.toFixed(1)} MB`);
+        assert.ok(answeredMs < 2000, `another request took ${answeredMs.toFixed(0)} ms`);
+        // A reader that reads again gets every record, in order: it was held at its cursor, not dropped.
+        const ids = await readers[0]!.readUntil(filled.at(-1)!.id);
+        assert.deepEqual(
+          ids.slice(-filled.length),
+          filled.map((r) => r.id),
+        );
+        assert.ok(Math.max(...readers.map((r) => watch.most(r.port))) <= bound);
+      } finally {
+        for (const reader of readers) reader.close();
+        watch.stop();
+      }
+      await slow.readersGone(sent.conversationId);
+    } finally {
+      await slow.close();
+    }
+  });
+
+  it('closes a stream whose socket takes nothing from one heartbeat to the next (its reader resumes from its cursor)', async () => {
+    const { token } = await sessionToken(server);
+    const sent = await send(server, token, { message: 'fill', targetAgentIds: ['agent_echo'], newConversation: true });
+    await readTurn(server, token, sent.conversationId, sent.userEventId!);
+    const watch = watchBuffers(server);
+    const reader = await openStalled(server, sent.conversationId, token);
+    const filled: ChatStreamRecord[] = [];
+    try {
+      // The stream is open once the service has written its first bytes.
+      await watch.until(() => watch.most(reader.port) > 0, Number.POSITIVE_INFINITY);
+      // Records arrive until the connection holds all it can and the service's side of it fills: then nothing
+      // more is added, and the stream, full from one heartbeat to the next, is closed.
+      while (!watch.full(reader.port)) {
+        filled.push(...(await fillConversation(server, sent.conversationId, 64 * 1024, 256 * 1024)));
+        // SQLite answers at once: without a turn of the event loop the service would never write.
+        await setImmediate();
+      }
+      await server.readersGone(sent.conversationId);
+      // The reader reads again: what reached it is whole records, then the end; it resumes from the last one.
+      const received = await reader.readToEnd();
+      const last = received.at(-1)!;
+      assert.ok(filled.findIndex((r) => r.id === last) < filled.length - 1, 'the stream was closed behind');
+      const resumed = await openSse(streamUrl(server, sent.conversationId, last), { token });
+      try {
+        await resumed.waitFor((records) => records.at(-1)?.id === filled.at(-1)!.id);
+        const all = [...received, ...resumed.ids];
+        assert.deepEqual(
+          all.slice(-filled.length),
+          filled.map((r) => r.id),
+        );
+        assert.equal(new Set(all).size, all.length, 'no record twice');
+      } finally {
+        resumed.close();
+      }
+    } finally {
+      reader.close();
+      watch.stop();
+    }
   });
 });

@@ -14,7 +14,7 @@ import {
   type ModelOptions,
   modelOptionsSchema,
 } from './options.js';
-import { ModelError, streamStep } from './upstream.js';
+import { boundedFetch, ModelError, streamStep } from './upstream.js';
 
 /** Model requests in one turn at most (each round of tool calls is one more). */
 const MAX_STEPS = 8;
@@ -32,7 +32,13 @@ export const modelRuntime: Runtime = {
     const options = optionsOf(input);
     const apiKey = apiKeyFor(options);
     const log = (line: string) => io.log(apiKey ? line.replaceAll(apiKey, '[key]') : line);
-    const client = new OpenAI({ baseURL: options.base_url, apiKey: apiKey ?? 'none', maxRetries: 0 });
+    // Every answer's bytes are bounded before the client decodes them (upstream.ts, UPSTREAM_BOUNDS).
+    const client = new OpenAI({
+      baseURL: options.base_url,
+      apiKey: apiKey ?? 'none',
+      maxRetries: 0,
+      fetch: boundedFetch,
+    });
     const cards = cardTools(input.agent, input.workspaceAgents, input.delegatedBy !== undefined);
     const mcp = await McpToolset.connect(
       options.mcp_servers ?? [],

@@ -85,6 +85,11 @@ export async function streamStep(
     } catch (err) {
       if (o.signal.aborted) throw o.signal.reason ?? err;
       o.meter.failed(idle.fired ? 'idle' : failureKind(err));
+      const tooLarge = tooLargeOf(err);
+      if (tooLarge) {
+        o.log(`model reply too large: ${tooLarge.message}; the reply was stopped`);
+        throw new ModelError(TOO_LARGE_REPLY);
+      }
       if (idle.fired) {
         o.log(`model sent nothing for ${o.idleMs} ms; the reply was stopped`);
         throw new ModelError(`The model sent nothing for ${seconds(o.idleMs)}, so the reply was stopped.`);
@@ -97,6 +102,74 @@ export async function streamStep(
       idle.clear();
     }
   }
+}
+
+/**
+ * What one reply of the model endpoint may take, checked as its bytes arrive, before the `openai` client
+ * decodes them: its SSE decoder copies and rescans what it holds on every chunk until a line (and an event)
+ * ends, so one endless line would hold the event loop for seconds per megabyte. An event (the lines up to a
+ * blank line) is at most `eventBytes` (a chunk of a streamed completion takes a few hundred bytes), and the
+ * whole reply at most `replyBytes` (a reply of the largest turn, LIMITS.turnBytes, in small deltas, with room).
+ */
+export const UPSTREAM_BOUNDS = { eventBytes: 1024 * 1024, replyBytes: 128 * 1024 * 1024 } as const;
+
+/** What the visitor reads when a reply passed UPSTREAM_BOUNDS. */
+export const TOO_LARGE_REPLY = 'The model sent more than this service accepts in one reply, so the reply was stopped.';
+
+/** A model reply over UPSTREAM_BOUNDS: not decoded further, not retried. */
+export class UpstreamTooLarge extends Error {
+  override name = 'UpstreamTooLarge';
+}
+
+/**
+ * `fetch` for the `openai` client: the body of each answer passes through a counter that errors it (and so
+ * cancels the request) once an event or the whole answer passes UPSTREAM_BOUNDS. Each byte is looked at once.
+ */
+export async function boundedFetch(input: string | URL | Request, init?: RequestInit): Promise<Response> {
+  const res = await fetch(input, init);
+  if (!res.body) return res;
+  return new Response(res.body.pipeThrough(sseBound(UPSTREAM_BOUNDS)), {
+    status: res.status,
+    statusText: res.statusText,
+    headers: res.headers,
+  });
+}
+
+const LF = 0x0a;
+const CR = 0x0d;
+
+/** Counts the bytes of the current SSE event and of the whole stream, passing chunks through untouched. */
+export function sseBound(bounds: { eventBytes: number; replyBytes: number }): TransformStream<Uint8Array, Uint8Array> {
+  let total = 0;
+  let event = 0;
+  // Bytes of the current line; whether the last byte was a CR (a LF right after it ends no second line).
+  let line = 0;
+  let afterCr = false;
+  return new TransformStream({
+    transform(chunk, controller) {
+      total += chunk.length;
+      if (total > bounds.replyBytes) {
+        throw new UpstreamTooLarge(`the reply passed ${bounds.replyBytes} bytes`);
+      }
+      for (let i = 0; i < chunk.length; i++) {
+        const byte = chunk[i]!;
+        if (byte === LF || byte === CR) {
+          if (!(byte === LF && afterCr)) {
+            if (line === 0) event = 0;
+            line = 0;
+          }
+          afterCr = byte === CR;
+          continue;
+        }
+        afterCr = false;
+        line++;
+        if (++event > bounds.eventBytes) {
+          throw new UpstreamTooLarge(`an event of the reply passed ${bounds.eventBytes} bytes`);
+        }
+      }
+      controller.enqueue(chunk);
+    },
+  });
 }
 
 class StreamCut extends Error {
@@ -175,8 +248,17 @@ function plainError(err: unknown, streamed: boolean): ModelError {
   return new ModelError('The model could not answer this request.');
 }
 
+/** The UpstreamTooLarge behind a failure (the `openai` client may wrap what its body stream threw). */
+function tooLargeOf(err: unknown): UpstreamTooLarge | undefined {
+  for (let e = err, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth++) {
+    if (e instanceof UpstreamTooLarge) return e;
+  }
+  return undefined;
+}
+
 /** A failure as `svc_model_failures_total` counts it (an idle stream is told apart before). */
 function failureKind(err: unknown): ModelFailure {
+  if (tooLargeOf(err)) return 'too_large';
   if (err instanceof StreamCut || isNetworkError(err)) return 'cut';
   if (!(err instanceof APIError) || err.status === undefined) return 'connection';
   if (err.status === 401 || err.status === 403) return 'auth';

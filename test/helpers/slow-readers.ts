@@ -1,0 +1,178 @@
+import { randomUUID } from 'node:crypto';
+import { connect, type Socket } from 'node:net';
+import type { ChatStreamRecord } from '../../src/protocol/types.js';
+import type { TestServer } from './server.js';
+
+/** Cursor before every record: reading after it replays a conversation from its start. */
+export const FROM_START = 'e000000000000000';
+
+/**
+ * Appends agent messages of `recordBytes` of text to a conversation until its records take `totalBytes`,
+ * through the one record path (a runtime's messages, since a visitor's are 64 KB at most). Returns them.
+ */
+export async function fillConversation(
+  server: TestServer,
+  conversationId: string,
+  recordBytes: number,
+  totalBytes: number,
+): Promise<ChatStreamRecord[]> {
+  const text = 'y'.repeat(recordBytes);
+  const records: ChatStreamRecord[] = [];
+  while (records.length * recordBytes < totalBytes) {
+    records.push(
+      await server.ctx.records.append(conversationId, {
+        sender: 'agent',
+        event: 'message',
+        agentId: 'agent_echo',
+        raw: {
+          type: 'assistant',
+          agentId: 'agent_echo',
+          message: { id: `m_${randomUUID()}`, role: 'assistant', content: [{ type: 'text', text }] },
+        },
+      }),
+    );
+  }
+  return records;
+}
+
+/** The bytes the service writes for one record on a stream. */
+export const frameBytes = (record: ChatStreamRecord) =>
+  Buffer.byteLength(`id: ${record.id}\nevent: record\ndata: ${JSON.stringify(record)}\n\n`);
+
+/** A record stream opened on a raw socket whose reader reads nothing until told to. */
+export interface StalledReader {
+  /** The client's port: the service's socket of this stream has it as its remote port. */
+  port: number;
+  /** Starts reading; resolves with the ids of the records received once `lastId` has arrived. */
+  readUntil(lastId: string): Promise<string[]>;
+  /** Starts reading; resolves with the ids of the records received whole once the service has closed the connection. */
+  readToEnd(): Promise<string[]>;
+  close(): void;
+}
+
+/** Opens a stream of `conversationId` after `after` and reads nothing: a visitor whose tab stopped reading. */
+export async function openStalled(
+  server: TestServer,
+  conversationId: string,
+  token: string,
+  after = FROM_START,
+): Promise<StalledReader> {
+  const { hostname, port } = new URL(server.url);
+  const socket: Socket = connect(Number(port), hostname);
+  await new Promise<void>((resolve, reject) => {
+    socket.once('connect', resolve);
+    socket.once('error', reject);
+  });
+  socket.on('error', () => {
+    // The service closing a stream that fell behind may reset it: readToEnd and readUntil hear of it by `close`.
+  });
+  socket.pause();
+  // What arrived, kept as it came (records are large: nothing is rescanned); a record counts once its event
+  // is whole (its blank line arrived), as a client reads it.
+  const chunks: Buffer[] = [];
+  const wholeIds = () =>
+    [
+      ...Buffer.concat(chunks)
+        .toString('latin1')
+        .matchAll(/^id: (e\d{15})\nevent: record\ndata: .*\n\n/gm),
+    ].map((match) => match[1]!);
+  socket.write(
+    `GET /api/v2/conversations/${conversationId}/stream?lastEventId=${after} HTTP/1.1\r\n` +
+      `host: ${hostname}:${port}\r\nauthorization: Bearer ${token}\r\n\r\n`,
+  );
+  return {
+    port: socket.localPort!,
+    readUntil(lastId) {
+      return new Promise((resolve, reject) => {
+        const line = `id: ${lastId}\n`;
+        // The last bytes seen (what a chunk boundary may have cut), and whether the id line has arrived.
+        let tail = '';
+        let seen = false;
+        const onData = (chunk: Buffer) => {
+          chunks.push(chunk);
+          let text = tail + chunk.toString('latin1');
+          if (!seen) {
+            const at = text.indexOf(line);
+            seen = at >= 0;
+            if (!seen) {
+              tail = text.slice(-line.length);
+              return;
+            }
+            text = text.slice(at);
+          }
+          tail = text.slice(-1);
+          if (!text.includes('\n\n')) return;
+          socket.pause();
+          socket.off('data', onData);
+          resolve(wholeIds());
+        };
+        socket.on('data', onData);
+        socket.once('close', () => reject(new Error(`the stream closed before ${lastId}`)));
+        socket.resume();
+      });
+    },
+    readToEnd() {
+      return new Promise((resolve) => {
+        socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+        socket.once('close', () => resolve(wholeIds()));
+        socket.resume();
+      });
+    },
+    close: () => socket.destroy(),
+  };
+}
+
+/** What the service's sockets hold in their write buffers, watched at every write. */
+export interface BufferWatch {
+  /** The most any socket of a client port held after a write. */
+  most(port: number): number;
+  /** Resolves once `ready()` holds after a write, or once a socket held more than `limit` bytes. */
+  until(ready: () => boolean, limit: number): Promise<void>;
+  /** Whether the socket of a client port holds at least its high-water mark (its writer waits for drain). */
+  full(port: number): boolean;
+  highWaterMark(): number;
+  stop(): void;
+}
+
+/**
+ * Watches the sockets the service accepts from now on: after every write, how many bytes each one buffers
+ * (Node's `writableLength`: what the service holds for a reader that has not taken it yet).
+ */
+export function watchBuffers(server: TestServer): BufferWatch {
+  const most = new Map<number, number>();
+  const sockets = new Map<number, Socket>();
+  let check = () => {};
+  let hwm = 0;
+  const onConnection = (socket: Socket) => {
+    const port = socket.remotePort!;
+    sockets.set(port, socket);
+    hwm = socket.writableHighWaterMark;
+    const write = socket.write;
+    socket.write = function (this: Socket, ...args: Parameters<Socket['write']>) {
+      const result = write.apply(this, args);
+      most.set(port, Math.max(most.get(port) ?? 0, socket.writableLength));
+      check();
+      return result;
+    } as Socket['write'];
+  };
+  server.app.server.on('connection', onConnection);
+  return {
+    most: (port) => most.get(port) ?? 0,
+    full: (port) => {
+      const socket = sockets.get(port);
+      return !!socket && socket.writableLength >= socket.writableHighWaterMark;
+    },
+    highWaterMark: () => hwm,
+    until(ready, limit) {
+      return new Promise((resolve) => {
+        check = () => {
+          if (ready() || [...most.values()].some((bytes) => bytes > limit)) {
+            check = () => {};
+            resolve();
+          }
+        };
+      });
+    },
+    stop: () => server.app.server.off('connection', onConnection),
+  };
+}
