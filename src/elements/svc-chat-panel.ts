@@ -21,6 +21,7 @@ import { type ChatMode, PANEL_SETTINGS, type PanelSettings } from './chat-settin
 import { loadMarkdownEngine } from './markdown/engine.js';
 import { agentStatusLine, continuedRuns, renderMessage, type ViewContext } from './message-view.js';
 import messageViewStyles from './message-view.styles.js';
+import { ReplyActionsController } from './reply-actions.js';
 import { RichContent } from './rich-content.js';
 import { ScrollFollowController } from './scroll-follow.js';
 import { SmsSession } from './sms-session.js';
@@ -39,7 +40,9 @@ const EXPORTED_PARTS = [
   'attachment-list attachment attachment-preview attachment-icon attachment-name upload-progress',
   'remove-attachment attachment-error drop-zone file file-icon file-name download-button file-chip image-button',
   'lightbox lightbox-image lightbox-close read-aloud-button audio delegation thinking card payment-card info-card',
-  'connector-card',
+  'connector-card message-actions copy-button copy-markdown-button feedback-up-button feedback-down-button',
+  'regenerate-button feedback-form feedback-reason feedback-send-button feedback-thanks edit-button edit-form',
+  'edit-input edit-send-button edit-cancel-button',
 ]
   .join(' ')
   .replaceAll(' ', ',');
@@ -103,6 +106,7 @@ export class SvcChatPanel extends SvcLocalizedElement implements PanelSettings {
   readonly #connection = new ChatConnection(this);
   readonly #scroll = new ScrollFollowController(this);
   readonly #announcer = new AnnouncerController(this);
+  readonly #actions = new ReplyActionsController(this);
 
   constructor() {
     super();
@@ -164,6 +168,18 @@ export class SvcChatPanel extends SvcLocalizedElement implements PanelSettings {
 
   async interrupt(): Promise<void> {
     await this.store?.interrupt();
+  }
+
+  /** Asks the last message again: a new reply in place of the last one. */
+  regenerate(): Promise<SendResult | undefined> {
+    this.#scroll.follow();
+    return this.store?.regenerate() ?? Promise.resolve(undefined);
+  }
+
+  /** Replaces the visitor's last message with `text` and asks it again. */
+  editLastMessage(text: string): Promise<SendResult | undefined> {
+    this.#scroll.follow();
+    return this.store?.editLast(text) ?? Promise.resolve(undefined);
   }
 
   /** Starts a new conversation with the next message, keeping the way back to the one shown. */
@@ -317,6 +333,10 @@ export class SvcChatPanel extends SvcLocalizedElement implements PanelSettings {
     const { messages } = store;
     const newest = messages.at(-1);
     const content = this.#content;
+    // Regenerate and edit act on the last turn, once nothing runs: its reply, and the visitor's message.
+    const acting = store.canActOnReplies && !store.running;
+    const lastUser = messages.findLast((m) => m.role === 'user');
+    const lastReply = newest?.role === 'agent' && lastUser ? newest : undefined;
     const view: ViewContext = {
       labels,
       agents: this.agents,
@@ -330,6 +350,11 @@ export class SvcChatPanel extends SvcLocalizedElement implements PanelSettings {
       continued: continuedRuns(messages),
       ...content.view,
       readAloudStop: content.view.readAloud.tabStop(messages),
+      actions: this.#actions,
+      feedback: store.canActOnReplies ? store.feedback : undefined,
+      regenerable: acting && lastReply && !lastReply.error ? lastReply.key : undefined,
+      editable:
+        acting && lastUser?.status === 'sent' && !lastUser.parts.length && lastUser.text ? lastUser.key : undefined,
     };
     // One button sends and, while a reply runs, stops it: the same element, so it keeps the focus.
     const running = store.running;

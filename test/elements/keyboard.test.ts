@@ -170,8 +170,9 @@ describe('<svc-chat> with the keyboard alone', () => {
     const reachable = () => tabStops(part(el, 'panel')!).filter((stop) => buttons.includes(stop));
     expect(reachable(), 'only the newest reply is a Tab stop').to.deep.equal([buttons[2]]);
 
+    // Tab from the list: the visitor's last message's Edit, then the newest reply's actions (copy, …, read aloud).
     part(el, 'messages')!.focus();
-    await press('Tab');
+    await tabTo((e) => e === buttons[2], "the newest reply's read-aloud button", 4);
     expectFocusOn(buttons[2], 'Tab from the list reaches the newest reply');
     await press('ArrowUp');
     expectFocusOn(buttons[1]);
