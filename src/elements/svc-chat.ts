@@ -115,6 +115,7 @@ export type ChatTheme = 'light' | 'dark' | 'auto';
  * @cssprop --svc-chat-offset - Distance of the launcher from the window's corner.
  * @cssprop --svc-chat-launcher-size - Size of the launcher's button.
  * @cssprop --svc-chat-radius - Corners of the launcher's panel.
+ * @cssprop --svc-chat-header-icon-color - Colour of the header's buttons (default: the header's colour).
  *
  * @fires svc-ready - The chat can be used; `detail: { conversationId }`.
  * @fires svc-signed-in - A visitor signed in by SMS; `detail: { user_id, expires_at }` (never the token).
