@@ -7,6 +7,7 @@ import { notFound } from '../http/errors.js';
 import { described } from '../http/openapi.js';
 import { baseUrlOf } from '../http/public-url.js';
 import type { AppContext } from '../services/context.js';
+import { agentById, starterPromptsOf } from '../store/agent-rows.js';
 import { feedbackOfConversation, saveFeedback } from '../store/feedback-rows.js';
 import { agentMessage } from '../store/record-rows.js';
 import type { SendKey } from '../store/send-result-rows.js';
@@ -221,6 +222,39 @@ export default function repliesRoutes(app: ZodApp, ctx: AppContext) {
         reason: req.body.reason?.trim() || null,
         text: message.text,
       });
+    },
+  );
+
+  app.get(
+    '/agents/:agentId/prompts',
+    {
+      schema: {
+        tags,
+        operationId: 'agentPrompts',
+        summary: "An agent's starter prompts",
+        description:
+          'The prompts a chat offers as buttons before its first message (agent settings: `starter_prompts`), for ' +
+          "a visitor of the agent's workspace (a personal API key: any agent).",
+        security: security.user,
+        params: z.object({ agentId: z.string() }),
+        response: {
+          200: described(
+            "The agent's starter prompts (none: an empty list).",
+            z.object({ agentId: z.string(), starter_prompts: z.array(z.string()) }),
+            { agentId: 'agent_aria', starter_prompts: ['What can you do?', 'Show me a payment card'] },
+          ),
+        },
+        refusals: [
+          USER_REFUSALS,
+          { 404: { 'agent not found': "No such agent, or not of the session token's workspace." } },
+        ],
+      },
+    },
+    async (req) => {
+      const agent = await agentById(ctx.db, req.params.agentId);
+      const { workspaceId } = req.caller;
+      if (!agent || (workspaceId && agent.workspace_id !== workspaceId)) throw notFound('agent not found');
+      return { agentId: agent.id, starter_prompts: starterPromptsOf(agent) };
     },
   );
 

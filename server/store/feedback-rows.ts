@@ -3,7 +3,7 @@ import type { Db } from './db.js';
 import { nowIso } from './ids.js';
 
 /**
- * Visitors' feedback on agents' replies (table `feedback`, migrations/0005-feedback.sql): one row per visitor
+ * Visitors' feedback on agents' replies (table `feedback`, migrations/0005-reply-actions.sql): one row per visitor
  * per message, changed in place, so a visitor who changes their mind leaves one verdict. The owner reads them
  * by workspace, newest first, a page at a time (the row id is the cursor).
  */

@@ -1,5 +1,6 @@
 import type { RecordStreamOptions } from '../client/record-stream.js';
 import type {
+  AgentPrompts,
   ChatStreamRecord,
   Feedback,
   FeedbackRequest,
@@ -42,4 +43,5 @@ export interface ChatApi {
     opts?: { signal?: AbortSignal },
   ): Promise<Feedback>;
   feedback?(conversationId: string, opts?: { signal?: AbortSignal }): Promise<{ feedback: Feedback[] }>;
+  agentPrompts?(agentId: string, opts?: { signal?: AbortSignal }): Promise<AgentPrompts>;
 }

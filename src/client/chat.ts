@@ -1,4 +1,5 @@
 import type {
+  AgentPrompts,
   AgentTurn,
   ChatStreamRecord,
   ConnectorCredentialsResult,
@@ -101,6 +102,11 @@ export class ChatClient {
       body: feedback,
       idempotent: true,
     });
+  }
+
+  /** Our extension: the prompts a chat offers before its first message with `agentId` (agent settings). */
+  async agentPrompts(agentId: string, opts: RequestOptions = {}): Promise<AgentPrompts> {
+    return this.http.json({ ...opts, method: 'GET', path: path`/agents/${agentId}/prompts` });
   }
 
   /** Our extension: the caller's feedback on the replies of a conversation, oldest first. */

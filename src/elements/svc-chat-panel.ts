@@ -17,7 +17,7 @@ import { AnnouncerController } from './announcer.js';
 import { renderAttachButton, renderAttachments, renderDropZone } from './attachments.js';
 import attachmentsStyles from './attachments.styles.js';
 import { ChatConnection } from './chat-connection.js';
-import { type ChatMode, PANEL_SETTINGS, type PanelSettings } from './chat-settings.js';
+import { type ChatMode, PANEL_SETTINGS, type PanelSettings, targetAgentIds } from './chat-settings.js';
 import { loadMarkdownEngine } from './markdown/engine.js';
 import { agentStatusLine, continuedRuns, renderMessage, type ViewContext } from './message-view.js';
 import messageViewStyles from './message-view.styles.js';
@@ -25,6 +25,7 @@ import { ReplyActionsController } from './reply-actions.js';
 import { RichContent } from './rich-content.js';
 import { ScrollFollowController } from './scroll-follow.js';
 import { SmsSession } from './sms-session.js';
+import { StarterPromptsController } from './starter-prompts.js';
 import styles from './svc-chat-panel.styles.js';
 import type { SignedIn } from './svc-sms-sign-in.js';
 import './svc-sms-sign-in.js';
@@ -42,7 +43,7 @@ const EXPORTED_PARTS = [
   'lightbox lightbox-image lightbox-close read-aloud-button audio delegation thinking card payment-card info-card',
   'connector-card message-actions copy-button copy-markdown-button feedback-up-button feedback-down-button',
   'regenerate-button feedback-form feedback-reason feedback-send-button feedback-thanks edit-button edit-form',
-  'edit-input edit-send-button edit-cancel-button',
+  'edit-input edit-send-button edit-cancel-button starter-prompts starter-prompt',
 ]
   .join(' ')
   .replaceAll(' ', ',');
@@ -107,6 +108,8 @@ export class SvcChatPanel extends SvcLocalizedElement implements PanelSettings {
   readonly #scroll = new ScrollFollowController(this);
   readonly #announcer = new AnnouncerController(this);
   readonly #actions = new ReplyActionsController(this);
+  readonly #prompts = new StarterPromptsController(this);
+  #chat?: ChatClient;
 
   constructor() {
     super();
@@ -151,6 +154,7 @@ export class SvcChatPanel extends SvcLocalizedElement implements PanelSettings {
   }
 
   connectionChanged(connection: { chat: ChatClient; store: ChatStore } | undefined): void {
+    this.#chat = connection?.chat;
     if (connection) this.#content.attach(connection.chat, connection.store);
     else this.#content.detach();
   }
@@ -211,6 +215,8 @@ export class SvcChatPanel extends SvcLocalizedElement implements PanelSettings {
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
+    // The first agent's starter prompts, for the empty conversation.
+    this.#prompts.follow(this.#chat, targetAgentIds(this)?.[0]);
     // Shown again: it shows the end of the conversation, and says at once if the service cannot be reached.
     if (changed.has('shown') && this.shown) {
       this.#scroll.follow();
@@ -369,7 +375,10 @@ export class SvcChatPanel extends SvcLocalizedElement implements PanelSettings {
           messages.length === 0 && !store.loadingHistory
             ? html`<div part="empty"><slot name="empty" @slotchange=${this.#emptySlotChanged}></slot>${
                 this.#pageEmpty ? nothing : labels.empty
-              }</div>`
+              }${this.#prompts.render((prompt) => {
+                this.#scroll.follow();
+                void store.send(prompt);
+              }, labels.starterPrompts)}</div>`
             : virtualList(
                 messages,
                 (m) => m.key,

@@ -85,6 +85,8 @@ export type ChatTheme = 'light' | 'dark' | 'auto';
  * @csspart edit-input - The edited message's field.
  * @csspart edit-send-button - Sends the edited message in place of the last one.
  * @csspart edit-cancel-button - Leaves the message as it was.
+ * @csspart starter-prompts - The agent's starter prompts in the empty conversation; each a `starter-prompt`.
+ * @csspart starter-prompt - A starter prompt: sent as the visitor's message when pressed.
  * @csspart delegation - An agent handing a task to another.
  * @csspart thinking - An agent's thoughts (with `show-thinking`).
  * @csspart card - A card; also `payment-card`, `info-card` or `connector-card`.

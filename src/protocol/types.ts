@@ -128,6 +128,13 @@ export interface ReplaceRequest {
   mcpTokens?: Record<string, string>;
 }
 
+/** Our extension: what a chat offers before its first message (`GET /agents/{agentId}/prompts`). */
+export interface AgentPrompts {
+  agentId: string;
+  /** Shown as buttons; a tapped one is sent as the visitor's message. */
+  starter_prompts: string[];
+}
+
 /** Our extension: a visitor's verdict on an agent's reply. */
 export type FeedbackRating = 'up' | 'down';
 

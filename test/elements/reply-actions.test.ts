@@ -159,3 +159,22 @@ describe('acting on messages in <svc-chat>', () => {
     expect(userTexts(el)).to.deep.equal(['Hi']);
   });
 });
+
+describe('starter prompts in <svc-chat>', () => {
+  it("shows the agent's starter prompts in the empty conversation; a pressed one is sent", async () => {
+    const el = await chat({ agent: 'agent_echo' });
+    const buttons = await until(() => {
+      const found = parts<HTMLButtonElement>(el, 'starter-prompt');
+      return found.length ? found : undefined;
+    }, 'the starter prompts');
+    expect(buttons.map((b) => b.textContent)).to.deep.equal(['Hello!', 'Say this back to me']);
+    expect(part(el, 'starter-prompts')!.getAttribute('aria-label')).to.equal(en.chat.starterPrompts);
+    await expectAccessibleInBothThemes(el, 'an empty chat with starter prompts');
+    const done = oneEvent(el, 'svc-turn-complete');
+    buttons[1]!.click();
+    await done;
+    await until(() => replyText(replies(el)[0]) === 'Echo: Say this back to me', 'the reply to the prompt');
+    expect(userTexts(el)).to.deep.equal(['Say this back to me']);
+    expect(part(el, 'starter-prompts'), 'gone once the conversation has begun').to.equal(null);
+  });
+});

@@ -73,6 +73,7 @@ same<Body<'/api/v2/conversations/{id}/edit', 'post'>, Wire.ReplaceRequest & { me
 same<Body<'/api/v2/conversations/{id}/messages/{messageId}/feedback', 'put'>, Wire.FeedbackRequest>(true);
 same<Answer<'/api/v2/conversations/{id}/messages/{messageId}/feedback', 'put'>, Wire.Feedback>(true);
 same<Answer<'/api/v2/workspaces/{slug}/feedback', 'get'>, Wire.FeedbackPage>(true);
+same<Answer<'/api/v2/agents/{agentId}/prompts', 'get'>, Wire.AgentPrompts>(true);
 
 same<Body<'/api/v2/agents/{id}/dev/send', 'post'>, Wire.TrainingSendRequest>(true);
 same<Answer<'/api/v2/agents/{id}/dev/send', 'post'>, Wire.TrainingSendResult>(true);

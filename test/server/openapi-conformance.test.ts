@@ -507,6 +507,8 @@ describe('the OpenAPI document, checked by third-party tools against the live se
     await check('listFeedback', '/workspaces/acme/feedback?before=x', { token: 'sk_acme_1' }, 400, true);
     await check('listFeedback', '/workspaces/acme/feedback?limit=500', { token: 'sk_acme_1' }, 400, true);
     await check('listFeedback', '/workspaces/acme/feedback', { token: 'pk_alice' }, 401);
+    await check('agentPrompts', '/agents/agent_echo/prompts', { token: 'pk_alice' }, 200);
+    await check('agentPrompts', '/agents/agent_nobody/prompts', { token: 'pk_alice' }, 404);
   });
 
   it('files, payments, audio and connector credentials', async () => {

@@ -160,3 +160,46 @@ describe('acting on replies', () => {
     assert.equal((await server.api('/workspaces/acme/feedback?before=x', { token: 'sk_acme_1' })).status, 400);
   });
 });
+
+describe('starter prompts', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer({
+      fixture: {
+        workspaces: [
+          {
+            slug: 'acme',
+            display_name: 'Acme',
+            status: 'active',
+            owner: { user_id: 'owner_acme', login_token: 'lt_acme_owner' },
+            api_keys: [{ id: 'key_acme_1', secret: 'sk_acme_1' }],
+            agents: [
+              { id: 'agent_echo', name: 'Echo', runtime: 'echo', starter_prompts: ['Hello!', 'What is new?'] },
+              { id: 'agent_plain', name: 'Plain', runtime: 'echo' },
+            ],
+          },
+          {
+            slug: 'globex',
+            display_name: 'Globex',
+            status: 'active',
+            owner: { user_id: 'owner_globex', login_token: 'lt_globex_owner' },
+            api_keys: [{ id: 'key_globex_1', secret: 'sk_globex_1' }],
+            agents: [{ id: 'agent_globex', name: 'Globex', runtime: 'echo', starter_prompts: ['Hi'] }],
+          },
+        ],
+        personal_keys: [{ secret: 'pk_alice', user_id: 'alice' }],
+      },
+    });
+  });
+  after(() => server.close());
+
+  it("gives a visitor the prompts of an agent of their workspace, from the agent's settings", async () => {
+    const { token } = await sessionToken(server);
+    const prompts = await server.api('/agents/agent_echo/prompts', { token });
+    assert.deepEqual(prompts.body, { agentId: 'agent_echo', starter_prompts: ['Hello!', 'What is new?'] });
+    assert.deepEqual((await server.api('/agents/agent_plain/prompts', { token })).body.starter_prompts, []);
+    assert.deepEqual((await server.api('/agents/agent_globex/prompts', { token })).body, { detail: 'agent not found' });
+    assert.equal((await server.api('/agents/agent_globex/prompts', { token: 'pk_alice' })).status, 200);
+    assert.equal((await server.api('/agents/agent_echo/prompts', { token: 'sk_acme_1' })).status, 401);
+  });
+});

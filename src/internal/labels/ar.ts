@@ -85,6 +85,7 @@ const ar: Language = {
     editField: 'عدّل رسالتك',
     sendEdit: 'إرسال',
     cancelEdit: 'إلغاء',
+    starterPrompts: 'أسئلة مقترحة',
     openImage: 'عرض الصورة بحجم أكبر',
     closeImage: 'إغلاق',
     image: 'صورة',

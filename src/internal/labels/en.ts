@@ -73,6 +73,7 @@ const en: Language = {
     editField: 'Edit your message',
     sendEdit: 'Send',
     cancelEdit: 'Cancel',
+    starterPrompts: 'Suggested questions',
     openImage: 'Open the image larger',
     closeImage: 'Close',
     image: 'Image',

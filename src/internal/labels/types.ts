@@ -39,6 +39,7 @@ export interface ContentLabels {
   editField: string;
   sendEdit: string;
   cancelEdit: string;
+  starterPrompts: string;
   openImage: string;
   closeImage: string;
   image: string;

@@ -79,6 +79,7 @@ const zhCN: Language = {
     editField: '编辑你的消息',
     sendEdit: '发送',
     cancelEdit: '取消',
+    starterPrompts: '推荐问题',
     openImage: '查看大图',
     closeImage: '关闭',
     image: '图片',

@@ -7,3 +7,5 @@ CREATE TABLE IF NOT EXISTS feedback (
   UNIQUE (user_id, conversation_id, message_id)
 );
 CREATE INDEX IF NOT EXISTS feedback_by_workspace ON feedback (workspace_id, id);
+-- agent-rows.ts: an agent's starter prompts (a JSON array of strings), shown by a chat that has no message yet.
+ALTER TABLE agents ADD COLUMN starter_prompts TEXT;
