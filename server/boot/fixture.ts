@@ -28,6 +28,8 @@ export const fixtureSchema = z.object({
             runtime: z.string().default('echo'),
             description: z.string().optional(),
             avatar_url: z.string().optional(),
+            /** Shown as buttons by a chat that has no message yet (our extension). */
+            starter_prompts: z.array(z.string().min(1).max(200)).max(6).optional(),
           })
           // A `model` agent's settings sit beside its other fields.
           .merge(modelOptionsSchema),

@@ -29,9 +29,21 @@ export async function seedDemo(db: Db): Promise<string> {
     owner: { user_id: 'owner_demo', login_token: randomId('lt', 24), wallet: 100000 },
     api_keys: [{ id: 'key_demo', secret: apiKey }],
     agents: [
-      { id: DEMO_MAIN_AGENT, name: 'Aria', runtime: 'demo', description: ARIA_DEMO },
+      {
+        id: DEMO_MAIN_AGENT,
+        name: 'Aria',
+        runtime: 'demo',
+        description: ARIA_DEMO,
+        starter_prompts: ['/help', '/markdown', '/form', '/pay 9.90'],
+      },
       { id: 'agent_scout', name: 'Scout', runtime: 'demo', description: 'Takes over delegated tasks.' },
-      { id: 'agent_echo', name: 'Echo', runtime: 'echo', description: 'Repeats what you say.' },
+      {
+        id: 'agent_echo',
+        name: 'Echo',
+        runtime: 'echo',
+        description: 'Repeats what you say.',
+        starter_prompts: ['Hello!', 'Say this back to me'],
+      },
     ],
   });
   return setMetaValue(db, DEMO_KEY, apiKey);

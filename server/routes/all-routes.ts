@@ -5,16 +5,20 @@ import files from './files.js';
 import payPage from './pay-page.js';
 import payments from './payments.js';
 import profile from './profile.js';
+import replies from './replies.js';
 import type { RouteModule } from './route-module.js';
 import sms from './sms.js';
 import training from './training.js';
+import workspaceFeedback from './workspace-feedback.js';
 import workspaces from './workspaces.js';
 
 /** Every area of the service, one module each. `payPage` and `demoSite` set their own prefix (`/`). */
 export const routeModules: RouteModule[] = [
   workspaces,
+  workspaceFeedback,
   sms,
   conversations,
+  replies,
   training,
   files,
   payments,

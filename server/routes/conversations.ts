@@ -33,7 +33,7 @@ import {
 import { chatStreamRecord, RECORD_EXAMPLE } from './record-schemas.js';
 import type { ZodApp } from './route-module.js';
 
-const sendBody = described(
+export const sendBody = described(
   'The message, and which conversation it goes to.',
   z
     .object({
@@ -81,7 +81,7 @@ const USER_RECORD: ChatStreamRecord = {
   raw: { type: 'user', message: { role: 'user', content: [{ type: 'text', text: 'Hello' }] } },
 };
 
-const sendResult = described(
+export const sendResult = described(
   'The message is stored and its reply has begun: read it from the stream after `userEventId`.',
   z.object({
     conversationId: z.string(),

@@ -84,6 +84,10 @@ const userRawEvent = z.object({
   toolAction: z.boolean().optional(),
   senderName: z.string().optional(),
   senderAvatar: z.string().optional(),
+  replaces: z
+    .string()
+    .optional()
+    .describe('This message asks again in place of that turn (regenerate, edit): its records are replaced.'),
 });
 const agentStatusRawEvent = z.object({ type: z.literal('agent_status'), agentId: z.string(), status: agentStatus });
 const assistantDeltaRawEvent = z.object({

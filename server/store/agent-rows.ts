@@ -15,6 +15,8 @@ export interface AgentRow {
   created_at: string;
   /** The runtime's settings for this agent as JSON (the `model` runtime's endpoint, prompt, tools), or null. */
   options: string | null;
+  /** Prompts a chat offers before its first message, as a JSON array of strings, or null. */
+  starter_prompts: string | null;
 }
 
 /** An agent as a fixture or the demo seed describes it. */
@@ -25,6 +27,7 @@ export interface AgentSeed {
   description?: string;
   avatar_url?: string;
   options?: object;
+  starter_prompts?: string[];
 }
 
 const AGENT_COLUMNS = 'agents.*, agent_options.options FROM agents LEFT JOIN agent_options ON agent_id = agents.id';
@@ -41,11 +44,15 @@ export function agentsOfWorkspace(db: Db, workspaceId: string, limit = 500): Pro
   );
 }
 
+/** An agent's starter prompts (none: an empty list). */
+export const starterPromptsOf = (agent: AgentRow): string[] =>
+  agent.starter_prompts ? (JSON.parse(agent.starter_prompts) as string[]) : [];
+
 /** Stores an agent of a new workspace, `ord`-th in its list. */
 export async function insertAgent(db: Db, workspaceId: string, agent: AgentSeed, ord: number, at: string) {
   await db.run(
-    `INSERT INTO agents (id, workspace_id, name, description, avatar_url, runtime, created_at, ord)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO agents (id, workspace_id, name, description, avatar_url, runtime, created_at, ord, starter_prompts)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     agent.id,
     workspaceId,
     agent.name,
@@ -54,6 +61,7 @@ export async function insertAgent(db: Db, workspaceId: string, agent: AgentSeed,
     agent.runtime,
     at,
     ord,
+    agent.starter_prompts?.length ? JSON.stringify(agent.starter_prompts) : null,
   );
   if (agent.options) await setAgentRuntime(db, agent.id, { runtime: agent.runtime, options: agent.options });
 }

@@ -285,3 +285,32 @@ export async function agentMessageText(
     .find((r): r is AssistantRawEvent => r.type === 'assistant' && r.message.id === messageId);
   return raw?.message.content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('\n\n');
 }
+
+/** An agent's `assistant` message by its id, whichever agent wrote it: its agent and its text. */
+export async function agentMessage(
+  db: Db,
+  conversationId: string,
+  messageId: string,
+): Promise<{ agentId: string; text: string } | undefined> {
+  const rows = await db.all<{ raw: string }>(
+    `SELECT raw FROM records WHERE conversation_id = ? AND event = 'message' AND sender = 'agent' AND raw LIKE ?
+     ORDER BY id DESC LIMIT 50`,
+    conversationId,
+    `%"id":${JSON.stringify(messageId)}%`,
+  );
+  const raw = rows
+    .map((row) => JSON.parse(row.raw) as ChatRawEvent)
+    .find((r): r is AssistantRawEvent => r.type === 'assistant' && r.message.id === messageId);
+  if (!raw) return undefined;
+  const text = raw.message.content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('\n\n');
+  return { agentId: raw.agentId, text };
+}
+
+/** The newest user record of a conversation: the question of its last turn. */
+export async function lastUserRecord(db: Db, conversationId: string): Promise<ChatStreamRecord | undefined> {
+  const row = await db.get<RecordRow>(
+    "SELECT * FROM records WHERE conversation_id = ? AND sender = 'user' ORDER BY id DESC LIMIT 1",
+    conversationId,
+  );
+  return row && toRecord(row);
+}

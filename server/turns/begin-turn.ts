@@ -1,4 +1,4 @@
-import type { MessagePart, SendResult, UserRawEvent } from '@svc/agent-sdk/protocol';
+import type { ChatStreamRecord, MessagePart, SendResult, UserRawEvent } from '@svc/agent-sdk/protocol';
 import { conflict } from '../http/errors.js';
 import type { AppContext } from '../services/context.js';
 import { formatBytes, LIMITS } from '../services/limits.js';
@@ -28,6 +28,8 @@ export interface UserMessage {
   /** Reaches the runtimes only; never stored. */
   mcpTokens?: Record<string, string>;
   baseUrl: string;
+  /** The turn this message asks again in place of (regenerate, edit): see replace-turn.ts. */
+  replaces?: string;
 }
 
 /**
@@ -99,11 +101,27 @@ export async function beginTurn(
       toolAction: message.toolAction ?? false,
       senderName: message.senderName,
       mcpTokens: message.mcpTokens ?? {},
-      history: await recentEntries(ctx.db, conversationId, userEventId!, HISTORY_FOR_RUNTIME),
+      history: withoutReplaced(
+        await recentEntries(ctx.db, conversationId, userEventId!, HISTORY_FOR_RUNTIME),
+        message.replaces,
+      ),
       baseUrl: message.baseUrl,
     }));
   });
   return result;
+}
+
+/**
+ * The history a runtime is given, without the turns a later message (or this one, `replacing`) asked again in
+ * place of: a regenerated reply and an edited question are not what the conversation says any more.
+ */
+export function withoutReplaced(history: ChatStreamRecord[], replacing?: string): ChatStreamRecord[] {
+  const replaced = new Set<string>(replacing ? [replacing] : []);
+  for (const record of history) {
+    if (record.raw.type === 'user' && record.raw.replaces) replaced.add(record.raw.replaces);
+  }
+  if (!replaced.size) return history;
+  return history.filter((record) => !record.turnId || !replaced.has(record.turnId));
 }
 
 /** The `user` raw event of a message: only the fields it has. */
@@ -117,5 +135,6 @@ function userEvent(message: UserMessage): UserRawEvent {
   if (message.toolAction) raw.toolAction = true;
   if (message.senderName) raw.senderName = message.senderName;
   if (message.senderAvatar) raw.senderAvatar = message.senderAvatar;
+  if (message.replaces) raw.replaces = message.replaces;
   return raw;
 }

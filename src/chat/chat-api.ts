@@ -1,6 +1,9 @@
 import type { RecordStreamOptions } from '../client/record-stream.js';
 import type {
+  AgentPrompts,
   ChatStreamRecord,
+  Feedback,
+  FeedbackRequest,
   HistoryOptions,
   HistoryResult,
   InterruptResult,
@@ -22,4 +25,23 @@ export interface ChatApi {
   ): AsyncIterable<ChatStreamRecord>;
   history(conversationId: string, opts?: HistoryOptions & { signal?: AbortSignal }): Promise<HistoryResult>;
   interrupt(conversationId: string, opts?: { signal?: AbortSignal }): Promise<InterruptResult>;
+  /** Regenerate, edit and feedback (our extensions): a client without them offers none of these actions. */
+  regenerate?(
+    conversationId: string,
+    req?: Record<string, never>,
+    opts?: { signal?: AbortSignal; idempotencyKey?: string },
+  ): Promise<SendResult>;
+  edit?(
+    conversationId: string,
+    req: { message: string },
+    opts?: { signal?: AbortSignal; idempotencyKey?: string },
+  ): Promise<SendResult>;
+  setFeedback?(
+    conversationId: string,
+    messageId: string,
+    feedback: FeedbackRequest,
+    opts?: { signal?: AbortSignal },
+  ): Promise<Feedback>;
+  feedback?(conversationId: string, opts?: { signal?: AbortSignal }): Promise<{ feedback: Feedback[] }>;
+  agentPrompts?(agentId: string, opts?: { signal?: AbortSignal }): Promise<AgentPrompts>;
 }

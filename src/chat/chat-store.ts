@@ -4,6 +4,8 @@ import { compareRecordIds } from '../protocol/records.js';
 import type {
   AgentStatus,
   ChatStreamRecord,
+  Feedback,
+  FeedbackRating,
   InterruptResult,
   ResultRawEvent,
   ResultSubtype,
@@ -49,6 +51,14 @@ export interface ChatStoreEvents {
   error: { message: string; status?: number; cause: unknown };
   /** The conversation shown changed; `null`: the next message starts a new one. What `persist` keeps. */
   'conversation-change': { conversationId: string | null };
+  /** The service stored the visitor's feedback on a reply. */
+  feedback: Feedback;
+}
+
+/** The visitor's feedback on a reply, as a chat shows it. */
+export interface ReplyFeedback {
+  rating: FeedbackRating;
+  reason: string | null;
 }
 
 /**
@@ -89,6 +99,8 @@ export class ChatStore {
   #error!: string | null;
   /** Sends go one at a time: the first message of a new conversation must create it before the next. */
   #sendQueue!: Promise<unknown>;
+  /** The visitor's feedback on the replies shown, by message id. */
+  #feedback!: Readonly<Record<string, ReplyFeedback>>;
 
   constructor(options: ChatStoreOptions) {
     this.#api = options.api;
@@ -118,6 +130,16 @@ export class ChatStore {
   /** The display name of each agent heard from in this conversation, by id. */
   get agentNames(): Readonly<Record<string, string>> {
     return this.#log.agentNames;
+  }
+
+  /** The visitor's feedback on the replies shown, by message id (what they gave, and what the service kept). */
+  get feedback(): Readonly<Record<string, ReplyFeedback>> {
+    return this.#feedback;
+  }
+
+  /** The service offers regenerate, edit and feedback (the client has them). */
+  get canActOnReplies(): boolean {
+    return !!(this.#api.regenerate && this.#api.edit && this.#api.setFeedback);
   }
 
   get connection(): ConnectionState {
@@ -185,6 +207,106 @@ export class ChatStore {
     return this.#enqueue(outgoing, messageId);
   }
 
+  /**
+   * Asks the conversation's last message again: the new reply replaces the last one (whose turn is no longer
+   * shown). Resolves to the result, or `undefined` when nothing could be asked (no conversation, a reply runs)
+   * or it failed (the error is the store's `error`).
+   */
+  regenerate(): Promise<SendResult | undefined> {
+    const api = this.#api;
+    return this.#replace(
+      (conversationId, opts) => api.regenerate!(conversationId, {}, opts),
+      (conversationId) => ({ message: '', conversationId }),
+    );
+  }
+
+  /** Replaces the visitor's last message with `text` and asks it again, as `regenerate` does. */
+  editLast(text: string): Promise<SendResult | undefined> {
+    if (!text.trim()) return Promise.resolve(undefined);
+    const api = this.#api;
+    return this.#replace(
+      (conversationId, opts) => api.edit!(conversationId, { message: text }, opts),
+      (conversationId) => ({ message: text, conversationId }),
+    );
+  }
+
+  /**
+   * Gives the visitor's 👍 or 👎 (with an optional reason) on reply `messageId`: shown at once, then stored by
+   * the service (one per visitor per reply: a second call changes it). Resolves to what was stored, or
+   * `undefined` when it failed (the feedback shown goes back to what it was, and the error is the store's).
+   */
+  async setFeedback(messageId: string, rating: FeedbackRating, reason?: string): Promise<Feedback | undefined> {
+    const conversationId = this.#conversationId;
+    const { signal } = this.#scope;
+    if (!conversationId || !this.#api.setFeedback || this.#disposed) return undefined;
+    const before = this.#feedback;
+    this.#feedback = Object.freeze({ ...before, [messageId]: { rating, reason: reason?.trim() || null } });
+    this.#changed();
+    try {
+      const stored = await this.#api.setFeedback(
+        conversationId,
+        messageId,
+        reason?.trim() ? { rating, reason: reason.trim() } : { rating },
+        { signal },
+      );
+      if (signal.aborted) return undefined;
+      this.#events.emit('feedback', stored);
+      return stored;
+    } catch (err) {
+      if (signal.aborted) return undefined;
+      this.#feedback = before;
+      this.#fail(err);
+      return undefined;
+    }
+  }
+
+  async #replace(
+    call: (conversationId: string, opts: { signal: AbortSignal; idempotencyKey: string }) => Promise<SendResult>,
+    request: (conversationId: string) => SendRequest,
+  ): Promise<SendResult | undefined> {
+    const conversationId = this.#conversationId;
+    if (!conversationId || this.running || this.#disposed || !this.canActOnReplies) return undefined;
+    const { signal } = this.#scope;
+    this.#pendingSends++;
+    this.#changed();
+    const done = this.#sendQueue.then(async () => {
+      try {
+        const result = await call(conversationId, { signal, idempotencyKey: idempotencyKey() });
+        if (signal.aborted) return undefined;
+        const resumeFrom = this.#log.lastId ?? result.userEventId;
+        this.#stored(result, undefined);
+        this.#events.emit('message-sent', { request: request(conversationId), result });
+        void this.#openStream(resumeFrom);
+        return result;
+      } catch (err) {
+        if (!signal.aborted) this.#fail(err);
+        return undefined;
+      } finally {
+        if (!signal.aborted) {
+          this.#pendingSends--;
+          this.#changed();
+        }
+      }
+    });
+    this.#sendQueue = done;
+    return done;
+  }
+
+  /** The visitor's feedback in the conversation shown, kept by the service: shown again after a reload. */
+  async #loadFeedback(conversationId: string, signal: AbortSignal): Promise<void> {
+    if (!this.#api.feedback) return;
+    try {
+      const { feedback } = await this.#api.feedback(conversationId, { signal });
+      if (signal.aborted) return;
+      const kept = Object.fromEntries(feedback.map((f) => [f.messageId, { rating: f.rating, reason: f.reason }]));
+      // What the visitor gave meanwhile wins.
+      this.#feedback = Object.freeze({ ...kept, ...this.#feedback });
+      this.#changed();
+    } catch {
+      // Feedback shown again is a nicety: the conversation works without it.
+    }
+  }
+
   /** Stops the running reply (after a message still being sent is stored); the stream reports the end. */
   async interrupt(): Promise<InterruptResult | undefined> {
     const { signal } = this.#scope;
@@ -210,6 +332,7 @@ export class ChatStore {
     if (this.#disposed) return;
     this.#clear(conversationId);
     this.#loadingLatest = true;
+    void this.#loadFeedback(conversationId, this.#scope.signal);
     await this.#loadPage(undefined);
   }
 
@@ -414,6 +537,7 @@ export class ChatStore {
     this.#loadingLatest = false;
     this.#error = null;
     this.#sendQueue = Promise.resolve();
+    this.#feedback = Object.freeze({});
   }
 
   #abortAll(): void {

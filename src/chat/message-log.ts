@@ -135,6 +135,8 @@ export class MessageLog {
   #turnStart?: string;
   #agentStatus = NO_STATUS;
   #agentNames: Readonly<Record<string, string>> = Object.freeze({});
+  /** Turns a later user record asked again in place of (`raw.replaces`): not shown. */
+  readonly #replaced = new Set<string>();
 
   /** The oldest record applied: the cursor of the next older history page. */
   get firstId(): string | undefined {
@@ -171,7 +173,10 @@ export class MessageLog {
     if (!this.#list) {
       if (!this.#sorted) this.#order.sort(compareEntries);
       this.#sorted = true;
-      this.#list = Object.freeze(this.#order.map((entry) => (entry.snapshot ??= this.#snapshot(entry))));
+      const shown = this.#replaced.size
+        ? this.#order.filter((entry) => !entry.turnId || !this.#replaced.has(entry.turnId))
+        : this.#order;
+      this.#list = Object.freeze(shown.map((entry) => (entry.snapshot ??= this.#snapshot(entry))));
     }
     return this.#list;
   }
@@ -313,6 +318,11 @@ export class MessageLog {
 
   #applyUser(record: ChatStreamRecord, raw: UserRawEvent, localId: string | undefined): void {
     this.#currentTurn = record.turnId ?? record.id;
+    if (raw.replaces && !this.#replaced.has(raw.replaces)) {
+      // Regenerated or edited: the turn it replaces is left out, whether it was applied before or comes later.
+      this.#replaced.add(raw.replaces);
+      this.#list = undefined;
+    }
     if (raw.toolAction) {
       // A card action: not a message of its own, it answers a card.
       const answer = readCardAnswer(raw, record.id);

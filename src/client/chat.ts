@@ -1,12 +1,16 @@
 import type {
+  AgentPrompts,
   AgentTurn,
   ChatStreamRecord,
   ConnectorCredentialsResult,
+  Feedback,
+  FeedbackRequest,
   HistoryOptions,
   HistoryResult,
   InterruptResult,
   MessageAudioResult,
   MessagesResult,
+  ReplaceRequest,
   SendRequest,
   SendResult,
 } from '../protocol/types.js';
@@ -42,6 +46,72 @@ export class ChatClient {
     const mcpTokens = await mergeMcpTokens(this.http.config.mcpTokens, req.mcpTokens);
     const body: SendRequest = { ...req, mcpTokens };
     return this.http.json({ ...sendCall(opts), method: 'POST', path: '/conversations/send', body });
+  }
+
+  /**
+   * Our extension: asks the conversation's last message again in a new turn, in place of its last turn (the
+   * new user record's `raw.replaces` names it); read the reply after `userEventId`, as after `send`. Sent under
+   * an `Idempotency-Key` like `send`. 409 while a reply runs or before the first message.
+   */
+  async regenerate(
+    conversationId: string,
+    req: Omit<ReplaceRequest, 'message' | 'parts'> = {},
+    opts: IdempotencyOptions = {},
+  ): Promise<SendResult> {
+    const mcpTokens = await mergeMcpTokens(this.http.config.mcpTokens, req.mcpTokens);
+    return this.http.json({
+      ...sendCall(opts),
+      method: 'POST',
+      path: path`/conversations/${conversationId}/regenerate`,
+      body: { mcpTokens },
+    });
+  }
+
+  /**
+   * Our extension: replaces the visitor's last message with `req.message` (and `parts`) and asks it in a new
+   * turn, in place of the last one, as `regenerate` does. A card answer cannot be edited (409).
+   */
+  async edit(
+    conversationId: string,
+    req: ReplaceRequest & { message: string },
+    opts: IdempotencyOptions = {},
+  ): Promise<SendResult> {
+    const mcpTokens = await mergeMcpTokens(this.http.config.mcpTokens, req.mcpTokens);
+    return this.http.json({
+      ...sendCall(opts),
+      method: 'POST',
+      path: path`/conversations/${conversationId}/edit`,
+      body: { ...req, mcpTokens },
+    });
+  }
+
+  /**
+   * Our extension: the caller's 👍 (`up`) or 👎 (`down`) on an agent's reply (`messageId`: its `raw.message.id`),
+   * with an optional reason; a second call changes it. The workspace's owner reads it (`workspaces.listFeedback`).
+   */
+  async setFeedback(
+    conversationId: string,
+    messageId: string,
+    feedback: FeedbackRequest,
+    opts: RequestOptions = {},
+  ): Promise<Feedback> {
+    return this.http.json({
+      ...opts,
+      method: 'PUT',
+      path: path`/conversations/${conversationId}/messages/${messageId}/feedback`,
+      body: feedback,
+      idempotent: true,
+    });
+  }
+
+  /** Our extension: the prompts a chat offers before its first message with `agentId` (agent settings). */
+  async agentPrompts(agentId: string, opts: RequestOptions = {}): Promise<AgentPrompts> {
+    return this.http.json({ ...opts, method: 'GET', path: path`/agents/${agentId}/prompts` });
+  }
+
+  /** Our extension: the caller's feedback on the replies of a conversation, oldest first. */
+  async feedback(conversationId: string, opts: RequestOptions = {}): Promise<{ feedback: Feedback[] }> {
+    return this.http.json({ ...opts, method: 'GET', path: path`/conversations/${conversationId}/feedback` });
   }
 
   /**

@@ -8,6 +8,7 @@ import type {
 } from '../protocol/types.js';
 import type { ChatClient } from './chat.js';
 import type { RequestOptions } from './config.js';
+import { SvcSdkError } from './errors.js';
 import type { TurnReadOptions } from './record-stream.js';
 import { collectTurn, type MessageOptions, toSendRequest } from './turn.js';
 
@@ -56,6 +57,34 @@ export class Conversation {
     yield* this.chat.followTurn(sent, wait);
   }
 
+  /**
+   * Asks the last message again and waits for the new reply, which replaces the last one (`chat.regenerate`).
+   * Before the first message there is nothing to ask again (an `SvcSdkError`).
+   */
+  async regenerate(opts: Pick<MessageOptions, 'mcpTokens'> & TurnReadOptions = {}): Promise<AgentTurn> {
+    const { mcpTokens, ...wait } = opts;
+    const sent = await this.chat.regenerate(
+      this.#requireId(),
+      { mcpTokens: { ...this.options.mcpTokens, ...mcpTokens } },
+      { signal: wait.signal },
+    );
+    return collectTurn(sent.conversationId, this.chat.followTurn(sent, wait));
+  }
+
+  /** Replaces the visitor's last message with `message` and waits for the new reply (`chat.edit`). */
+  async edit(
+    message: string,
+    opts: Pick<MessageOptions, 'mcpTokens' | 'parts'> & TurnReadOptions = {},
+  ): Promise<AgentTurn> {
+    const { mcpTokens, parts, ...wait } = opts;
+    const sent = await this.chat.edit(
+      this.#requireId(),
+      { message, ...(parts ? { parts } : {}), mcpTokens: { ...this.options.mcpTokens, ...mcpTokens } },
+      { signal: wait.signal },
+    );
+    return collectTurn(sent.conversationId, this.chat.followTurn(sent, wait));
+  }
+
   /** Stops the running reply. Before the first message there is nothing to stop. */
   async interrupt(opts: RequestOptions = {}): Promise<InterruptResult> {
     if (!this.#id) return { interrupted: false, reason: 'no reply is running' };
@@ -79,6 +108,11 @@ export class Conversation {
       toolAction: true,
       metadata: connectorSetupMetadata(setup.connectorTypeId),
     });
+  }
+
+  #requireId(): string {
+    if (!this.#id) throw new SvcSdkError('The conversation has no message yet: there is nothing to ask again.');
+    return this.#id;
   }
 
   async #send(message: string, opts: MessageOptions): Promise<{ sent: SendResult; wait: TurnReadOptions }> {

@@ -1,5 +1,7 @@
 import type {
   AgentList,
+  FeedbackListOptions,
+  FeedbackPage,
   GrantCreditsRequest,
   GrantResult,
   MemberList,
@@ -100,6 +102,20 @@ export class WorkspacesClient {
     return this.http.json({ ...opts, method: 'GET', path: path`/workspaces/${slug}/agents/${agentId}` });
   }
 
+  /**
+   * Our extension: visitors' 👍/👎 on the replies of the workspace's agents, with the reason and the reply's
+   * text, newest first; pass a page's `next` as `before` for the next page. The workspace key or the owner.
+   */
+  async listFeedback(slug: string, opts: FeedbackListOptions & RequestOptions = {}): Promise<FeedbackPage> {
+    const { before, limit, agentId, rating, ...request } = opts;
+    return this.http.json({
+      ...request,
+      method: 'GET',
+      path: path`/workspaces/${slug}/feedback`,
+      query: { before, limit, agentId, rating },
+    });
+  }
+
   /** Texts a sign-in code to `phone` (E.164). Sent without a credential: the route refuses one. */
   async sendSmsCode(slug: string, body: { phone: string }, opts: RequestOptions = {}): Promise<void> {
     await sms.sendSmsCode(this.http, slug, body, opts);
@@ -155,6 +171,9 @@ export class WorkspaceHandle {
   }
   getAgent(agentId: string, opts?: RequestOptions) {
     return this.workspaces.getAgent(this.slug, agentId, opts);
+  }
+  listFeedback(opts?: FeedbackListOptions & RequestOptions) {
+    return this.workspaces.listFeedback(this.slug, opts);
   }
   sendSmsCode(body: { phone: string }, opts?: RequestOptions) {
     return this.workspaces.sendSmsCode(this.slug, body, opts);

@@ -150,6 +150,7 @@ export class ChatConnection implements ReactiveController {
         console.error(`<svc-chat>: ${message}`);
       }),
       store.on('conversation-change', ({ conversationId }) => persisted?.save(conversationId)),
+      store.on('feedback', (feedback) => host.emit('svc-feedback', feedback)),
     ];
     this.store = store;
     this.#cards.setValue({

@@ -199,9 +199,69 @@ export default css`
   }
   .actions {
     display: flex;
+    flex-wrap: wrap;
     align-items: center;
-    gap: 6px;
+    gap: 2px;
     font-size: 0.85em;
+  }
+  .actions .icon-button {
+    width: 28px;
+    height: 28px;
+  }
+  .actions .icon-button svg {
+    width: 16px;
+    height: 16px;
+  }
+  .icon-button[aria-pressed='true'] {
+    color: ${token('colorPrimary')};
+  }
+  /*
+   * With a pointer that hovers, a reply's actions show while it is hovered or one of them has the focus (the last
+   * reply's always); without one (touch) they always show. Hidden ones keep their place, so nothing moves.
+   */
+  @media (hover: hover) and (pointer: fine) {
+    .reply-actions:not(.last):not(:focus-within) {
+      opacity: 0;
+    }
+    [part~='message']:hover .reply-actions {
+      opacity: 1;
+    }
+  }
+  .inline-form {
+    display: flex;
+    flex-wrap: wrap;
+    gap: 6px;
+    align-items: center;
+    max-width: 100%;
+  }
+  .inline-form input,
+  .inline-form textarea {
+    flex: 1 1 14em;
+    min-width: 0;
+    padding: 6px 8px;
+    border: 1px solid ${token('colorBorder')};
+    border-radius: ${token('radiusS')};
+    background: ${token('colorBg')};
+    color: inherit;
+    font: inherit;
+  }
+  [part~='edit-form'] {
+    flex-direction: column;
+    align-items: stretch;
+    width: min(32em, 100%);
+  }
+  .inline-form button {
+    padding: 5px 12px;
+    border: 1px solid ${token('colorBorder')};
+    border-radius: ${token('radiusS')};
+    background: ${token('colorSurface')};
+    color: inherit;
+    font: inherit;
+  }
+  .inline-form button[type='submit'] {
+    background: ${token('colorPrimary')};
+    border-color: ${token('colorPrimary')};
+    color: ${token('colorOnPrimary')};
   }
   .parts {
     display: flex;

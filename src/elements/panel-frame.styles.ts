@@ -103,6 +103,10 @@ export default css`
     background: transparent;
     color: ${token('colorMuted')};
   }
+  /* The header's buttons take the header's colour (\`svc-chat::part(header) { color: … }\`), or their own token. */
+  [part~='header'] .icon-button {
+    color: var(--svc-chat-header-icon-color, inherit);
+  }
   .icon-button svg,
   [part~='send-button'] svg,
   [part~='stop-button'] svg {

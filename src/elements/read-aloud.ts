@@ -43,9 +43,11 @@ export class ReadAloudController implements ReactiveController {
     return this.host.renderRoot.querySelector('audio[part="audio"]');
   }
 
-  /** A finished reply with text can be read aloud. */
+  /** A finished reply with text can be read aloud (not one still streaming, nor one that failed). */
   canRead(message: ChatMessage): boolean {
-    return message.role === 'agent' && !message.streaming && !!message.text.trim() && !!message.agentId;
+    return (
+      message.role === 'agent' && !message.streaming && !message.error && !!message.text.trim() && !!message.agentId
+    );
   }
 
   /** The reply whose button Tab reaches: the one focused last while it is still there, else the newest. */
@@ -68,7 +70,9 @@ export class ReadAloudController implements ReactiveController {
 
   /** Up and Down, Home and End move the focus between the buttons of the replies. */
   moveFocus(event: KeyboardEvent): void {
-    const buttons = [...this.host.renderRoot.querySelectorAll<HTMLElement>('[part~=read-aloud-button]')];
+    // The same action on the reply above or below (read aloud, copy, 👍 …).
+    const part = (event.currentTarget as HTMLElement).getAttribute('part') ?? 'read-aloud-button';
+    const buttons = [...this.host.renderRoot.querySelectorAll<HTMLElement>(`[part~=${part.split(' ')[0]}]`)];
     const at = buttons.indexOf(event.currentTarget as HTMLElement);
     const to = { ArrowUp: at - 1, ArrowDown: at + 1, Home: 0, End: buttons.length - 1 }[event.key];
     if (to === undefined) return;

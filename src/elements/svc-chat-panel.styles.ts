@@ -41,6 +41,23 @@ export default [
     margin: auto;
     padding: 24px;
   }
+  [part~='starter-prompts'] {
+    display: flex;
+    flex-wrap: wrap;
+    justify-content: center;
+    gap: 8px;
+    margin-top: 14px;
+  }
+  [part~='starter-prompt'] {
+    padding: 7px 14px;
+    border: 1px solid ${token('colorBorder')};
+    border-radius: 999px;
+    background: ${token('colorBg')};
+    color: ${token('colorText')};
+    font: inherit;
+    font-size: 1.05em;
+    cursor: pointer;
+  }
   [part~='jump-button'] {
     border: 1px solid ${token('colorBorder')};
     border-radius: 999px;

@@ -17,13 +17,15 @@ import { AnnouncerController } from './announcer.js';
 import { renderAttachButton, renderAttachments, renderDropZone } from './attachments.js';
 import attachmentsStyles from './attachments.styles.js';
 import { ChatConnection } from './chat-connection.js';
-import { type ChatMode, PANEL_SETTINGS, type PanelSettings } from './chat-settings.js';
+import { type ChatMode, PANEL_SETTINGS, type PanelSettings, targetAgentIds } from './chat-settings.js';
 import { loadMarkdownEngine } from './markdown/engine.js';
 import { agentStatusLine, continuedRuns, renderMessage, type ViewContext } from './message-view.js';
 import messageViewStyles from './message-view.styles.js';
+import { ReplyActionsController } from './reply-actions.js';
 import { RichContent } from './rich-content.js';
 import { ScrollFollowController } from './scroll-follow.js';
 import { SmsSession } from './sms-session.js';
+import { StarterPromptsController } from './starter-prompts.js';
 import styles from './svc-chat-panel.styles.js';
 import type { SignedIn } from './svc-sms-sign-in.js';
 import './svc-sms-sign-in.js';
@@ -39,7 +41,9 @@ const EXPORTED_PARTS = [
   'attachment-list attachment attachment-preview attachment-icon attachment-name upload-progress',
   'remove-attachment attachment-error drop-zone file file-icon file-name download-button file-chip image-button',
   'lightbox lightbox-image lightbox-close read-aloud-button audio delegation thinking card payment-card info-card',
-  'connector-card',
+  'connector-card message-actions copy-button copy-markdown-button feedback-up-button feedback-down-button',
+  'regenerate-button feedback-form feedback-reason feedback-send-button feedback-thanks edit-button edit-form',
+  'edit-input edit-send-button edit-cancel-button starter-prompts starter-prompt',
 ]
   .join(' ')
   .replaceAll(' ', ',');
@@ -103,6 +107,9 @@ export class SvcChatPanel extends SvcLocalizedElement implements PanelSettings {
   readonly #connection = new ChatConnection(this);
   readonly #scroll = new ScrollFollowController(this);
   readonly #announcer = new AnnouncerController(this);
+  readonly #actions = new ReplyActionsController(this);
+  readonly #prompts = new StarterPromptsController(this);
+  #chat?: ChatClient;
 
   constructor() {
     super();
@@ -147,6 +154,7 @@ export class SvcChatPanel extends SvcLocalizedElement implements PanelSettings {
   }
 
   connectionChanged(connection: { chat: ChatClient; store: ChatStore } | undefined): void {
+    this.#chat = connection?.chat;
     if (connection) this.#content.attach(connection.chat, connection.store);
     else this.#content.detach();
   }
@@ -164,6 +172,18 @@ export class SvcChatPanel extends SvcLocalizedElement implements PanelSettings {
 
   async interrupt(): Promise<void> {
     await this.store?.interrupt();
+  }
+
+  /** Asks the last message again: a new reply in place of the last one. */
+  regenerate(): Promise<SendResult | undefined> {
+    this.#scroll.follow();
+    return this.store?.regenerate() ?? Promise.resolve(undefined);
+  }
+
+  /** Replaces the visitor's last message with `text` and asks it again. */
+  editLastMessage(text: string): Promise<SendResult | undefined> {
+    this.#scroll.follow();
+    return this.store?.editLast(text) ?? Promise.resolve(undefined);
   }
 
   /** Starts a new conversation with the next message, keeping the way back to the one shown. */
@@ -195,6 +215,8 @@ export class SvcChatPanel extends SvcLocalizedElement implements PanelSettings {
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
+    // The first agent's starter prompts, for the empty conversation.
+    this.#prompts.follow(this.#chat, targetAgentIds(this)?.[0]);
     // Shown again: it shows the end of the conversation, and says at once if the service cannot be reached.
     if (changed.has('shown') && this.shown) {
       this.#scroll.follow();
@@ -317,6 +339,10 @@ export class SvcChatPanel extends SvcLocalizedElement implements PanelSettings {
     const { messages } = store;
     const newest = messages.at(-1);
     const content = this.#content;
+    // Regenerate and edit act on the last turn, once nothing runs: its reply, and the visitor's message.
+    const acting = store.canActOnReplies && !store.running;
+    const lastUser = messages.findLast((m) => m.role === 'user');
+    const lastReply = newest?.role === 'agent' && lastUser ? newest : undefined;
     const view: ViewContext = {
       labels,
       agents: this.agents,
@@ -330,6 +356,11 @@ export class SvcChatPanel extends SvcLocalizedElement implements PanelSettings {
       continued: continuedRuns(messages),
       ...content.view,
       readAloudStop: content.view.readAloud.tabStop(messages),
+      actions: this.#actions,
+      feedback: store.canActOnReplies ? store.feedback : undefined,
+      regenerable: acting && lastReply && !lastReply.error ? lastReply.key : undefined,
+      editable:
+        acting && lastUser?.status === 'sent' && !lastUser.parts.length && lastUser.text ? lastUser.key : undefined,
     };
     // One button sends and, while a reply runs, stops it: the same element, so it keeps the focus.
     const running = store.running;
@@ -344,7 +375,10 @@ export class SvcChatPanel extends SvcLocalizedElement implements PanelSettings {
           messages.length === 0 && !store.loadingHistory
             ? html`<div part="empty"><slot name="empty" @slotchange=${this.#emptySlotChanged}></slot>${
                 this.#pageEmpty ? nothing : labels.empty
-              }</div>`
+              }${this.#prompts.render((prompt) => {
+                this.#scroll.follow();
+                void store.send(prompt);
+              }, labels.starterPrompts)}</div>`
             : virtualList(
                 messages,
                 (m) => m.key,

@@ -8,7 +8,7 @@ import { LanguageController } from '../internal/language.js';
 import { type PlainProperty, SvcPlainElement } from '../internal/svc-plain-element.js';
 import { type PlatformTokens, tokenStyle } from '../internal/tokens.js';
 import { whenIdle } from '../internal/when-idle.js';
-import type { SendResult } from '../protocol/types.js';
+import type { Feedback, SendResult } from '../protocol/types.js';
 import { type ChatMode, PANEL_SETTINGS, persistedConversation } from './chat-settings.js';
 import { loadPanel } from './load-panel.js';
 import { LoadingState } from './loading-state.js';
@@ -70,6 +70,23 @@ export type ChatTheme = 'light' | 'dark' | 'auto';
  * @csspart image-button - An image in the conversation; opens the `lightbox`.
  * @csspart lightbox - The dialog showing an image larger (`lightbox-image`, `lightbox-close`).
  * @csspart read-aloud-button - Reads a reply aloud, pauses and resumes.
+ * @csspart message-actions - The actions under a finished reply, or beside the visitor's last message.
+ * @csspart copy-button - Copies a reply as text; `copy-markdown-button` as the markdown the agent wrote.
+ * @csspart copy-markdown-button - Copies a reply as markdown.
+ * @csspart feedback-up-button - 👍 on a reply (`aria-pressed` when given); `feedback-down-button` is 👎.
+ * @csspart feedback-down-button - 👎 on a reply.
+ * @csspart feedback-form - The optional reason after 👍/👎: `feedback-reason`, `feedback-send-button`.
+ * @csspart feedback-reason - The reason's field.
+ * @csspart feedback-send-button - Sends the reason.
+ * @csspart feedback-thanks - The thank-you once a reason was sent.
+ * @csspart regenerate-button - Asks the last message again: a new reply in place of the last one.
+ * @csspart edit-button - Edits the visitor's last message.
+ * @csspart edit-form - The message being edited: `edit-input`, `edit-send-button`, `edit-cancel-button`.
+ * @csspart edit-input - The edited message's field.
+ * @csspart edit-send-button - Sends the edited message in place of the last one.
+ * @csspart edit-cancel-button - Leaves the message as it was.
+ * @csspart starter-prompts - The agent's starter prompts in the empty conversation; each a `starter-prompt`.
+ * @csspart starter-prompt - A starter prompt: sent as the visitor's message when pressed.
  * @csspart delegation - An agent handing a task to another.
  * @csspart thinking - An agent's thoughts (with `show-thinking`).
  * @csspart card - A card; also `payment-card`, `info-card` or `connector-card`.
@@ -100,11 +117,13 @@ export type ChatTheme = 'light' | 'dark' | 'auto';
  * @cssprop --svc-chat-offset - Distance of the launcher from the window's corner.
  * @cssprop --svc-chat-launcher-size - Size of the launcher's button.
  * @cssprop --svc-chat-radius - Corners of the launcher's panel.
+ * @cssprop --svc-chat-header-icon-color - Colour of the header's buttons (default: the header's colour).
  *
  * @fires svc-ready - The chat can be used; `detail: { conversationId }`.
  * @fires svc-signed-in - A visitor signed in by SMS; `detail: { user_id, expires_at }` (never the token).
  * @fires svc-message-sent - The service stored a message; `detail: { conversationId, text, result }`.
  * @fires svc-turn-complete - A reply ended; `detail: { conversationId, text, subtype, error? }`.
+ * @fires svc-feedback - The visitor rated a reply 👍/👎 (and maybe said why), and the service stored it; `detail: { conversationId, messageId, agentId, rating, reason, created_at, updated_at }`.
  * @fires svc-error - Something failed (also: the service at `base-url` does not answer); `detail: { message, status? }`.
  * @fires svc-open - The launcher's panel opened.
  * @fires svc-close - The launcher's panel closed.
@@ -291,6 +310,16 @@ export class SvcChat extends SvcPlainElement {
     await this.#panel?.interrupt();
   }
 
+  /** Asks the conversation's last message again: a new reply replaces the last one (as its Regenerate button). */
+  async regenerate(): Promise<SendResult | undefined> {
+    return (await this.#load())?.regenerate();
+  }
+
+  /** Replaces the visitor's last message with `text` and asks it again (as its Edit button). */
+  async editLastMessage(text: string): Promise<SendResult | undefined> {
+    return (await this.#load())?.editLastMessage(text);
+  }
+
   /** Opens the launcher's panel: at once, with a loading state until the panel has arrived. */
   open(): void {
     if (this.opened) return;
@@ -376,6 +405,7 @@ declare global {
   interface GlobalEventHandlersEventMap {
     'svc-ready': CustomEvent<{ conversationId: string | null }>;
     'svc-message-sent': CustomEvent<{ conversationId: string; text: string; result: SendResult }>;
+    'svc-feedback': CustomEvent<Feedback>;
     'svc-turn-complete': CustomEvent<{
       conversationId: string;
       turnId?: string;

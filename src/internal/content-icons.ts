@@ -19,3 +19,14 @@ export const speakerIcon = icon(
   svg`<path d="M4 9h4l5-4v14l-5-4H4z"/><path d="M16.5 8.5a5 5 0 0 1 0 7M19 6a8.5 8.5 0 0 1 0 12"/>`,
 );
 export const pauseIcon = icon(svg`<path d="M9 6v12M15 6v12"/>`);
+export const copyIcon = icon(svg`<rect x="9" y="9" width="11" height="11" rx="2"/><path d="M5 15V6a2 2 0 0 1 2-2h8"/>`);
+/** Copy as Markdown: the letter M with a down arrow, the Markdown mark. */
+export const markdownIcon = icon(svg`<path d="M3 17V7l4.5 5L12 7v10M17 7v9M14 13l3 3 3-3"/>`);
+export const thumbUpIcon = icon(
+  svg`<path d="M7 10v10H4V10zM7 10l4-7a2 2 0 0 1 3 2l-1 5h6a2 2 0 0 1 2 2.3l-1.3 6A2 2 0 0 1 17.7 20H7"/>`,
+);
+export const thumbDownIcon = icon(
+  svg`<path d="M7 14V4H4v10zM7 14l4 7a2 2 0 0 0 3-2l-1-5h6a2 2 0 0 0 2-2.3l-1.3-6A2 2 0 0 0 17.7 4H7"/>`,
+);
+export const regenerateIcon = icon(svg`<path d="M20 12a8 8 0 1 1-2.3-5.7L20 8.6"/><path d="M20 3v5.6h-5.6"/>`);
+export const editIcon = icon(svg`<path d="M4 20h4L19 9a2.8 2.8 0 0 0-4-4L4 16z"/><path d="M13.5 6.5l4 4"/>`);

@@ -118,6 +118,68 @@ export interface SendRequest {
   senderAvatar?: string;
 }
 
+/**
+ * Our extension: the body of `POST /conversations/{id}/regenerate` (no `message`: the last question is asked
+ * again) and of `POST /conversations/{id}/edit` (`message` replaces the visitor's last message).
+ */
+export interface ReplaceRequest {
+  message?: string;
+  parts?: MessagePart[];
+  mcpTokens?: Record<string, string>;
+}
+
+/** Our extension: what a chat offers before its first message (`GET /agents/{agentId}/prompts`). */
+export interface AgentPrompts {
+  agentId: string;
+  /** Shown as buttons; a tapped one is sent as the visitor's message. */
+  starter_prompts: string[];
+}
+
+/** Our extension: a visitor's verdict on an agent's reply. */
+export type FeedbackRating = 'up' | 'down';
+
+/** The body of `PUT /conversations/{id}/messages/{messageId}/feedback`. */
+export interface FeedbackRequest {
+  rating: FeedbackRating;
+  /** Why, in the visitor's words (at most 500 characters). */
+  reason?: string;
+}
+
+/** One visitor's feedback on one reply, as the visitor's route answers it. */
+export interface Feedback {
+  conversationId: string;
+  messageId: string;
+  agentId: string;
+  rating: FeedbackRating;
+  reason: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Feedback as the workspace owner reads it (`GET /workspaces/{slug}/feedback`): who, and on what. */
+export interface FeedbackEntry extends Feedback {
+  id: string;
+  user_id: string;
+  /** The reply's text when the feedback was given. */
+  text: string;
+}
+
+/** A page of a workspace's feedback, newest first; `next` is the cursor of the next page, if any. */
+export interface FeedbackPage {
+  feedback: FeedbackEntry[];
+  next: string | null;
+}
+
+/** Query of `GET /workspaces/{slug}/feedback`. */
+export interface FeedbackListOptions {
+  /** The `next` of the previous page. */
+  before?: string;
+  /** 1 to 100, default 50. */
+  limit?: number;
+  agentId?: string;
+  rating?: FeedbackRating;
+}
+
 export interface SendResultEntry {
   agentId: string;
   /** Id the agent's first reply message will carry (`raw.message.id`). */
@@ -195,6 +257,11 @@ export interface UserRawEvent {
   toolAction?: boolean;
   senderName?: string;
   senderAvatar?: string;
+  /**
+   * Our extension: this message asks again in place of turn `replaces` (regenerate, or an edit of the visitor's
+   * last message). The replaced turn's records stay in history; runtimes and the widget leave them out.
+   */
+  replaces?: string;
 }
 
 export type AgentStatus = 'thinking' | 'typing' | 'tool' | 'idle';

@@ -184,3 +184,70 @@ describe('ChatStore against the reference service', () => {
     assert.equal(bob.messages.length, 0);
   });
 });
+
+describe('ChatStore: regenerate, edit and feedback against the reference service', () => {
+  it('regenerate shows the question once with the new reply; edit shows the edited question', async () => {
+    const client = await visitorClient(server);
+    const store = storeFor(client, ['agent_echo']);
+    let complete = next(store, 'turn-complete');
+    await store.send('first');
+    await complete;
+    complete = next(store, 'turn-complete');
+    await store.send('Helo');
+    await complete;
+    assert.deepEqual(shown(store), [
+      ['user', 'first'],
+      ['agent', 'Echo: first'],
+      ['user', 'Helo'],
+      ['agent', 'Echo: Helo'],
+    ]);
+    const oldReply = store.messages.at(-1)!.id;
+
+    complete = next(store, 'turn-complete');
+    assert.ok(await store.regenerate());
+    await complete;
+    assert.deepEqual(shown(store), [
+      ['user', 'first'],
+      ['agent', 'Echo: first'],
+      ['user', 'Helo'],
+      ['agent', 'Echo: Helo'],
+    ]);
+    assert.notEqual(store.messages.at(-1)!.id, oldReply, 'a new reply in place of the old one');
+
+    complete = next(store, 'turn-complete');
+    assert.ok(await store.editLast('Hello'));
+    await complete;
+    assert.deepEqual(shown(store), [
+      ['user', 'first'],
+      ['agent', 'Echo: first'],
+      ['user', 'Hello'],
+      ['agent', 'Echo: Hello'],
+    ]);
+
+    // A reload shows the same: the replaced turns stay left out.
+    const reloaded = storeFor(client, ['agent_echo']);
+    await reloaded.load(store.conversationId!);
+    assert.deepEqual(shown(reloaded), shown(store));
+  });
+
+  it('feedback is shown at once, stored, told, and shown again after a reload', async () => {
+    const client = await visitorClient(server);
+    const store = storeFor(client, ['agent_echo']);
+    const complete = next(store, 'turn-complete');
+    await store.send('rate this');
+    await complete;
+    const reply = store.messages.at(-1)!.id;
+    const told = next(store, 'feedback');
+    const giving = store.setFeedback(reply, 'down', ' too short ');
+    assert.deepEqual(store.feedback[reply], { rating: 'down', reason: 'too short' });
+    assert.equal((await giving)?.rating, 'down');
+    assert.deepEqual(
+      [(await told).messageId, (await told).agentId, (await told).reason],
+      [reply, 'agent_echo', 'too short'],
+    );
+    const reloaded = storeFor(client, ['agent_echo']);
+    await reloaded.load(store.conversationId!);
+    await until(reloaded, () => !!reloaded.feedback[reply], 'feedback shown again');
+    assert.deepEqual(reloaded.feedback[reply], { rating: 'down', reason: 'too short' });
+  });
+});

@@ -28,6 +28,7 @@ function setup(options: { targetAgentIds?: string[] } = {}) {
     'turn-complete': [],
     error: [],
     'conversation-change': [],
+    feedback: [],
   };
   for (const type of Object.keys(events) as (keyof ChatStoreEvents)[]) {
     store.on(type, (detail) => (events[type] as unknown[]).push(detail));

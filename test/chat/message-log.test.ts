@@ -326,3 +326,27 @@ describe('MessageLog: the user’s unsent messages', () => {
     assert.equal(log.markRetrying(sending), false, 'only a failed message is retried');
   });
 });
+
+describe('MessageLog: replaced turns (regenerate, edit)', () => {
+  const turns = () => [
+    user(1, 'Helo', { turn: 't_1' }),
+    assistant(2, 'm_1', 'Echo: Helo', { turn: 't_1' }),
+    result(3, 'success', { turn: 't_1' }),
+    user(4, 'Hello', { turn: 't_2', replaces: 't_1' }),
+    assistant(5, 'm_2', 'Echo: Hello', { turn: 't_2' }),
+    result(6, 'success', { turn: 't_2' }),
+  ];
+  const shown = (log: MessageLog) => log.messages.map((m) => [m.role, m.text]);
+
+  it('leaves out the turn a later question replaces, in whichever order the records come', () => {
+    const expected = [
+      ['user', 'Hello'],
+      ['agent', 'Echo: Hello'],
+    ];
+    assert.deepEqual(shown(logOf(...turns())), expected);
+    assert.deepEqual(shown(logOf(...turns().reverse())), expected);
+    // Without `replaces`, both turns show (the control).
+    const plain = turns().map((r) => (r.raw.type === 'user' ? { ...r, raw: { ...r.raw, replaces: undefined } } : r));
+    assert.equal(logOf(...plain).messages.length, 4);
+  });
+});

@@ -56,6 +56,7 @@ export function user(
     parts?: MessagePart[];
     metadata?: Record<string, unknown>;
     toolAction?: boolean;
+    replaces?: string;
     senderName?: string;
   } & On = {},
 ): ChatStreamRecord {

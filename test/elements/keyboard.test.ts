@@ -61,23 +61,29 @@ describe('<svc-chat> with the keyboard alone', () => {
     expect(panel.getAttribute('aria-modal')).to.equal('true');
     expectFocusOn(part(el, 'input'));
 
-    // Round the panel twice: Tab never reaches the page behind it, and comes back to where it started.
+    // Round the panel twice: Tab never reaches the page behind it, and comes back to where it started. The empty
+    // conversation offers Aria's four starter prompts.
+    await until(() => parts(el, 'starter-prompt').length === 4, 'the starter prompts');
     const stops = tabStops(panel);
     expect(stops.map(nameOf)).to.deep.equal([
       'button[part=new-button]',
       'button[part=close-button]',
       'div[part=messages]',
+      ...Array(4).fill('button[part=starter-prompt]'),
       'button[part=attach-button]',
       'textarea[part=input]',
       'button[part=send-button]',
     ]);
+    const input = stops.indexOf(part(el, 'input')!);
     const visited: string[] = [];
     for (let i = 0; i < stops.length * 2; i++) {
       await press('Tab');
       expect(within(panel, focused()), `Tab ${i + 1} stays in the panel (on ${nameOf(focused())})`).to.equal(true);
       visited.push(nameOf(focused()));
     }
-    expect(visited.slice(0, stops.length)).to.deep.equal([...stops.slice(5), ...stops.slice(0, 5)].map(nameOf));
+    expect(visited.slice(0, stops.length)).to.deep.equal(
+      [...stops.slice(input + 1), ...stops.slice(0, input + 1)].map(nameOf),
+    );
     expectFocusOn(part(el, 'input'));
 
     const closed = oneEvent(el, 'svc-close');
@@ -170,8 +176,9 @@ describe('<svc-chat> with the keyboard alone', () => {
     const reachable = () => tabStops(part(el, 'panel')!).filter((stop) => buttons.includes(stop));
     expect(reachable(), 'only the newest reply is a Tab stop').to.deep.equal([buttons[2]]);
 
+    // Tab from the list: the visitor's last message's Edit, then the newest reply's actions (copy, …, read aloud).
     part(el, 'messages')!.focus();
-    await press('Tab');
+    await tabTo((e) => e === buttons[2], "the newest reply's read-aloud button", 4);
     expectFocusOn(buttons[2], 'Tab from the list reaches the newest reply');
     await press('ArrowUp');
     expectFocusOn(buttons[1]);

@@ -136,6 +136,29 @@ describe('model runtime: replies', () => {
     ]);
   });
 
+  it('regenerate and edit send the history without the replaced reply and question', async () => {
+    model.script({ text: 'First answer.' }, { text: 'Wrong answer.' }, { text: 'Better answer.' }, { text: 'Edited.' });
+    const { conversation } = await chat('agent_ada');
+    await conversation.send('first question');
+    await conversation.send('second question');
+    const again = await conversation.regenerate();
+    assert.equal(again.text, 'Better answer.');
+    const edited = await conversation.edit('second question, rephrased');
+    assert.equal(edited.text, 'Edited.');
+    const [, , regenerated, edit] = requests();
+    const sent = (request: typeof regenerated) => request!.body.messages.slice(1);
+    assert.deepEqual(sent(regenerated), [
+      { role: 'user', content: 'first question' },
+      { role: 'assistant', content: 'First answer.' },
+      { role: 'user', content: 'second question' },
+    ]);
+    assert.deepEqual(sent(edit), [
+      { role: 'user', content: 'first question' },
+      { role: 'assistant', content: 'First answer.' },
+      { role: 'user', content: 'second question, rephrased' },
+    ]);
+  });
+
   it('sends an uploaded image as an image part and a small text file inline', async () => {
     model.script({ text: 'A red dot and your notes.' });
     const { client } = await chat('agent_ada');

@@ -68,6 +68,12 @@ same<Answer<'/api/v2/profile/credentials/{connectorTypeId}', 'put'>, Wire.Connec
 same<Answer<'/api/v2/files/upload', 'post'>, Wire.UploadedFile>(true);
 same<Answer<'/api/v2/conversations/{id}/files/read', 'get'>, Wire.ConversationFile>(true);
 same<Answer<'/api/v2/payments/{orderId}/status', 'get'>, Wire.PaymentStatusResult>(true);
+same<Answer<'/api/v2/conversations/{id}/regenerate', 'post'>, Wire.SendResult>(true);
+same<Body<'/api/v2/conversations/{id}/edit', 'post'>, Wire.ReplaceRequest & { message: string }>(true);
+same<Body<'/api/v2/conversations/{id}/messages/{messageId}/feedback', 'put'>, Wire.FeedbackRequest>(true);
+same<Answer<'/api/v2/conversations/{id}/messages/{messageId}/feedback', 'put'>, Wire.Feedback>(true);
+same<Answer<'/api/v2/workspaces/{slug}/feedback', 'get'>, Wire.FeedbackPage>(true);
+same<Answer<'/api/v2/agents/{agentId}/prompts', 'get'>, Wire.AgentPrompts>(true);
 
 same<Body<'/api/v2/agents/{id}/dev/send', 'post'>, Wire.TrainingSendRequest>(true);
 same<Answer<'/api/v2/agents/{id}/dev/send', 'post'>, Wire.TrainingSendResult>(true);

@@ -444,6 +444,75 @@ describe('the OpenAPI document, checked by third-party tools against the live se
     await check('interrupt', '/conversations/c_nobody/interrupt', { method: 'POST', token: 'pk_alice' }, 404);
   });
 
+  it('acting on replies: regenerate, edit, feedback and its list', async () => {
+    const first = await sendAndRead(server, 'pk_alice', {
+      message: 'rate me',
+      targetAgentIds: ['agent_echo'],
+      newConversation: true,
+    });
+    const { conversationId } = first.sent;
+    const conversation = `/conversations/${conversationId}`;
+    const regenerated = await check('regenerate', `${conversation}/regenerate`, post('pk_alice', {}), 200);
+    await readTurn(server, 'pk_alice', conversationId, regenerated.body.userEventId);
+    const again = await check('regenerate', `${conversation}/regenerate`, { method: 'POST', token: 'pk_alice' }, 200);
+    await readTurn(server, 'pk_alice', conversationId, again.body.userEventId);
+    const slow = await sendAndRead(server, 'pk_alice', {
+      message: '/slow 0',
+      targetAgentIds: ['agent_demo'],
+      newConversation: true,
+    });
+    const running = `/conversations/${slow.sent.conversationId}`;
+    const slowed = await check('edit', `${running}/edit`, post('pk_alice', { message: '/slow 5' }), 200);
+    await check('regenerate', `${running}/regenerate`, post('pk_alice', {}), 409);
+    await check('interrupt', `${running}/interrupt`, { method: 'POST', token: 'pk_alice' }, 200);
+    await readTurn(server, 'pk_alice', slow.sent.conversationId, slowed.body.userEventId);
+    await check('regenerate', '/conversations/c_nobody/regenerate', post('pk_alice', {}), 404);
+    await check('regenerate', `${conversation}/regenerate`, post('sk_acme_1', {}), 401);
+    const fresh = await check(
+      'send',
+      '/conversations/send',
+      post('pk_bob', { message: 'x', targetAgentIds: ['agent_echo'], newConversation: true }),
+      200,
+    );
+    await readTurn(server, 'pk_bob', fresh.body.conversationId, fresh.body.userEventId);
+    const edited = await check(
+      'edit',
+      `/conversations/${fresh.body.conversationId}/edit`,
+      post('pk_bob', { message: 'y' }),
+      200,
+    );
+    await readTurn(server, 'pk_bob', fresh.body.conversationId, edited.body.userEventId);
+    await check('edit', `${conversation}/edit`, post('pk_alice', { message: '' }), 400);
+    await check('edit', `${conversation}/edit`, post('pk_alice', { message: 5 }), 400, true);
+    await check('edit', '/conversations/c_nobody/edit', post('pk_alice', { message: 'y' }), 404);
+
+    const messageId = first.sent.results[0]!.msgId;
+    const feedback = `${conversation}/messages/${messageId}/feedback`;
+    const put = (token: string, json: unknown): ApiInit => ({ method: 'PUT', token, json });
+    await check('setFeedback', feedback, put('pk_alice', { rating: 'down', reason: 'too short' }), 200);
+    await check('setFeedback', feedback, put('pk_alice', { rating: 'up' }), 200);
+    await check('setFeedback', feedback, put('pk_alice', { rating: 'meh' }), 400, true);
+    await check('setFeedback', `${conversation}/messages/m_nothing/feedback`, put('pk_alice', { rating: 'up' }), 404);
+    await check('setFeedback', feedback, put('pk_bob', { rating: 'up' }), 404);
+    await check('conversationFeedback', `${conversation}/feedback`, { token: 'pk_alice' }, 200);
+    await check('conversationFeedback', `${conversation}/feedback`, { token: 'pk_bob' }, 404);
+    const page = await check('listFeedback', '/workspaces/acme/feedback?limit=1', { token: 'sk_acme_1' }, 200);
+    await check(
+      'listFeedback',
+      '/workspaces/acme/feedback?rating=up&agentId=agent_echo',
+      { token: 'lt_acme_owner' },
+      200,
+    );
+    if (page.body.next) {
+      await check('listFeedback', `/workspaces/acme/feedback?before=${page.body.next}`, { token: 'sk_acme_1' }, 200);
+    }
+    await check('listFeedback', '/workspaces/acme/feedback?before=x', { token: 'sk_acme_1' }, 400, true);
+    await check('listFeedback', '/workspaces/acme/feedback?limit=500', { token: 'sk_acme_1' }, 400, true);
+    await check('listFeedback', '/workspaces/acme/feedback', { token: 'pk_alice' }, 401);
+    await check('agentPrompts', '/agents/agent_echo/prompts', { token: 'pk_alice' }, 200);
+    await check('agentPrompts', '/agents/agent_nobody/prompts', { token: 'pk_alice' }, 404);
+  });
+
   it('files, payments, audio and connector credentials', async () => {
     const { conversationId, records } = demo;
     const form = (withFile: boolean) => {
