@@ -179,6 +179,21 @@ export class ChatConnection implements ReactiveController {
     void store.load(previous);
   }
 
+  /** Shows a conversation of the visitor's list; the one shown before becomes the way back to it. */
+  open(conversationId: string): void {
+    const store = this.store;
+    if (!store || store.conversationId === conversationId) return;
+    if (store.conversationId) this.#setPrevious(store.conversationId);
+    void store.load(conversationId);
+  }
+
+  /** A conversation was deleted: no way leads back to it, and the chat that showed it starts a new one. */
+  forget(conversationId: string): void {
+    if (this.previous === conversationId) this.#setPrevious(undefined);
+    if (this.store?.conversationId === conversationId) this.store.reset();
+    this.host.requestUpdate();
+  }
+
   #setPrevious(conversationId: string | undefined): void {
     this.previous = conversationId;
     this.#previousSlot?.save(conversationId ?? null);

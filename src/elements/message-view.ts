@@ -139,7 +139,9 @@ function renderAgent(message: ChatMessage, view: ViewContext): TemplateResult {
 
 /** A reply that failed, said plainly (the detail went to `svc-error` and the console), the newest with a Retry. */
 function renderReplyFailed(message: ChatMessage, view: ViewContext): TemplateResult {
-  return html`<span part="message-error" role="alert">${view.labels.replyFailed}
+  // The service's sentence (every runtime words its failures for a visitor), by the agent that failed.
+  const name = agentName(message.agentId, view, message.senderName);
+  return html`<span part="message-error" role="alert">${view.labels.replyFailedBy(name, message.error ?? view.labels.replyFailed)}
     ${
       view.failedReply === message.key
         ? html`<button part="retry-button" type="button" @click=${() => view.retryReply()}>${view.labels.retry}</button>`

@@ -3,7 +3,7 @@ import type { ChatStore } from '../chat/chat-store.js';
 import type { ChatClientOptions } from '../chat/create-chat-client.js';
 import type { TokenProvider } from '../client/auth.js';
 import type { ChatClient } from '../client/chat.js';
-import { plusIcon, previousIcon, stopIcon } from '../internal/content-icons.js';
+import { listIcon, plusIcon, previousIcon, stopIcon } from '../internal/content-icons.js';
 import { trapTab } from '../internal/focus-trap.js';
 import { closeIcon, sendIcon } from '../internal/icons.js';
 import type { ChatLabels } from '../internal/labels/types.js';
@@ -18,6 +18,8 @@ import { renderAttachButton, renderAttachments, renderDropZone } from './attachm
 import attachmentsStyles from './attachments.styles.js';
 import { ChatConnection } from './chat-connection.js';
 import { type ChatMode, PANEL_SETTINGS, type PanelSettings } from './chat-settings.js';
+import { ConversationListController } from './conversation-list.js';
+import listStyles from './conversation-list.styles.js';
 import { loadMarkdownEngine } from './markdown/engine.js';
 import { agentStatusLine, continuedRuns, renderMessage, type ViewContext } from './message-view.js';
 import messageViewStyles from './message-view.styles.js';
@@ -39,7 +41,9 @@ const EXPORTED_PARTS = [
   'attachment-list attachment attachment-preview attachment-icon attachment-name upload-progress',
   'remove-attachment attachment-error drop-zone file file-icon file-name download-button file-chip image-button',
   'lightbox lightbox-image lightbox-close read-aloud-button audio delegation thinking card payment-card info-card',
-  'connector-card',
+  'connector-card list-button conversations conversations-heading conversation-list conversation conversation-open',
+  'conversation-title conversation-meta conversation-preview rename-button delete-button confirm confirm-delete',
+  'cancel-button rename-form rename-input save-button more-button',
 ]
   .join(' ')
   .replaceAll(' ', ',');
@@ -55,7 +59,7 @@ const EXPORTED_PARTS = [
  * @fires svc-panel-close - The close button was pressed (not composed: only the launcher hears it).
  */
 export class SvcChatPanel extends SvcLocalizedElement implements PanelSettings {
-  static override styles = [...styles, messageViewStyles, attachmentsStyles];
+  static override styles = [...styles, messageViewStyles, attachmentsStyles, listStyles];
 
   static override properties: PropertyDeclarations = {
     ...Object.fromEntries(PANEL_SETTINGS.map((name) => [name, { attribute: false }])),
@@ -103,6 +107,7 @@ export class SvcChatPanel extends SvcLocalizedElement implements PanelSettings {
   readonly #connection = new ChatConnection(this);
   readonly #scroll = new ScrollFollowController(this);
   readonly #announcer = new AnnouncerController(this);
+  readonly #list = new ConversationListController(this);
 
   constructor() {
     super();
@@ -149,6 +154,7 @@ export class SvcChatPanel extends SvcLocalizedElement implements PanelSettings {
   connectionChanged(connection: { chat: ChatClient; store: ChatStore } | undefined): void {
     if (connection) this.#content.attach(connection.chat, connection.store);
     else this.#content.detach();
+    this.#list.attach(connection?.chat);
   }
 
   unauthorized(): void {
@@ -168,8 +174,21 @@ export class SvcChatPanel extends SvcLocalizedElement implements PanelSettings {
 
   /** Starts a new conversation with the next message, keeping the way back to the one shown. */
   newConversation(): void {
+    this.#list.toggle(false);
     this.#connection.newConversation();
     this.focusInput();
+  }
+
+  // What the conversation list asks of the panel (`ListHost`).
+  openConversation(conversationId: string): void {
+    this.#list.toggle(false);
+    this.#scroll.follow();
+    this.#connection.open(conversationId);
+    this.focusInput();
+  }
+
+  conversationDeleted(conversationId: string): void {
+    this.#connection.forget(conversationId);
   }
 
   /** Puts the focus in the composer's field, once it is rendered. */
@@ -274,7 +293,7 @@ export class SvcChatPanel extends SvcLocalizedElement implements PanelSettings {
                 this.requestUpdate();
               }}>${previousIcon}</button>`
             : nothing
-        }<button class="icon-button" part="new-button" type="button" title=${labels.newConversation}
+        }${this.#renderListButton(labels)}<button class="icon-button" part="new-button" type="button" title=${labels.newConversation}
           aria-label=${labels.newConversation} @click=${() => this.newConversation()}>${plusIcon}</button>`
       : nothing;
     const close =
@@ -286,6 +305,17 @@ export class SvcChatPanel extends SvcLocalizedElement implements PanelSettings {
       <h2 part="title">${this.heading || labels.title}</h2>
       <slot name="header-actions"></slot>${conversation}${close}
     </header>`;
+  }
+
+  /** Shows the visitor's conversations, or goes back from them to the one shown. */
+  #renderListButton(labels: ChatLabels): TemplateResult {
+    const shown = this.#list.shown;
+    const label = shown ? labels.backToChat : labels.conversations;
+    return html`<button class="icon-button" part="list-button" type="button" title=${label} aria-label=${label}
+      aria-pressed=${shown ? 'true' : 'false'} @click=${() => {
+        this.#list.toggle();
+        if (!this.#list.shown) this.focusInput();
+      }}>${listIcon}</button>`;
   }
 
   /** The sign-in form of `sign-in="sms"`, while no visitor is signed in. */
@@ -314,6 +344,9 @@ export class SvcChatPanel extends SvcLocalizedElement implements PanelSettings {
     if (!store) {
       return html`<div part="notice">${this.tokenEndpoint || this.tokenProvider ? labels.connecting : labels.signInRequired}</div>`;
     }
+    if (this.#list.shown) {
+      return html`${unreachable}${this.#list.render(labels, this.language.tag, store.conversationId, store.running)}`;
+    }
     const { messages } = store;
     const newest = messages.at(-1);
     const content = this.#content;
@@ -338,6 +371,7 @@ export class SvcChatPanel extends SvcLocalizedElement implements PanelSettings {
       ${store.connection === 'reconnecting' ? html`<div part="notice" role="status">${labels.reconnecting}</div>` : nothing}
       ${this.#errorNotice(store, labels)}
       <div part="messages" role="log" aria-live="off" aria-label=${labels.messageList} tabindex="0"
+        aria-busy=${running ? 'true' : 'false'}
         @scroll=${this.#scroll.onScroll}>
         ${store.loadingHistory ? html`<div class="history-note" role="status">${labels.loadingOlder}</div>` : nothing}
         ${

@@ -19,3 +19,5 @@ export const speakerIcon = icon(
   svg`<path d="M4 9h4l5-4v14l-5-4H4z"/><path d="M16.5 8.5a5 5 0 0 1 0 7M19 6a8.5 8.5 0 0 1 0 12"/>`,
 );
 export const pauseIcon = icon(svg`<path d="M9 6v12M15 6v12"/>`);
+/** The visitor's conversations: lines of a list. */
+export const listIcon = icon(svg`<path d="M8 6h12M8 12h12M8 18h12M4 6h.01M4 12h.01M4 18h.01"/>`);
