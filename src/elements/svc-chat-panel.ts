@@ -9,6 +9,7 @@ import { closeIcon, sendIcon } from '../internal/icons.js';
 import type { ChatLabels } from '../internal/labels/types.js';
 import { localize } from '../internal/localize.js';
 import { hostList, safeUrl } from '../internal/safe-url.js';
+import { lockPageScroll } from '../internal/scroll-lock.js';
 import { SvcLocalizedElement } from '../internal/svc-localized-element.js';
 import { virtualList } from '../internal/virtual-list.js';
 import { whenIdle } from '../internal/when-idle.js';
@@ -213,7 +214,14 @@ export class SvcChatPanel extends SvcLocalizedElement implements PanelSettings {
     return [service, ...hostList(this.imageHosts)];
   }
 
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    lockPageScroll(this.ownerDocument, false);
+  }
+
   protected override willUpdate(changed: PropertyValues<this>): void {
+    // A panel that covers the screen (a phone) keeps the page behind it still, and where it was.
+    if (changed.has('shown') || changed.has('modal')) lockPageScroll(this.ownerDocument, this.shown && this.modal);
     // Shown again: it shows the end of the conversation, and says at once if the service cannot be reached.
     if (changed.has('shown') && this.shown) {
       this.#scroll.follow();
