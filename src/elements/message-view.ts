@@ -31,6 +31,8 @@ export interface ViewContext {
   failedReply?: string;
   /** Asks again what the visitor asked before the newest reply failed. */
   retryReply(): void;
+  /** Messages in the outbox (the service was not reached): they go by themselves once it answers. */
+  waiting?: readonly string[];
   readAloud: ReadAloudController;
   /** The reply whose read-aloud button is the one Tab stop among them. */
   readAloudStop?: string;
@@ -64,7 +66,7 @@ function renderUser(message: ChatMessage, view: ViewContext): TemplateResult {
       ${
         failed
           ? html`<div class="meta" role="alert">
-            <span>${view.labels.sendFailed}</span>
+            <span>${view.waiting?.includes(message.id) ? view.labels.waitingToSend : view.labels.sendFailed}</span>
             <button part="retry-button" type="button" @click=${() => view.retry(message.id)}>${view.labels.retry}</button>
           </div>`
           : nothing

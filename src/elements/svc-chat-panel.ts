@@ -362,7 +362,9 @@ export class SvcChatPanel extends SvcLocalizedElement implements PanelSettings {
       labels,
       agents: this.agents,
       imageHosts: this.#imageHosts(),
-      retry: (id) => void store.retry(id),
+      // A message in the outbox goes with those before it, in order.
+      retry: (id) => void (store.waiting.includes(id) ? store.sendWaiting() : store.retry(id)),
+      waiting: store.waiting,
       failedReply: newest && newest.role !== 'user' && newest.error ? newest.key : undefined,
       retryReply: () => this.#retryReply(store),
       lang: this.language.tag,
