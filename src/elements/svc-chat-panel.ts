@@ -18,7 +18,7 @@ import { AnnouncerController } from './announcer.js';
 import { renderAttachButton, renderAttachments, renderDropZone } from './attachments.js';
 import attachmentsStyles from './attachments.styles.js';
 import { ChatConnection } from './chat-connection.js';
-import { type ChatMode, PANEL_SETTINGS, type PanelSettings } from './chat-settings.js';
+import { type ChatMode, PANEL_SETTINGS, type PanelSettings, persistedConversation } from './chat-settings.js';
 import { ConversationListController } from './conversation-list.js';
 import listStyles from './conversation-list.styles.js';
 import { loadMarkdownEngine } from './markdown/engine.js';
@@ -124,6 +124,9 @@ export class SvcChatPanel extends SvcLocalizedElement implements PanelSettings {
   override connectedCallback(): void {
     super.connectedCallback();
     this.setAttribute('exportparts', EXPORTED_PARTS);
+    // What the visitor was writing before a reload (with `persist`).
+    if (this.composerText) this.#draft()?.save(this.composerText);
+    else this.composerText = this.#draft()?.load() ?? '';
     // The chat is on the page: fetch the markdown renderer while it is idle, before a message needs it.
     whenIdle(() => void loadMarkdownEngine().catch(() => {}), 2000);
   }
@@ -192,6 +195,11 @@ export class SvcChatPanel extends SvcLocalizedElement implements PanelSettings {
     this.#connection.forget(conversationId);
   }
 
+  /** Where `persist` keeps the text being written, for this tab. */
+  #draft() {
+    return persistedConversation(this, 'draft');
+  }
+
   /** Puts the focus in the composer's field, once it is rendered. */
   focusInput(): void {
     void this.updateComplete.then(() => this.#input?.focus());
@@ -251,6 +259,7 @@ export class SvcChatPanel extends SvcLocalizedElement implements PanelSettings {
     }
     if (!text && !parts.length) return;
     this.composerText = '';
+    this.#draft()?.save(null);
     if (input) input.value = '';
     this.#scroll.follow();
     attachments.clear();
@@ -411,6 +420,7 @@ export class SvcChatPanel extends SvcLocalizedElement implements PanelSettings {
           .value=${this.composerText}
           @input=${(e: Event) => {
             this.composerText = (e.target as HTMLTextAreaElement).value;
+            this.#draft()?.save(this.composerText);
           }}
           @keydown=${(e: KeyboardEvent) => {
             if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) this.#submit(e);

@@ -229,6 +229,8 @@ export class SvcChat extends SvcPlainElement {
     // Inline, the chat shows at once; with a conversation to resume, its replies stream in while closed.
     if (this.mode !== 'launcher' || this.conversationId || persistedConversation(this)?.load()) void this.#load();
     else whenIdle(() => void this.#load());
+    // Open before a reload: open again.
+    if (this.mode === 'launcher' && persistedConversation(this, 'open')?.load()) this.open();
   }
 
   /** Loads the panel (once) and puts it in place; undefined if its module did not load. */
@@ -295,6 +297,7 @@ export class SvcChat extends SvcPlainElement {
   open(): void {
     if (this.opened) return;
     this.opened = true;
+    persistedConversation(this, 'open')?.save('1');
     this._unread = 0;
     void this.#load();
     this.emit('svc-open', {});
@@ -306,6 +309,7 @@ export class SvcChat extends SvcPlainElement {
   close(): void {
     if (!this.opened) return;
     this.opened = false;
+    persistedConversation(this, 'open')?.save(null);
     this.emit('svc-close', {});
     this.updateComplete.then(() => this.#launcher?.focus());
   }
