@@ -94,6 +94,7 @@ export class ChatConnection implements ReactiveController {
       host.baseUrl,
       host.token,
       host.tokenEndpoint,
+      host.tokenCredentials,
       host.signIn,
       host.workspace,
       host.persist,
@@ -123,10 +124,10 @@ export class ChatConnection implements ReactiveController {
     this.fatal = undefined;
     let chat = host.client?.chat;
     if (!chat) {
-      const { token, tokenProvider, tokenEndpoint } = host;
+      const { token, tokenProvider, tokenEndpoint, tokenCredentials } = host;
       const credentials =
         tokenProvider || tokenEndpoint || token || host.signIn !== 'sms'
-          ? { token, tokenProvider, tokenEndpoint }
+          ? { token, tokenProvider, tokenEndpoint, tokenCredentials }
           : host.signedInVisitor();
       try {
         chat = createChatClient({ baseUrl: host.baseUrl || location.origin, ...credentials });

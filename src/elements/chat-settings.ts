@@ -13,6 +13,7 @@ export interface ChatSettings {
   conversationId?: string;
   token?: string;
   tokenEndpoint?: string;
+  tokenCredentials?: RequestCredentials;
   tokenProvider?: TokenProvider;
   client?: { chat: ChatClient };
   signIn?: string;
@@ -40,6 +41,7 @@ export const PANEL_SETTINGS = [
   'conversationId',
   'token',
   'tokenEndpoint',
+  'tokenCredentials',
   'tokenProvider',
   'client',
   'signIn',

@@ -75,6 +75,7 @@ export class SvcChatPanel extends SvcLocalizedElement implements PanelSettings {
   declare conversationId?: string;
   declare token?: string;
   declare tokenEndpoint?: string;
+  declare tokenCredentials?: RequestCredentials;
   declare tokenProvider?: TokenProvider;
   declare client?: { chat: ChatClient };
   declare signIn?: string;

@@ -119,6 +119,7 @@ export class SvcChat extends SvcPlainElement {
     workspace: {},
     token: {},
     tokenEndpoint: { attribute: 'token-endpoint' },
+    tokenCredentials: { attribute: 'token-credentials' },
     signIn: { attribute: 'sign-in' },
     mode: { reflect: true },
     theme: { reflect: true },
@@ -152,6 +153,12 @@ export class SvcChat extends SvcPlainElement {
   declare token?: string;
   /** URL of the site's backend that answers `POST` with `{ token, expires_at }`. */
   declare tokenEndpoint?: string;
+  /**
+   * Whether the `token-endpoint` request carries the page's cookies (fetch's `credentials`: `omit`,
+   * `same-origin`, the default, or `include` for an endpoint of another origin that knows the visitor by a
+   * cookie; it must answer CORS with credentials).
+   */
+  declare tokenCredentials?: RequestCredentials;
   /** `sms`: visitors sign in with a code sent by SMS. */
   declare signIn?: string;
   mode: ChatMode = 'inline';
