@@ -229,7 +229,7 @@ export class ChatConnection implements ReactiveController {
   /** Asks the service again after the current wait (1 s, doubling to 8 s until a message or the stream gets through). */
   #checkLater(): void {
     if (this.#recheck) return;
-    this.#recheck = setTimeout(() => void this.checkReachability(), this.#recheckMs);
+    this.#recheck = setTimeout(() => void this.checkReachability(true), this.#recheckMs);
     this.#recheckMs = Math.min(this.#recheckMs * 2, 8000);
   }
 
@@ -250,7 +250,7 @@ export class ChatConnection implements ReactiveController {
    * token would log. The visitor reads a plain sentence; the site's developer reads the address in the
    * `svc-error` event and in the browser's own console line about the refused request.
    */
-  async checkReachability(): Promise<void> {
+  async checkReachability(again = false): Promise<void> {
     const setup = this.#setup;
     const url = this.host.baseUrl || location.origin;
     const answered = await fetch(`${url}/api/v2/`, { method: 'OPTIONS' }).then(
@@ -270,6 +270,7 @@ export class ChatConnection implements ReactiveController {
       if (was && this.failure?.status === undefined) this.store?.clearError();
     } else this.#checkLater();
     this.host.requestUpdate();
-    if (!answered && !was) this.host.emit('svc-error', { message: `no answer from ${url}` });
+    // Said on each check the visitor asked for, not on every check made while waiting for the service.
+    if (!answered && !(again && was)) this.host.emit('svc-error', { message: `no answer from ${url}` });
   }
 }
