@@ -17,11 +17,11 @@ import { gzipSync } from 'node:zlib';
  */
 const BUDGETS = {
   'dist/svc-chat.js': 220,
-  'dist/svc-chat.esm.js': 6_400,
-  'dist/svc-chat-panel.js': 42_590,
+  'dist/svc-chat.esm.js': 6_460,
+  'dist/svc-chat-panel.js': 42_770,
   'dist/svc-chat-markdown.js': 27_630,
-  'dist/svc-chat-lang-zh-CN.js': 2_100,
-  'dist/svc-chat-lang-ar.js': 2_380,
+  'dist/svc-chat-lang-zh-CN.js': 2_150,
+  'dist/svc-chat-lang-ar.js': 2_430,
 };
 /**
  * Before the launcher paints: the classic script and the ES module it imports, or the ES module alone, each with
@@ -33,7 +33,7 @@ const FIRST_LOAD = {
 };
 const FIRST_LOAD_TARGET = 8_000;
 const COMPLETE_TARGET = 70_000;
-const COMPLETE_BUDGET = 76_840;
+const COMPLETE_BUDGET = 77_080;
 
 const kb = (n) => `${(n / 1000).toFixed(2)} KB`;
 const gzip = (file) => gzipSync(readFileSync(file), { level: 9 }).length;

@@ -26,7 +26,7 @@ import { RequestLog } from './request-log.js';
 
 const PREFLIGHT_HEADERS = {
   ...CORS_HEADERS,
-  'access-control-allow-methods': 'GET, POST, PUT, DELETE, OPTIONS',
+  'access-control-allow-methods': 'GET, POST, PUT, PATCH, DELETE, OPTIONS',
   'access-control-allow-headers': 'Authorization, Content-Type, Idempotency-Key, Last-Event-ID, X-Login-Type, X-Act-As',
   'access-control-max-age': '600',
 } as const;

@@ -1,4 +1,5 @@
 import audio from './audio.js';
+import conversationList from './conversation-list.js';
 import conversations from './conversations.js';
 import demoSite from './demo-site.js';
 import files from './files.js';
@@ -19,6 +20,7 @@ export const routeModules: RouteModule[] = [
   sms,
   conversations,
   replies,
+  conversationList,
   training,
   files,
   payments,

@@ -80,6 +80,15 @@ export default function demoSiteRoutes(app: ZodApp, ctx: AppContext) {
     const session = await call('/sessions', { sp_user_ref: visitor, ttl_seconds: 3600 });
     reply.header('set-cookie', `${VISITOR_COOKIE}=${visitor}; Path=/; HttpOnly; SameSite=Lax; Max-Age=31536000`);
     reply.header('cache-control', 'no-store');
+    // A page of another origin embeds the demo chat with token-credentials="include": answer it with credentials,
+    // so that its visitor is known again by the cookie (a credentialed request cannot take `*`).
+    const { origin: from } = req.headers;
+    if (from)
+      reply.headers({
+        'access-control-allow-origin': from,
+        'access-control-allow-credentials': 'true',
+        vary: 'Origin',
+      });
     return session;
   });
 }

@@ -168,7 +168,7 @@ Every failure has a readable message. A request error carries the HTTP status an
 \`detail\`; a reply that fails ends with a \`result\` whose \`subtype\` is \`error\`:
 
 \`\`\`json
-{ "type": "result", "subtype": "error", "is_error": true, "error": "the demo agent failed on purpose" }
+{ "type": "result", "subtype": "error", "is_error": true, "error": "This reply failed on purpose, to show what a failed reply looks like." }
 \`\`\`
 
 ## 8. Learn more

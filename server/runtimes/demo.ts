@@ -45,7 +45,7 @@ const COMMANDS: Record<string, Command> = {
     }),
   '/error': async (_args, _input, io) => {
     await say(io, 'Trying something that will fail…');
-    throw new Error('the demo agent failed on purpose (/error)');
+    throw new Error('This reply failed on purpose, to show what a failed reply looks like.');
   },
 };
 

@@ -96,3 +96,96 @@ export function trainingConversation(
     return createConversation(tx, { kind: 'training', ownerId, workspaceId: agent.workspace_id, agentIds: [agent.id] });
   });
 }
+
+// ---------------------------------------------------------------- the conversation list
+
+/** A conversation as its owner's list shows it (`ConversationSummary` on the wire). */
+export interface ListedConversation {
+  id: string;
+  title: string | null;
+  agentIds: string[];
+  createdAt: string;
+  updatedAt: string;
+  lastMessage: { role: 'user' | 'agent'; text: string; agentName?: string } | null;
+}
+
+interface ListedRow {
+  id: string;
+  title: string | null;
+  agent_ids: string;
+  created_at: string;
+  last_message: string | null;
+  last_record: number;
+  updated_at: string | null;
+}
+
+/** Where a page of the list ends: the last conversation's newest record, then its id (ties: empty ones). */
+export interface ListPosition {
+  lastRecord: number;
+  id: string;
+}
+
+const toListed = (row: ListedRow): ListedConversation => ({
+  id: row.id,
+  title: row.title,
+  agentIds: JSON.parse(row.agent_ids),
+  createdAt: row.created_at,
+  updatedAt: row.updated_at ?? row.created_at,
+  lastMessage: row.last_message ? JSON.parse(row.last_message) : null,
+});
+
+/**
+ * The owner's chats (in one workspace, for a session token), newest record first, after `from` (a page's last
+ * position); `limit + 1` rows are read so the caller knows whether another page follows.
+ */
+export async function listConversations(
+  db: Db,
+  ownerId: string,
+  workspaceId: string | undefined,
+  from: ListPosition | undefined,
+  limit: number,
+): Promise<{ conversations: ListedConversation[]; next?: ListPosition }> {
+  const workspace = workspaceId ?? null;
+  const rows = await db.all<ListedRow>(
+    `SELECT c.id, c.title, c.agent_ids, c.created_at, c.last_message, c.last_record, r.created_at AS updated_at
+     FROM conversations c LEFT JOIN records r ON r.id = c.last_record
+     WHERE c.owner_id = ? AND c.kind = 'chat' AND (CAST(? AS TEXT) IS NULL OR c.workspace_id = ?)
+       AND (CAST(? AS TEXT) IS NULL OR c.last_record < ? OR (c.last_record = ? AND c.id < ?))
+     ORDER BY c.last_record DESC, c.id DESC LIMIT ?`,
+    ownerId,
+    workspace,
+    workspace,
+    from?.id ?? null,
+    from?.lastRecord ?? 0,
+    from?.lastRecord ?? 0,
+    from?.id ?? '',
+    limit + 1,
+  );
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  return {
+    conversations: page.map(toListed),
+    ...(rows.length > limit && last ? { next: { lastRecord: Number(last.last_record), id: last.id } } : {}),
+  };
+}
+
+/** One conversation as the list shows it. */
+export async function listedConversation(db: Db, id: string): Promise<ListedConversation | undefined> {
+  const row = await db.get<ListedRow>(
+    `SELECT c.id, c.title, c.agent_ids, c.created_at, c.last_message, c.last_record, r.created_at AS updated_at
+     FROM conversations c LEFT JOIN records r ON r.id = c.last_record WHERE c.id = ?`,
+    id,
+  );
+  return row && toListed(row);
+}
+
+export async function renameConversation(db: Db, id: string, title: string): Promise<void> {
+  await db.run('UPDATE conversations SET title = ? WHERE id = ?', title, id);
+}
+
+/** Deletes a conversation with its records and turns (call it in a transaction, with no turn running). */
+export async function deleteConversation(db: Db, id: string): Promise<void> {
+  await db.run('DELETE FROM records WHERE conversation_id = ?', id);
+  await db.run('DELETE FROM turns WHERE conversation_id = ?', id);
+  await db.run('DELETE FROM conversations WHERE id = ?', id);
+}

@@ -112,10 +112,45 @@ export async function insertRecord(db: Db, conversationId: string, r: NewRecord)
     bytes,
   );
   const id = inserted!.id;
-  await db.run('UPDATE conversations SET last_record = ? WHERE id = ?', id, conversationId);
+  const preview = previewOf(r);
+  await db.run(
+    `UPDATE conversations SET last_record = ?, last_message = COALESCE(?, last_message), title = COALESCE(title, ?)
+     WHERE id = ?`,
+    id,
+    preview ? JSON.stringify(preview) : null,
+    preview?.role === 'user' ? titleOf(preview.text) : null,
+    conversationId,
+  );
   await markUploadsReferenced(db, raw);
   return toRecord({ id, ...row });
 }
+
+/** Whitespace runs as one space, cut to `max` characters with an ellipsis. */
+function shortened(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1).trimEnd()}…` : flat;
+}
+
+/**
+ * What the conversation list previews of a record (conversations.last_message): a message the visitor wrote
+ * (not a card answer), or an agent message's text; undefined for every other record.
+ */
+function previewOf(r: NewRecord): { role: 'user' | 'agent'; text: string; agentName?: string } | undefined {
+  if (r.raw.type === 'user' && !r.raw.toolAction) {
+    const written = r.raw.message.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join(' ');
+    const files = (r.raw.parts ?? []).flatMap((p) => (p.type === 'file' ? [p.file.filename] : []));
+    const text = shortened(written || files.join(', '), 200);
+    return text ? { role: 'user', text } : undefined;
+  }
+  if (r.raw.type === 'assistant') {
+    const text = shortened(r.raw.message.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join(' '), 200);
+    return text ? { role: 'agent', text, ...(r.agentName ? { agentName: r.agentName } : {}) } : undefined;
+  }
+  return undefined;
+}
+
+/** A conversation's title from its first message: at most 80 characters. */
+const titleOf = (text: string) => shortened(text, 80);
 
 /** What a conversation's records take, as JSON (the bound of LIMITS.conversationBytes). */
 export async function conversationBytes(db: Db, conversationId: string): Promise<number> {

@@ -101,6 +101,12 @@ export class ChatStore {
   #sendQueue!: Promise<unknown>;
   /** The visitor's feedback on the replies shown, by message id. */
   #feedback!: Readonly<Record<string, ReplyFeedback>>;
+  /**
+   * The outbox: messages that did not reach the service (no answer), oldest first. A message sent while one
+   * waits waits behind it, so they arrive in order; `sendWaiting` sends them, each under its first key.
+   */
+  #waiting!: string[];
+  #flushing!: boolean;
 
   constructor(options: ChatStoreOptions) {
     this.#api = options.api;
@@ -144,6 +150,11 @@ export class ChatStore {
 
   get connection(): ConnectionState {
     return this.#connection;
+  }
+
+  /** The ids of the messages in the outbox, oldest first: not sent because the service was not reached. */
+  get waiting(): readonly string[] {
+    return this.#waiting;
   }
 
   get hasMoreHistory(): boolean {
@@ -307,6 +318,24 @@ export class ChatStore {
     }
   }
 
+  /**
+   * Sends the outbox, oldest first, each under the key of its first try (the service stores each once, even
+   * one whose answer was lost); stops at the first that still cannot be sent. Called when the service answers
+   * again; a second call while one runs does nothing.
+   */
+  async sendWaiting(): Promise<void> {
+    if (this.#flushing || this.#disposed) return;
+    this.#flushing = true;
+    try {
+      while (this.#waiting.length) {
+        const next = this.#waiting[0]!;
+        if (!(await this.retry(next)) && this.#waiting[0] === next) return;
+      }
+    } finally {
+      this.#flushing = false;
+    }
+  }
+
   /** Stops the running reply (after a message still being sent is stored); the stream reports the end. */
   async interrupt(): Promise<InterruptResult | undefined> {
     const { signal } = this.#scope;
@@ -378,6 +407,13 @@ export class ChatStore {
     localId: string | undefined,
   ): Promise<SendResult | undefined> {
     if (signal.aborted) return undefined;
+    // Behind a message in the outbox, a new one waits too: messages arrive in the order they were written.
+    const ahead = localId !== undefined && this.#waiting.length > 0 && this.#waiting[0] !== localId;
+    if (ahead && !this.#waiting.includes(localId)) {
+      this.#log.markFailed(localId, 'waiting for an earlier message');
+      this.#waiting.push(localId);
+      return undefined;
+    }
     outgoing.request ??= this.#request(outgoing.text, outgoing.options);
     const { request } = outgoing;
     try {
@@ -386,6 +422,7 @@ export class ChatStore {
       // A stream that is not open resumes after the newest record seen before, so no gap is left.
       const resumeFrom = this.#log.lastId ?? result.userEventId;
       this.#adopt(result.conversationId);
+      if (localId !== undefined) this.#waiting = this.#waiting.filter((id) => id !== localId);
       this.#stored(result, localId);
       this.#events.emit('message-sent', { request, result });
       void this.#openStream(resumeFrom);
@@ -393,7 +430,16 @@ export class ChatStore {
     } catch (err) {
       if (signal.aborted) return undefined;
       // A message the stream meanwhile showed as stored was delivered after all.
-      if (localId === undefined || this.#log.markFailed(localId, readError(err).message)) this.#fail(err);
+      if (localId === undefined || this.#log.markFailed(localId, readError(err).message)) {
+        // Not answered (the service was not reached): it waits in the outbox, in the order it was written.
+        if (localId !== undefined) {
+          const unanswered = readError(err).status === undefined;
+          if (unanswered && !this.#waiting.includes(localId)) this.#waiting.push(localId);
+          // Refused by the service: its Retry is the visitor's, the outbox goes on without it.
+          if (!unanswered) this.#waiting = this.#waiting.filter((id) => id !== localId);
+        }
+        this.#fail(err);
+      }
       return undefined;
     } finally {
       if (!signal.aborted) {
@@ -538,6 +584,8 @@ export class ChatStore {
     this.#error = null;
     this.#sendQueue = Promise.resolve();
     this.#feedback = Object.freeze({});
+    this.#waiting = [];
+    this.#flushing = false;
   }
 
   #abortAll(): void {

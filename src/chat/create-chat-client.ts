@@ -11,6 +11,11 @@ export interface ChatClientOptions {
   tokenProvider?: TokenProvider;
   /** URL of the site's backend that answers `POST` with `{ token, expires_at }`. */
   tokenEndpoint?: string;
+  /**
+   * Whether the token endpoint's request carries the page's cookies: fetch's `credentials` (default
+   * `same-origin`); `include` for an endpoint of another origin that knows the visitor by a cookie.
+   */
+  tokenCredentials?: RequestCredentials;
 }
 
 /**
@@ -23,8 +28,10 @@ export function createChatClient({
   token,
   tokenProvider,
   tokenEndpoint,
+  tokenCredentials,
 }: ChatClientOptions): ChatClient | undefined {
-  const provider = tokenProvider ?? (tokenEndpoint ? tokenEndpointProvider(tokenEndpoint) : undefined);
+  const provider =
+    tokenProvider ?? (tokenEndpoint ? tokenEndpointProvider(tokenEndpoint, tokenCredentials) : undefined);
   if (!provider && !token) return undefined;
   return new ChatClient({
     baseUrl: baseUrl || globalThis.location?.origin,

@@ -406,6 +406,9 @@ export class MessageLog {
           at: record.id,
           turnId: record.turnId,
           timestamp: record.timestamp,
+          // Whose reply failed: the turn's first agent, by the name it was heard with.
+          agentId: raw.agentIds?.[0],
+          senderName: raw.agentIds?.[0] ? this.#agentNames[raw.agentIds[0]] : undefined,
         }),
       );
     if (raw.subtype === 'error') target.error = raw.error || TURN_FAILED;

@@ -89,9 +89,13 @@ function providerFailure(err: unknown): AuthenticationError {
  * A provider that asks the site's own backend: `POST url` answering `{ token, expires_at }`. Same-origin
  * cookies of the site go along (fetch's default), so the backend knows which visitor asks.
  */
-export function tokenEndpointProvider(url: string): TokenProvider {
+export function tokenEndpointProvider(url: string, credentials?: RequestCredentials): TokenProvider {
   return async () => {
-    const res = await fetch(url, { method: 'POST', headers: { accept: 'application/json' } });
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { accept: 'application/json' },
+      ...(credentials ? { credentials } : {}),
+    });
     if (!res.ok) throw Object.assign(new Error(`the token endpoint answered ${res.status}`), { status: res.status });
     return res.json();
   };

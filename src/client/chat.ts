@@ -3,6 +3,8 @@ import type {
   AgentTurn,
   ChatStreamRecord,
   ConnectorCredentialsResult,
+  ConversationList,
+  ConversationSummary,
   Feedback,
   FeedbackRequest,
   HistoryOptions,
@@ -208,6 +210,37 @@ export class ChatClient {
       method: 'PUT',
       path: path`/profile/credentials/${connectorTypeId}`,
       body: { credentials },
+    });
+  }
+
+  /**
+   * The caller's conversations, the one with the newest record first, a page at a time (our extension:
+   * docs/protocol.md "Conversation list"): pass the `nextCursor` of a page as `cursor` for the next one.
+   */
+  async listConversations(opts: RequestOptions & { cursor?: string; limit?: number } = {}): Promise<ConversationList> {
+    const { cursor, limit, ...request } = opts;
+    return this.http.json({ ...request, method: 'GET', path: '/conversations', query: { cursor, limit } });
+  }
+
+  /** Sets a conversation's title (1 to 200 characters); resolves with it as the list shows it. */
+  async renameConversation(
+    conversationId: string,
+    title: string,
+    opts: RequestOptions = {},
+  ): Promise<ConversationSummary> {
+    return this.http.json({ ...opts, method: 'PATCH', path: path`/conversations/${conversationId}`, body: { title } });
+  }
+
+  /**
+   * Deletes a conversation with its records and files (409 `ConflictError` while a reply runs: interrupt it
+   * first). Not retried by the client: a repeat of one that went through answers 404.
+   */
+  async deleteConversation(conversationId: string, opts: RequestOptions = {}): Promise<void> {
+    await this.http.json({
+      ...opts,
+      method: 'DELETE',
+      path: path`/conversations/${conversationId}`,
+      idempotent: false,
     });
   }
 

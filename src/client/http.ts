@@ -10,7 +10,7 @@ const API_PREFIX = '/api/v2';
 const DEFAULT_TIMEOUT_MS = 30_000;
 const DEFAULT_MAX_RETRIES = 2;
 
-export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export type Query = Record<string, string | number | boolean | undefined>;
 
 /** One call through the request core. */
@@ -24,7 +24,7 @@ export interface Call extends RequestOptions {
   /** Sent as `multipart/form-data`. */
   form?: FormData;
   headers?: Record<string, string>;
-  /** Whether a retry is safe. Default: true for GET, PUT and DELETE, false for POST. */
+  /** Whether a retry is safe. Default: true for GET, PUT, PATCH and DELETE, false for POST. */
   idempotent?: boolean;
   /** Send no credential: routes that refuse one (SMS sign-in). */
   anonymous?: boolean;

@@ -48,6 +48,14 @@ export class ChatConnection implements ReactiveController {
   #agents?: string;
   #unsubscribes: (() => void)[] = [];
   readonly #cards: ContextProvider<typeof cardHostContext>;
+  /** While the service does not answer: the next check, and the wait before it (doubling to 8 s). */
+  #recheck?: ReturnType<typeof setTimeout>;
+  #recheckMs = 1000;
+  /** The browser is online again: ask the service at once, and send the outbox. */
+  readonly #online = (): void => {
+    if (!this.host.client) void this.checkReachability();
+    void this.store?.sendWaiting();
+  };
 
   constructor(private readonly host: ConnectionHost) {
     this.#cards = new ContextProvider(host, { context: cardHostContext });
@@ -55,10 +63,12 @@ export class ChatConnection implements ReactiveController {
   }
 
   hostConnected(): void {
+    addEventListener('online', this.#online);
     this.start();
   }
 
   hostDisconnected(): void {
+    removeEventListener('online', this.#online);
     this.stop();
   }
 
@@ -84,6 +94,7 @@ export class ChatConnection implements ReactiveController {
       host.baseUrl,
       host.token,
       host.tokenEndpoint,
+      host.tokenCredentials,
       host.signIn,
       host.workspace,
       host.persist,
@@ -94,6 +105,8 @@ export class ChatConnection implements ReactiveController {
 
   stop(): void {
     this.unreachable = undefined;
+    clearTimeout(this.#recheck);
+    this.#recheck = undefined;
     for (const off of this.#unsubscribes) off();
     this.#unsubscribes = [];
     this.store?.dispose();
@@ -111,10 +124,10 @@ export class ChatConnection implements ReactiveController {
     this.fatal = undefined;
     let chat = host.client?.chat;
     if (!chat) {
-      const { token, tokenProvider, tokenEndpoint } = host;
+      const { token, tokenProvider, tokenEndpoint, tokenCredentials } = host;
       const credentials =
         tokenProvider || tokenEndpoint || token || host.signIn !== 'sms'
-          ? { token, tokenProvider, tokenEndpoint }
+          ? { token, tokenProvider, tokenEndpoint, tokenCredentials }
           : host.signedInVisitor();
       try {
         chat = createChatClient({ baseUrl: host.baseUrl || location.origin, ...credentials });
@@ -130,15 +143,27 @@ export class ChatConnection implements ReactiveController {
     }
 
     const store = new ChatStore({ api: chat, targetAgentIds: targetAgentIds(host) });
+    let stream = store.connection;
     const persisted = persistedConversation(host);
     this.#previousSlot = persistedConversation(host, 'previous');
     this.previous = this.#previousSlot?.load();
     this.#unsubscribes = [
-      store.subscribe(() => host.requestUpdate()),
+      store.subscribe(() => {
+        // The stream is back (it was reconnecting): the service answers, and the outbox goes.
+        const back = store.connection === 'open' && stream !== 'open';
+        stream = store.connection;
+        if (back) {
+          this.#recheckMs = 1000;
+          if (this.unreachable) this.unreachable = false;
+          if (store.waiting.length) void store.sendWaiting();
+        }
+        host.requestUpdate();
+      }),
       store.on('message-sent', ({ request, result }) => {
         // A message that went through (a retry too) makes the last failure old news: its notice goes, while
         // the failed message keeps its own.
         store.clearError();
+        this.#recheckMs = 1000;
         host.emit('svc-message-sent', { conversationId: result.conversationId, text: request.message, result });
       }),
       store.on('turn-complete', (detail) => host.emit('svc-turn-complete', detail)),
@@ -146,6 +171,8 @@ export class ChatConnection implements ReactiveController {
         // A reply that failed has the turn's `result` record as its cause.
         this.failure = { status, reply: (cause as { type?: unknown } | undefined)?.type === 'result' };
         if (status === 401) host.unauthorized();
+        // No answer: say whether the service is there, and ask again until it is (then the outbox goes).
+        if (status === undefined && !this.host.client) this.#checkLater();
         host.emit('svc-error', { message, status });
         console.error(`<svc-chat>: ${message}`);
       }),
@@ -180,9 +207,31 @@ export class ChatConnection implements ReactiveController {
     void store.load(previous);
   }
 
+  /** Shows a conversation of the visitor's list; the one shown before becomes the way back to it. */
+  open(conversationId: string): void {
+    const store = this.store;
+    if (!store || store.conversationId === conversationId) return;
+    if (store.conversationId) this.#setPrevious(store.conversationId);
+    void store.load(conversationId);
+  }
+
+  /** A conversation was deleted: no way leads back to it, and the chat that showed it starts a new one. */
+  forget(conversationId: string): void {
+    if (this.previous === conversationId) this.#setPrevious(undefined);
+    if (this.store?.conversationId === conversationId) this.store.reset();
+    this.host.requestUpdate();
+  }
+
   #setPrevious(conversationId: string | undefined): void {
     this.previous = conversationId;
     this.#previousSlot?.save(conversationId ?? null);
+  }
+
+  /** Asks the service again after the current wait (1 s, doubling to 8 s until a message or the stream gets through). */
+  #checkLater(): void {
+    if (this.#recheck) return;
+    this.#recheck = setTimeout(() => void this.checkReachability(true), this.#recheckMs);
+    this.#recheckMs = Math.min(this.#recheckMs * 2, 8000);
   }
 
   /**
@@ -202,7 +251,7 @@ export class ChatConnection implements ReactiveController {
    * token would log. The visitor reads a plain sentence; the site's developer reads the address in the
    * `svc-error` event and in the browser's own console line about the refused request.
    */
-  async checkReachability(): Promise<void> {
+  async checkReachability(again = false): Promise<void> {
     const setup = this.#setup;
     const url = this.host.baseUrl || location.origin;
     const answered = await fetch(`${url}/api/v2/`, { method: 'OPTIONS' }).then(
@@ -211,8 +260,18 @@ export class ChatConnection implements ReactiveController {
     );
     // The chat started again meanwhile, with another setup: this answer is about the old one.
     if (setup !== this.#setup) return;
+    const was = this.unreachable;
     this.unreachable = !answered;
+    clearTimeout(this.#recheck);
+    this.#recheck = undefined;
+    if (answered) {
+      this.#recheckMs = 1000;
+      if (this.store?.waiting.length) void this.store.sendWaiting();
+      // The failure said was that the service could not be reached: it can now.
+      if (was && this.failure?.status === undefined) this.store?.clearError();
+    } else this.#checkLater();
     this.host.requestUpdate();
-    if (!answered) this.host.emit('svc-error', { message: `no answer from ${url}` });
+    // Said on each check the visitor asked for, not on every check made while waiting for the service.
+    if (!answered && !(again && was)) this.host.emit('svc-error', { message: `no answer from ${url}` });
   }
 }

@@ -13,6 +13,7 @@ export interface ChatSettings {
   conversationId?: string;
   token?: string;
   tokenEndpoint?: string;
+  tokenCredentials?: RequestCredentials;
   tokenProvider?: TokenProvider;
   client?: { chat: ChatClient };
   signIn?: string;
@@ -40,6 +41,7 @@ export const PANEL_SETTINGS = [
   'conversationId',
   'token',
   'tokenEndpoint',
+  'tokenCredentials',
   'tokenProvider',
   'client',
   'signIn',
@@ -63,16 +65,18 @@ export function targetAgentIds({ agentIds, agentId }: ChatSettings): string[] | 
 
 /**
  * Where `persist` keeps the conversation of a chat with these settings (`which`: the one shown, or the one
- * before the visitor started a new one); none without `persist`.
+ * before the visitor started a new one), and for the tab whether its panel is open and the visitor's unsent
+ * text; none without `persist`.
  */
 export function persistedConversation(
   settings: ChatSettings,
-  which: 'shown' | 'previous' = 'shown',
+  which: 'shown' | 'previous' | 'open' | 'draft' = 'shown',
 ): PersistedChat | undefined {
   const { persist } = settings;
   if (persist === undefined || persist === null) return undefined;
   const slot = persist || settings.baseUrl || location.origin;
   return persistedChat(
-    `${slot}|${targetAgentIds(settings)?.join(',') ?? ''}${which === 'previous' ? '|previous' : ''}`,
+    `${slot}|${targetAgentIds(settings)?.join(',') ?? ''}${which === 'shown' ? '' : `|${which}`}`,
+    which === 'open' || which === 'draft',
   );
 }

@@ -44,6 +44,8 @@ export interface ViewContext {
   failedReply?: string;
   /** Asks again what the visitor asked before the newest reply failed. */
   retryReply(): void;
+  /** Messages in the outbox (the service was not reached): they go by themselves once it answers. */
+  waiting?: readonly string[];
   readAloud: ReadAloudController;
   /** The reply whose read-aloud button is the one Tab stop among them. */
   readAloudStop?: string;
@@ -97,7 +99,7 @@ function renderUser(message: ChatMessage, view: ViewContext): TemplateResult {
       ${
         failed
           ? html`<div class="meta" role="alert">
-            <span>${view.labels.sendFailed}</span>
+            <span>${view.waiting?.includes(message.id) ? view.labels.waitingToSend : view.labels.sendFailed}</span>
             <button part="retry-button" type="button" @click=${() => view.retry(message.id)}>${view.labels.retry}</button>
           </div>`
           : nothing
@@ -172,7 +174,9 @@ function renderAgent(message: ChatMessage, view: ViewContext): TemplateResult {
 
 /** A reply that failed, said plainly (the detail went to `svc-error` and the console), the newest with a Retry. */
 function renderReplyFailed(message: ChatMessage, view: ViewContext): TemplateResult {
-  return html`<span part="message-error" role="alert">${view.labels.replyFailed}
+  // The service's sentence (every runtime words its failures for a visitor), by the agent that failed.
+  const name = agentName(message.agentId, view, message.senderName);
+  return html`<span part="message-error" role="alert">${view.labels.replyFailedBy(name, message.error ?? view.labels.replyFailed)}
     ${
       view.failedReply === message.key
         ? html`<button part="retry-button" type="button" @click=${() => view.retryReply()}>${view.labels.retry}</button>`

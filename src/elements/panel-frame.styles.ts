@@ -66,6 +66,7 @@ export default css`
       height: 100dvh;
       border: 0;
       border-radius: 0;
+      overscroll-behavior: contain;
     }
   }
   @keyframes svc-rise {
@@ -166,5 +167,16 @@ export default css`
     border-radius: ${token('radiusS')};
     background: ${token('colorPrimary')};
     color: ${token('colorOnPrimary')};
+  }
+  /* A phone (after the rules it overrides): fingers need 44 px targets, and a field under 16 px makes iOS zoom
+     in when it takes the focus. */
+  @media ${FULL_SCREEN} {
+    .icon-button {
+      width: 44px;
+      height: 44px;
+    }
+    [part~='input'] {
+      font-size: max(16px, 1em);
+    }
   }
 `;

@@ -3,12 +3,13 @@ import type { ChatStore } from '../chat/chat-store.js';
 import type { ChatClientOptions } from '../chat/create-chat-client.js';
 import type { TokenProvider } from '../client/auth.js';
 import type { ChatClient } from '../client/chat.js';
-import { plusIcon, previousIcon, stopIcon } from '../internal/content-icons.js';
+import { listIcon, plusIcon, previousIcon, stopIcon } from '../internal/content-icons.js';
 import { trapTab } from '../internal/focus-trap.js';
 import { closeIcon, sendIcon } from '../internal/icons.js';
 import type { ChatLabels } from '../internal/labels/types.js';
 import { localize } from '../internal/localize.js';
 import { hostList, safeUrl } from '../internal/safe-url.js';
+import { lockPageScroll } from '../internal/scroll-lock.js';
 import { SvcLocalizedElement } from '../internal/svc-localized-element.js';
 import { virtualList } from '../internal/virtual-list.js';
 import { whenIdle } from '../internal/when-idle.js';
@@ -17,7 +18,15 @@ import { AnnouncerController } from './announcer.js';
 import { renderAttachButton, renderAttachments, renderDropZone } from './attachments.js';
 import attachmentsStyles from './attachments.styles.js';
 import { ChatConnection } from './chat-connection.js';
-import { type ChatMode, PANEL_SETTINGS, type PanelSettings, targetAgentIds } from './chat-settings.js';
+import {
+  type ChatMode,
+  PANEL_SETTINGS,
+  type PanelSettings,
+  persistedConversation,
+  targetAgentIds,
+} from './chat-settings.js';
+import { ConversationListController } from './conversation-list.js';
+import listStyles from './conversation-list.styles.js';
 import { loadMarkdownEngine } from './markdown/engine.js';
 import { agentStatusLine, continuedRuns, renderMessage, type ViewContext } from './message-view.js';
 import messageViewStyles from './message-view.styles.js';
@@ -44,6 +53,9 @@ const EXPORTED_PARTS = [
   'connector-card message-actions copy-button copy-markdown-button feedback-up-button feedback-down-button',
   'regenerate-button feedback-form feedback-reason feedback-send-button feedback-thanks edit-button edit-form',
   'edit-input edit-send-button edit-cancel-button starter-prompts starter-prompt',
+  'list-button conversations conversations-heading conversation-list conversation conversation-open',
+  'conversation-title conversation-meta conversation-preview rename-button delete-button confirm confirm-delete',
+  'cancel-button rename-form rename-input save-button more-button',
 ]
   .join(' ')
   .replaceAll(' ', ',');
@@ -59,7 +71,7 @@ const EXPORTED_PARTS = [
  * @fires svc-panel-close - The close button was pressed (not composed: only the launcher hears it).
  */
 export class SvcChatPanel extends SvcLocalizedElement implements PanelSettings {
-  static override styles = [...styles, messageViewStyles, attachmentsStyles];
+  static override styles = [...styles, messageViewStyles, attachmentsStyles, listStyles];
 
   static override properties: PropertyDeclarations = {
     ...Object.fromEntries(PANEL_SETTINGS.map((name) => [name, { attribute: false }])),
@@ -74,6 +86,7 @@ export class SvcChatPanel extends SvcLocalizedElement implements PanelSettings {
   declare conversationId?: string;
   declare token?: string;
   declare tokenEndpoint?: string;
+  declare tokenCredentials?: RequestCredentials;
   declare tokenProvider?: TokenProvider;
   declare client?: { chat: ChatClient };
   declare signIn?: string;
@@ -110,6 +123,7 @@ export class SvcChatPanel extends SvcLocalizedElement implements PanelSettings {
   readonly #actions = new ReplyActionsController(this);
   readonly #prompts = new StarterPromptsController(this);
   #chat?: ChatClient;
+  readonly #list = new ConversationListController(this);
 
   constructor() {
     super();
@@ -125,6 +139,9 @@ export class SvcChatPanel extends SvcLocalizedElement implements PanelSettings {
   override connectedCallback(): void {
     super.connectedCallback();
     this.setAttribute('exportparts', EXPORTED_PARTS);
+    // What the visitor was writing before a reload (with `persist`).
+    if (this.composerText) this.#draft()?.save(this.composerText);
+    else this.composerText = this.#draft()?.load() ?? '';
     // The chat is on the page: fetch the markdown renderer while it is idle, before a message needs it.
     whenIdle(() => void loadMarkdownEngine().catch(() => {}), 2000);
   }
@@ -157,6 +174,7 @@ export class SvcChatPanel extends SvcLocalizedElement implements PanelSettings {
     this.#chat = connection?.chat;
     if (connection) this.#content.attach(connection.chat, connection.store);
     else this.#content.detach();
+    this.#list.attach(connection?.chat);
   }
 
   unauthorized(): void {
@@ -188,8 +206,26 @@ export class SvcChatPanel extends SvcLocalizedElement implements PanelSettings {
 
   /** Starts a new conversation with the next message, keeping the way back to the one shown. */
   newConversation(): void {
+    this.#list.toggle(false);
     this.#connection.newConversation();
     this.focusInput();
+  }
+
+  // What the conversation list asks of the panel (`ListHost`).
+  openConversation(conversationId: string): void {
+    this.#list.toggle(false);
+    this.#scroll.follow();
+    this.#connection.open(conversationId);
+    this.focusInput();
+  }
+
+  conversationDeleted(conversationId: string): void {
+    this.#connection.forget(conversationId);
+  }
+
+  /** Where `persist` keeps the text being written, for this tab. */
+  #draft() {
+    return persistedConversation(this, 'draft');
   }
 
   /** Puts the focus in the composer's field, once it is rendered. */
@@ -214,9 +250,16 @@ export class SvcChatPanel extends SvcLocalizedElement implements PanelSettings {
     return [service, ...hostList(this.imageHosts)];
   }
 
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    lockPageScroll(this.ownerDocument, false);
+  }
+
   protected override willUpdate(changed: PropertyValues<this>): void {
     // The first agent's starter prompts, for the empty conversation.
     this.#prompts.follow(this.#chat, targetAgentIds(this)?.[0]);
+    // A panel that covers the screen (a phone) keeps the page behind it still, and where it was.
+    if (changed.has('shown') || changed.has('modal')) lockPageScroll(this.ownerDocument, this.shown && this.modal);
     // Shown again: it shows the end of the conversation, and says at once if the service cannot be reached.
     if (changed.has('shown') && this.shown) {
       this.#scroll.follow();
@@ -246,6 +289,7 @@ export class SvcChatPanel extends SvcLocalizedElement implements PanelSettings {
     }
     if (!text && !parts.length) return;
     this.composerText = '';
+    this.#draft()?.save(null);
     if (input) input.value = '';
     this.#scroll.follow();
     attachments.clear();
@@ -296,7 +340,7 @@ export class SvcChatPanel extends SvcLocalizedElement implements PanelSettings {
                 this.requestUpdate();
               }}>${previousIcon}</button>`
             : nothing
-        }<button class="icon-button" part="new-button" type="button" title=${labels.newConversation}
+        }${this.#renderListButton(labels)}<button class="icon-button" part="new-button" type="button" title=${labels.newConversation}
           aria-label=${labels.newConversation} @click=${() => this.newConversation()}>${plusIcon}</button>`
       : nothing;
     const close =
@@ -308,6 +352,17 @@ export class SvcChatPanel extends SvcLocalizedElement implements PanelSettings {
       <h2 part="title">${this.heading || labels.title}</h2>
       <slot name="header-actions"></slot>${conversation}${close}
     </header>`;
+  }
+
+  /** Shows the visitor's conversations, or goes back from them to the one shown. */
+  #renderListButton(labels: ChatLabels): TemplateResult {
+    const shown = this.#list.shown;
+    const label = shown ? labels.backToChat : labels.conversations;
+    return html`<button class="icon-button" part="list-button" type="button" title=${label} aria-label=${label}
+      aria-pressed=${shown ? 'true' : 'false'} @click=${() => {
+        this.#list.toggle();
+        if (!this.#list.shown) this.focusInput();
+      }}>${listIcon}</button>`;
   }
 
   /** The sign-in form of `sign-in="sms"`, while no visitor is signed in. */
@@ -336,6 +391,9 @@ export class SvcChatPanel extends SvcLocalizedElement implements PanelSettings {
     if (!store) {
       return html`<div part="notice">${this.tokenEndpoint || this.tokenProvider ? labels.connecting : labels.signInRequired}</div>`;
     }
+    if (this.#list.shown) {
+      return html`${unreachable}${this.#list.render(labels, this.language.tag, store.conversationId, store.running)}`;
+    }
     const { messages } = store;
     const newest = messages.at(-1);
     const content = this.#content;
@@ -347,7 +405,9 @@ export class SvcChatPanel extends SvcLocalizedElement implements PanelSettings {
       labels,
       agents: this.agents,
       imageHosts: this.#imageHosts(),
-      retry: (id) => void store.retry(id),
+      // A message in the outbox goes with those before it, in order.
+      retry: (id) => void (store.waiting.includes(id) ? store.sendWaiting() : store.retry(id)),
+      waiting: store.waiting,
       failedReply: newest && newest.role !== 'user' && newest.error ? newest.key : undefined,
       retryReply: () => this.#retryReply(store),
       lang: this.language.tag,
@@ -369,6 +429,7 @@ export class SvcChatPanel extends SvcLocalizedElement implements PanelSettings {
       ${store.connection === 'reconnecting' ? html`<div part="notice" role="status">${labels.reconnecting}</div>` : nothing}
       ${this.#errorNotice(store, labels)}
       <div part="messages" role="log" aria-live="off" aria-label=${labels.messageList} tabindex="0"
+        aria-busy=${running ? 'true' : 'false'}
         @scroll=${this.#scroll.onScroll}>
         ${store.loadingHistory ? html`<div class="history-note" role="status">${labels.loadingOlder}</div>` : nothing}
         ${
@@ -401,6 +462,7 @@ export class SvcChatPanel extends SvcLocalizedElement implements PanelSettings {
           .value=${this.composerText}
           @input=${(e: Event) => {
             this.composerText = (e.target as HTMLTextAreaElement).value;
+            this.#draft()?.save(this.composerText);
           }}
           @keydown=${(e: KeyboardEvent) => {
             if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) this.#submit(e);

@@ -138,6 +138,7 @@ export class SvcChat extends SvcPlainElement {
     workspace: {},
     token: {},
     tokenEndpoint: { attribute: 'token-endpoint' },
+    tokenCredentials: { attribute: 'token-credentials' },
     signIn: { attribute: 'sign-in' },
     mode: { reflect: true },
     theme: { reflect: true },
@@ -171,6 +172,12 @@ export class SvcChat extends SvcPlainElement {
   declare token?: string;
   /** URL of the site's backend that answers `POST` with `{ token, expires_at }`. */
   declare tokenEndpoint?: string;
+  /**
+   * Whether the `token-endpoint` request carries the page's cookies (fetch's `credentials`: `omit`,
+   * `same-origin`, the default, or `include` for an endpoint of another origin that knows the visitor by a
+   * cookie; it must answer CORS with credentials).
+   */
+  declare tokenCredentials?: RequestCredentials;
   /** `sms`: visitors sign in with a code sent by SMS. */
   declare signIn?: string;
   mode: ChatMode = 'inline';
@@ -248,6 +255,8 @@ export class SvcChat extends SvcPlainElement {
     // Inline, the chat shows at once; with a conversation to resume, its replies stream in while closed.
     if (this.mode !== 'launcher' || this.conversationId || persistedConversation(this)?.load()) void this.#load();
     else whenIdle(() => void this.#load());
+    // Open before a reload: open again.
+    if (this.mode === 'launcher' && persistedConversation(this, 'open')?.load()) this.open();
   }
 
   /** Loads the panel (once) and puts it in place; undefined if its module did not load. */
@@ -324,6 +333,7 @@ export class SvcChat extends SvcPlainElement {
   open(): void {
     if (this.opened) return;
     this.opened = true;
+    persistedConversation(this, 'open')?.save('1');
     this._unread = 0;
     void this.#load();
     this.emit('svc-open', {});
@@ -335,6 +345,7 @@ export class SvcChat extends SvcPlainElement {
   close(): void {
     if (!this.opened) return;
     this.opened = false;
+    persistedConversation(this, 'open')?.save(null);
     this.emit('svc-close', {});
     this.updateComplete.then(() => this.#launcher?.focus());
   }

@@ -30,3 +30,5 @@ export const thumbDownIcon = icon(
 );
 export const regenerateIcon = icon(svg`<path d="M20 12a8 8 0 1 1-2.3-5.7L20 8.6"/><path d="M20 3v5.6h-5.6"/>`);
 export const editIcon = icon(svg`<path d="M4 20h4L19 9a2.8 2.8 0 0 0-4-4L4 16z"/><path d="M13.5 6.5l4 4"/>`);
+/** The visitor's conversations: lines of a list. */
+export const listIcon = icon(svg`<path d="M8 6h12M8 12h12M8 18h12M4 6h.01M4 12h.01M4 18h.01"/>`);

@@ -196,6 +196,33 @@ export interface SendResult {
   results: SendResultEntry[];
 }
 
+/** The newest message of a conversation with text, as the conversation list previews it (our extension). */
+export interface ConversationPreview {
+  /** Who wrote it: the visitor, or an agent. */
+  role: 'user' | 'agent';
+  /** Its text, at most 200 characters. */
+  text: string;
+  agentName?: string;
+}
+
+/** One conversation of the caller's conversation list (`GET /conversations`, our extension). */
+export interface ConversationSummary {
+  id: string;
+  /** The first message's text (at most 80 characters) until renamed; null before a message with text. */
+  title: string | null;
+  agentIds: string[];
+  createdAt: string;
+  /** When its newest record was stored: the list's order, newest first. */
+  updatedAt: string;
+  lastMessage: ConversationPreview | null;
+}
+
+/** A page of the conversation list, newest first; `nextCursor` asks for the next page (null: the last). */
+export interface ConversationList {
+  conversations: ConversationSummary[];
+  nextCursor: string | null;
+}
+
 export type RecordSender = 'user' | 'assistant' | 'agent' | 'system';
 
 export interface ChatStreamRecord<R extends ChatRawEvent = ChatRawEvent> {

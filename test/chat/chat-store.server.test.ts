@@ -126,9 +126,9 @@ describe('ChatStore against the reference service', () => {
     await store.send('/error');
     const turn = await complete;
     assert.equal(turn.subtype, 'error');
-    assert.equal(turn.error, 'the demo agent failed on purpose (/error)');
-    assert.equal(store.messages.at(-1)?.error, 'the demo agent failed on purpose (/error)');
-    assert.equal(store.error, 'the demo agent failed on purpose (/error)');
+    assert.equal(turn.error, 'This reply failed on purpose, to show what a failed reply looks like.');
+    assert.equal(store.messages.at(-1)?.error, 'This reply failed on purpose, to show what a failed reply looks like.');
+    assert.equal(store.error, 'This reply failed on purpose, to show what a failed reply looks like.');
   });
 
   it('answers a form card, which stays answered after a reload', async () => {

@@ -141,6 +141,53 @@ describe('ChatStore: sending', () => {
     assert.equal(await store.retry(store.messages.at(-1)!.id), undefined, 'a sent message is not resent');
   });
 
+  it('keeps messages the service did not answer in an outbox, and sends them once, in order, under their keys', async () => {
+    const { api, store } = setup();
+    const unreachable = () => Promise.reject(new TypeError('Failed to fetch'));
+    api.sendAnswers.push(unreachable);
+    assert.equal(await store.send('first'), undefined);
+    // A second message waits behind the first, without trying: messages arrive in the order written.
+    assert.equal(await store.send('second'), undefined);
+    assert.deepEqual(
+      api.sent.map((r) => r.message),
+      ['first'],
+    );
+    assert.deepEqual(
+      store.waiting,
+      store.messages.map((m) => m.id),
+    );
+    assert.deepEqual(
+      store.messages.map((m) => m.status),
+      ['failed', 'failed'],
+    );
+    // Still unreachable: the first fails again and the second is not tried.
+    api.sendAnswers.push(unreachable);
+    await store.sendWaiting();
+    assert.deepEqual(
+      api.sent.map((r) => r.message),
+      ['first', 'first'],
+    );
+    assert.equal(store.waiting.length, 2);
+    // Back: both go, in order, each under the key of its first try; twice asked, once sent.
+    await Promise.all([store.sendWaiting(), store.sendWaiting()]);
+    await settle();
+    assert.deepEqual(
+      api.sent.map((r) => r.message),
+      ['first', 'first', 'first', 'second'],
+    );
+    assert.equal(api.keys[0], api.keys[1]);
+    assert.equal(api.keys[1], api.keys[2]);
+    assert.notEqual(api.keys[3], api.keys[0]);
+    assert.deepEqual(store.waiting, []);
+    assert.deepEqual(
+      store.messages.map((m) => [m.text, m.status]),
+      [
+        ['first', 'sent'],
+        ['second', 'sent'],
+      ],
+    );
+  });
+
   it('sends each message under a key of its own, and a retry under its first try’s key and request', async () => {
     const { api, store } = setup();
     // The first try of a new conversation's first message is lost on the way back; another message follows.

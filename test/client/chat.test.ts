@@ -7,6 +7,8 @@ import {
   type ChatStreamRecord,
   extractText,
   isInterrupt,
+  NotFoundError,
+  NotImplementedError,
   SvcClient,
 } from '../../src/index.js';
 import { abortOnceStreaming } from '../helpers/abort.js';
@@ -291,6 +293,41 @@ describe('client: chat', () => {
     assert.equal(bytes.subarray(0, 4).toString('latin1'), 'RIFF');
     assert.ok(audio.durationMs > 0);
     assert.equal((await client.chat.messageAudio('agent_echo', messageId, turn.conversationId)).cached, true);
+  });
+
+  it('lists, renames and deletes conversations: chat.listConversations, renameConversation, deleteConversation', async () => {
+    const client = await visitorClient(server, { agentId: 'agent_echo' });
+    const ids: string[] = [];
+    for (const text of ['first', 'second', 'third']) {
+      ids.push((await client.sendMessage(text, { newConversation: true })).conversationId);
+    }
+    const first = await client.chat.listConversations({ limit: 2 });
+    assert.deepEqual(
+      first.conversations.map((c) => [c.id, c.title, c.lastMessage?.text]),
+      [
+        [ids[2], 'third', 'Echo: third'],
+        [ids[1], 'second', 'Echo: second'],
+      ],
+    );
+    const rest = await client.chat.listConversations({ cursor: first.nextCursor! });
+    assert.deepEqual(
+      rest.conversations.map((c) => c.id),
+      [ids[0]],
+    );
+    assert.equal(rest.nextCursor, null);
+    assert.equal((await client.chat.renameConversation(ids[0]!, 'Renamed')).title, 'Renamed');
+    await client.chat.deleteConversation(ids[1]!);
+    assert.deepEqual(
+      (await client.chat.listConversations()).conversations.map((c) => [c.id, c.title]),
+      [
+        [ids[2], 'third'],
+        [ids[0], 'Renamed'],
+      ],
+    );
+    await assert.rejects(client.chat.deleteConversation(ids[1]!), NotFoundError);
+    await assert.rejects(client.chat.listConversations({ cursor: 'x' }), BadRequestError);
+    // The spec's reserved methods stay reserved (section 9).
+    assert.throws(() => client.listSessions(), NotImplementedError);
   });
 
   it('stores connector credentials; the values are never returned', async () => {

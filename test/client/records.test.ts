@@ -93,7 +93,10 @@ describe('client: record helpers on the demo agent’s records', () => {
   it('a failed turn ends with an error result', async () => {
     const turn = await demo('/error');
     assert.equal(turn.result?.type === 'result' && turn.result.subtype, 'error');
-    assert.equal(turn.result?.type === 'result' && turn.result.error, 'the demo agent failed on purpose (/error)');
+    assert.equal(
+      turn.result?.type === 'result' && turn.result.error,
+      'This reply failed on purpose, to show what a failed reply looks like.',
+    );
     assert.ok(isTurnComplete(turn.records.at(-1)!));
   });
 

@@ -109,6 +109,7 @@ describe("<svc-chat>'s parts in its panel", () => {
       'read-aloud.ts',
       'image-viewer.ts',
       'rich-content.ts',
+      'conversation-list.ts',
     ].flatMap((file) => {
       const source = readFileSync(`src/elements/${file}`, 'utf8');
       return [...source.matchAll(/\bpart=(?:"([^"$]+)"|\$\{[^}]*\? '([^']+)' : '([^']+)'\})/g)].flatMap((m) =>

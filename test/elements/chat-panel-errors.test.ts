@@ -32,7 +32,7 @@ describe('what the visitor reads when something fails', () => {
     ['zh-CN', zh.chat],
     ['ar', ar.chat],
   ] as const) {
-    it(`says a failed reply in one plain sentence with a Retry (${lang}); the detail goes to svc-error and the console`, async () => {
+    it(`says a failed reply with the agent's name and the service's sentence, with a Retry (${lang}); also to svc-error and the console`, async () => {
       const { url } = await service();
       const { token } = await mintVisitorSession();
       const el = await fixture<SvcChat>(html`<div style="height: 600px"><svc-chat base-url=${url} token=${token}
@@ -43,13 +43,14 @@ describe('what the visitor reads when something fails', () => {
         await el.send('/error');
         await done;
         const failed = await until(() => part(el, 'message-error'), 'the failed reply');
-        const detail = 'the demo agent failed on purpose (/error)';
+        const detail = 'This reply failed on purpose, to show what a failed reply looks like.';
         expect(errors.events.map((e) => e.message)).to.deep.equal([detail]);
         expect(errors.logged.some((line) => line.includes(detail))).to.equal(true);
-        expect(shownText(panelRoot(el))).not.to.contain('on purpose');
+        // The service's sentence (written for visitors), by the agent whose reply failed, once.
         const retry = failed.querySelector<HTMLButtonElement>('[part~=retry-button]')!;
-        expect(shownText(failed)).to.equal(`${labels.replyFailed} ${labels.retry}`);
-        expect(shownText(panelRoot(el)).split(labels.replyFailed)).to.have.length(2, 'said once');
+        const said = labels.replyFailedBy('Aria', detail);
+        expect(shownText(failed)).to.equal(`${said} ${labels.retry}`);
+        expect(shownText(panelRoot(el)).split(detail)).to.have.length(2, 'said once');
         expect(parts(el, 'notice')).to.have.length(0);
         if (lang === 'zh-CN') await visualDiff(el.parentElement!, 'reply-failed-zh-CN');
         const again = oneEvent(el, 'svc-message-sent');

@@ -66,6 +66,7 @@ describe('<svc-chat> with the keyboard alone', () => {
     await until(() => parts(el, 'starter-prompt').length === 4, 'the starter prompts');
     const stops = tabStops(panel);
     expect(stops.map(nameOf)).to.deep.equal([
+      'button[part=list-button]',
       'button[part=new-button]',
       'button[part=close-button]',
       'div[part=messages]',

@@ -74,7 +74,13 @@ describe('<svc-chat> for screen readers', () => {
     const changes = recordChanges(el);
     const complete = oneEvent(el, 'svc-turn-complete');
     typeAndSend(el, '/markdown');
+    // While the reply streams in, the log says it is busy: a screen reader waits instead of reading pieces.
+    await until(
+      () => parts(el, 'message-agent').some((m) => m.textContent?.trim()) && log.getAttribute('aria-busy') === 'true',
+      'the log busy while a reply streams',
+    );
     await complete;
+    await until(() => log.getAttribute('aria-busy') === 'false', 'the log no longer busy');
     const announcer = part(el, 'announcer')!;
     await until(() => announcer.textContent, 'the announcement');
     changes.stop();
@@ -121,7 +127,7 @@ describe('<svc-chat> for screen readers', () => {
     typeAndSend(el, '/error');
     const error = await waitFor<HTMLElement>(el, '[part~=message-error]', 'the failure');
     expect(error.getAttribute('role')).to.equal('alert');
-    expect(error.textContent).to.contain('The reply failed.');
+    expect(error.textContent).to.contain('Aria could not reply. This reply failed on purpose');
     await idle(el);
     expect(part(el, 'announcer')!.textContent, 'a failure is not announced twice').to.equal(before);
   });

@@ -12,7 +12,7 @@ import addFormats from 'ajv-formats';
 import { createParser } from 'eventsource-parser';
 import openapiTS, { astToString } from 'openapi-typescript';
 import type { ChatStreamRecord } from '../../src/protocol/types.js';
-import { readTurn, sendAndRead, sessionToken } from '../helpers/conversation.js';
+import { readTurn, send, sendAndRead, sessionToken } from '../helpers/conversation.js';
 import { type ApiInit, api, startTestServer, type TestServer } from '../helpers/server.js';
 import { openSse } from '../helpers/sse.js';
 import { codeFor, provision, uniquePhone, uniqueRef } from '../helpers/workspace.js';
@@ -511,6 +511,39 @@ describe('the OpenAPI document, checked by third-party tools against the live se
     await check('listFeedback', '/workspaces/acme/feedback', { token: 'pk_alice' }, 401);
     await check('agentPrompts', '/agents/agent_echo/prompts', { token: 'pk_alice' }, 200);
     await check('agentPrompts', '/agents/agent_nobody/prompts', { token: 'pk_alice' }, 404);
+  });
+
+  it('the conversation list: list, rename, delete', async () => {
+    const doomed = await sendAndRead(server, 'pk_alice', {
+      message: 'bye',
+      targetAgentIds: ['agent_echo'],
+      newConversation: true,
+    });
+    const page = await check('listConversations', '/conversations?limit=1', { token: 'pk_alice' }, 200);
+    assert.ok(page.body.nextCursor, 'alice has more than one conversation by now');
+    const next = `/conversations?cursor=${encodeURIComponent(page.body.nextCursor)}`;
+    await check('listConversations', next, { token: 'pk_alice' }, 200);
+    await check('listConversations', '/conversations?cursor=x', { token: 'pk_alice' }, 400, true);
+    await check('listConversations', '/conversations?limit=101', { token: 'pk_alice' }, 400, true);
+    await check('listConversations', '/conversations', { token: 'sk_acme_1' }, 401);
+    const { conversationId } = demo;
+    const patch = (json: unknown, token = 'pk_alice'): ApiInit => ({ method: 'PATCH', token, json });
+    await check('renameConversation', `/conversations/${conversationId}`, patch({ title: 'Every record' }), 200);
+    await check('renameConversation', `/conversations/${conversationId}`, patch({ title: ' ' }), 400);
+    await check('renameConversation', `/conversations/${conversationId}`, patch({ title: 5 }), 400, true);
+    await check('renameConversation', `/conversations/${conversationId}`, patch({ title: 'x' }, 'pk_bob'), 404);
+    const slow = await send(server, 'pk_alice', {
+      message: '/slow 5',
+      targetAgentIds: ['agent_demo'],
+      newConversation: true,
+    });
+    const slowPath = `/conversations/${slow.conversationId}`;
+    await check('deleteConversation', slowPath, { method: 'DELETE', token: 'pk_alice' }, 409);
+    await api(server.url, `${slowPath}/interrupt`, { method: 'POST', token: 'pk_alice' });
+    const doomedPath = `/conversations/${doomed.sent.conversationId}`;
+    await check('deleteConversation', doomedPath, { method: 'DELETE', token: 'pk_bob' }, 404);
+    await check('deleteConversation', doomedPath, { method: 'DELETE', token: 'pk_alice' }, 204);
+    await check('deleteConversation', doomedPath, { method: 'DELETE', token: 'pk_alice' }, 404);
   });
 
   it('files, payments, audio and connector credentials', async () => {

@@ -276,7 +276,7 @@ describe('demo runtime', () => {
     const result = resultOf(records);
     assert.equal(result.subtype, 'error');
     assert.equal(result.is_error, true);
-    assert.equal(result.error, 'the demo agent failed on purpose (/error)');
+    assert.equal(result.error, 'This reply failed on purpose, to show what a failed reply looks like.');
     assert.match(replyText(records), /Trying something/);
     assert.equal(statuses(records).at(-1), 'idle');
     const next = await sendAndRead(server, token, { message: '/help', conversationId: sent.conversationId });

@@ -48,8 +48,34 @@ export interface ContentLabels {
   handover: (from: string, to: string, task: string) => string;
 }
 
+/** Strings of the chat's list of conversations, its outbox and its failed replies. Part of `ChatLabels`. */
+export interface ConversationLabels {
+  /** The header button that shows the list, and the list's heading. */
+  conversations: string;
+  /** The header button that goes back from the list to the conversation. */
+  backToChat: string;
+  loadingConversations: string;
+  noConversations: string;
+  conversationsFailed: string;
+  moreConversations: string;
+  /** The title of a conversation with no text yet. */
+  untitled: string;
+  rename: string;
+  renameConversation: (title: string) => string;
+  saveTitle: string;
+  cancel: string;
+  delete: string;
+  deleteConversation: (title: string) => string;
+  confirmDelete: (title: string) => string;
+  deleteWhileRunning: string;
+  /** A reply that failed: the agent's name and the service's sentence. */
+  replyFailedBy: (name: string, reason: string) => string;
+  /** A message kept while the service cannot be reached: it goes by itself once it can. */
+  waitingToSend: string;
+}
+
 /** Every string `<svc-chat>` (and `<svc-sms-sign-in>`) shows. */
-export interface ChatLabels extends ContentLabels {
+export interface ChatLabels extends ContentLabels, ConversationLabels {
   title: string;
   placeholder: string;
   send: string;

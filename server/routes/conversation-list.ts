@@ -1,0 +1,197 @@
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { ConversationList, ConversationSummary } from '@svc/agent-sdk/protocol';
+import { z } from 'zod';
+import { CONVERSATION_REFUSALS, ownConversation, security, USER_REFUSALS, userHook } from '../http/auth.js';
+import { badRequest, conflict } from '../http/errors.js';
+import { described, documented } from '../http/openapi.js';
+import type { AppContext } from '../services/context.js';
+import {
+  deleteConversation,
+  type ListPosition,
+  listConversations,
+  listedConversation,
+  renameConversation,
+} from '../store/conversation-rows.js';
+import { isTurnRunning } from '../store/turn-rows.js';
+import { idParams } from './conversation-schemas.js';
+import type { ZodApp } from './route-module.js';
+
+/*
+ * Our extension for what visitors expect of a chat (docs/protocol.md "Conversation list"): the caller's
+ * conversations, newest first, a page at a time; renaming one; deleting one. Owner-only like every
+ * conversation route: another user's conversation is 404 `conversation not found`.
+ */
+
+const RUNNING = 'a reply is still running in this conversation';
+
+const SUMMARY_EXAMPLE: ConversationSummary = {
+  id: 'c_Wd3Rt6Yu9Io2Pa5Sd8Fg1H',
+  title: 'What can you do?',
+  agentIds: ['agent_demo'],
+  createdAt: '2026-11-26T09:14:03.120Z',
+  updatedAt: '2026-11-26T09:14:05.871Z',
+  lastMessage: { role: 'agent', text: 'I answer slash commands: /help lists them.', agentName: 'Demo' },
+};
+
+const conversationSummary = described(
+  'A conversation as the list shows it.',
+  z.object({
+    id: z.string(),
+    title: z
+      .string()
+      .nullable()
+      .describe('The first message (at most 80 characters) until renamed; null before a message with text.'),
+    agentIds: z.array(z.string()),
+    createdAt: z.string().describe('When it began (ISO 8601).'),
+    updatedAt: z.string().describe('When its newest record was stored: the order of the list.'),
+    lastMessage: z
+      .object({
+        role: z.enum(['user', 'agent']),
+        text: z.string().describe('At most 200 characters, whitespace as single spaces.'),
+        agentName: z.string().optional(),
+      })
+      .nullable()
+      .describe('The newest message with text (a card answer is none); null before one.'),
+  }),
+  SUMMARY_EXAMPLE,
+);
+
+/** A page's end as the client carries it: the position's record id and conversation id. */
+const CURSOR = /^(\d{1,15})\.(c_[A-Za-z0-9_-]{1,64})$/;
+const cursorOf = (p: ListPosition) => `${p.lastRecord}.${p.id}`;
+
+function positionOf(cursor: string | undefined): ListPosition | undefined {
+  if (cursor === undefined) return undefined;
+  const match = CURSOR.exec(cursor);
+  if (!match) throw badRequest('invalid cursor');
+  return { lastRecord: Number(match[1]), id: match[2]! };
+}
+
+const titleBody = described(
+  'The new title.',
+  z.object({
+    title: z
+      .string()
+      .transform((t) => t.replace(/\s+/g, ' ').trim())
+      .pipe(z.string().min(1).max(200))
+      .describe('1 to 200 characters once whitespace runs are one space and the ends are trimmed.'),
+  }),
+  { title: 'Trip to Hangzhou' },
+);
+
+export default function conversationListRoutes(app: ZodApp, ctx: AppContext) {
+  app.addHook('onRequest', userHook(ctx.db));
+  const tags = ['conversations'];
+
+  app.get(
+    '/conversations',
+    {
+      schema: {
+        tags,
+        operationId: 'listConversations',
+        summary: "List the caller's conversations",
+        description:
+          "The caller's conversations (for a session token, those of its workspace), the one with the newest " +
+          'record first, `limit` at a time. `nextCursor` asks for the next page; a conversation that gains a ' +
+          'record while the list is paged moves to the top, so it is not met twice.',
+        security: security.user,
+        querystring: z.object({
+          cursor: documented(z.string(), {
+            pattern: CURSOR.source,
+            description: 'The `nextCursor` of the page before (default: the first page).',
+          }).optional(),
+          limit: z.coerce.number().int().min(1).max(100).default(20).describe('At most this many conversations.'),
+        }),
+        response: {
+          200: described(
+            'A page of the list, newest first.',
+            z.object({
+              conversations: z.array(conversationSummary),
+              nextCursor: z.string().nullable().describe('The cursor of the next page; null on the last page.'),
+            }),
+            { conversations: [SUMMARY_EXAMPLE], nextCursor: null },
+          ),
+        },
+        refusals: [
+          USER_REFUSALS,
+          {
+            400: {
+              'invalid cursor': '`cursor` is not a `nextCursor` of this route.',
+              'querystring/limit Number must be less than or equal to 100': '`limit` out of 1 to 100 (zod words each).',
+            },
+          },
+        ],
+      },
+    },
+    async (req): Promise<ConversationList> => {
+      const from = positionOf(req.query.cursor);
+      const { userId, workspaceId } = req.caller;
+      const page = await listConversations(ctx.db, userId, workspaceId, from, req.query.limit);
+      return { conversations: page.conversations, nextCursor: page.next ? cursorOf(page.next) : null };
+    },
+  );
+
+  app.patch(
+    '/conversations/:id',
+    {
+      schema: {
+        tags,
+        operationId: 'renameConversation',
+        summary: 'Rename a conversation',
+        description: 'Sets the title the list shows; the messages are not changed.',
+        security: security.user,
+        params: idParams,
+        body: titleBody,
+        response: { 200: conversationSummary },
+        refusals: [
+          USER_REFUSALS,
+          CONVERSATION_REFUSALS,
+          {
+            400: {
+              'body/title Required': 'No `title`.',
+              'body/title String must contain at least 1 character(s)': 'A title of nothing but whitespace.',
+              'body/title String must contain at most 200 character(s)': 'A title over 200 characters.',
+            },
+          },
+        ],
+      },
+    },
+    async (req): Promise<ConversationSummary> => {
+      const { id } = await ownConversation(ctx.db, req.caller, req.params.id);
+      await renameConversation(ctx.db, id, req.body.title);
+      return (await listedConversation(ctx.db, id))!;
+    },
+  );
+
+  app.delete(
+    '/conversations/:id',
+    {
+      schema: {
+        tags,
+        operationId: 'deleteConversation',
+        summary: 'Delete a conversation',
+        description:
+          'Deletes the conversation, its records and the files its agents wrote; its id then answers 404 ' +
+          '`conversation not found` everywhere. Refused while a reply runs: interrupt it first.',
+        security: security.user,
+        params: idParams,
+        response: { 204: described('Deleted.', z.null()) },
+        refusals: [
+          USER_REFUSALS,
+          CONVERSATION_REFUSALS,
+          { 409: { [RUNNING]: 'A turn is running: interrupt it first.' } },
+        ],
+      },
+    },
+    async (req, reply) => {
+      const { id } = await ownConversation(ctx.db, req.caller, req.params.id);
+      await ctx.db.transaction(async (tx) => {
+        if (await isTurnRunning(tx, id)) throw conflict(RUNNING);
+        await deleteConversation(tx, id);
+      });
+      await rm(join(ctx.filesDir, 'conversations', id), { recursive: true, force: true });
+      return reply.code(204).send(null);
+    },
+  );
+}

@@ -1,0 +1,188 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { ConversationSummary } from '../../src/protocol/types.js';
+import { send, sendAndRead, sessionToken } from '../helpers/conversation.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+
+/** The conversation list of our own (docs/protocol.md "Conversation list"), over HTTP, on either database. */
+describe('conversation list: list with a cursor, rename, delete; owner-only', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer();
+  });
+  after(() => server.close());
+
+  const list = (token: string, query = '') => server.api(`/conversations${query}`, { token });
+
+  /** Every conversation of the list, a page of `limit` at a time. */
+  async function all(token: string, limit: number): Promise<{ pages: number; items: ConversationSummary[] }> {
+    const items: ConversationSummary[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const res = await list(token, `?limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      items.push(...res.body.conversations);
+      cursor = res.body.nextCursor;
+      pages++;
+    } while (cursor);
+    return { pages, items };
+  }
+
+  it('lists the caller’s conversations newest first, titled by the first message, with the last message', async () => {
+    const { token } = await sessionToken(server);
+    const ids: string[] = [];
+    for (const message of ['First question\n  about   trains', 'Second', 'Third']) {
+      const { sent } = await sendAndRead(server, token, {
+        message,
+        targetAgentIds: ['agent_echo'],
+        newConversation: true,
+      });
+      ids.push(sent.conversationId);
+    }
+    // The first conversation gains a message: it moves to the top, its title stays its first message.
+    await sendAndRead(server, token, { message: 'and buses', conversationId: ids[0] });
+
+    const res = await list(token);
+    assert.equal(res.status, 200);
+    assert.equal(res.body.nextCursor, null);
+    const got: ConversationSummary[] = res.body.conversations;
+    assert.deepEqual(
+      got.map((c) => c.id),
+      [ids[0], ids[2], ids[1]],
+    );
+    const [first] = got;
+    assert.equal(first!.title, 'First question about trains');
+    assert.deepEqual(first!.agentIds, ['agent_echo']);
+    assert.deepEqual(first!.lastMessage, { role: 'agent', text: 'Echo: and buses', agentName: 'Echo' });
+    assert.ok(Date.parse(first!.updatedAt) >= Date.parse(first!.createdAt));
+    assert.ok(Date.parse(got[1]!.updatedAt) <= Date.parse(first!.updatedAt));
+  });
+
+  it('pages with a cursor: every conversation once, in order', async () => {
+    const { token } = await sessionToken(server);
+    const ids: string[] = [];
+    for (let i = 0; i < 7; i++) {
+      ids.push(
+        (await send(server, token, { message: `n${i}`, targetAgentIds: ['agent_echo'], newConversation: true }))
+          .conversationId,
+      );
+    }
+    const { pages, items } = await all(token, 3);
+    assert.equal(pages, 3);
+    assert.deepEqual(
+      items.map((c) => c.id),
+      ids.reverse(),
+    );
+    assert.equal((await list(token, '?cursor=nonsense')).body.detail, 'invalid cursor');
+    assert.equal((await list(token, '?limit=0')).status, 400);
+    assert.equal((await list(token, '?limit=101')).status, 400);
+  });
+
+  it('a long first message is cut to 80 characters, the preview to 200; a card answer is no preview', async () => {
+    const { token } = await sessionToken(server);
+    const long = 'word '.repeat(100);
+    const { sent } = await sendAndRead(server, token, {
+      message: long,
+      targetAgentIds: ['agent_echo'],
+      newConversation: true,
+    });
+    const [summary] = (await list(token)).body.conversations as ConversationSummary[];
+    assert.equal(summary!.id, sent.conversationId);
+    assert.equal(summary!.title!.length, 80);
+    assert.ok(summary!.title!.endsWith('…'));
+    assert.equal(summary!.lastMessage!.text.length, 200);
+    await sendAndRead(server, token, {
+      message: '',
+      conversationId: sent.conversationId,
+      toolAction: true,
+      metadata: { infoCollect: { action: 'skip' } },
+    });
+    const [again] = (await list(token)).body.conversations as ConversationSummary[];
+    assert.equal(again!.lastMessage!.role, 'agent', 'the answer of a card is not what the list previews');
+  });
+
+  it('renames a conversation; whitespace only or over 200 characters is refused', async () => {
+    const { token } = await sessionToken(server);
+    const { sent } = await sendAndRead(server, token, {
+      message: 'hi',
+      targetAgentIds: ['agent_echo'],
+      newConversation: true,
+    });
+    const { conversationId } = sent;
+    const rename = (title: unknown, who = token, id = conversationId) =>
+      server.api(`/conversations/${id}`, { method: 'PATCH', token: who, json: { title } });
+    const renamed = await rename('  Trip   to Hangzhou ');
+    assert.equal(renamed.status, 200, JSON.stringify(renamed.body));
+    assert.equal(renamed.body.title, 'Trip to Hangzhou');
+    assert.equal(renamed.body.id, conversationId);
+    assert.equal((await list(token)).body.conversations[0].title, 'Trip to Hangzhou');
+    // A later message does not change a title that was given.
+    await sendAndRead(server, token, { message: 'more', conversationId });
+    assert.equal((await list(token)).body.conversations[0].title, 'Trip to Hangzhou');
+    assert.deepEqual((await rename('   ')).body, { detail: 'body/title String must contain at least 1 character(s)' });
+    assert.equal((await rename('x'.repeat(201))).status, 400);
+    assert.deepEqual((await rename(undefined)).body, { detail: 'body/title Required' });
+  });
+
+  it('deletes a conversation: gone from the list and from every route; refused while a reply runs', async () => {
+    const { token } = await sessionToken(server);
+    const kept = await send(server, token, { message: 'keep', targetAgentIds: ['agent_echo'], newConversation: true });
+    const { sent } = await sendAndRead(server, token, {
+      message: 'bye',
+      targetAgentIds: ['agent_echo'],
+      newConversation: true,
+    });
+    const id = sent.conversationId;
+    const del = (who = token) => server.api(`/conversations/${id}`, { method: 'DELETE', token: who });
+    assert.equal((await del()).status, 204);
+    assert.deepEqual(
+      (await list(token)).body.conversations.map((c: ConversationSummary) => c.id),
+      [kept.conversationId],
+    );
+    assert.deepEqual((await server.api(`/conversations/${id}/history`, { token })).body, {
+      detail: 'conversation not found',
+    });
+    const again = await server.api('/conversations/send', {
+      method: 'POST',
+      token,
+      json: { message: 'again', conversationId: id },
+    });
+    assert.deepEqual([again.status, again.body.detail], [404, 'conversation not found']);
+    assert.equal((await del()).status, 404);
+
+    const slow = await send(server, token, {
+      message: '/slow 5',
+      targetAgentIds: ['agent_demo'],
+      newConversation: true,
+    });
+    const running = await server.api(`/conversations/${slow.conversationId}`, { method: 'DELETE', token });
+    assert.deepEqual(
+      [running.status, running.body],
+      [409, { detail: 'a reply is still running in this conversation' }],
+    );
+    await server.api(`/conversations/${slow.conversationId}/interrupt`, { method: 'POST', token });
+  });
+
+  it('is owner-only: another user lists none of them, renames and deletes nothing (404)', async () => {
+    const alice = await sessionToken(server);
+    const bob = await sessionToken(server);
+    const { conversationId } = await send(server, alice.token, {
+      message: 'mine',
+      targetAgentIds: ['agent_echo'],
+      newConversation: true,
+    });
+    assert.deepEqual((await list(bob.token)).body, { conversations: [], nextCursor: null });
+    const rename = await server.api(`/conversations/${conversationId}`, {
+      method: 'PATCH',
+      token: bob.token,
+      json: { title: 'x' },
+    });
+    assert.deepEqual([rename.status, rename.body.detail], [404, 'conversation not found']);
+    const del = await server.api(`/conversations/${conversationId}`, { method: 'DELETE', token: bob.token });
+    assert.deepEqual([del.status, del.body.detail], [404, 'conversation not found']);
+    assert.equal((await list(alice.token)).body.conversations[0].title, 'mine');
+    assert.equal((await list('sk_acme_1')).body.detail, 'session token or personal API key required');
+    assert.equal((await list('')).status, 401);
+  });
+});
