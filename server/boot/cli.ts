@@ -92,6 +92,14 @@ const SETTINGS: Setting[] = [
     meaning: 'where visitors reach the service: the origin (and path) of pay and file links',
   },
   {
+    flag: 'link-host',
+    arg: 'HOST[:PORT]',
+    env: 'SVC_LINK_HOSTS',
+    shown: 'none: the addresses listened on',
+    meaning: 'a Host that may name pay and file links besides the addresses listened on; repeat it for several',
+    kind: 'repeated',
+  },
+  {
     flag: 'trust-proxy',
     arg: 'LIST',
     env: 'SVC_TRUST_PROXY',
@@ -237,6 +245,7 @@ async function main() {
     filesDir: text('files-dir'),
     demo: settings.get('demo') as boolean,
     publicUrl: text('public-url'),
+    linkHosts: settings.get('link-host') as string[],
     trustProxy: text('trust-proxy'),
     quotas: Object.fromEntries((settings.get('quota') as string[]).map(parseQuota)),
     log: { level, pretty: format === 'pretty' },

@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../http/app.js';
 import { errorText } from '../http/errors.js';
 import { DEFAULT_OVERLOAD, type OverloadOptions } from '../http/overload.js';
-import { publicUrlOption } from '../http/public-url.js';
+import { linkHostOption, linkHostsFor, publicUrlOption } from '../http/public-url.js';
 import type { ModelOptions } from '../runtimes/model/options.js';
 import type { AppContext } from '../services/context.js';
 import { Drain } from '../services/drain.js';
@@ -55,6 +55,11 @@ export interface ServiceOptions {
   /** Where visitors reach the service: the origin (and path) of the links it hands out. */
   publicUrl?: string;
   /**
+   * Without `publicUrl`, names besides the addresses listened on that a request's `Host` may give links
+   * (`--link-host`: `host[:port]`); any other `Host` gets links to the service's own address.
+   */
+  linkHosts?: string[];
+  /**
    * The addresses of reverse proxies whose `X-Forwarded-For` names the client (Fastify's `trustProxy`: a
    * comma-separated list of addresses or CIDR ranges). Without it, the client is the TCP peer.
    */
@@ -95,6 +100,7 @@ export interface RunningService {
  */
 export async function startService(options: ServiceOptions = {}): Promise<RunningService> {
   const publicUrl = options.publicUrl === undefined ? undefined : publicUrlOption(options.publicUrl);
+  options.linkHosts?.forEach(linkHostOption);
   const location = options.db ?? ':memory:';
   if (location !== ':memory:' && !isPostgresUrl(location)) mkdirSync(dirname(resolve(location)), { recursive: true });
   const db = await openDb(location);
@@ -141,6 +147,8 @@ async function serve(db: Db, options: ServiceOptions): Promise<RunningService> {
     maxUploadBytes: options.maxUploadBytes ?? 20 * 1024 * 1024,
     quotas,
     publicUrl: options.publicUrl,
+    // Set once the service listens, before any request.
+    linkHosts: { names: new Set(), own: '', warned: new Set() },
     secret: await serverSecret(db),
     sms: options.smsOutbox ? outboxSender(options.smsOutbox) : logSender(log),
     speech: espeakSynthesizer(),
@@ -189,6 +197,7 @@ async function serve(db: Db, options: ServiceOptions): Promise<RunningService> {
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  ctx.linkHosts = linkHostsFor(host, port ?? 0, options.linkHosts);
   const close = async () => {
     await app.close();
     await db.close();

@@ -1,3 +1,4 @@
+import type { LinkHosts } from '../http/public-url.js';
 import type { Db } from '../store/db.js';
 import type { TurnRegistry } from '../turns/registry.js';
 import type { Drain } from './drain.js';
@@ -29,9 +30,11 @@ export interface AppContext {
   quotas: Quotas;
   /**
    * Where visitors reach the service (`--public-url`), for the links it hands out (pay pages, uploads);
-   * without it, links use the request's validated `Host`.
+   * without it, links use the request's `Host` when it names this service (`linkHosts`).
    */
   publicUrl?: string;
+  /** Without `publicUrl`: the hosts links may name (the addresses listened on, `--link-host`), else `own`. */
+  linkHosts: LinkHosts;
   /** 32 bytes; encrypts stored connector credentials and keys the hashes of SMS codes. */
   secret: Buffer;
   sms: SmsSender;
