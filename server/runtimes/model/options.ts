@@ -1,7 +1,12 @@
 import { z } from 'zod';
+import type { AgentRow } from '../../store/agent-rows.js';
 
-/** What names an MCP server: its tools' prefix, the key of its `mcpTokens` entry and its connector type. */
-export const MCP_SERVER_NAME = /^[A-Za-z0-9_-]{1,32}$/;
+/**
+ * What names an MCP server: its tools' prefix, the key of its `mcpTokens` entry and its card's connector
+ * type: a connector type id (`CONNECTOR_TYPE_ID` of the protocol: one rule everywhere) of at most 32
+ * characters.
+ */
+export const MCP_SERVER_NAME = /^[a-z0-9][a-z0-9_-]{0,31}$/;
 
 /**
  * A `model` agent's settings, as the fixture gives them (docs/server.md, "The model runtime"). The key is
@@ -44,6 +49,41 @@ export const MODEL_OPTION_KEYS = Object.keys(modelOptionsSchema.shape) as (keyof
 /** Picks the model settings out of a fixture agent (its other fields are the agent's own). */
 export function modelOptionsOf(agent: Partial<Record<string, unknown>>): ModelOptions {
   return Object.fromEntries(MODEL_OPTION_KEYS.flatMap((key) => (agent[key] === undefined ? [] : [[key, agent[key]]])));
+}
+
+/** The MCP servers an agent's settings name (none for an agent of another runtime or without settings). */
+export function mcpServersOf(agent: AgentRow): NonNullable<ModelOptions['mcp_servers']> {
+  if (agent.runtime !== 'model' || !agent.options) return [];
+  try {
+    return modelOptionsSchema.safeParse(JSON.parse(agent.options)).data?.mcp_servers ?? [];
+  } catch {
+    return [];
+  }
+}
+
+/** A server's URL as a credential is bound to it: origin and path. */
+export const serverAddress = (url: string): string => {
+  const parsed = new URL(url);
+  return `${parsed.origin}${parsed.pathname}`;
+};
+
+/**
+ * The visitor's `mcpTokens` a delegated agent may use: those whose server the delegating agent and it both
+ * name alike at the same URL (origin and path). A token is never sent to another URL than the one it was
+ * given for.
+ */
+export function tokensForDelegate(
+  tokens: Record<string, string>,
+  from: AgentRow,
+  to: AgentRow,
+): Record<string, string> {
+  const given = new Map(mcpServersOf(from).map((server) => [server.name, serverAddress(server.url)]));
+  const same = new Set(
+    mcpServersOf(to)
+      .filter((server) => given.get(server.name) === serverAddress(server.url))
+      .map((server) => server.name),
+  );
+  return Object.fromEntries(Object.entries(tokens).filter(([name]) => same.has(name)));
 }
 
 export const DEFAULT_IDLE_TIMEOUT_MS = 60_000;

@@ -36,7 +36,9 @@ export const modelRuntime: Runtime = {
     const cards = cardTools(input.agent, input.workspaceAgents, input.delegatedBy !== undefined);
     const mcp = await McpToolset.connect(
       options.mcp_servers ?? [],
-      async (server) => input.mcpTokens[server] ?? (await io.connectorCredentials(server))?.token,
+      async (server) =>
+        (Object.hasOwn(input.mcpTokens, server.name) ? input.mcpTokens[server.name] : undefined) ??
+        (await io.serverCredentials(server.url))?.token,
       { signal: io.signal, log },
     );
     try {
@@ -201,8 +203,12 @@ function parseCall(raw: { name: string; arguments: string }): Call {
   return { id, name: raw.name, input: {}, error: 'The arguments were not a JSON object.' };
 }
 
-/** The card that asks the visitor for an MCP server's token (stored encrypted as the connector's `token`). */
-function connectorCard(server: { name: string; description?: string }): ToolUseBlock {
+/**
+ * The card that asks the visitor for an MCP server's token: it names the server's host (`server`), and the
+ * token is saved for that server alone (its workspace and URL), encrypted, as the connector's `token`.
+ */
+function connectorCard(server: { name: string; url: string; description?: string }): ToolUseBlock {
+  const host = new URL(server.url).host;
   return {
     type: 'tool_use',
     id: randomId('toolu', 12),
@@ -210,7 +216,8 @@ function connectorCard(server: { name: string; description?: string }): ToolUseB
     input: {
       connectorTypeId: server.name,
       name: server.name,
-      description: `${server.description ?? server.name} needs your access token. It is stored encrypted and used only for your requests.`,
+      server: host,
+      description: `${server.description ?? server.name} (${host}) needs your access token. It is stored encrypted and used only for your requests to ${host}.`,
       fields: [{ name: 'token', label: 'Access token', secret: true, required: true }],
     },
   };
