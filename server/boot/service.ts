@@ -14,6 +14,7 @@ import { Metrics } from '../services/metrics.js';
 import { OpenStreams } from '../services/open-streams.js';
 import { PaymentOrders } from '../services/payment-orders.js';
 import { RecordLog } from '../services/record-log.js';
+import type { SmsChallenge } from '../services/sms-challenge.js';
 import { logSender, outboxSender } from '../services/sms-sender.js';
 import { espeakSynthesizer } from '../services/speech.js';
 import { sweepUploads } from '../services/uploads.js';
@@ -59,6 +60,11 @@ export interface ServiceOptions {
    * (`--link-host`: `host[:port]`); any other `Host` gets links to the service's own address.
    */
   linkHosts?: string[];
+  /**
+   * The challenge a visitor answers before a code goes to a new number once a workspace nears its daily SMS
+   * cap (`--sms-challenge-url` makes a `siteverify` one); without it, only the shares of the cap apply.
+   */
+  smsChallenge?: SmsChallenge;
   /**
    * The addresses of reverse proxies whose `X-Forwarded-For` names the client (Fastify's `trustProxy`: a
    * comma-separated list of addresses or CIDR ranges). Without it, the client is the TCP peer.
@@ -151,6 +157,7 @@ async function serve(db: Db, options: ServiceOptions): Promise<RunningService> {
     linkHosts: { names: new Set(), own: '', warned: new Set() },
     secret: await serverSecret(db),
     sms: options.smsOutbox ? outboxSender(options.smsOutbox) : logSender(log),
+    smsChallenge: options.smsChallenge,
     speech: espeakSynthesizer(),
     heartbeatMs: options.heartbeatMs ?? 15000,
     demoApiKey: options.demo ? () => seedDemo(db) : undefined,

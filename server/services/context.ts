@@ -7,6 +7,7 @@ import type { Metrics } from './metrics.js';
 import type { OpenStreams } from './open-streams.js';
 import type { PaymentOrders } from './payment-orders.js';
 import type { RecordLog } from './record-log.js';
+import type { SmsChallenge } from './sms-challenge.js';
 import type { SmsSender } from './sms-sender.js';
 import type { SpeechSynthesizer } from './speech.js';
 
@@ -38,6 +39,8 @@ export interface AppContext {
   /** 32 bytes; encrypts stored connector credentials and keys the hashes of SMS codes. */
   secret: Buffer;
   sms: SmsSender;
+  /** The operator's challenge for SMS codes to new numbers near the daily cap, if any. */
+  smsChallenge?: SmsChallenge;
   /** Reads agent replies aloud (messageAudio). */
   speech: SpeechSynthesizer;
   /** Interval of SSE comment heartbeats. */
