@@ -244,6 +244,23 @@ describe('model runtime: cards', () => {
     assert.ok(!JSON.stringify(requests()[1]!.body).includes('ghp_secret_value'), 'the model never sees the secret');
   });
 
+  it('a request_payment of 3 decimals goes back to the model as a tool error; the turn goes on', async () => {
+    model.script(
+      { toolCalls: [call('request_payment', { amount_cny: 9.999, title: 'Pro plan' })] },
+      {
+        text: 'Sorry, let me fix the amount.',
+        toolCalls: [call('request_payment', { amount_cny: 10, title: 'Pro plan' })],
+      },
+    );
+    const { conversation } = await chat('agent_ada');
+    const asked = await conversation.send('I want the pro plan');
+    assert.equal(resultOf(asked)?.subtype, 'success');
+    assert.equal(asked.records.map(extractPaymentGate).find(Boolean)?.amountCny, 10);
+    const error = requests()[1]!.body.messages.at(-1);
+    assert.equal(error.role, 'tool');
+    assert.match(error.content, /at most 2 decimal places/);
+  });
+
   it('a request_payment call shows a payment card; the model learns whether it was paid', async () => {
     model.script(
       { text: 'Here is the bill.', toolCalls: [call('request_payment', { amount_cny: 9.9, title: 'Pro plan' })] },

@@ -49,7 +49,13 @@ const setupConnector = z.object({
 });
 
 const requestPayment = z.object({
-  amount_cny: z.number().min(0.01).max(100_000).describe('the amount in CNY (yuan)'),
+  amount_cny: z
+    .number()
+    .min(0.01)
+    .max(100_000)
+    // Whole fen, as an order takes (paymentProblem): a model's 9.999 comes back to it as this error, not a failed turn.
+    .refine((amount) => Number(amount.toFixed(2)) === amount, 'an amount has at most 2 decimal places (whole fen)')
+    .describe('the amount in CNY (yuan), at most 2 decimal places'),
   title: z.string().min(1).max(200).describe('what the visitor pays for'),
   description: z.string().max(1000).optional(),
 });
