@@ -57,6 +57,7 @@ before(async () => {
               max_tokens: 300,
             },
             { ...common, id: 'agent_idle', name: 'Idle', idle_timeout_ms: 1000 },
+            { ...common, id: 'agent_brief', name: 'Brief', turn_timeout_ms: 1500 },
             {
               ...common,
               id: 'agent_billing',
@@ -411,6 +412,21 @@ describe('model runtime: interrupts, retries and failures', () => {
     assert.equal(resultOf(turn)?.subtype, 'error');
     assert.equal(resultOf(turn)?.error, 'The model sent nothing for 1 second, so the reply was stopped.');
     assert.equal(await requests()[0]!.closed, true, 'the stalled request was given up');
+  });
+});
+
+describe('model runtime: a turn’s time limit', () => {
+  it('a reply that goes on past turn_timeout_ms ends with an error saying so; the next message is answered', async () => {
+    // The endpoint keeps the reply open without a word (idle for less than the 60 s idle timeout).
+    model.script({ text: 'Let me think', stall: true }, { text: 'Back again.' });
+    const { conversation } = await chat('agent_brief');
+    const turn = await conversation.send('think hard');
+    assert.deepEqual(
+      [resultOf(turn)?.subtype, (resultOf(turn) as { error?: string } | undefined)?.error],
+      ['error', 'The reply took longer than 1.5 s and was stopped.'],
+    );
+    assert.equal(replyText(turn.records), 'Let me think', 'what streamed before the limit is kept');
+    assert.equal((await conversation.send('and now?')).text, 'Back again.');
   });
 });
 

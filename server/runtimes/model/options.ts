@@ -27,6 +27,8 @@ export const modelOptionsSchema = z.object({
     .optional(),
   /** A reply ends with an error when the endpoint sends nothing for this long. */
   idle_timeout_ms: z.number().int().min(1).max(3_600_000).optional(),
+  /** A reply (a whole turn of this agent, every model request and tool call of it) ends with an error past this. */
+  turn_timeout_ms: z.number().int().min(1).max(3_600_000).optional(),
   /** Retries of a request the endpoint refused with 429 or 5xx, or that could not connect. */
   max_retries: z.number().int().min(0).max(10).optional(),
   mcp_servers: z
@@ -87,6 +89,8 @@ export function tokensForDelegate(
 }
 
 export const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
+/** A model turn's time limit by default: 10 minutes. */
+export const DEFAULT_TURN_TIMEOUT_MS = 600_000;
 export const DEFAULT_MAX_RETRIES = 2;
 
 /** The endpoint's key, from the environment only; undefined when none is set (local servers need none). */

@@ -11,6 +11,7 @@ import {
   apiKeyFor,
   DEFAULT_IDLE_TIMEOUT_MS,
   DEFAULT_MAX_RETRIES,
+  DEFAULT_TURN_TIMEOUT_MS,
   type ModelOptions,
   modelOptionsSchema,
 } from './options.js';
@@ -34,12 +35,46 @@ export const modelRuntime: Runtime = {
     const log = (line: string) => io.log(apiKey ? line.replaceAll(apiKey, '[key]') : line);
     const client = new OpenAI({ baseURL: options.base_url, apiKey: apiKey ?? 'none', maxRetries: 0 });
     const cards = cardTools(input.agent, input.workspaceAgents, input.delegatedBy !== undefined);
+    // A turn's time limit, beside its 4 MB: past it the reply stops with an error saying so.
+    const limitMs = options.turn_timeout_ms ?? DEFAULT_TURN_TIMEOUT_MS;
+    const limit = new AbortController();
+    const timer = setTimeout(
+      () => limit.abort(new ModelError(`The reply took longer than ${formatMs(limitMs)} and was stopped.`)),
+      limitMs,
+    );
+    const signal = AbortSignal.any([io.signal, limit.signal]);
+    try {
+      await runTurn(input, io, options, client, cards, signal, log);
+    } catch (err) {
+      if (limit.signal.aborted && !io.signal.aborted) throw limit.signal.reason;
+      throw err;
+    } finally {
+      clearTimeout(timer);
+    }
+    if (limit.signal.aborted && !io.signal.aborted) throw limit.signal.reason;
+  },
+};
+
+/** `90000` → `90 s`, `600000` → `10 minutes`. */
+const formatMs = (ms: number): string =>
+  ms % 60_000 === 0 ? `${ms / 60_000} minute${ms === 60_000 ? '' : 's'}` : `${ms / 1000} s`;
+
+async function runTurn(
+  input: TurnInput,
+  io: TurnIO,
+  options: ModelOptions,
+  client: OpenAI,
+  cards: ReturnType<typeof cardTools>,
+  signal: AbortSignal,
+  log: (line: string) => void,
+): Promise<void> {
+  {
     const mcp = await McpToolset.connect(
       options.mcp_servers ?? [],
       async (server) =>
         (Object.hasOwn(input.mcpTokens, server.name) ? input.mcpTokens[server.name] : undefined) ??
         (await io.serverCredentials(server.url))?.token,
-      { signal: io.signal, log },
+      { signal, log },
     );
     try {
       const system = options.system_prompt ?? defaultPrompt(input);
@@ -61,7 +96,7 @@ export const modelRuntime: Runtime = {
             ...(cards.definitions.length + mcp.tools.length && { tools: [...cards.definitions, ...mcp.tools] }),
           },
           {
-            signal: io.signal,
+            signal,
             idleMs: options.idle_timeout_ms ?? DEFAULT_IDLE_TIMEOUT_MS,
             retries: options.max_retries ?? DEFAULT_MAX_RETRIES,
             onText(text) {
@@ -80,8 +115,8 @@ export const modelRuntime: Runtime = {
     } finally {
       await mcp.close();
     }
-  },
-};
+  }
+}
 
 /** A tool call of one step, with the id its `tool_use` block and its result share. */
 interface Call {
