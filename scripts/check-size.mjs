@@ -18,7 +18,7 @@ import { gzipSync } from 'node:zlib';
 const BUDGETS = {
   'dist/svc-chat.js': 220,
   'dist/svc-chat.esm.js': 6_360,
-  'dist/svc-chat-panel.js': 39_630,
+  'dist/svc-chat-panel.js': 39_650,
   'dist/svc-chat-markdown.js': 27_630,
   'dist/svc-chat-lang-zh-CN.js': 1_950,
   'dist/svc-chat-lang-ar.js': 2_210,
@@ -33,7 +33,7 @@ const FIRST_LOAD = {
 };
 const FIRST_LOAD_TARGET = 8_000;
 const COMPLETE_TARGET = 70_000;
-const COMPLETE_BUDGET = 73_830;
+const COMPLETE_BUDGET = 73_850;
 
 const kb = (n) => `${(n / 1000).toFixed(2)} KB`;
 const gzip = (file) => gzipSync(readFileSync(file), { level: 9 }).length;
