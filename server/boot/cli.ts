@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { DEFAULT_OVERLOAD } from '../http/overload.js';
 import { parseQuota } from '../services/limits.js';
+import { siteverifyChallenge } from '../services/sms-challenge.js';
 import { readFixture } from './fixture.js';
 import { LOG_LEVELS, type LogLevel } from './logger.js';
 import { DEFAULT_DRAIN_GRACE_MS, startService } from './service.js';
@@ -92,6 +93,21 @@ const SETTINGS: Setting[] = [
     meaning: 'where visitors reach the service: the origin (and path) of pay and file links',
   },
   {
+    flag: 'link-host',
+    arg: 'HOST[:PORT]',
+    env: 'SVC_LINK_HOSTS',
+    shown: 'none: the addresses listened on',
+    meaning: 'a Host that may name pay and file links besides the addresses listened on; repeat it for several',
+    kind: 'repeated',
+  },
+  {
+    flag: 'sms-challenge-url',
+    arg: 'URL',
+    env: 'SVC_SMS_CHALLENGE_URL',
+    shown: 'none: shares only',
+    meaning: 'a CAPTCHA `siteverify` URL checking the `challenge` of SMS sends near the daily cap',
+  },
+  {
     flag: 'trust-proxy',
     arg: 'LIST',
     env: 'SVC_TRUST_PROXY',
@@ -177,7 +193,8 @@ Each flag may be given by its environment variable instead; a flag on the comman
 ${settingsTable()}
 
 Secrets come from the environment only, never from a flag (flags show in \`ps\`): SVC_SERVER_SECRET (64 hex
-digits), SVC_MODEL_API_KEY (else OPENAI_API_KEY), SVC_METRICS_TOKEN (the bearer token GET /metrics asks for).
+digits), SVC_MODEL_API_KEY (else OPENAI_API_KEY), SVC_METRICS_TOKEN (the bearer token GET /metrics asks for),
+SVC_SMS_CHALLENGE_SECRET (the secret of --sms-challenge-url).
 SIGTERM or SIGINT drains the instance, then it exits with code 0; a second one stops it at once.`;
 
 /** Each setting's value: the flag, else its environment variable (when not empty), else its default. */
@@ -237,6 +254,8 @@ async function main() {
     filesDir: text('files-dir'),
     demo: settings.get('demo') as boolean,
     publicUrl: text('public-url'),
+    linkHosts: settings.get('link-host') as string[],
+    smsChallenge: smsChallengeOf(text('sms-challenge-url')),
     trustProxy: text('trust-proxy'),
     quotas: Object.fromEntries((settings.get('quota') as string[]).map(parseQuota)),
     log: { level, pretty: format === 'pretty' },
@@ -270,6 +289,16 @@ async function main() {
         : 'demo agent Aria runs the demo runtime (give --model-base-url and --model for a real model)',
     );
   }
+}
+
+/** `--sms-challenge-url` goes with the secret `SVC_SMS_CHALLENGE_SECRET` from the environment. */
+function smsChallengeOf(url: string | undefined) {
+  if (!url) return undefined;
+  const secret = process.env.SVC_SMS_CHALLENGE_SECRET;
+  if (!URL.canParse(url) || !secret) {
+    throw new Error('--sms-challenge-url takes a URL, and SVC_SMS_CHALLENGE_SECRET must hold the verifier secret');
+  }
+  return siteverifyChallenge(url, secret, (line) => console.error(line));
 }
 
 /** `--model-base-url` and `--model` (or SVC_MODEL_BASE_URL and SVC_MODEL) go together. */

@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../http/app.js';
 import { errorText } from '../http/errors.js';
 import { DEFAULT_OVERLOAD, type OverloadOptions } from '../http/overload.js';
-import { publicUrlOption } from '../http/public-url.js';
+import { linkHostOption, linkHostsFor, publicUrlOption } from '../http/public-url.js';
 import type { ModelOptions } from '../runtimes/model/options.js';
 import type { AppContext } from '../services/context.js';
 import { Drain } from '../services/drain.js';
@@ -14,6 +14,7 @@ import { Metrics } from '../services/metrics.js';
 import { OpenStreams } from '../services/open-streams.js';
 import { PaymentOrders } from '../services/payment-orders.js';
 import { RecordLog } from '../services/record-log.js';
+import type { SmsChallenge } from '../services/sms-challenge.js';
 import { logSender, outboxSender } from '../services/sms-sender.js';
 import { espeakSynthesizer } from '../services/speech.js';
 import { sweepUploads } from '../services/uploads.js';
@@ -55,6 +56,16 @@ export interface ServiceOptions {
   /** Where visitors reach the service: the origin (and path) of the links it hands out. */
   publicUrl?: string;
   /**
+   * Without `publicUrl`, names besides the addresses listened on that a request's `Host` may give links
+   * (`--link-host`: `host[:port]`); any other `Host` gets links to the service's own address.
+   */
+  linkHosts?: string[];
+  /**
+   * The challenge a visitor answers before a code goes to a new number once a workspace nears its daily SMS
+   * cap (`--sms-challenge-url` makes a `siteverify` one); without it, only the shares of the cap apply.
+   */
+  smsChallenge?: SmsChallenge;
+  /**
    * The addresses of reverse proxies whose `X-Forwarded-For` names the client (Fastify's `trustProxy`: a
    * comma-separated list of addresses or CIDR ranges). Without it, the client is the TCP peer.
    */
@@ -95,6 +106,7 @@ export interface RunningService {
  */
 export async function startService(options: ServiceOptions = {}): Promise<RunningService> {
   const publicUrl = options.publicUrl === undefined ? undefined : publicUrlOption(options.publicUrl);
+  options.linkHosts?.forEach(linkHostOption);
   const location = options.db ?? ':memory:';
   if (location !== ':memory:' && !isPostgresUrl(location)) mkdirSync(dirname(resolve(location)), { recursive: true });
   const db = await openDb(location);
@@ -141,8 +153,11 @@ async function serve(db: Db, options: ServiceOptions): Promise<RunningService> {
     maxUploadBytes: options.maxUploadBytes ?? 20 * 1024 * 1024,
     quotas,
     publicUrl: options.publicUrl,
+    // Set once the service listens, before any request.
+    linkHosts: { names: new Set(), own: '', warned: new Set() },
     secret: await serverSecret(db),
     sms: options.smsOutbox ? outboxSender(options.smsOutbox) : logSender(log),
+    smsChallenge: options.smsChallenge,
     speech: espeakSynthesizer(),
     heartbeatMs: options.heartbeatMs ?? 15000,
     demoApiKey: options.demo ? () => seedDemo(db) : undefined,
@@ -189,6 +204,7 @@ async function serve(db: Db, options: ServiceOptions): Promise<RunningService> {
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  ctx.linkHosts = linkHostsFor(host, port ?? 0, options.linkHosts);
   const close = async () => {
     await app.close();
     await db.close();

@@ -17,6 +17,7 @@ import {
   SAFETY_HEADERS,
   schemaErrorFormatter,
   tooDeep,
+  UNSTORABLE_TEXT,
 } from './errors.js';
 import { healthRoutes } from './health.js';
 import { metricsRoutes } from './metrics-endpoint.js';
@@ -112,11 +113,14 @@ export async function buildApp(ctx: AppContext, options: AppOptions): Promise<Fa
     if (nestsDeeperThan(text, LIMITS.jsonDepth)) {
       return done(badRequest(tooDeep(LIMITS.jsonDepth)), undefined);
     }
+    let parsed: unknown;
     try {
-      done(null, JSON.parse(text));
+      parsed = JSON.parse(text);
     } catch {
-      done(badRequest('request body is not valid JSON'), undefined);
+      return done(badRequest('request body is not valid JSON'), undefined);
     }
+    if (!storableText(parsed)) return done(badRequest(UNSTORABLE_TEXT), undefined);
+    done(null, parsed);
   });
 
   app.addHook('onRequest', async (req, reply) => {
@@ -155,6 +159,20 @@ export async function buildApp(ctx: AppContext, options: AppOptions): Promise<Fa
 }
 
 /** Whether JSON text nests arrays and objects deeper than `limit`, read without parsing it (strings skipped). */
+/**
+ * Whether every string of a parsed body, keys included, can be stored as written: no NUL (PostgreSQL's text
+ * cannot hold one) and no unpaired surrogate (not UTF-8). Depth is bounded before this runs.
+ */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: NUL is what is looked for.
+const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+function storableText(value: unknown): boolean {
+  if (typeof value === 'string') return !UNSTORABLE.test(value);
+  if (typeof value !== 'object' || value === null) return true;
+  if (Array.isArray(value)) return value.every(storableText);
+  return Object.entries(value).every(([key, item]) => storableText(key) && storableText(item));
+}
+
 function nestsDeeperThan(text: string, limit: number): boolean {
   let depth = 0;
   let inString = false;

@@ -155,11 +155,18 @@ export const PATH_REFUSALS: Refusals = {
 /** The refusal of a JSON body nested deeper than `levels` (checked before it is parsed). */
 export const tooDeep = (levels: number) => `request body nests deeper than ${levels} levels`;
 
+/**
+ * The refusal of a JSON body holding a string (a key or a value) with a NUL or an unpaired surrogate: no
+ * engine would store it as written (PostgreSQL turns both into U+FFFD, so two keys would become one).
+ */
+export const UNSTORABLE_TEXT = 'request body holds a NUL character or an unpaired surrogate';
+
 /** What the JSON body parser refuses (server/http/app.ts), on every route that reads a JSON body. */
 export const jsonBodyRefusals = (levels: number): Refusals => ({
   400: {
     [FASTIFY_DETAILS.FST_ERR_CTP_INVALID_JSON_BODY]: 'The body is not JSON.',
     [tooDeep(levels)]: `Arrays and objects nest deeper than ${levels} levels.`,
+    [UNSTORABLE_TEXT]: 'A string holds U+0000 or a lone UTF-16 surrogate (`\\ud800`), which cannot be stored as sent.',
     [FASTIFY_DETAILS.FST_ERR_CTP_INVALID_CONTENT_LENGTH]: '`Content-Length` is not the length of the body.',
   },
   413: { [FASTIFY_DETAILS.FST_ERR_CTP_BODY_TOO_LARGE]: 'The body is over 1 MB.' },

@@ -36,7 +36,7 @@ export const MESSAGE_REFUSALS: Refusals = {
     [`body/parts/0 must be at most ${formatBytes(LIMITS.partBytes)} as JSON`]: 'A part is over its limit.',
     'headers/idempotency-key must be 1 to 200 visible ASCII characters': 'A malformed `Idempotency-Key`.',
     'the Host header is not a valid host':
-      'Without `--public-url`, the links the service hands out are made from `Host`: it must be a host name or address.',
+      'Without `--public-url`, the links the service hands out are made from `Host` when it names the service (else from its own address): it must be a host name or address.',
   },
   409: {
     'a reply is still running in this conversation': 'A turn is running: wait for its `result`, or interrupt it.',

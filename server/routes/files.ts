@@ -137,7 +137,7 @@ export default async function filesRoutes(app: ZodApp, ctx: AppContext) {
               'request body is not valid multipart/form-data': 'No boundary, or a truncated part.',
               'body/contentType must be a media type such as image/png': 'An option is invalid (zod words each).',
               'the Host header is not a valid host':
-                'Without `--public-url`, the URL is made from `Host`: it must be a host name or address.',
+                'Without `--public-url`, the URL is made from `Host` when it names the service (else from its own address): it must be a host name or address.',
             },
             413: { [fileTooLarge(ctx.maxUploadBytes)]: 'The file is over the limit.' },
             415: { 'Content-Type must be multipart/form-data': 'A body of another type.' },

@@ -1,5 +1,5 @@
 import type { PaymentStatus } from '@svc/agent-sdk/protocol';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../services/context.js';
 import type { PaymentOrder } from '../store/payment-order-rows.js';
@@ -29,6 +29,8 @@ export default function payPageRoutes(app: ZodApp, ctx: AppContext) {
     ['cancel', 'canceled'],
   ] as const) {
     app.post(`/pay/:orderId/${action}`, { schema: { params } }, async (req, reply) => {
+      // A form on another site cannot pay or cancel for the visitor (cross-site request forgery).
+      if (!fromOwnPage(req, ctx.publicUrl)) return sendPage(reply, 403, undefined, foreignPage());
       const order = await ctx.payments.resolve(req.params.orderId, status);
       if (!order) return sendPage(reply, 404, undefined);
       // Post/redirect/get: a reload of the result page never posts twice.
@@ -44,7 +46,32 @@ payPageRoutes.prefix = '/';
 const CSP =
   "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
 
-function sendPage(reply: FastifyReply, code: number, order: PaymentOrder | undefined) {
+/**
+ * Whether a Pay or Cancel post comes from the pay page itself: its `Origin` (which browsers send with every
+ * form post) is the origin of `--public-url`, or names the host the request came to. Without `Origin`
+ * (a client that is not a browser), a browser's `Sec-Fetch-Site` must not say `cross-site`.
+ */
+function fromOwnPage(req: FastifyRequest, publicUrl: string | undefined): boolean {
+  const origin = req.headers.origin;
+  if (origin === undefined) return req.headers['sec-fetch-site'] !== 'cross-site';
+  const from = URL.parse(origin);
+  if (!from) return false;
+  if (publicUrl && new URL(publicUrl).origin === from.origin) return true;
+  // The host the request came to, on any port (a proxy's `Host $host` drops the port).
+  const to = URL.parse(`${req.protocol}://${req.headers.host ?? ''}`);
+  return !!to && from.protocol === to.protocol && from.hostname === to.hostname;
+}
+
+function foreignPage(): string {
+  return layout(
+    'Not from this page',
+    '',
+    `<p class="eyebrow">Test checkout</p><h1>Not from this page</h1>
+    <p class="note">A payment is confirmed or canceled only from its own page. Open the link the agent sent.</p>`,
+  );
+}
+
+function sendPage(reply: FastifyReply, code: number, order: PaymentOrder | undefined, page?: string) {
   return reply
     .code(code)
     .headers({
@@ -54,7 +81,7 @@ function sendPage(reply: FastifyReply, code: number, order: PaymentOrder | undef
       'cache-control': 'no-store',
       'referrer-policy': 'no-referrer',
     })
-    .send(order ? orderPage(order) : notFoundPage());
+    .send(page ?? (order ? orderPage(order) : notFoundPage()));
 }
 
 const STATUS_TEXT: Record<PaymentStatus, { label: string; note: string }> = {

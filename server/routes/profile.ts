@@ -1,17 +1,21 @@
+import { CONNECTOR_TYPE_ID } from '@svc/agent-sdk/protocol';
 import { z } from 'zod';
-import { security, USER_REFUSALS, userHook } from '../http/auth.js';
-import { fixedValidationDetail } from '../http/errors.js';
+import { type Caller, security, USER_REFUSALS, userHook } from '../http/auth.js';
+import { fixedValidationDetail, notFound } from '../http/errors.js';
 import { described, documented } from '../http/openapi.js';
+import { mcpServersOf } from '../runtimes/model/options.js';
 import type { AppContext } from '../services/context.js';
-import { saveConnectorCredentials } from '../store/connector-credential-rows.js';
+import { saveConnectorCredentials, serverCredentialKey } from '../store/connector-credential-rows.js';
+import { allowedAgent } from '../turns/send-target.js';
 import type { ZodApp } from './route-module.js';
 
 const MAX_FIELDS = 50;
 
 const CONNECTOR_TYPE =
   'connectorTypeId must be 1 to 64 characters of a-z, 0-9, _ and -, starting with a letter or digit';
+const NO_SERVER = 'the agent has no MCP server of that name';
 
-const params = z.object({ connectorTypeId: z.string().regex(/^[a-z0-9][a-z0-9_-]{0,63}$/) });
+const params = z.object({ connectorTypeId: z.string().regex(CONNECTOR_TYPE_ID) });
 
 const body = described(
   "The connector's fields and their values.",
@@ -30,6 +34,15 @@ const body = described(
         description: `1 to ${MAX_FIELDS} fields, at least one of them not empty.`,
       },
     ),
+    agentId: z
+      .string()
+      .min(1)
+      .max(100)
+      .optional()
+      .describe(
+        "Saves them for this agent's MCP server named `connectorTypeId` (a card with `server` asks so): bound to " +
+          "the agent's workspace and the server's URL, they are sent to that server alone.",
+      ),
   }),
   { credentials: { api_key: 'example-key' } },
 );
@@ -47,7 +60,8 @@ export default function profileRoutes(app: ZodApp, ctx: AppContext) {
         summary: "Store the caller's credentials for a connector",
         description:
           "The caller's own (bring-your-own-key) credentials for a connector type, which agents' tools of that " +
-          'type then use; stored encrypted and never returned. A `setup_connector` card asks for them.',
+          'type then use; stored encrypted and never returned. A `setup_connector` card asks for them. With ' +
+          "`agentId`, they are an MCP server's: kept for that server's workspace and URL (origin and path) only.",
         security: security.user,
         params,
         body,
@@ -66,12 +80,29 @@ export default function profileRoutes(app: ZodApp, ctx: AppContext) {
               'body/credentials must hold at least one non-empty value': 'No field, or only empty values.',
               [`body/credentials must hold at most ${MAX_FIELDS} fields`]: 'Too many fields.',
             },
+            404: {
+              'agent not found': '`agentId` names no agent the caller may talk to.',
+              [NO_SERVER]: "The agent's settings name no MCP server `connectorTypeId`.",
+            },
           },
         ],
       },
       schemaErrorFormatter: fixedValidationDetail(CONNECTOR_TYPE, 'params'),
     },
-    async (req) =>
-      saveConnectorCredentials(ctx.db, ctx.secret, req.caller.userId, req.params.connectorTypeId, req.body.credentials),
+    async (req) => {
+      const { connectorTypeId } = req.params;
+      const { credentials, agentId } = req.body;
+      const key = agentId === undefined ? connectorTypeId : await serverKey(ctx, req.caller, agentId, connectorTypeId);
+      const saved = await saveConnectorCredentials(ctx.db, ctx.secret, req.caller.userId, key, credentials);
+      return { ...saved, connectorTypeId };
+    },
   );
+}
+
+/** Where an agent's MCP server's credentials are kept: its workspace and URL (serverCredentialKey). */
+async function serverKey(ctx: AppContext, caller: Caller, agentId: string, name: string): Promise<string> {
+  const agent = await allowedAgent(ctx.db, caller, agentId);
+  const server = mcpServersOf(agent).find((s) => s.name === name);
+  if (!server) throw notFound(NO_SERVER);
+  return serverCredentialKey(agent.workspace_id, server.url);
 }

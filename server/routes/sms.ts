@@ -2,7 +2,7 @@ import type { SessionToken } from '@svc/agent-sdk/protocol';
 import ipaddr from 'ipaddr.js';
 import { type ZodIssue, z } from 'zod';
 import { NO_CREDENTIAL_REFUSALS, noCredentialHook, security } from '../http/auth.js';
-import { badRequest, forbidden, notFound, type Refusals, tooMany, unauthorized } from '../http/errors.js';
+import { badRequest, forbidden, HttpError, notFound, type Refusals, tooMany, unauthorized } from '../http/errors.js';
 import { described } from '../http/openapi.js';
 import type { AppContext } from '../services/context.js';
 import { nowIso } from '../store/ids.js';
@@ -21,7 +21,9 @@ const SMS_SESSION_TTL_SECONDS = 86400;
 const REFUSED: Record<SmsRefusal, string> = {
   phone: 'too many codes sent to this phone, try again later',
   address: 'too many codes requested from this address, try again later',
+  prefix: 'too many codes sent to numbers like this one, try again later',
   workspace: 'this workspace has sent its daily number of SMS codes, try again later',
+  challenge: 'answer the challenge and ask again with its answer in challenge',
 };
 
 const PHONE = '+14155550123';
@@ -59,7 +61,7 @@ declare module 'fastify' {
  * check, in the order of docs/protocol.md: no credential, a known workspace (both before the body is
  * read), an E.164 phone, SMS sign-up enabled, then (verify) that `code` is a string.
  */
-export default function smsRoutes(app: ZodApp, { db, secret, sms, quotas, metrics }: AppContext) {
+export default function smsRoutes(app: ZodApp, { db, secret, sms, smsChallenge, quotas, metrics }: AppContext) {
   app.addHook('onRequest', noCredentialHook);
   app.addHook('onRequest', async (req) => {
     const workspace = await workspaceBySlug(db, (req.params as { slug: string }).slug);
@@ -86,10 +88,23 @@ export default function smsRoutes(app: ZodApp, { db, secret, sms, quotas, metric
         description:
           'Sends a 6-digit code, valid 5 minutes and once, to `phone` (a newer code replaces the older). Sends are ' +
           'limited per phone, per client address and per workspace; when several refuse, the answer names the ' +
-          'one that frees last.',
+          'one that frees last. Once half of the daily cap went to new numbers, a new number shares the rest per ' +
+          'client address and per number prefix and, where the operator configured one, needs an answered ' +
+          '`challenge`; numbers that signed in before are outside the shares.',
         security: security.none,
         params,
-        body: described('The phone to send the code to.', z.object({ phone }), { phone: PHONE }),
+        body: described(
+          'The phone to send the code to.',
+          z.object({
+            phone,
+            challenge: z
+              .string()
+              .max(4096)
+              .optional()
+              .describe("The answer to the operator's challenge (a CAPTCHA token), asked for with 428."),
+          }),
+          { phone: PHONE },
+        ),
         response: { 204: described('No body: the code is on its way.', z.null()) },
         refusals: [
           SIGN_IN_REFUSALS,
@@ -97,8 +112,14 @@ export default function smsRoutes(app: ZodApp, { db, secret, sms, quotas, metric
             429: {
               [REFUSED.phone]:
                 'A code went to this phone in the last 30 seconds (from anyone), or 5 in 10 minutes from this address.',
-              [REFUSED.address]: 'This client address asked for its hourly number of codes (20 by default).',
+              [REFUSED.address]:
+                'This client address asked for its hourly number of codes (20 by default), or, near the daily cap, its share of codes to new numbers.',
+              [REFUSED.prefix]: 'Near the daily cap: numbers of this prefix (`+` and 5 digits) had their share.',
               [REFUSED.workspace]: 'The workspace sent its cap of codes in the last 24 hours (1,000 by default).',
+            },
+            428: {
+              [REFUSED.challenge]:
+                'Near the daily cap, a new number needs the answer to the challenge the operator configured.',
             },
           },
         ],
@@ -107,15 +128,24 @@ export default function smsRoutes(app: ZodApp, { db, secret, sms, quotas, metric
     },
     async (req, reply) => {
       const workspace = req.smsWorkspace;
+      const { phone, challenge } = req.body;
+      const address = clientAddress(req.ip);
+      const challenged =
+        !!smsChallenge &&
+        !!challenge &&
+        (await smsChallenge.verify(challenge, { phone, address, slug: workspace.slug }));
       const issued = await issueSmsCode(db, secret, {
         workspaceId: workspace.id,
-        phone: req.body.phone,
-        address: clientAddress(req.ip),
+        phone,
+        address,
         addressPerHour: quotas.smsPerAddressPerHour,
         workspacePerDay: workspace.sms_daily_limit ?? quotas.smsPerWorkspacePerDay,
+        challengeConfigured: !!smsChallenge,
+        challenged,
       });
       if ('refused' in issued) {
         metrics.smsRefused.inc({ limit: issued.refused });
+        if (issued.refused === 'challenge') throw new HttpError(428, REFUSED.challenge);
         throw tooMany(REFUSED[issued.refused], issued.retryAfterSeconds * 1000);
       }
       sms.send({ phone: req.body.phone, code: issued.code, slug: workspace.slug, at: nowIso() });

@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ContentBlock, ToolUseBlock } from '@svc/agent-sdk/protocol';
+import { CONNECTOR_TYPE_ID } from '@svc/agent-sdk/protocol';
 import { randomId } from '../store/ids.js';
 import { chartSvg, DATA_CSV, HELP, introduction, LONG_MARKDOWN, REPORT_MD, SLOW_WORDS } from './demo-content.js';
 import { paymentProblem, type Runtime, type TurnInput, type TurnIO } from './types.js';
@@ -126,11 +127,13 @@ function answerCard(input: TurnInput, io: TurnIO): Promise<void> | undefined {
   return undefined;
 }
 
-const CONNECTOR_NAME = /^[A-Za-z0-9_-]{1,40}$/;
-
+/** `/connect Notion` connects `notion`: a connector type id is lower case (CONNECTOR_TYPE_ID). */
 async function connect([name]: string[], _input: TurnInput, io: TurnIO): Promise<void> {
-  if (!name || !CONNECTOR_NAME.test(name)) return say(io, 'Tell me which service to connect, e.g. `/connect github`.');
-  return reportConnector(name, io, false);
+  const typeId = name?.toLowerCase();
+  if (!typeId || !CONNECTOR_TYPE_ID.test(typeId)) {
+    return say(io, 'Tell me which service to connect, e.g. `/connect github`.');
+  }
+  return reportConnector(typeId, io, false);
 }
 
 /** How known services write their names; another is named by its id with a capital. */

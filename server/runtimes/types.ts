@@ -31,7 +31,11 @@ export interface TurnInput {
   /** The message answers a card: handle it, it is not ordinary chat. */
   toolAction: boolean;
   senderName?: string;
-  /** Session-level external-tool credentials. Held for this turn only: never stored or logged. */
+  /**
+   * Session-level external-tool credentials, by MCP server name, for the servers of the agents the caller
+   * addressed; a delegated agent gets only those of its servers at the same URL. Held for this turn only:
+   * never stored or logged.
+   */
   mcpTokens: Record<string, string>;
   /** Earlier entries of the conversation, oldest first (no deltas or status records). */
   history: ChatStreamRecord[];
@@ -113,6 +117,11 @@ export interface TurnIO {
   upload(file: { filename: string; mimeType: string; data: Buffer }): Promise<UploadedFile>;
   /** The caller's stored credentials for a connector type, if any. */
   connectorCredentials(connectorTypeId: string): Promise<Record<string, string> | undefined>;
+  /**
+   * The caller's stored credentials for this agent's MCP server at `url`: saved for that server (its
+   * workspace, origin and path) from its card, never those of another server of the same name.
+   */
+  serverCredentials(url: string): Promise<Record<string, string> | undefined>;
   /** A file uploaded to this service, found by its URL (`…/files/f_…/name`); undefined for any other URL. */
   readUpload(url: string): Promise<StoredFile | undefined>;
   /** One line to the service's log, naming the agent (never a token or a key). */

@@ -1,3 +1,4 @@
+import type { LinkHosts } from '../http/public-url.js';
 import type { Db } from '../store/db.js';
 import type { TurnRegistry } from '../turns/registry.js';
 import type { Drain } from './drain.js';
@@ -6,6 +7,7 @@ import type { Metrics } from './metrics.js';
 import type { OpenStreams } from './open-streams.js';
 import type { PaymentOrders } from './payment-orders.js';
 import type { RecordLog } from './record-log.js';
+import type { SmsChallenge } from './sms-challenge.js';
 import type { SmsSender } from './sms-sender.js';
 import type { SpeechSynthesizer } from './speech.js';
 
@@ -29,12 +31,16 @@ export interface AppContext {
   quotas: Quotas;
   /**
    * Where visitors reach the service (`--public-url`), for the links it hands out (pay pages, uploads);
-   * without it, links use the request's validated `Host`.
+   * without it, links use the request's `Host` when it names this service (`linkHosts`).
    */
   publicUrl?: string;
+  /** Without `publicUrl`: the hosts links may name (the addresses listened on, `--link-host`), else `own`. */
+  linkHosts: LinkHosts;
   /** 32 bytes; encrypts stored connector credentials and keys the hashes of SMS codes. */
   secret: Buffer;
   sms: SmsSender;
+  /** The operator's challenge for SMS codes to new numbers near the daily cap, if any. */
+  smsChallenge?: SmsChallenge;
   /** Reads agent replies aloud (messageAudio). */
   speech: SpeechSynthesizer;
   /** Interval of SSE comment heartbeats. */

@@ -130,10 +130,20 @@ export async function readUploadAt(
   return { ...about, read: () => readFileSync(path) };
 }
 
-/** The last path segment, without control characters, at most 255 characters; `file` when nothing is left. */
+/** Characters that reorder the text around them: embeddings, overrides, isolates and direction marks. */
+const BIDI_CONTROLS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * The last path segment, without control characters and with every bidirectional control replaced, at most
+ * 255 characters; `file` when nothing is left.
+ */
 function safeFilename(name: string): string {
   const base = name.split(/[/\\]/).pop() ?? '';
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is being removed.
-  const clean = base.replace(/[\u0000-\u001f\u007f]/g, '').trim();
+  const clean = base
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is being removed.
+    .replace(/[\u0000-\u001f\u007f]/g, '')
+    // Bidirectional controls would show `invoice\u202Egpj.exe` as `invoiceexe.jpg`: each becomes U+FFFD.
+    .replace(BIDI_CONTROLS, '\ufffd')
+    .trim();
   return clean === '' || clean === '.' || clean === '..' ? 'file' : clean.slice(0, 255);
 }

@@ -20,6 +20,16 @@ interface CredentialsRow {
  */
 const associatedData = (userId: string, connectorTypeId: string) => Buffer.from(`${userId}\0${connectorTypeId}`);
 
+/**
+ * The key under which a visitor's credential for an agent's MCP server is stored in place of a connector type
+ * id: the workspace and the server's URL, origin and path (`mcp <workspace id> https://host/path`). It is found
+ * again only for a server of that workspace at that URL, whatever the server is named.
+ */
+export function serverCredentialKey(workspaceId: string, serverUrl: string): string {
+  const url = new URL(serverUrl);
+  return `mcp ${workspaceId} ${url.origin}${url.pathname}`;
+}
+
 /** Replaces the caller's credentials for one connector type; returns what the route answers. */
 export async function saveConnectorCredentials(
   db: Db,

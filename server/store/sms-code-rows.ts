@@ -17,8 +17,30 @@ function codeHash(secret: Buffer, workspaceId: string, phone: string, code: stri
   return createHmac('sha256', secret).update(`${workspaceId}\n${phone}\n${code}`).digest();
 }
 
-/** Which limit refused a code: the phone's, the requesting address's, or the workspace's daily cap. */
-export type SmsRefusal = 'phone' | 'address' | 'workspace';
+/**
+ * Which limit refused a code: the phone's, the requesting address's, the share of numbers like this one, the
+ * workspace's daily cap, or a challenge the visitor has not answered.
+ */
+export type SmsRefusal = 'phone' | 'address' | 'prefix' | 'workspace' | 'challenge';
+
+/**
+ * How the daily cap `cap` of a workspace is shared (docs/reliability.md "SMS sign-in against strangers").
+ * Until `threshold` codes went to new numbers in 24 hours, only the hourly limits apply. The rest of the cap
+ * is shared: a new number's code needs the operator's challenge (when one is configured), and one client
+ * address and one number prefix get at most `perAddress` and `perPrefix` of these codes in 24 hours.
+ * Numbers that signed in before are outside all of that and may go `reserve` past the cap.
+ */
+export function smsShares(cap: number) {
+  return {
+    threshold: Math.ceil(cap / 2),
+    perAddress: Math.max(1, Math.ceil(cap / 50)),
+    perPrefix: Math.max(1, Math.ceil(cap / 10)),
+    reserve: Math.ceil(cap / 5),
+  };
+}
+
+/** The prefix shares count by: `+` and the first 5 digits (country code and area, e.g. `+14155`). */
+const PREFIX_LENGTH = 6;
 
 export type CodeIssue = { code: string } | { refused: SmsRefusal; retryAfterSeconds: number };
 
@@ -29,6 +51,10 @@ export interface CodeRequest {
   address: string;
   addressPerHour: number;
   workspacePerDay: number;
+  /** A challenge verifier is configured (past the threshold a new number needs a passed one). */
+  challengeConfigured?: boolean;
+  /** The visitor's answer to the challenge was accepted by the verifier. */
+  challenged?: boolean;
 }
 
 /**
@@ -65,6 +91,13 @@ export function issueSmsCode(db: Db, secret: Buffer, request: CodeRequest): Prom
   return db.transaction(async (tx) => {
     const now = clock.now();
     await tx.run('DELETE FROM sms_sends WHERE sent_at <= ?', now - DAY_MS);
+    const known = await tx.get(
+      'SELECT user_id FROM members WHERE workspace_id = ? AND sp_user_ref = ?',
+      workspaceId,
+      `sms:${phone}`,
+    );
+    const cap = request.workspacePerDay;
+    const shares = smsShares(cap);
     const rules: SendRule[] = [
       { refusal: 'phone', where: 'phone = ?', args: [phone], count: 1, windowMs: 30 * 1000 },
       {
@@ -85,16 +118,39 @@ export function issueSmsCode(db: Db, secret: Buffer, request: CodeRequest): Prom
         refusal: 'workspace',
         where: 'workspace_id = ?',
         args: [workspaceId],
-        count: request.workspacePerDay,
+        count: known ? cap + shares.reserve : cap,
         windowMs: DAY_MS,
       },
     ];
+    const toNew = known ? 0 : await newNumberSends(tx, workspaceId, now);
+    const shared = !known && toNew >= shares.threshold;
+    if (shared) {
+      const prefix = phone.slice(0, PREFIX_LENGTH);
+      rules.push(
+        {
+          refusal: 'address',
+          where: 'workspace_id = ? AND shared = 1 AND address = ?',
+          args: [workspaceId, address],
+          count: shares.perAddress,
+          windowMs: DAY_MS,
+        },
+        {
+          refusal: 'prefix',
+          where: `workspace_id = ? AND shared = 1 AND substr(phone, 1, ${PREFIX_LENGTH}) = ?`,
+          args: [workspaceId, prefix],
+          count: shares.perPrefix,
+          windowMs: DAY_MS,
+        },
+      );
+    }
     let longest: { refused: SmsRefusal; wait: number } | undefined;
     for (const rule of rules) {
       const wait = await waitFor(tx, rule, now);
       if (wait > (longest?.wait ?? 0)) longest = { refused: rule.refusal, wait };
     }
     if (longest) return { refused: longest.refused, retryAfterSeconds: Math.ceil(longest.wait / 1000) };
+    if (shared && request.challengeConfigured && !request.challenged)
+      return { refused: 'challenge', retryAfterSeconds: 0 };
 
     const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
     await tx.run(
@@ -107,14 +163,26 @@ export function issueSmsCode(db: Db, secret: Buffer, request: CodeRequest): Prom
       now + CODE_TTL_MS,
     );
     await tx.run(
-      'INSERT INTO sms_sends (phone, sent_at, workspace_id, address) VALUES (?, ?, ?, ?)',
+      'INSERT INTO sms_sends (phone, sent_at, workspace_id, address, known, shared) VALUES (?, ?, ?, ?, ?, ?)',
       phone,
       now,
       workspaceId,
       address,
+      known ? 1 : 0,
+      shared ? 1 : 0,
     );
     return { code };
   });
+}
+
+/** Codes a workspace sent in the last 24 hours to numbers that had not signed in to it before. */
+async function newNumberSends(db: Db, workspaceId: string, now: number): Promise<number> {
+  const row = await db.get<{ sent: number }>(
+    'SELECT COUNT(*) AS sent FROM sms_sends WHERE workspace_id = ? AND known = 0 AND sent_at > ?',
+    workspaceId,
+    now - DAY_MS,
+  );
+  return Number(row!.sent);
 }
 
 /** Codes a workspace sent in the last 24 hours (what its daily cap counts). */

@@ -3,6 +3,7 @@ import type { AgentStatus, ChatRawEvent, ChatStreamRecord, ContentBlock, ResultS
 import { backoff } from '@svc/agent-sdk/protocol';
 import { errorText } from '../http/errors.js';
 import { runtimeFor } from '../runtimes/all-runtimes.js';
+import { tokensForDelegate } from '../runtimes/model/options.js';
 import type { TextStream, TurnInput, TurnIO } from '../runtimes/types.js';
 import type { AppContext } from '../services/context.js';
 import { conversationDir } from '../services/conversation-files.js';
@@ -10,7 +11,7 @@ import { formatBytes, LIMITS } from '../services/limits.js';
 import type { AppendRecord } from '../services/record-log.js';
 import { readUploadAt, storeUpload } from '../services/uploads.js';
 import { type AgentRow, agentById, agentsOfWorkspace } from '../store/agent-rows.js';
-import { getConnectorCredentials } from '../store/connector-credential-rows.js';
+import { getConnectorCredentials, serverCredentialKey } from '../store/connector-credential-rows.js';
 import type { StoredConversation } from '../store/conversation-rows.js';
 import type { Db } from '../store/db.js';
 import { randomId } from '../store/ids.js';
@@ -270,13 +271,22 @@ export class ActiveTurn implements RunningTurnHandle {
         if (!other || other.id === agentId) throw new Error(`cannot delegate to agent ${otherId}`);
         await turn.runAgent(
           other,
-          { ...message, text: task, parts: [], metadata: undefined, toolAction: false },
+          {
+            ...message,
+            text: task,
+            parts: [],
+            metadata: undefined,
+            toolAction: false,
+            mcpTokens: tokensForDelegate(message.mcpTokens, agent, other),
+          },
           agent,
         );
       },
       workspaceDir: () => conversationDir(ctx, conversation.id),
       upload: (file) => storeUpload(ctx, { ownerId: message.userId, ...file, baseUrl: message.baseUrl }),
       connectorCredentials: (typeId) => getConnectorCredentials(ctx.db, ctx.secret, message.userId, typeId),
+      serverCredentials: (url) =>
+        getConnectorCredentials(ctx.db, ctx.secret, message.userId, serverCredentialKey(agent.workspace_id, url)),
       readUpload: (url) => readUploadAt(ctx, url),
       log: (line) => ctx.log(`turn ${turn.turnId} agent ${agentId}: ${line}`),
       model: {

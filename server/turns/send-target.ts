@@ -35,7 +35,7 @@ export async function resolveConversation(
 }
 
 /** A session token reaches the agents of its workspace; a personal key any agent. */
-async function allowedAgent(db: Db, caller: Caller, agentId: string): Promise<AgentRow> {
+export async function allowedAgent(db: Db, caller: Caller, agentId: string): Promise<AgentRow> {
   const agent = await agentById(db, agentId);
   if (!agent || (caller.workspaceId && agent.workspace_id !== caller.workspaceId)) throw notFound('agent not found');
   return agent;

@@ -23,6 +23,7 @@ const eye = (crossed: boolean) => svg`<svg viewBox="0 0 24 24" width="18" height
  *
  * @csspart base - The card.
  * @csspart title - The connector's name.
+ * @csspart server - Which server asks (the host of an agent's MCP server), when a server asks.
  * @csspart description - Why the credentials are needed.
  * @csspart field - One credential: its label, control and error.
  * @csspart label - A field's label.
@@ -117,7 +118,9 @@ export class SvcConnectorSetup extends SvcAnswerCard {
     this._busy = true;
     this._error = '';
     try {
-      await client.chat.submitConnectorCredentials(connectorTypeId, values);
+      await client.chat.submitConnectorCredentials(connectorTypeId, values, {
+        ...(request.server && request.agentId ? { agentId: request.agentId } : {}),
+      });
       // The values are stored: they are not kept in the page any longer than needed.
       form.reset();
       this._saved = true;
@@ -153,6 +156,7 @@ export class SvcConnectorSetup extends SvcAnswerCard {
     const done = this.answered || this._saved;
     return html`<section part="base" dir=${this.language.dir} aria-label=${request.name}>
       <h3 part="title">${request.name}</h3>
+      ${request.server ? html`<p part="server">${labels.asks(request.server)}</p>` : nothing}
       ${request.description ? html`<p part="description">${request.description}</p>` : nothing}
       ${
         done

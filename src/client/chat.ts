@@ -199,17 +199,22 @@ export class ChatClient {
     });
   }
 
-  /** Stores the caller's own credentials for a connector type; values are never returned. */
+  /**
+   * Stores the caller's own credentials for a connector type; values are never returned. With `agentId`
+   * (a server's card: `ConnectorSetupRequest.agentId`) they are saved for that agent's MCP server named
+   * `connectorTypeId`, bound to its workspace and URL, and used for no other server.
+   */
   async submitConnectorCredentials(
     connectorTypeId: string,
     credentials: Record<string, string>,
-    opts: RequestOptions = {},
+    opts: RequestOptions & { agentId?: string } = {},
   ): Promise<ConnectorCredentialsResult> {
+    const { agentId, ...request } = opts;
     return this.http.json({
-      ...opts,
+      ...request,
       method: 'PUT',
       path: path`/profile/credentials/${connectorTypeId}`,
-      body: { credentials },
+      body: agentId === undefined ? { credentials } : { credentials, agentId },
     });
   }
 

@@ -101,7 +101,10 @@ export class Conversation {
     opts: ConnectorSetupOptions = {},
   ): Promise<AgentTurn | undefined> {
     const { notify = true, ...messageOptions } = opts;
-    await this.chat.submitConnectorCredentials(setup.connectorTypeId, values, { signal: opts.signal });
+    await this.chat.submitConnectorCredentials(setup.connectorTypeId, values, {
+      signal: opts.signal,
+      ...(setup.server && setup.agentId ? { agentId: setup.agentId } : {}),
+    });
     if (!notify) return undefined;
     return this.send(`Connected ${setup.name}.`, {
       ...messageOptions,

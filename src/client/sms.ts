@@ -12,7 +12,7 @@ import { type HttpClient, path } from './http.js';
 export async function sendSmsCode(
   http: HttpClient,
   slug: string,
-  body: { phone: string },
+  body: { phone: string; challenge?: string },
   opts: RequestOptions = {},
 ): Promise<void> {
   await http.json({ ...opts, method: 'POST', path: path`/workspaces/${slug}/sms/send`, body, anonymous: true });

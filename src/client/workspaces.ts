@@ -117,7 +117,11 @@ export class WorkspacesClient {
   }
 
   /** Texts a sign-in code to `phone` (E.164). Sent without a credential: the route refuses one. */
-  async sendSmsCode(slug: string, body: { phone: string }, opts: RequestOptions = {}): Promise<void> {
+  async sendSmsCode(
+    slug: string,
+    body: { phone: string; challenge?: string },
+    opts: RequestOptions = {},
+  ): Promise<void> {
     await sms.sendSmsCode(this.http, slug, body, opts);
   }
 
@@ -175,7 +179,7 @@ export class WorkspaceHandle {
   listFeedback(opts?: FeedbackListOptions & RequestOptions) {
     return this.workspaces.listFeedback(this.slug, opts);
   }
-  sendSmsCode(body: { phone: string }, opts?: RequestOptions) {
+  sendSmsCode(body: { phone: string; challenge?: string }, opts?: RequestOptions) {
     return this.workspaces.sendSmsCode(this.slug, body, opts);
   }
   verifySmsCode(body: { phone: string; code: string }, opts?: RequestOptions) {

@@ -211,7 +211,10 @@ function renderDelegation(delegation: Delegation, from: string, view: ViewContex
   </p>`;
 }
 
-/** Agent images load only from the allowed hosts, as markdown images do (`imageAllowed`); others become links. */
+/**
+ * Images (an agent's, a visitor's image parts) load only from the allowed hosts, as markdown images do
+ * (`imageAllowed`); others become links.
+ */
 function renderImage(block: ImageBlock, view: ViewContext): TemplateResult | typeof nothing {
   const url = safeUrl(block.source.url);
   if (!url) return nothing;
@@ -352,10 +355,9 @@ function renderReadAloud(message: ChatMessage, view: ViewContext): TemplateResul
 }
 
 function renderPart(part: MessagePart, view: ViewContext): TemplateResult | typeof nothing {
-  if (part.type === 'image_url') {
-    const url = safeUrl(part.image_url.url);
-    return url ? renderZoomable(url.href, view) : nothing;
-  }
+  // A visitor's image part follows the same allowlist as an agent's image: another host becomes a link.
+  if (part.type === 'image_url')
+    return renderImage({ type: 'image', source: { type: 'url', url: part.image_url.url } }, view);
   if (part.type === 'file') {
     const url = safeUrl(part.file.file_url);
     return html`<a part="file-chip" href=${url?.href ?? nothing} target="_blank" rel="noopener noreferrer"

@@ -36,6 +36,13 @@ export const RESERVED_TOOL_NAMES = {
   delegate: 'delegate',
 } as const;
 
+/**
+ * What a connector type id is, everywhere one is made or read: an MCP server's name, a `setup_connector`
+ * card's `connectorTypeId`, the path of `PUT /profile/credentials/{connectorTypeId}`: 1 to 64 lower-case
+ * letters, digits, `_` and `-`, beginning with a letter or digit (`/connect Notion` connects `notion`).
+ */
+export const CONNECTOR_TYPE_ID = /^[a-z0-9][a-z0-9_-]{0,63}$/;
+
 /** The text of an `assistant` or `user` message record (text blocks joined); '' for every other record. */
 export function extractText(record: ChatStreamRecord): string {
   return blocksOf(record, 'user')
@@ -142,8 +149,15 @@ export function extractConnectorSetup(record: ChatStreamRecord): ConnectorSetupR
       connectorTypeId: input.connectorTypeId as string,
       name: isString(input.name) ? input.name : (input.connectorTypeId as string),
       ...(isString(input.description) ? { description: input.description } : {}),
+      ...(isString(input.server) ? { server: input.server, ...agentOf(record) } : {}),
       fields: (input.fields as unknown[]).filter(isNamedField) as ConnectorSetupField[],
     }));
+}
+
+/** The agent that raised a card (for a server's card: whose server the credentials are saved for). */
+function agentOf(record: ChatStreamRecord): { agentId?: string } {
+  const agentId = (record.raw as { agentId?: unknown }).agentId;
+  return isString(agentId) ? { agentId } : {};
 }
 
 export function isConnectorSetup(record: ChatStreamRecord): boolean {

@@ -463,6 +463,13 @@ export interface ConnectorSetupRequest {
   connectorTypeId: string;
   name: string;
   description?: string;
+  /**
+   * Set when an agent's MCP server asks: the server's host (`billing.example.com`), which the card shows.
+   * The credentials are then saved for that server of that agent only (`agentId`), never sent elsewhere.
+   */
+  server?: string;
+  /** The agent whose server asks (with `server`). */
+  agentId?: string;
   fields: ConnectorSetupField[];
 }
 

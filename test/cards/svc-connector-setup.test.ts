@@ -91,6 +91,26 @@ describe('<svc-connector-setup>', () => {
     expect(card.getAttribute('state')).to.equal('open');
   });
 
+  it('a server’s card says which host asks, and saves for that agent’s server alone', async () => {
+    const client = await visitorClient();
+    const { conversationId, records } = await turn(client, '/connect billing');
+    const [request] = records.flatMap(extractConnectorSetup);
+    expect(
+      part(await fixture(html`<svc-connector-setup lang="en" .request=${request}></svc-connector-setup>`), 'server'),
+    ).to.equal(null, 'a connector that is no server’s names none');
+    // As an MCP server's card: its host, and the agent whose server asks (the demo agent names none).
+    const agentId = records.map((r) => (r.raw as { agentId?: string }).agentId).find(Boolean)!;
+    const asked = { ...request!, server: 'billing.example.com', agentId };
+    const card = await fixture<SvcConnectorSetup>(html`<svc-connector-setup lang="en" .client=${client}
+      conversation-id=${conversationId} .request=${asked}></svc-connector-setup>`);
+    expect(part(card, 'server')!.textContent).to.equal('Asked by the server billing.example.com; saved for it alone.');
+    fill(card, 'api_key', 'secret');
+    part<HTMLButtonElement>(card, 'button')!.click();
+    await until(() => part(card, 'error'), 'the error');
+    // The service was asked to save for the demo agent's server `billing`, which it has not.
+    expect(part(card, 'error')!.textContent).to.contain('the agent has no MCP server of that name');
+  });
+
   it('in the chat: sets up a connector and the agent confirms it', async () => {
     const el = await chat();
     typeAndSend(el, '/connect github');

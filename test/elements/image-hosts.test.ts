@@ -87,4 +87,32 @@ describe('image hosts: which images load (a prompt-injected image is a request t
     expect(none.blocks).to.deep.equal(['https://svc.example:8787/api/v2/files/f_x/chart.png']);
     expect(none.links).to.have.length(4);
   });
+  it('<svc-chat> holds the visitor’s own image parts to the same hosts as an agent’s images', async () => {
+    const foreign = 'https://track.example/pixel.png';
+    const own = 'https://svc.example:8787/api/v2/files/f_y/photo.png';
+    const history = [
+      user(1, 'look', {
+        parts: [
+          { type: 'image_url', image_url: { url: foreign } },
+          { type: 'image_url', image_url: { url: own } },
+        ],
+      }),
+      result(2, 'success'),
+    ];
+    const render = async (imageHosts: string) => {
+      const api = Object.assign(new FakeChatApi(), { http: { baseUrl: 'https://svc.example:8787' } });
+      api.historyPages.push({ entries: history, hasMore: false });
+      const div = await fixture<HTMLDivElement>(html`<div style="height: 600px"><svc-chat
+        .client=${{ chat: api as unknown as ChatClient }} conversation-id=${CONVERSATION}
+        image-hosts=${imageHosts} lang="en"></svc-chat></div>`);
+      const el = div.querySelector<SvcChat>('svc-chat')!;
+      const message = await until(() => inShadow(el, '[part~=message-user]'), 'the visitor’s message');
+      return { images: loaded(message), links: linked(message) };
+    };
+    const none = await render('');
+    expect(none.images).to.deep.equal([own], 'the service’s own upload loads');
+    expect(none.links).to.deep.equal([foreign], 'another host is a link, not a request');
+    const listed = await render('track.example');
+    expect(listed.images).to.deep.equal([foreign, own]);
+  });
 });

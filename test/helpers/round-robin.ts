@@ -14,7 +14,7 @@ export interface RoundRobin {
  * turn, with no stickiness, as a plain round-robin balancer would send them. Bodies and answers are
  * streamed both ways (an SSE stream stays open), and a client that leaves closes its upstream request.
  */
-export async function startRoundRobin(targets: string[]): Promise<RoundRobin> {
+export async function startRoundRobin(targets: string[], port = 0): Promise<RoundRobin> {
   const served = targets.map(() => 0);
   let next = 0;
   const server = createServer((req, res) => {
@@ -33,11 +33,11 @@ export async function startRoundRobin(targets: string[]): Promise<RoundRobin> {
     res.on('close', () => upstream.destroy());
     req.pipe(upstream);
   });
-  server.listen(0, '127.0.0.1');
+  server.listen(port, '127.0.0.1');
   await once(server, 'listening');
-  const { port } = server.address() as { port: number };
+  const { port: bound } = server.address() as { port: number };
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `http://127.0.0.1:${bound}`,
     served,
     async close() {
       server.closeAllConnections();

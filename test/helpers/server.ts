@@ -6,6 +6,7 @@ import type { Fixture } from '../../server/boot/fixture.js';
 import type { LogOptions } from '../../server/boot/logger.js';
 import { type RunningService, type ServiceOptions, startService } from '../../server/boot/service.js';
 import { getConnectorCredentials } from '../../server/store/connector-credential-rows.js';
+import { freePort } from './free-port.mjs';
 import { testPostgres } from './postgres.js';
 import { startRoundRobin } from './round-robin.js';
 
@@ -175,6 +176,9 @@ export async function startTestServer(options: ServiceOptions = {}): Promise<Tes
   const instances: RunningService[] = [];
   const count = Number(process.env.SVC_TEST_INSTANCES ?? 1);
   const { log, secretsFile } = capturedLog(options.log);
+  // The balancer's address names the service too: links made through it point at it.
+  const balancerPort = count > 1 ? await freePort() : 0;
+  const linkHosts = count > 1 ? [`127.0.0.1:${balancerPort}`, ...(options.linkHosts ?? [])] : options.linkHosts;
   try {
     const db = options.db ?? (await testDatabase());
     for (let i = 0; i < count; i++) {
@@ -186,6 +190,7 @@ export async function startTestServer(options: ServiceOptions = {}): Promise<Tes
           smsOutbox: outbox,
           filesDir: join(dir, 'files'),
           ...options,
+          linkHosts,
           log,
         }),
       );
@@ -195,7 +200,13 @@ export async function startTestServer(options: ServiceOptions = {}): Promise<Tes
     rmSync(dir, { recursive: true, force: true });
     throw err;
   }
-  const balancer = count > 1 ? await startRoundRobin(instances.map((instance) => instance.url)) : undefined;
+  const balancer =
+    count > 1
+      ? await startRoundRobin(
+          instances.map((instance) => instance.url),
+          balancerPort,
+        )
+      : undefined;
   const service = { ...instances[0]!, url: balancer?.url ?? instances[0]!.url };
   // Every reader a record log lets go is announced, so a test waits for the last one to leave instead of
   // looking again; the readers are counted over every instance.

@@ -234,3 +234,119 @@ describe('SMS pumping and lockout: limits per address, per workspace and per pho
 function grantedBefore(members: { user_id: string; balance: number }[], memberId: string): number {
   return members.filter((m) => m.user_id !== memberId).reduce((sum, m) => sum + m.balance, 0);
 }
+
+describe('SMS sign-in against strangers: a burst from many addresses leaves a new visitor able to sign in', () => {
+  /** The workspace's daily cap in these tests: its shares are 20 codes to new numbers before they apply, then
+   * 1 per address and 4 per prefix a day, and 8 more for numbers that signed in before. */
+  const CAP = 40;
+  /** Addresses of the burst: 127.0.<block>.<1…n>, each asking codes for two new numbers. */
+  const ADDRESSES = size(60, 200);
+  let phones = 0;
+  /** A new number of its own prefix (`+` and 5 digits), unless one is given. */
+  const newPhone = (prefix = `+${31000 + ++phones}`) => `${prefix}${String(++phones).padStart(6, '0')}`;
+  const sentTo = (server: TestServer, phone: string) => outbox(server).filter((m) => m.phone === phone);
+  const realNow = clock.now;
+  /** Moves the service's clock on (the limits per phone are about time). */
+  const later = (ms: number) => {
+    const now = clock.now;
+    clock.now = () => now() + ms;
+  };
+  after(() => {
+    clock.now = realNow;
+  });
+
+  async function workspaceWithCap(challenge?: (answer: string) => boolean) {
+    const server = await startTestServer({
+      smsChallenge: challenge && { verify: async (answer) => challenge(answer) },
+    });
+    await adminClient(server, { apiKey: 'lt_acme_owner' }).workspace('acme').setSmsLimit({ daily_limit: CAP });
+    const send = (address: string, phone: string, challenge?: string) =>
+      postFrom(server, address, '/workspaces/acme/sms/send', { phone, ...(challenge ? { challenge } : {}) });
+    const signIn = async (address: string, phone: string) => {
+      const code = sentTo(server, phone).at(-1)?.code;
+      return (await postFrom(server, address, '/workspaces/acme/sms/verify', { phone, code: code ?? '' })).status;
+    };
+    return { server, send, signIn };
+  }
+
+  /** Each address of the burst asks for two new numbers, all at once. */
+  const burst = (
+    send: (address: string, phone: string) => Promise<{ status: number; body: any }>,
+    phone: () => string,
+  ) =>
+    Promise.all(
+      Array.from({ length: ADDRESSES }, (_, i) => `127.0.${2 + Math.floor(i / 250)}.${1 + (i % 250)}`).flatMap(
+        (address) => [send(address, phone()), send(address, phone())],
+      ),
+    );
+
+  it('with the operator’s challenge: strangers spend at most half the cap, the visitor who answers it signs in', async () => {
+    const { server, send, signIn } = await workspaceWithCap((answer) => answer === 'solved');
+    try {
+      const regular = newPhone();
+      assert.equal((await send('127.0.1.1', regular)).status, 204);
+      assert.equal(await signIn('127.0.1.1', regular), 200);
+
+      const results = await burst(send, () => newPhone());
+      const sent = results.filter((r) => r.status === 204).length;
+      assert.ok(sent <= CAP / 2, `the burst got ${sent} codes`);
+      assert.ok(
+        results.some((r) => r.status === 428),
+        'past half the cap, strangers were asked to answer the challenge',
+      );
+
+      const visitor = newPhone();
+      const unanswered = await send('127.0.9.1', visitor);
+      assert.deepEqual(
+        [unanswered.status, unanswered.body],
+        [428, { detail: 'answer the challenge and ask again with its answer in challenge' }],
+      );
+      assert.equal((await send('127.0.9.1', visitor, 'wrong')).status, 428, 'a wrong answer does not pass');
+      assert.equal((await send('127.0.9.1', visitor, 'solved')).status, 204);
+      assert.equal(await signIn('127.0.9.1', visitor), 200, 'the new visitor signs in');
+
+      // The number that signed in before needs no challenge (once its 30 seconds between codes are over).
+      later(31_000);
+      assert.equal((await send('127.0.1.1', regular)).status, 204);
+      assert.equal(await signIn('127.0.1.1', regular), 200);
+      assert.ok(outbox(server).length <= CAP + CAP / 5, 'spending stays bounded');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('without a challenge: one prefix gets its share, a visitor of another prefix and a known number sign in', async () => {
+    const { server, send, signIn } = await workspaceWithCap();
+    try {
+      const regular = newPhone();
+      assert.equal((await send('127.0.1.1', regular)).status, 204);
+      assert.equal(await signIn('127.0.1.1', regular), 200);
+
+      // SMS pumping: many addresses, numbers of one (premium) range.
+      const results = await burst(send, () => newPhone('+88216'));
+      const sent = results.filter((r) => r.status === 204).length;
+      assert.ok(sent <= CAP / 2 + CAP / 10, `the burst got ${sent} codes`);
+      assert.ok(
+        results.some(
+          (r) => r.status === 429 && r.body.detail === 'too many codes sent to numbers like this one, try again later',
+        ),
+      );
+
+      const visitor = newPhone();
+      assert.equal((await send('127.0.9.1', visitor)).status, 204);
+      assert.equal(await signIn('127.0.9.1', visitor), 200, 'the new visitor signs in');
+
+      // The rest of the cap goes to strangers at other prefixes, one each per address: then the cap refuses new
+      // numbers, and a number that signed in before still gets its code.
+      for (let i = 0; i < CAP; i++) await send(`127.0.10.${1 + i}`, newPhone());
+      const late = await send('127.0.11.1', newPhone());
+      assert.equal(late.status, 429);
+      later(31_000);
+      assert.equal((await send('127.0.1.1', regular)).status, 204);
+      assert.equal(await signIn('127.0.1.1', regular), 200, 'a number that signed in before keeps working');
+      assert.ok(outbox(server).length <= CAP + CAP / 5, 'spending stays bounded');
+    } finally {
+      await server.close();
+    }
+  });
+});

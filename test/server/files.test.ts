@@ -84,6 +84,14 @@ describe('file upload and capability URLs', () => {
     assert.equal(res.body.filename, 'passwd');
   });
 
+  it('replaces the characters that reorder a file name (right-to-left override and the like)', async () => {
+    for (const control of ['\u202e', '\u202d', '\u2066', '\u2067', '\u2068', '\u2069', '\u200f', '\u061c']) {
+      const res = await upload(server, form(new Blob(['x']), { filename: `invoice${control}gpj.exe` }));
+      assert.equal(res.body.filename, 'invoice\ufffdgpj.exe', JSON.stringify(control));
+      assert.ok(res.body.url.endsWith(`/${encodeURIComponent('invoice\ufffdgpj.exe')}`));
+    }
+  });
+
   it('never serves HTML or SVG inline from its own origin', async () => {
     for (const [name, type] of [
       ['page.html', 'text/html'],

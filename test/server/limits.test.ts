@@ -242,3 +242,29 @@ describe('what one turn can store', () => {
     }
   });
 });
+
+describe('strings no engine stores as written (a NUL, an unpaired surrogate)', () => {
+  const DETAIL = 'request body holds a NUL character or an unpaired surrogate';
+
+  it('are refused with 400 in any field, key or depth, and two refs that would merge stay two members', async () => {
+    const provision = (ref: string) =>
+      server.api('/workspaces/acme/members', { method: 'POST', token: 'sk_acme_1', json: { sp_user_ref: ref } });
+    for (const ref of ['ref\u0000a', 'ref\ud800', 'ref\udc00a', 'ref\udfff\ud800']) {
+      const res = await provision(ref);
+      assert.deepEqual([res.status, res.body], [400, { detail: DETAIL }], JSON.stringify(ref));
+    }
+    // What PostgreSQL would have made of both: U+FFFD. It is an ordinary character, and a pair is fine too.
+    for (const ref of ['ref\ufffd', 'ref\ud83d\ude00']) assert.equal((await provision(ref)).status, 200, ref);
+    const { members } = (await server.api('/workspaces/acme/members', { token: 'sk_acme_1' })).body;
+    assert.equal(members.filter((m: { sp_user_ref: string }) => m.sp_user_ref.startsWith('ref')).length, 2);
+
+    const { token } = await sessionToken(server);
+    for (const json of [
+      { message: 'hi\u0000', targetAgentIds: ['agent_echo'] },
+      { message: 'hi', targetAgentIds: ['agent_echo'], metadata: { deep: [{ 'k\ud800': 1 }] } },
+    ]) {
+      const res = await server.api('/conversations/send', { method: 'POST', token, json });
+      assert.deepEqual([res.status, res.body], [400, { detail: DETAIL }]);
+    }
+  });
+});

@@ -8,12 +8,12 @@ import {
   extractInfoCollect,
   extractPaymentGate,
   infoCollectSubmitMetadata,
-  type SvcClient,
+  SvcClient,
   type ToolResultBlock,
   type ToolUseBlock,
 } from '../../src/index.js';
 import { visitorClient } from '../helpers/client.js';
-import { assistants, deltaText, replyText } from '../helpers/conversation.js';
+import { assistants, deltaText, replyText, sessionToken } from '../helpers/conversation.js';
 import { BILLING_TOKENS, type BillingServer, startBillingServer } from '../helpers/mcp-server.js';
 import { type ModelServer, type ModelStep, pieces, startModelServer } from '../helpers/model-server.mjs';
 import { FIXTURE, startTestServer, type TestServer } from '../helpers/server.js';
@@ -25,15 +25,18 @@ const ADA_TOKEN = Object.keys(BILLING_TOKENS)[0]!;
 let model: ModelServer;
 let billing: BillingServer;
 let gated: BillingServer;
+/** Another billing server, also named `billing` by the agents that use it (in globex, and acme's Relay). */
+let other: BillingServer;
 let server: TestServer;
 const log: string[] = [];
 
 before(async () => {
   process.env[KEY_ENV] = API_KEY;
-  [model, billing, gated] = await Promise.all([
+  [model, billing, gated, other] = await Promise.all([
     startModelServer(),
     startBillingServer('tool'),
     startBillingServer('endpoint'),
+    startBillingServer('tool'),
   ]);
   const common = { runtime: 'model', model: 'scripted-1', base_url: model.url, api_key_env: KEY_ENV };
   const [acme, ...others] = FIXTURE.workspaces!;
@@ -55,6 +58,7 @@ before(async () => {
               max_tokens: 300,
             },
             { ...common, id: 'agent_idle', name: 'Idle', idle_timeout_ms: 1000 },
+            { ...common, id: 'agent_brief', name: 'Brief', turn_timeout_ms: 1500 },
             {
               ...common,
               id: 'agent_billing',
@@ -62,16 +66,41 @@ before(async () => {
               mcp_servers: [{ name: 'billing', url: billing.url, description: 'Invoices' }],
             },
             { ...common, id: 'agent_gated', name: 'Gated', mcp_servers: [{ name: 'gated', url: gated.url }] },
+            // Both name a server `billing`: Relay's is another server, Twin's the same one as Billing's.
+            { ...common, id: 'agent_relay', name: 'Relay', mcp_servers: [{ name: 'billing', url: other.url }] },
+            // The same server (origin and path), its URL with a query and a fragment.
+            {
+              ...common,
+              id: 'agent_twin',
+              name: 'Twin',
+              mcp_servers: [{ name: 'billing', url: `${billing.url}?v=1#x` }],
+            },
           ],
         },
-        ...others,
+        ...others.map((w) =>
+          w.slug === 'globex'
+            ? {
+                ...w,
+                agents: [
+                  ...w.agents!,
+                  // Another workspace's server of the same name.
+                  {
+                    ...common,
+                    id: 'agent_globex_billing',
+                    name: 'Globex Billing',
+                    mcp_servers: [{ name: 'billing', url: other.url }],
+                  },
+                ],
+              }
+            : w,
+        ),
       ],
     },
   });
 });
 after(async () => {
   await server.close();
-  await Promise.all([model.close(), billing.close(), gated.close()]);
+  await Promise.all([model.close(), billing.close(), gated.close(), other.close()]);
 });
 
 let requestsBefore = 0;
@@ -238,6 +267,23 @@ describe('model runtime: cards', () => {
     assert.equal(result.tool_call_id, request!.toolUseId);
     assert.equal(result.content, 'The visitor saved their credentials for github.');
     assert.ok(!JSON.stringify(requests()[1]!.body).includes('ghp_secret_value'), 'the model never sees the secret');
+  });
+
+  it('a request_payment of 3 decimals goes back to the model as a tool error; the turn goes on', async () => {
+    model.script(
+      { toolCalls: [call('request_payment', { amount_cny: 9.999, title: 'Pro plan' })] },
+      {
+        text: 'Sorry, let me fix the amount.',
+        toolCalls: [call('request_payment', { amount_cny: 10, title: 'Pro plan' })],
+      },
+    );
+    const { conversation } = await chat('agent_ada');
+    const asked = await conversation.send('I want the pro plan');
+    assert.equal(resultOf(asked)?.subtype, 'success');
+    assert.equal(asked.records.map(extractPaymentGate).find(Boolean)?.amountCny, 10);
+    const error = requests()[1]!.body.messages.at(-1);
+    assert.equal(error.role, 'tool');
+    assert.match(error.content, /at most 2 decimal places/);
   });
 
   it('a request_payment call shows a payment card; the model learns whether it was paid', async () => {
@@ -452,6 +498,21 @@ describe('model runtime: a hostile endpoint', () => {
   });
 });
 
+describe('model runtime: a turn’s time limit', () => {
+  it('a reply that goes on past turn_timeout_ms ends with an error saying so; the next message is answered', async () => {
+    // The endpoint keeps the reply open without a word (idle for less than the 60 s idle timeout).
+    model.script({ text: 'Let me think', stall: true }, { text: 'Back again.' });
+    const { conversation } = await chat('agent_brief');
+    const turn = await conversation.send('think hard');
+    assert.deepEqual(
+      [resultOf(turn)?.subtype, (resultOf(turn) as { error?: string } | undefined)?.error],
+      ['error', 'The reply took longer than 1.5 s and was stopped.'],
+    );
+    assert.equal(replyText(turn.records), 'Let me think', 'what streamed before the limit is kept');
+    assert.equal((await conversation.send('and now?')).text, 'Back again.');
+  });
+});
+
 describe('model runtime: metrics', () => {
   it('counts the model requests answered, and those that failed by kind, for /metrics', async () => {
     const metrics = await (await fetch(`${server.url}/metrics`)).text();
@@ -536,5 +597,86 @@ describe('model runtime: MCP tools', () => {
     assert.ok(!offered.some((name: string) => name.startsWith('gated__list')));
     const [card] = turn.records.flatMap((r) => extractConnectorSetup(r));
     assert.equal(card?.connectorTypeId, 'gated');
+  });
+});
+
+describe('model runtime: a credential goes only to the server it was given or saved for', () => {
+  const tokensSeen = (server: BillingServer, from: number) =>
+    server.calls
+      .slice(from)
+      .filter((c) => c.tool === 'list_invoices')
+      .map((c) => c.token);
+
+  it('a saved token is kept for its workspace and server URL: another workspace’s `billing` never gets it', async () => {
+    const alice = new SvcClient({ apiKey: 'pk_alice', baseUrl: server.url, maxRetries: 0, agentId: 'agent_billing' });
+    model.script({ toolCalls: [call('billing__list_invoices', {})] });
+    const conversation = alice.conversation();
+    const asked = await conversation.send('show my invoices');
+    const [card] = asked.records.flatMap((r) => extractConnectorSetup(r));
+    assert.equal(card?.server, new URL(billing.url).host, 'the card names the host of the server that asks');
+    assert.equal(card?.agentId, 'agent_billing');
+    assert.match(card!.description!, new RegExp(`\\(${new URL(billing.url).host}\\)`));
+    model.script({ toolCalls: [call('billing__list_invoices', {})] }, { text: 'Your invoices.' });
+    const calls = billing.calls.length;
+    await conversation.submitConnectorSetup(card!, { token: ADA_TOKEN });
+    assert.deepEqual(tokensSeen(billing, calls), [ADA_TOKEN], 'Billing’s server gets it');
+
+    // The same person talks to another workspace's agent whose server is also named `billing`.
+    const seen = other.calls.length;
+    model.script({ toolCalls: [call('billing__list_invoices', {})] });
+    const elsewhere = await alice.sendMessage('show my invoices', { targetAgentIds: ['agent_globex_billing'] });
+    assert.deepEqual(tokensSeen(other, seen), [], 'the other server turns the call away: no token came');
+    const [again] = elsewhere.records.flatMap((r) => extractConnectorSetup(r));
+    assert.equal(again?.server, new URL(other.url).host, 'and its own card asks for its own token');
+
+    // A plain connector credential named `billing` is not an MCP server's either.
+    await alice.chat.submitConnectorCredentials('billing', { token: ADA_TOKEN });
+    model.script({ toolCalls: [call('billing__list_invoices', {})] });
+    await alice.sendMessage('show my invoices', { targetAgentIds: ['agent_globex_billing'] });
+    assert.deepEqual(tokensSeen(other, seen), []);
+  });
+
+  it('saving for a server needs an agent the caller may reach that names it', async () => {
+    const { token } = await sessionToken(server);
+    const put = (agentId: string, name = 'billing') =>
+      server.api(`/profile/credentials/${name}`, {
+        method: 'PUT',
+        token,
+        json: { credentials: { token: 'x' }, agentId },
+      });
+    assert.deepEqual(
+      [(await put('agent_globex_billing')).status, (await put('agent_globex_billing')).body.detail],
+      [404, 'agent not found'],
+    );
+    assert.deepEqual((await put('agent_echo')).body, { detail: 'the agent has no MCP server of that name' });
+    assert.deepEqual((await put('agent_billing', 'gated')).body, {
+      detail: 'the agent has no MCP server of that name',
+    });
+    const ok = await put('agent_billing');
+    assert.deepEqual([ok.status, ok.body.connectorTypeId, ok.body.fields], [200, 'billing', ['token']]);
+  });
+
+  it('a delegation forwards the visitor’s token only to a server at the same URL', async () => {
+    const { client } = await chat('agent_billing', { mcpTokens: { billing: ADA_TOKEN } });
+    const before = [billing.calls.length, other.calls.length] as const;
+    // Billing hands over to Relay, whose `billing` is another server.
+    model.script(
+      { toolCalls: [call('delegate', { agentId: 'agent_relay', task: 'list the invoices' })] },
+      { toolCalls: [call('billing__list_invoices', {})] },
+    );
+    const relayed = await client.sendMessage('show my invoices');
+    assert.equal(resultOf(relayed)?.subtype, 'success');
+    assert.deepEqual(tokensSeen(other, before[1]), [], 'Relay’s server never gets the token');
+    assert.ok(relayed.records.flatMap((r) => extractConnectorSetup(r)).some((c) => c.agentId === 'agent_relay'));
+
+    // Handing over to Twin, whose `billing` is the same server: the token goes with it.
+    model.script(
+      { toolCalls: [call('delegate', { agentId: 'agent_twin', task: 'list the invoices' })] },
+      { toolCalls: [call('billing__list_invoices', {})] },
+      { text: 'Two invoices.' },
+    );
+    const twin = await client.sendMessage('show my invoices', { conversationId: relayed.conversationId });
+    assert.equal(resultOf(twin)?.subtype, 'success');
+    assert.deepEqual(tokensSeen(billing, before[0]), [ADA_TOKEN]);
   });
 });

@@ -139,7 +139,11 @@ describe('OpenAPI document (GET /api/v2/openapi.json)', () => {
     assert.ok(examples(415).includes('Content-Type must be application/json'));
     const sms = operation('post', '/workspaces/{slug}/sms/send');
     assert.equal(sms.responses[429]!.headers['Retry-After'].required, true);
-    assert.deepEqual(Object.keys(sms.responses[429]!.content['application/json'].examples).length, 3);
+    // Phone, address, workspace, and (issue 26) the share of a number prefix near the cap.
+    assert.deepEqual(Object.keys(sms.responses[429]!.content['application/json'].examples).length, 4);
+    assert.deepEqual(Object.keys(sms.responses[428]!.content['application/json'].examples), [
+      'answer the challenge and ask again with its answer in challenge',
+    ]);
   });
 
   it('states the limits of server/services/limits.ts, the cursor and the flags as the service reads them', () => {

@@ -95,6 +95,28 @@ describe('payments: orders, the local pay page and resolution records', () => {
     ]);
   });
 
+  it('pays and cancels only from its own page: a form posted from another site changes nothing', async () => {
+    const { payment } = await order('4');
+    const post = (action: string, headers: Record<string, string>) =>
+      fetch(`${server.url}/pay/${payment.orderId}/${action}`, { method: 'POST', redirect: 'manual', headers });
+    for (const headers of <Record<string, string>[]>[
+      { origin: 'https://evil.example' },
+      { origin: 'null' },
+      { origin: `${server.url}.evil.example` },
+      { 'sec-fetch-site': 'cross-site' },
+    ]) {
+      for (const action of ['pay', 'cancel']) {
+        const res = await post(action, headers);
+        assert.equal(res.status, 403, `${action} ${JSON.stringify(headers)}`);
+        assert.match(await res.text(), /Not from this page/);
+      }
+    }
+    assert.equal((await status(payment.orderId)).body.status, 'pending');
+    // From the page itself (the origin the browser names), it pays.
+    assert.equal((await post('pay', { origin: server.url, 'sec-fetch-site': 'same-origin' })).status, 303);
+    assert.equal((await status(payment.orderId)).body.status, 'paid');
+  });
+
   it('cancels through the page form', async () => {
     const { conversationId, payment } = await order('3.2');
     assert.equal((await click(payment.orderId, 'cancel')).status, 303);

@@ -25,10 +25,18 @@ async function payUrl(server: TestServer, token: string, sent: { conversationId:
   return (gate.raw as PaymentGateRawEvent).payment.payUrl;
 }
 
+/** The hosts the second test sends, named to the service as `--link-host`. */
+const NAMED = ['chat.example.com', 'chat.example.com:8443', '10.0.0.7:80', '[::1]:8787'];
+
 describe('links the service hands out (payUrl, upload URLs)', () => {
   let server: TestServer;
+  let log: string[];
   before(async () => {
-    server = await startTestServer();
+    log = [];
+    server = await startTestServer({
+      linkHosts: NAMED,
+      log: { level: 'info', destination: { write: (line) => log.push(line) } },
+    });
   });
   after(() => server.close());
 
@@ -48,9 +56,9 @@ describe('links the service hands out (payUrl, upload URLs)', () => {
     assert.equal(stored.n, 0);
   });
 
-  it('use a Host that is a name, an address or a bracketed IPv6 address, with its port', async () => {
+  it('use a Host that is a name, an address or a bracketed IPv6 address, with its port, named by --link-host', async () => {
     const { token } = await sessionToken(server);
-    for (const host of ['chat.example.com', 'chat.example.com:8443', '10.0.0.7:80', '[::1]:8787']) {
+    for (const host of NAMED) {
       const res = await sendWithHost(server, host, token, {
         message: '/pay 3',
         targetAgentIds: ['agent_demo'],
@@ -60,6 +68,58 @@ describe('links the service hands out (payUrl, upload URLs)', () => {
       const url = await payUrl(server, token, JSON.parse(res.body));
       assert.match(url, new RegExp(`^http://${host.replace(/[[\].]/g, '\\$&')}/pay/ord_`));
     }
+  });
+  it('never name a host the service does not answer to: a forged Host gets links to the service’s own address', async () => {
+    const { token } = await sessionToken(server);
+    const own = server.instances[0]!.url;
+    const port = new URL(own).port;
+    for (const host of [
+      'evil.example',
+      'evil.example:8443',
+      `evil.example:${port}`,
+      'chat.example.com:8444',
+      '10.0.0.8:80',
+    ]) {
+      const res = await sendWithHost(server, host, token, {
+        message: '/pay 3',
+        targetAgentIds: ['agent_demo'],
+        newConversation: true,
+      });
+      assert.equal(res.status, 200, res.body);
+      const url = await payUrl(server, token, JSON.parse(res.body));
+      assert.ok(url.startsWith(`${own}/pay/ord_`), `${host}: ${url}`);
+    }
+    const form = new FormData();
+    form.append('file', new Blob(['hi']), 'hi.txt');
+    const upload = await rawRequest(
+      server.url,
+      requestText('POST', '/api/v2/files/upload', { host: 'evil.example', authorization: `Bearer ${token}` }, ''),
+    );
+    assert.notEqual(upload.status, 200, 'an empty upload is refused before any link is made');
+    const stored = (await server.ctx.db.get("SELECT COUNT(*) AS n FROM records WHERE raw LIKE '%evil.example%'")) as {
+      n: number;
+    };
+    assert.equal(stored.n, 0, 'no stored record names the forged host');
+    assert.ok(log.some((line) => line.includes('Host evil.example, which is not an address of this service')));
+  });
+
+  it('use the address the service listens on, and localhost beside a loopback address', async () => {
+    const { token } = await sessionToken(server);
+    const port = new URL(server.instances[0]!.url).port;
+    for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, `LOCALHOST:${port}`]) {
+      const res = await sendWithHost(server, host, token, {
+        message: '/pay 3',
+        targetAgentIds: ['agent_demo'],
+        newConversation: true,
+      });
+      assert.equal(res.status, 200, res.body);
+      const url = await payUrl(server, token, JSON.parse(res.body));
+      assert.ok(url.startsWith(`http://${host}/pay/ord_`), `${host}: ${url}`);
+    }
+  });
+
+  it('--link-host must be a host name or address', async () => {
+    await assert.rejects(startTestServer({ linkHosts: ['a/b'] }), /--link-host must be a host name or address/);
   });
 });
 

@@ -185,6 +185,23 @@ describe('demo runtime', () => {
     assert.deepEqual(toolUses(again.records), []);
   });
 
+  it('/connect with capitals or a leading _ or -: every card it shows can be saved (one rule for connector ids)', async () => {
+    const { records, token } = await demo('/connect Notion');
+    const [card] = toolUses(records);
+    assert.deepEqual([card!.input.connectorTypeId, card!.input.name], ['notion', 'Notion']);
+    const stored = await server.api(`/profile/credentials/${card!.input.connectorTypeId}`, {
+      method: 'PUT',
+      token,
+      json: { credentials: { api_key: 'secret_notion' } },
+    });
+    assert.equal(stored.status, 200, JSON.stringify(stored.body));
+    for (const name of ['_notion', '-notion']) {
+      const refused = await demo(`/connect ${name}`);
+      assert.deepEqual(toolUses(refused.records), [], name);
+      assert.match(replyText(refused.records), /Tell me which service to connect/);
+    }
+  });
+
   it('/pay AMOUNT shows a payment card for a real pending order', async () => {
     const { records, token } = await demo('/pay 9.9 60');
     const gate = records.find((r) => r.raw.type === 'payment_gate');

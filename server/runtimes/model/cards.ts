@@ -1,4 +1,4 @@
-import { RESERVED_TOOL_NAMES } from '@svc/agent-sdk/protocol';
+import { CONNECTOR_TYPE_ID, RESERVED_TOOL_NAMES } from '@svc/agent-sdk/protocol';
 import type { ChatCompletionFunctionTool } from 'openai/resources/chat/completions';
 import { z } from 'zod/v4';
 import type { AgentRow } from '../../store/agent-rows.js';
@@ -30,8 +30,8 @@ const collectInfo = z.object({
 const setupConnector = z.object({
   connectorTypeId: z
     .string()
-    .regex(/^[A-Za-z0-9_-]{1,40}$/)
-    .describe('the service to connect, e.g. github'),
+    .regex(CONNECTOR_TYPE_ID, 'lower-case letters, digits, _ and -, beginning with a letter or digit')
+    .describe('the service to connect in lower case, e.g. github'),
   name: z.string().min(1).max(100).describe('the service as the visitor knows it'),
   description: z.string().max(1000).optional(),
   fields: z
@@ -49,7 +49,13 @@ const setupConnector = z.object({
 });
 
 const requestPayment = z.object({
-  amount_cny: z.number().min(0.01).max(100_000).describe('the amount in CNY (yuan)'),
+  amount_cny: z
+    .number()
+    .min(0.01)
+    .max(100_000)
+    // Whole fen, as an order takes (paymentProblem): a model's 9.999 comes back to it as this error, not a failed turn.
+    .refine((amount) => Number(amount.toFixed(2)) === amount, 'an amount has at most 2 decimal places (whole fen)')
+    .describe('the amount in CNY (yuan), at most 2 decimal places'),
   title: z.string().min(1).max(200).describe('what the visitor pays for'),
   description: z.string().max(1000).optional(),
 });

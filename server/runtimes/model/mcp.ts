@@ -30,11 +30,11 @@ export class McpToolset {
 
   static async connect(
     servers: McpServer[],
-    credentialFor: (server: string) => Promise<string | undefined>,
+    credentialFor: (server: McpServer) => Promise<string | undefined>,
     o: { signal: AbortSignal; log(line: string): void },
   ): Promise<McpToolset> {
     const set = new McpToolset(o.signal);
-    await Promise.all(servers.map(async (server) => set.add(server, await credentialFor(server.name), o.log)));
+    await Promise.all(servers.map(async (server) => set.add(server, await credentialFor(server), o.log)));
     return set;
   }
 

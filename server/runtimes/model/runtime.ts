@@ -11,6 +11,7 @@ import {
   apiKeyFor,
   DEFAULT_IDLE_TIMEOUT_MS,
   DEFAULT_MAX_RETRIES,
+  DEFAULT_TURN_TIMEOUT_MS,
   type ModelOptions,
   modelOptionsSchema,
 } from './options.js';
@@ -40,10 +41,46 @@ export const modelRuntime: Runtime = {
       fetch: boundedFetch,
     });
     const cards = cardTools(input.agent, input.workspaceAgents, input.delegatedBy !== undefined);
+    // A turn's time limit, beside its 4 MB: past it the reply stops with an error saying so.
+    const limitMs = options.turn_timeout_ms ?? DEFAULT_TURN_TIMEOUT_MS;
+    const limit = new AbortController();
+    const timer = setTimeout(
+      () => limit.abort(new ModelError(`The reply took longer than ${formatMs(limitMs)} and was stopped.`)),
+      limitMs,
+    );
+    const signal = AbortSignal.any([io.signal, limit.signal]);
+    try {
+      await runTurn(input, io, options, client, cards, signal, log);
+    } catch (err) {
+      if (limit.signal.aborted && !io.signal.aborted) throw limit.signal.reason;
+      throw err;
+    } finally {
+      clearTimeout(timer);
+    }
+    if (limit.signal.aborted && !io.signal.aborted) throw limit.signal.reason;
+  },
+};
+
+/** `90000` → `90 s`, `600000` → `10 minutes`. */
+const formatMs = (ms: number): string =>
+  ms % 60_000 === 0 ? `${ms / 60_000} minute${ms === 60_000 ? '' : 's'}` : `${ms / 1000} s`;
+
+async function runTurn(
+  input: TurnInput,
+  io: TurnIO,
+  options: ModelOptions,
+  client: OpenAI,
+  cards: ReturnType<typeof cardTools>,
+  signal: AbortSignal,
+  log: (line: string) => void,
+): Promise<void> {
+  {
     const mcp = await McpToolset.connect(
       options.mcp_servers ?? [],
-      async (server) => input.mcpTokens[server] ?? (await io.connectorCredentials(server))?.token,
-      { signal: io.signal, log },
+      async (server) =>
+        (Object.hasOwn(input.mcpTokens, server.name) ? input.mcpTokens[server.name] : undefined) ??
+        (await io.serverCredentials(server.url))?.token,
+      { signal, log },
     );
     try {
       const system = options.system_prompt ?? defaultPrompt(input);
@@ -65,7 +102,7 @@ export const modelRuntime: Runtime = {
             ...(cards.definitions.length + mcp.tools.length && { tools: [...cards.definitions, ...mcp.tools] }),
           },
           {
-            signal: io.signal,
+            signal,
             idleMs: options.idle_timeout_ms ?? DEFAULT_IDLE_TIMEOUT_MS,
             retries: options.max_retries ?? DEFAULT_MAX_RETRIES,
             onText(text) {
@@ -84,8 +121,8 @@ export const modelRuntime: Runtime = {
     } finally {
       await mcp.close();
     }
-  },
-};
+  }
+}
 
 /** A tool call of one step, with the id its `tool_use` block and its result share. */
 interface Call {
@@ -207,8 +244,12 @@ function parseCall(raw: { name: string; arguments: string }): Call {
   return { id, name: raw.name, input: {}, error: 'The arguments were not a JSON object.' };
 }
 
-/** The card that asks the visitor for an MCP server's token (stored encrypted as the connector's `token`). */
-function connectorCard(server: { name: string; description?: string }): ToolUseBlock {
+/**
+ * The card that asks the visitor for an MCP server's token: it names the server's host (`server`), and the
+ * token is saved for that server alone (its workspace and URL), encrypted, as the connector's `token`.
+ */
+function connectorCard(server: { name: string; url: string; description?: string }): ToolUseBlock {
+  const host = new URL(server.url).host;
   return {
     type: 'tool_use',
     id: randomId('toolu', 12),
@@ -216,7 +257,8 @@ function connectorCard(server: { name: string; description?: string }): ToolUseB
     input: {
       connectorTypeId: server.name,
       name: server.name,
-      description: `${server.description ?? server.name} needs your access token. It is stored encrypted and used only for your requests.`,
+      server: host,
+      description: `${server.description ?? server.name} (${host}) needs your access token. It is stored encrypted and used only for your requests to ${host}.`,
       fields: [{ name: 'token', label: 'Access token', secret: true, required: true }],
     },
   };

@@ -133,6 +133,7 @@ const en: Language = {
     optional: 'optional',
     show: (field) => `Show ${field}`,
     connected: (name) => `${name} is set up. Your credentials are stored encrypted.`,
+    asks: (host) => `Asked by the server ${host}; saved for it alone.`,
     saveFailed: (reason) => `The credentials could not be saved: ${reason}`,
     notifyFailed: 'The credentials are saved, but the agent could not be told. Ask it to try again.',
     noConversation: 'This card is not part of a conversation, so the agent cannot be told.',

@@ -167,6 +167,8 @@ export interface ConnectorLabels {
   optional: string;
   show: (field: string) => string;
   connected: (name: string) => string;
+  /** Which server asks: its host. */
+  asks: (host: string) => string;
   saveFailed: (reason: string) => string;
   notifyFailed: string;
   noConversation: string;

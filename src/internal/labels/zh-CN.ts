@@ -139,6 +139,7 @@ const zhCN: Language = {
     optional: '选填',
     show: (field) => `显示${field}`,
     connected: (name) => `${name} 已设置，凭据已加密保存。`,
+    asks: (host) => `由服务器 ${host} 请求；仅为该服务器保存。`,
     saveFailed: (reason) => `凭据保存失败：${reason}`,
     notifyFailed: '凭据已保存，但未能通知助手，请让它重试。',
     noConversation: '此卡片不属于任何对话，无法通知助手。',
