@@ -7,7 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from './browser.js';
 import { enginesBenchmark } from './engines.js';
-import { renderBenchmarks } from './render.js';
+import { BENCH_WORKLOADS, renderBenchmarks } from './render.js';
 import { messagesBenchmark, serviceBenchmark } from './service.js';
 import { sizeBenchmark } from './size.js';
 import { startupBenchmark } from './startup.js';
@@ -18,7 +18,7 @@ const results = {
   date: new Date().toISOString(),
   node: process.version,
   size: await sizeBenchmark(),
-  ...(await renderBenchmarks({ naive: full, deepChat: full })),
+  ...(await renderBenchmarks({ ...BENCH_WORKLOADS, naive: full, deepChat: full })),
   startup: await startupBenchmark(),
   service: await serviceBenchmark(),
   messages: await messagesBenchmark(),

@@ -51,6 +51,12 @@ export class FakeChatApi implements ChatApi {
     }
   }
 
+  /** Hands `records` to the stream's reader now, as one network read (the stream must be open). */
+  push(records: ChatStreamRecord[]): void {
+    if (!this.#stream) throw new Error('no stream is open');
+    this.#stream.push(records);
+  }
+
   /** Resolves once every record was handed to the stream's reader. */
   async deliver(records: ChatStreamRecord[], perTask: number): Promise<void> {
     while (!this.#stream) await nextTask();
