@@ -7,6 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from './browser.js';
 import { enginesBenchmark } from './engines.js';
+import { goalRows, printGoals } from './goals.js';
 import { BENCH_WORKLOADS, renderBenchmarks } from './render.js';
 import { messagesBenchmark, serviceBenchmark } from './service.js';
 import { sizeBenchmark } from './size.js';
@@ -24,7 +25,9 @@ const results = {
   messages: await messagesBenchmark(),
   engines: await enginesBenchmark(),
 };
+const goals = goalRows(results);
 const file = join(ROOT, 'bench/results.json');
-writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
+writeFileSync(file, `${JSON.stringify({ ...results, goals }, null, 2)}\n`);
 console.log(JSON.stringify(results, null, 2));
+printGoals(goals);
 console.log(`written to ${file}`);
