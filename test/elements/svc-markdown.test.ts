@@ -149,9 +149,9 @@ describe('<svc-markdown>', () => {
     const whole = document.createElement('svc-markdown');
     host.append(streamed, whole);
     await streamed.updateComplete;
-    for (const piece of text.match(/[\s\S]{1,120}/g)!) {
+    for (const [index, piece] of text.match(/[\s\S]{1,120}/g)!.entries()) {
       streamed.append(piece);
-      await nextFrame();
+      if (index % 4 === 3) await nextFrame();
     }
     streamed.finish();
     whole.text = text;
