@@ -6,12 +6,36 @@ import { buildPages, launch, measure, openPage, percentile, round, serve } from 
 
 /** Records per task, as a network read of about 1 KB of SSE carries them. */
 const PER_TASK = 8;
-const HISTORY_MESSAGES = 5000;
+
+/** What the render benchmarks run: `npm run bench`'s workloads, or a smoke run's tiny ones (test/bench/). */
+export interface RenderWorkloads {
+  /** Copies of the demo's long reply in the fast feed (10: about 60 KB). */
+  copies: number;
+  /** Paced streaming: the reply's lengths before the measurement, seconds measured per round, rounds. */
+  paced: { kilobytes: number[]; seconds: number; rounds: number; peers?: boolean };
+  historyMessages: number;
+  /** Styles measured beside the shipped ones in the paced run (name → CSS added to the reply's shadow root). */
+  pacedOptions?: Record<string, string>;
+  /** The whole-text-per-delta renderer and deep-chat in the fast feed (minutes each at 60 KB). */
+  naive: boolean;
+  deepChat: boolean;
+}
+
+export const BENCH_WORKLOADS: RenderWorkloads = {
+  copies: 10,
+  paced: { kilobytes: [6, 30, 60, 200], seconds: 4, rounds: 2 },
+  historyMessages: 5000,
+  naive: false,
+  deepChat: false,
+};
 
 type Bench = {
   info(): { bytes: number; deltas: number };
+  setCopies(copies: number): void;
   prepare(...args: unknown[]): Promise<void> | void;
   prepareNaive(perTask: number): Promise<void>;
+  preparePaced(...args: unknown[]): Promise<void>;
+  runPaced(seconds: number): Promise<{ frames: number; deltas: number; chars: number; keptUp: number }>;
   run(): Promise<void>;
   firstPaint(messages: number): Promise<number>;
   stats(): { elements: number; rows: number; heapMb: number };
@@ -25,8 +49,8 @@ const bench = <T>(page: Page, call: (b: Bench, ...args: any[]) => T | Promise<T>
     [call.toString(), args] as const,
   ) as Promise<T>;
 
-/** Benchmarks 2 (streaming render) and 3 (long conversations) in headless Chromium. */
-export async function renderBenchmarks(options: { naive: boolean; deepChat: boolean }) {
+/** Benchmarks 2 (streaming render, fast and paced) and 3 (long conversations) in headless Chromium. */
+export async function renderBenchmarks(workloads: RenderWorkloads = BENCH_WORKLOADS) {
   const dir = mkdtempSync(join(tmpdir(), 'svc-bench-pages-'));
   await buildPages(dir);
   const page = (name: string) =>
@@ -41,9 +65,10 @@ export async function renderBenchmarks(options: { naive: boolean; deepChat: bool
   );
   const browser = await launch();
   try {
-    const streaming = await streamBenchmark(browser, url, options);
-    const history = await historyBenchmark(browser, url);
-    return { streaming, history };
+    const streaming = await streamBenchmark(browser, url, workloads);
+    const paced = await pacedBenchmark(browser, url, workloads.paced, workloads.pacedOptions);
+    const history = await historyBenchmark(browser, url, workloads.historyMessages);
+    return { streaming, paced, history };
   } finally {
     await browser.close();
     server.close();
@@ -54,11 +79,12 @@ export async function renderBenchmarks(options: { naive: boolean; deepChat: bool
 async function streamBenchmark(
   browser: Awaited<ReturnType<typeof launch>>,
   url: string,
-  { naive, deepChat: withDeepChat }: { naive: boolean; deepChat: boolean },
+  { naive, deepChat: withDeepChat, copies }: RenderWorkloads,
 ) {
   const fresh = async (path: string) => {
     const opened = await openPage(browser, `${url}${path}`);
     await opened.page.waitForFunction(() => (window as any).bench);
+    await bench(opened.page, (b: Bench, n: number) => b.setCopies(n), copies);
     return opened;
   };
   const { page, cdp } = await fresh('/stream.html');
@@ -95,13 +121,113 @@ async function streamBenchmark(
   };
 }
 
-async function historyBenchmark(browser: Awaited<ReturnType<typeof launch>>, url: string) {
+/** What one renderer costs streaming at a model's pace after the reply reached one length. */
+export interface PacedFigures {
+  mainThreadMsPerSecond: number;
+  mainThreadMsPerFrame: number;
+  styleLayoutMsPerFrame: number;
+  scriptMsPerFrame: number;
+  fps: number;
+  /** Deltas delivered ÷ deltas due by the clock (1: it kept up). */
+  keptUp: number;
+  longestTaskMs: number;
+  deltas: number;
+}
+
+const RENDERERS = {
+  svcChat: { path: '/stream.html', args: [] },
+  deepChat: { path: '/deep-chat.html', args: [false] },
+  deepChatPartialRender: { path: '/deep-chat.html', args: [true] },
+} as const;
+
+/**
+ * A reply streamed at a model's pace (bench/pages/paced.ts) once it already holds each of `kilobytes`, in
+ * `<svc-chat>` and in deep-chat (default and `partialRender`): one page per renderer and length, all prepared
+ * first, then measured in turn, round after round, so that the machine's load falls on all alike.
+ */
+async function pacedBenchmark(
+  browser: Awaited<ReturnType<typeof launch>>,
+  url: string,
+  { kilobytes, seconds, rounds, peers = true }: RenderWorkloads['paced'],
+  options: Record<string, string> = {},
+) {
+  const renderers: Record<string, { path: string; args: readonly unknown[] }> = {
+    ...(peers ? RENDERERS : { svcChat: RENDERERS.svcChat }),
+    ...Object.fromEntries(
+      Object.entries(options).map(([name, css]) => [`svcChat ${name}`, { path: '/stream.html', args: [css] }]),
+    ),
+  };
+  const cells = [];
+  for (const kb of kilobytes) {
+    for (const [renderer, { path, args }] of Object.entries(renderers)) {
+      const opened = await openPage(browser, `${url}${path}`);
+      await opened.page.waitForFunction(() => (window as any).bench);
+      await bench(opened.page, (b: Bench, ...a: unknown[]) => b.preparePaced(...a), kb * 1000, ...args);
+      cells.push({
+        kb,
+        renderer,
+        ...opened,
+        sums: {
+          mainThreadMs: 0,
+          layoutMs: 0,
+          scriptMs: 0,
+          wallMs: 0,
+          frames: 0,
+          deltas: 0,
+          chars: 0,
+          keptUp: 0,
+          longestTaskMs: 0,
+        },
+      });
+    }
+  }
+  for (let round = 0; round < rounds; round++) {
+    for (const cell of cells) {
+      let run = { frames: 0, deltas: 0, chars: 0, keptUp: 0 };
+      const measured = await measure(cell.page, cell.cdp, async () => {
+        run = await bench(cell.page, (b: Bench, s: number) => b.runPaced(s), seconds);
+      });
+      const { sums } = cell;
+      sums.mainThreadMs += measured.mainThreadMs;
+      sums.layoutMs += measured.layoutMs;
+      sums.scriptMs += measured.scriptMs;
+      sums.wallMs += measured.wallMs;
+      sums.frames += run.frames;
+      sums.deltas += run.deltas;
+      sums.chars += run.chars;
+      sums.keptUp += run.keptUp / rounds;
+      sums.longestTaskMs = Math.max(sums.longestTaskMs, measured.longestTaskMs);
+    }
+  }
+  const results = {} as Record<keyof typeof RENDERERS, Record<string, PacedFigures>> &
+    Record<string, Record<string, PacedFigures>>;
+  for (const { kb, renderer, page, sums } of cells) {
+    await page.close();
+    results[renderer] ??= {};
+    results[renderer][`${kb}KB`] = {
+      mainThreadMsPerSecond: round((sums.mainThreadMs / sums.wallMs) * 1000),
+      mainThreadMsPerFrame: round(sums.mainThreadMs / sums.frames, 2),
+      styleLayoutMsPerFrame: round(sums.layoutMs / sums.frames, 2),
+      scriptMsPerFrame: round(sums.scriptMs / sums.frames, 2),
+      fps: round(sums.frames / (sums.wallMs / 1000)),
+      keptUp: round(sums.keptUp, 2),
+      longestTaskMs: sums.longestTaskMs,
+      deltas: sums.deltas,
+    };
+  }
+  return {
+    source: `a reply holding each length streams on at 300 characters a second in 5-character deltas (60 a second), ${rounds} × ${seconds} s per renderer and length, interleaved`,
+    ...results,
+  };
+}
+
+async function historyBenchmark(browser: Awaited<ReturnType<typeof launch>>, url: string, messages: number) {
   const { page, cdp } = await openPage(browser, `${url}/history.html`);
   await page.waitForFunction(() => (window as any).bench);
-  await bench(page, (b: Bench, n: number) => b.prepare(n), HISTORY_MESSAGES);
+  await bench(page, (b: Bench, n: number) => b.prepare(n), messages);
   let firstPaintMs = 0;
   const mount = await measure(page, cdp, async () => {
-    firstPaintMs = await bench(page, (b: Bench, n: number) => b.firstPaint(n), HISTORY_MESSAGES);
+    firstPaintMs = await bench(page, (b: Bench, n: number) => b.firstPaint(n), messages);
   });
   await cdp.send('HeapProfiler.collectGarbage');
   const atEnd = await bench(page, (b) => b.stats());
@@ -113,8 +239,8 @@ async function historyBenchmark(browser: Awaited<ReturnType<typeof launch>>, url
   const atTop = await bench(page, (b) => b.stats());
   await page.close();
   return {
-    source: 'fake ChatApi: one history page of 5,000 messages (2,500 turns) into the real <svc-chat>',
-    messages: HISTORY_MESSAGES,
+    source: `fake ChatApi: one history page of ${messages} messages into the real <svc-chat>`,
+    messages,
     firstPaintMs: round(firstPaintMs),
     mount,
     atEnd: { ...atEnd, heapMb: round(atEnd.heapMb) },

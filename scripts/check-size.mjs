@@ -13,15 +13,18 @@ import { gzipSync } from 'node:zlib';
  * (design.md: 8 KB and 70 KB), printed beside them; until they get there, the budgets hold each figure at its
  * current size, so that nothing grows unnoticed. Lower these numbers with every cut; they were raised once, by
  * 0.54 KB, when the launcher and the panel became one ES module graph and the panel a Lit element of its own
- * instead of the lent modules and a panel rendering into the launcher (docs/performance.md, issue 25).
+ * instead of the lent modules and a panel rendering into the launcher (docs/performance.md, issue 25); and by
+ * 0.10 KB for issue 27: the launcher starts the markdown engine itself (+145 B), the streamed reply's boxes of
+ * settled blocks (+74 B on the engine), the panel 114 B smaller (docs/performance.md, section 2 and start-up); and
+ * for this round's features together (issues 26, 27, 29, 30: complete widget 80,754 B, docs/performance.md).
  */
 const BUDGETS = {
   'dist/svc-chat.js': 220,
-  'dist/svc-chat.esm.js': 6_460,
-  'dist/svc-chat-panel.js': 42_770,
-  'dist/svc-chat-markdown.js': 27_630,
-  'dist/svc-chat-lang-zh-CN.js': 2_150,
-  'dist/svc-chat-lang-ar.js': 2_430,
+  'dist/svc-chat.esm.js': 6_660,
+  'dist/svc-chat-panel.js': 46_180,
+  'dist/svc-chat-markdown.js': 27_710,
+  'dist/svc-chat-lang-zh-CN.js': 2_370,
+  'dist/svc-chat-lang-ar.js': 2_650,
 };
 /**
  * Before the launcher paints: the classic script and the ES module it imports, or the ES module alone, each with
@@ -33,7 +36,7 @@ const FIRST_LOAD = {
 };
 const FIRST_LOAD_TARGET = 8_000;
 const COMPLETE_TARGET = 70_000;
-const COMPLETE_BUDGET = 77_080;
+const COMPLETE_BUDGET = 80_760;
 
 const kb = (n) => `${(n / 1000).toFixed(2)} KB`;
 const gzip = (file) => gzipSync(readFileSync(file), { level: 9 }).length;

@@ -1,4 +1,5 @@
 import type { ChatApi } from '../../src/chat/chat-api.js';
+import { HttpClient } from '../../src/client/http.js';
 import type { ChatStreamRecord, HistoryResult, InterruptResult, SendResult } from '../../src/protocol/types.js';
 
 /** A zero-delay task boundary (setTimeout would be clamped to 4 ms after a few nested calls). */
@@ -16,6 +17,8 @@ function nextTask(): Promise<void> {
  * the widget, not the network.
  */
 export class FakeChatApi implements ChatApi {
+  /** What the panel reads of a real client besides the calls above: the service's address (this page's). */
+  readonly http = new HttpClient({ baseUrl: location.origin });
   #stream?: { push(records: ChatStreamRecord[]): void };
 
   constructor(readonly historyRecords: ChatStreamRecord[] = []) {}
@@ -46,6 +49,12 @@ export class FakeChatApi implements ChatApi {
       if (group) yield* group;
       else await new Promise<void>((done) => (wake = done));
     }
+  }
+
+  /** Hands `records` to the stream's reader now, as one network read (the stream must be open). */
+  push(records: ChatStreamRecord[]): void {
+    if (!this.#stream) throw new Error('no stream is open');
+    this.#stream.push(records);
   }
 
   /** Resolves once every record was handed to the stream's reader. */

@@ -7,11 +7,11 @@ import type { ChatLabels } from '../internal/labels/types.js';
 import { LanguageController } from '../internal/language.js';
 import { type PlainProperty, SvcPlainElement } from '../internal/svc-plain-element.js';
 import { type PlatformTokens, tokenStyle } from '../internal/tokens.js';
-import { whenIdle } from '../internal/when-idle.js';
 import type { Feedback, SendResult } from '../protocol/types.js';
 import { type ChatMode, PANEL_SETTINGS, persistedConversation } from './chat-settings.js';
 import { loadPanel } from './load-panel.js';
 import { LoadingState } from './loading-state.js';
+import { loadMarkdownEngine } from './markdown/engine.js';
 import { FULL_SCREEN } from './panel-frame.styles.js';
 import styles from './svc-chat.styles.js';
 import type { SvcChatPanel } from './svc-chat-panel.js';
@@ -254,10 +254,20 @@ export class SvcChat extends SvcPlainElement {
     super.connectedCallback();
     // Inline, the chat shows at once; with a conversation to resume, its replies stream in while closed.
     if (this.mode !== 'launcher' || this.conversationId || persistedConversation(this)?.load()) void this.#load();
-    else whenIdle(() => void this.#load());
+    // A closed launcher: on a fast connection the panel and the markdown engine load once it has painted, so
+    // that a click finds them there; on a slow one (or with data saving) at the visitor's first sign of
+    // intent, the launcher's pointer-over, pointer-down, touch or focus, or when the page is idle (the
+    // entries' rule, for cards alone on a page), whichever comes first (docs/performance.md, start-up).
+    else if (fastConnection()) requestAnimationFrame(() => setTimeout(this.#warm));
     // Open before a reload: open again.
     if (this.mode === 'launcher' && persistedConversation(this, 'open')?.load()) this.open();
   }
+
+  /** Starts loading the panel and the markdown engine side by side. */
+  readonly #warm = (): void => {
+    void this.#load();
+    void loadMarkdownEngine().catch(() => {});
+  };
 
   /** Loads the panel (once) and puts it in place; undefined if its module did not load. */
   #load(): Promise<SvcChatPanel | undefined> {
@@ -383,12 +393,14 @@ export class SvcChat extends SvcPlainElement {
   /** The launcher's button, with the unread count while the panel is closed. */
   #drawLauncher(labels: LauncherLabels): void {
     const { opened, _unread: unread } = this;
-    const warm = () => void this.#load();
+    const warm = this.#warm;
     this.#launcher ??= h('button', {
       part: 'launcher',
       type: 'button',
       onclick: () => (this.opened ? this.close() : this.open()),
       onpointerenter: warm,
+      onpointerdown: warm,
+      ontouchstart: warm,
       onfocus: warm,
     });
     const button = this.#launcher;
@@ -405,6 +417,12 @@ export class SvcChat extends SvcPlainElement {
     }
     if (!button.parentNode) this.renderRoot.append(button);
   }
+}
+
+/** Not a slow network and no data saving asked for; where the browser does not say (Firefox, Safari): fast. */
+function fastConnection(): boolean {
+  const connection = (navigator as { connection?: { effectiveType?: string; saveData?: boolean } }).connection;
+  return !connection?.saveData && (connection?.effectiveType ?? '4g') === '4g';
 }
 
 SvcChat.define('svc-chat');

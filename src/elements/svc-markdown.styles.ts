@@ -10,10 +10,23 @@ export default css`
     --_code-bg: var(--svc-color-code-bg, rgb(127 127 127 / 0.12));
     --_radius: var(--svc-radius-s, 6px);
   }
-  [part='base'] > :first-child {
-    margin-top: 0;
+  /*
+   * A streamed reply's settled blocks sit in boxes (stream-markdown.ts) that are laid out and painted apart
+   * from the growing tail, and not at all while off screen (docs/performance.md, paced streaming). Blocks are
+   * spaced by bottom margins and headings' top padding only, since margins do not collapse across a box: a
+   * reply looks the same boxed (streamed) and not (rendered whole). The clip margin keeps focus rings whole.
+   */
+  .settled {
+    content-visibility: auto;
+    contain-intrinsic-size: auto 300px;
+    overflow-clip-margin: 4px;
   }
-  [part='base'] > :last-child {
+  [part='base'] > :first-child,
+  [part='base'] > .settled:first-child > :first-child {
+    padding-top: 0;
+  }
+  [part='base'] > :last-child,
+  [part='base'] > .settled:last-child > :last-child {
     margin-bottom: 0;
   }
   /*
@@ -31,7 +44,8 @@ export default css`
     white-space: pre-wrap;
   }
   h1, h2, h3, h4, h5, h6 {
-    margin: 1.1em 0 0.5em;
+    margin: 0 0 0.5em;
+    padding-top: 0.35em;
     font-weight: 600;
     line-height: 1.25;
   }
@@ -115,9 +129,10 @@ export default css`
     color: var(--svc-color-muted, #6b7280);
   }
   hr {
-    margin: 1.25em 0;
+    margin: 0 0 1.25em;
+    padding-top: 0.5em;
     border: 0;
-    border-top: 1px solid var(--_border);
+    border-bottom: 1px solid var(--_border);
   }
   img {
     max-width: 100%;

@@ -3,7 +3,7 @@ import { render } from 'lit';
 import '../../src/elements/svc-markdown.js';
 import { markdownText } from '../../src/elements/markdown-text.js';
 import type { SvcMarkdown } from '../../src/elements/svc-markdown.js';
-import { markdownToHtml, sanitizeHtml } from '../helpers/markdown.js';
+import { markdownToHtml, sanitizeHtml, unboxed } from '../helpers/markdown.js';
 
 const REPLY = Array.from({ length: 12 }, (_, i) => `## Step ${i}\n\nDo thing ${i}, then **check** it.\n`).join('\n');
 
@@ -34,7 +34,7 @@ describe('markdownText()', () => {
     // The final record came in the same network read as the last deltas.
     show(host, REPLY, false);
 
-    expect(base(el).innerHTML).to.equal(sanitizeHtml(markdownToHtml(REPLY)));
+    expect(unboxed(base(el))).to.equal(sanitizeHtml(markdownToHtml(REPLY)));
     await el.updateComplete;
     expect(el.hasAttribute('streaming')).to.equal(false);
     // What the reader selected in the reply is still selected.
@@ -52,6 +52,6 @@ describe('markdownText()', () => {
     }
     const corrected = `# Corrected\n\n${REPLY}`;
     show(host, corrected, false);
-    expect(base(el).innerHTML).to.equal(sanitizeHtml(markdownToHtml(corrected)));
+    expect(unboxed(base(el))).to.equal(sanitizeHtml(markdownToHtml(corrected)));
   });
 });

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { Lexer } from 'marked';
 import { StreamMarkdown } from '../../src/elements/markdown/stream-markdown.js';
 import { service } from '../helpers/browser-service.js';
-import { markdownToHtml, sanitizeHtml } from '../helpers/markdown.js';
+import { markdownToHtml, sanitizeHtml, unboxed } from '../helpers/markdown.js';
 
 const { seed } = await service();
 
@@ -224,10 +224,10 @@ function mismatches(pieces: string[]): string[] {
     prefix += piece;
     stream.push(piece);
     stream.flush();
-    if (target.innerHTML !== whole(prefix)) wrong.push(prefix);
+    if (unboxed(target) !== whole(prefix)) wrong.push(prefix);
   }
   stream.finish();
-  if (target.innerHTML !== whole(prefix)) wrong.push(`${prefix} (after finish)`);
+  if (unboxed(target) !== whole(prefix)) wrong.push(`${prefix} (after finish)`);
   return wrong;
 }
 
@@ -293,7 +293,7 @@ describe('StreamMarkdown', function () {
       const heading = target.querySelector('h2')!;
       getSelection()!.selectAllChildren(heading);
       stream.finish();
-      expect(target.innerHTML).to.equal(whole(LONG));
+      expect(unboxed(target)).to.equal(whole(LONG));
       // Settled blocks are not rendered again at the end: the selection still holds the heading's text.
       expect(getSelection()!.toString()).to.equal('Part 0');
       expect(target.querySelector('h2')).to.equal(heading);
@@ -322,7 +322,7 @@ describe('StreamMarkdown', function () {
       stream.flush();
     }
     stream.finish();
-    expect(target.innerHTML).to.equal(whole(text));
+    expect(unboxed(target)).to.equal(whole(text));
   });
 
   it('keeps the line break after a stray end tag that starts a later block', () => {
@@ -343,6 +343,25 @@ describe('StreamMarkdown', function () {
     expect(target.querySelector('p')).to.equal(first);
   });
 
+  it('puts settled blocks in boxes that the growing tail does not touch, and a text rendered whole in none', () => {
+    const target = document.createElement('div');
+    const stream = new StreamMarkdown(target);
+    for (const piece of deltas(LONG.repeat(2), 4, 40)) {
+      stream.push(piece);
+      stream.flush();
+    }
+    const boxes = [...target.children].filter((child) => child.classList.contains('settled'));
+    // Several boxes of about 2,000 characters, before the live tail, which is in none.
+    expect(boxes.length).to.be.greaterThan(1);
+    expect(target.lastElementChild!.classList.contains('settled')).to.equal(false);
+    const first = boxes[0]!.firstElementChild;
+    stream.push('\n\nMore text at the end.');
+    stream.flush();
+    expect(target.querySelector('.settled')!.firstElementChild).to.equal(first);
+    stream.replace(LONG);
+    expect(target.querySelector('.settled')).to.equal(null);
+  });
+
   it('lexes a long reply about once over, not once per delta', () => {
     const text = LONG.repeat(3);
     const pieces = deltas(text, 5, 8);
@@ -355,7 +374,7 @@ describe('StreamMarkdown', function () {
         stream.flush();
       }
       stream.finish();
-      expect(target.innerHTML).to.equal(whole(text));
+      expect(unboxed(target)).to.equal(whole(text));
     } finally {
       lexed.restore();
     }
@@ -370,13 +389,13 @@ describe('StreamMarkdown', function () {
     const lexed = countLexedCharacters();
     try {
       for (const piece of deltas('Hello **streaming** world.\n\nMore text.', 6, 3)) stream.push(piece);
-      expect(target.innerHTML).to.equal('');
+      expect(unboxed(target)).to.equal('');
       await nextFrame();
       expect(lexed.count).to.equal(stream.text.length);
     } finally {
       lexed.restore();
     }
-    expect(target.innerHTML).to.equal(whole(stream.text));
+    expect(unboxed(target)).to.equal(whole(stream.text));
   });
 
   it('joins a CRLF line break split across two deltas', () => {
@@ -385,7 +404,7 @@ describe('StreamMarkdown', function () {
     for (const piece of ['line one\r', '\nline two\r', '\n\r\n# Title']) stream.push(piece);
     stream.flush();
     expect(stream.text).to.equal('line one\nline two\n\n# Title');
-    expect(target.innerHTML).to.equal(whole('line one\r\nline two\r\n\r\n# Title'));
+    expect(unboxed(target)).to.equal(whole('line one\r\nline two\r\n\r\n# Title'));
   });
 
   it('replaces the text and renders it whole', () => {
@@ -394,7 +413,7 @@ describe('StreamMarkdown', function () {
     stream.push('old text\n\nold\n\nold\n\nold');
     stream.flush();
     stream.replace('# New');
-    expect(target.innerHTML).to.equal(whole('# New'));
+    expect(unboxed(target)).to.equal(whole('# New'));
     expect(stream.text).to.equal('# New');
   });
 

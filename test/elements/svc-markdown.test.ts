@@ -2,7 +2,7 @@ import { elementUpdated, expect, fixture, html, nextFrame, oneEvent } from '@ope
 import '../../src/elements/svc-markdown.js';
 import { SvcMarkdown } from '../../src/elements/svc-markdown.js';
 import { SvcElement } from '../../src/internal/svc-element.js';
-import { markdownToHtml, sanitizeHtml } from '../helpers/markdown.js';
+import { markdownToHtml, sanitizeHtml, unboxed } from '../helpers/markdown.js';
 
 const FENCE = '```';
 
@@ -40,7 +40,7 @@ function content(el: SvcMarkdown): string {
   const copy = base(el).cloneNode(true) as HTMLElement;
   for (const button of copy.querySelectorAll('[part=copy]')) button.remove();
   for (const block of copy.querySelectorAll('pre, table')) block.removeAttribute('tabindex');
-  return copy.innerHTML;
+  return unboxed(copy);
 }
 
 async function render(text: string): Promise<SvcMarkdown> {
@@ -140,6 +140,33 @@ describe('<svc-markdown>', () => {
     expect(el.text).to.equal(REPLY);
     expect(content(el)).to.equal(sanitizeHtml(markdownToHtml(REPLY)));
     expect(base(el).querySelectorAll('[part=copy]').length).to.equal(1);
+  });
+
+  it('lays a streamed reply out exactly as the same text rendered whole (its boxes of settled blocks unseen)', async () => {
+    const text = Array.from({ length: 30 }, (_, i) => REPLY.replace('# Plan', `# Plan ${i}`)).join('\n\n---\n\n');
+    const host = await fixture<HTMLDivElement>(html`<div style="width: 320px"></div>`);
+    const streamed = document.createElement('svc-markdown');
+    const whole = document.createElement('svc-markdown');
+    host.append(streamed, whole);
+    await streamed.updateComplete;
+    for (const [index, piece] of text.match(/[\s\S]{1,120}/g)!.entries()) {
+      streamed.append(piece);
+      if (index % 4 === 3) await nextFrame();
+    }
+    streamed.finish();
+    whole.text = text;
+    await whole.updateComplete;
+    expect(base(streamed).querySelectorAll('.settled').length).to.be.greaterThan(1);
+    expect(base(whole).querySelector('.settled')).to.equal(null);
+    // Every box laid out, still contained: off screen a box is not, and takes its remembered or estimated height.
+    const shown = new CSSStyleSheet();
+    shown.replaceSync('.settled { content-visibility: visible; contain: content }');
+    streamed.shadowRoot!.adoptedStyleSheets = [...streamed.shadowRoot!.adoptedStyleSheets, shown];
+    const tops = (el: SvcMarkdown) =>
+      [...base(el).querySelectorAll('h1, h2, p, pre, table, hr, blockquote')].map((block) =>
+        Math.round(block.getBoundingClientRect().top - base(el).getBoundingClientRect().top),
+      );
+    expect(tops(streamed)).to.deep.equal(tops(whole));
   });
 
   it('applies a link definition that arrives at the end of the stream', async () => {

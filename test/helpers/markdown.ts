@@ -13,3 +13,14 @@ export function sanitizeHtml(html: string, options: SanitizeOptions = {}): strin
   holder.append(sanitizeFragment(html, options));
   return holder.innerHTML;
 }
+
+/**
+ * The HTML of a streamed rendering with its boxes of settled blocks unwrapped (`<div class="settled">`, which
+ * `StreamMarkdown` adds for the browser's sake): what must equal the rendering of the whole text.
+ */
+export function unboxed(target: Element): string {
+  if (!target.querySelector(':scope > .settled')) return target.innerHTML;
+  const copy = target.cloneNode(true) as Element;
+  for (const box of copy.querySelectorAll(':scope > .settled')) box.replaceWith(...box.childNodes);
+  return copy.innerHTML;
+}

@@ -7,6 +7,12 @@ export interface StreamMarkdownOptions extends SanitizeOptions {
   decorate?: (fragment: DocumentFragment) => void;
 }
 
+/**
+ * Settled blocks go into boxes of about this much text (`<div class="settled">`, contained and skipped while off
+ * screen: svc-markdown.styles.ts), so that the tail growing lays out and paints the tail, not the whole reply
+ * (docs/performance.md, paced streaming). A box per block was slower: the browser's bookkeeping per box.
+ */
+const BOX_CHARS = 2000;
 const BLANK_LINE_END = /\n[ \t]*\n$/;
 const TAG = /<(\/?)([a-z][\w-]*)[^>]*>|<!--[\s\S]*?-->/gi;
 const VOID_TAG = /^(?:area|base|br|col|embed|hr|img|input|link|meta|param|source|track|wbr)$/i;
@@ -14,8 +20,9 @@ const VOID_TAG = /^(?:area|base|br|col|embed|hr|img|input|link|meta|param|source
 /**
  * Renders markdown that arrives in pieces, at a cost linear in its length (design.md "Streaming markdown").
  * Only the unsettled tail is lexed again; a block is settled once it ends with a blank line and two more
- * blocks follow it, and is then rendered, sanitized and appended once. After every render the content of
- * `target` equals the sanitized rendering of the whole text so far.
+ * blocks follow it, and is then rendered, sanitized and appended once, into a box of settled blocks. After
+ * every render the content of `target`, those boxes unwrapped, equals the sanitized rendering of the whole text
+ * so far; a text rendered whole (`replace`, `renderAll`) has no boxes.
  */
 export class StreamMarkdown {
   #text = '';
@@ -39,6 +46,9 @@ export class StreamMarkdown {
    */
   #htmlAfterStart = false;
   #frame = 0;
+  /** The box settled blocks are appended to, and how much text it holds. */
+  #box?: HTMLElement;
+  #boxChars = 0;
 
   constructor(
     readonly target: HTMLElement,
@@ -93,6 +103,8 @@ export class StreamMarkdown {
     this.#seen = '';
     this.#settledHasBrackets = false;
     this.#htmlAfterStart = false;
+    this.#box = undefined;
+    this.#boxChars = 0;
   }
 
   /** Renders the tail, settling what it can (`settle`); `exact`: the parts must equal the whole rendering. */
@@ -123,11 +135,19 @@ export class StreamMarkdown {
         if (token.type === 'def') this.#links[token.tag] ??= { href: token.href, title: token.title };
         else if (token.type === 'html' && this.#settledEnd > 0) this.#htmlAfterStart = true;
       });
+      const start = this.#settledEnd;
       for (const token of settled) {
         this.#settledEnd += token.raw.length;
         this.#settledHasBrackets ||= token.raw.includes(']');
       }
-      target.append(this.#fragment(settled));
+      if (!this.#box || this.#boxChars >= BOX_CHARS) {
+        this.#box = document.createElement('div');
+        this.#box.className = 'settled';
+        this.#boxChars = 0;
+        target.append(this.#box);
+      }
+      this.#boxChars += this.#settledEnd - start;
+      this.#box.append(this.#fragment(settled));
       this.#settledNodes = target.childNodes.length;
     }
     target.append(this.#fragment(tokens.slice(count)));
