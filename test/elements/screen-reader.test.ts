@@ -85,8 +85,10 @@ describe('<svc-chat> for screen readers', () => {
     await until(() => announcer.textContent, 'the announcement');
     changes.stop();
 
-    // The reply came in many pieces, all outside any live region (positive control: the recorder sees them).
-    expect(changes.outside, 'changes of the streamed reply').to.be.greaterThan(40);
+    // The reply came in pieces, all outside any live region (positive control: the recorder sees them). How many
+    // depends on how many frames the machine rendered while it streamed (25 to 60 seen on a loaded one); the wait
+    // above saw at least one piece before the end, so there are at least two.
+    expect(changes.outside, 'changes of the streamed reply').to.be.greaterThan(1);
     const announced = changes.live.filter((change) => change.region === 'announcer');
     expect(announced, 'one announcement').to.have.length(1);
     const markdown = parts(el, 'message-agent').at(-1)!.querySelector<SvcMarkdown>('svc-markdown')!;
