@@ -23,7 +23,7 @@ import { type Db, isPostgresUrl, openDb } from '../store/db.js';
 import { metaValue, setMetaValue } from '../store/meta-rows.js';
 import { forgetSendsBefore } from '../store/send-result-rows.js';
 import { hasWorkspaces } from '../store/workspace-rows.js';
-import { endAbandonedTurns } from '../turns/end-turn.js';
+import { ABANDONED, endAbandonedTurns } from '../turns/end-turn.js';
 import { TurnRegistry } from '../turns/registry.js';
 import { type Fixture, loadFixture } from './fixture.js';
 import { createLogger, type LogOptions } from './logger.js';
@@ -261,7 +261,7 @@ function repeat(job: () => Promise<void>, ms: number): { stop(): void } {
 /** Ends the turns of instances that are gone and expires the orders that are due (the claimed jobs). */
 async function recover(ctx: AppContext): Promise<void> {
   try {
-    await endAbandonedTurns(ctx);
+    await endAbandonedTurns(ctx, ABANDONED.stopped);
     await ctx.payments.expireDue();
   } catch (err) {
     ctx.logError(`recovery failed: ${errorText(err)}`);

@@ -35,11 +35,23 @@ export function endTurn(
 }
 
 /**
+ * What a reader of a turn ended by endAbandonedTurns is told: at start-up, what a previous run left; from a running
+ * instance, what another instance (on the same database) left when it stopped.
+ */
+export const ABANDONED = {
+  restarted: 'the service restarted during this reply',
+  stopped: 'the instance of the service running this reply stopped during it',
+} as const;
+
+/**
  * Ends the turns whose instance is gone (a process that crashed or was killed mid-reply: a previous run of
  * this one, or another instance on the same database), so a reader of such a turn gets its `result` instead
  * of waiting forever. Run at start-up, and every few seconds when instances share a database.
  */
-export async function endAbandonedTurns(ctx: Pick<AppContext, 'db' | 'records'>): Promise<void> {
+export async function endAbandonedTurns(
+  ctx: Pick<AppContext, 'db' | 'records'>,
+  why: string = ABANDONED.restarted,
+): Promise<void> {
   const alive = new Map<string, Promise<boolean>>();
   for (const turn of await runningTurns(ctx.db)) {
     const instance = turn.instanceId;
@@ -47,7 +59,7 @@ export async function endAbandonedTurns(ctx: Pick<AppContext, 'db' | 'records'>)
       if (!alive.has(instance)) alive.set(instance, ctx.db.instanceAlive(instance));
       if (await alive.get(instance)) continue;
     }
-    await endTurn(ctx, turn.id, 'error', 'the service restarted during this reply');
+    await endTurn(ctx, turn.id, 'error', why);
   }
 }
 
