@@ -19,9 +19,11 @@ export const routeModules: RouteModule[] = [
   workspaceFeedback,
   sms,
   conversations,
-  replies,
   conversationList,
+  // After training: the router names a path parameter shared by two routes after the first one registered
+  // (`/agents/:id/…`), and the route table the fuzz suite reads has always said `:id`.
   training,
+  replies,
   files,
   payments,
   audio,
