@@ -11,6 +11,7 @@ const CHAT_EVENTS = {
   onSignedIn: 'svc-signed-in' as Event<'svc-signed-in'>,
   onMessageSent: 'svc-message-sent' as Event<'svc-message-sent'>,
   onTurnComplete: 'svc-turn-complete' as Event<'svc-turn-complete'>,
+  onFeedback: 'svc-feedback' as Event<'svc-feedback'>,
   onError: 'svc-error' as Event<'svc-error'>,
   onOpen: 'svc-open' as Event<'svc-open'>,
   onClose: 'svc-close' as Event<'svc-close'>,

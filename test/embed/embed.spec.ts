@@ -143,6 +143,9 @@ test('React: ChatBox with event props, and useSvcChat driving a chat drawn by Re
   await chatThrough(page.locator('svc-chat'), 'hello from react');
   // onTurnComplete arrived as a React prop callback.
   await expect(page.getByText('Replies: 1')).toBeVisible();
+  // So does onFeedback, once the service stored the visitor's 👍.
+  await page.locator('svc-chat').getByRole('button', { name: 'Good reply' }).last().click();
+  await expect(page.getByText('Rated: up')).toBeVisible();
 
   const custom = page.getByRole('form', { name: 'Custom chat' });
   await custom.getByLabel('Message').fill('hook says *hi*');

@@ -4,14 +4,17 @@ import { useState } from 'react';
 /** The widget as a component: its properties are props, its `svc-*` events `on…` callbacks. */
 export function SupportChat() {
   const [replies, setReplies] = useState(0);
+  const [rated, setRated] = useState('none');
   return (
     <section>
       <p>Replies: {replies}</p>
+      <p>Rated: {rated}</p>
       <ChatBox
         tokenEndpoint="/svc-token"
         agentIds="agent_echo"
         style={{ height: 480 }}
         onTurnComplete={() => setReplies((n) => n + 1)}
+        onFeedback={(event) => setRated(event.detail.rating)}
       />
     </section>
   );
