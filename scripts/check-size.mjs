@@ -16,12 +16,13 @@ import { gzipSync } from 'node:zlib';
  * instead of the lent modules and a panel rendering into the launcher (docs/performance.md, issue 25); and by
  * 0.10 KB for issue 27: the launcher starts the markdown engine itself (+145 B), the streamed reply's boxes of
  * settled blocks (+74 B on the engine), the panel 114 B smaller (docs/performance.md, section 2 and start-up); and
- * for this round's features together (issues 26, 27, 29, 30: complete widget 80,754 B, docs/performance.md).
+ * for this round's features together (issues 26, 27, 29, 30: complete widget 80,754 B, docs/performance.md); and
+ * by 217 B for a long reply followed up to its question (issue 29: panel 46,387 B, complete widget 80,962 B).
  */
 const BUDGETS = {
   'dist/svc-chat.js': 220,
   'dist/svc-chat.esm.js': 6_660,
-  'dist/svc-chat-panel.js': 46_180,
+  'dist/svc-chat-panel.js': 46_390,
   'dist/svc-chat-markdown.js': 27_710,
   'dist/svc-chat-lang-zh-CN.js': 2_370,
   'dist/svc-chat-lang-ar.js': 2_650,
@@ -36,7 +37,7 @@ const FIRST_LOAD = {
 };
 const FIRST_LOAD_TARGET = 8_000;
 const COMPLETE_TARGET = 70_000;
-const COMPLETE_BUDGET = 80_760;
+const COMPLETE_BUDGET = 80_970;
 
 const kb = (n) => `${(n / 1000).toFixed(2)} KB`;
 const gzip = (file) => gzipSync(readFileSync(file), { level: 9 }).length;

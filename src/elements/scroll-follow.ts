@@ -4,8 +4,10 @@ import { isAtEnd } from '../internal/at-end.js';
 
 /** Distance from the top under which older messages are loaded. */
 const HISTORY_PX = 200;
-/** Space kept above a card shown from its top. */
+/** Space kept above a card shown from its top, or above the question of a long reply. */
 const CARD_MARGIN_PX = 8;
+/** A question taller than this part of the view is not kept in view over its reply: the reply's start is. */
+const QUESTION_SHARE = 1 / 3;
 
 /** What the controller needs of the chat's panel: its list (`part="messages"`) and the store shown in it. */
 export interface ScrollHost extends ReactiveControllerHost {
@@ -18,7 +20,10 @@ export interface ScrollHost extends ReactiveControllerHost {
  * Keeps the conversation where the reader wants it: at the end while they are there (also when a row grows
  * after it rendered: markdown renders, a card draws itself, an image loads), still when older messages are
  * put above what they read, and otherwise where they scrolled, with `awayFromEnd` set so the chat can offer
- * a jump to new text. A card taller than the view that ends the conversation shows from its top.
+ * a jump to new text. A card taller than the view that ends the conversation shows from its top. A reply the
+ * visitor asked for while at the end is followed only until their question (or, below a tall question, the
+ * reply's start) would leave the top of the view: the chat then stays put, so the reply reads from its start,
+ * until the reader goes to the end themselves (or jumps there).
  * Older messages load when the reader nears the top, or when a page of history does not fill the list.
  *
  * Only the reader's own scrolling stops the chat following: a move up, away from the end (or on below a card
@@ -35,6 +40,12 @@ export class ScrollFollowController implements ReactiveController {
   #lastTop = 0;
   /** The chat shows a card from its top: reading on below it is the reader's move too. */
   #atCard = false;
+  /** The newest reply started while the chat followed: it is followed only until its question reaches the top. */
+  #holdAtQuestion = false;
+  /** The chat stopped at the question of a long reply (not the reader): only their move to the end resumes. */
+  #held = false;
+  /** A reply ran at the last update: the start of the next one is where the hold is decided. */
+  #wasRunning = false;
   #restoreFrom?: { height: number; top: number };
   readonly #grown = new ResizeObserver(() => {
     const list = this.#list;
@@ -53,6 +64,13 @@ export class ScrollFollowController implements ReactiveController {
   /** Follows the end from the next render on (the visitor sent a message, or opened the chat). */
   follow(): void {
     this.#follow = true;
+    this.#release();
+  }
+
+  /** Follows the end to its end again, past a question that reached the top. */
+  #release(): void {
+    this.#holdAtQuestion = false;
+    this.#held = false;
   }
 
   /** The list's `scroll` listener. */
@@ -62,8 +80,11 @@ export class ScrollFollowController implements ReactiveController {
     // Within a pixel: Firefox keeps fractional positions, and may round one once rows change.
     const moved = list.scrollTop - this.#lastTop;
     this.#lastTop = list.scrollTop;
-    if (isAtEnd(list)) this.#follow = true;
-    else if (moved <= -1 || (moved >= 1 && this.#atCard)) {
+    // Held at a question, the list is the chat's own until the reader moves down to the end.
+    if (isAtEnd(list) && !(this.#held && moved < 1)) {
+      this.#follow = true;
+      if (this.#held) this.#release();
+    } else if (moved <= -1 || (moved >= 1 && this.#atCard)) {
       this.#follow = false;
       list.style.overflowAnchor = '';
     }
@@ -78,6 +99,7 @@ export class ScrollFollowController implements ReactiveController {
   readonly jumpToEnd = (): void => {
     const list = this.#list;
     this.#follow = true;
+    this.#release();
     if (this.awayFromEnd) {
       this.awayFromEnd = false;
       this.host.requestUpdate();
@@ -85,18 +107,44 @@ export class ScrollFollowController implements ReactiveController {
     if (list) this.#toEnd(list);
   };
 
-  /** Shows the end of the conversation, or the top of a card ending it that is taller than the view. */
+  /**
+   * Shows the end of the conversation, or the top of a card ending it that is taller than the view, or, for a
+   * long reply, its question at the top of the view (and from then on stops following).
+   */
   #toEnd(list: HTMLElement): void {
     const view = list.getBoundingClientRect();
     const card = list.lastElementChild?.querySelector('[part~=card]');
     const cardTop = card ? card.getBoundingClientRect().top - view.top + list.scrollTop - CARD_MARGIN_PX : Infinity;
     const end = list.scrollHeight - list.clientHeight;
-    list.scrollTop = card && card.getBoundingClientRect().height > list.clientHeight ? Math.min(cardTop, end) : end;
+    let top = card && card.getBoundingClientRect().height > list.clientHeight ? Math.min(cardTop, end) : end;
+    const question = card ? undefined : this.#questionTop(list, view);
+    if (question !== undefined && question < top - 1) {
+      // Never up: a question that already left the top keeps the list where it is.
+      top = Math.max(question, Math.min(list.scrollTop, top));
+      this.#follow = false;
+      this.#held = true;
+    }
+    list.scrollTop = top;
     this.#lastTop = list.scrollTop;
-    this.#atCard = this.#lastTop < end - 1;
+    this.#atCard = !!card && this.#lastTop < end - 1;
     // While it follows, the chat places the list itself: scroll anchoring would move it as rows above grow,
-    // and such a move could not be told from the reader's.
-    list.style.overflowAnchor = 'none';
+    // and such a move could not be told from the reader's. Held, the list keeps what it shows as rows above
+    // it change.
+    list.style.overflowAnchor = this.#follow ? 'none' : '';
+  }
+
+  /**
+   * Where the list stops following the newest reply: its question (the visitor's newest message) at the top
+   * of the view, or the reply's start below a question taller than a third of the view; undefined when the
+   * reply is followed to its end.
+   */
+  #questionTop(list: HTMLElement, view: DOMRect): number | undefined {
+    if (!this.#holdAtQuestion) return undefined;
+    const question = [...list.querySelectorAll(':scope > [part~=message-user]')].at(-1);
+    if (!question) return undefined;
+    const box = question.getBoundingClientRect();
+    const top = box.top - view.top + list.scrollTop;
+    return (box.height > list.clientHeight * QUESTION_SHARE ? top + box.height : top) - CARD_MARGIN_PX;
   }
 
   hostUpdate(): void {
@@ -115,6 +163,15 @@ export class ScrollFollowController implements ReactiveController {
     } else if (this.#follow) {
       this.#toEnd(list);
     }
+    // A reply that starts while the chat follows (the visitor asked, or asked again) is followed until its
+    // question reaches the top; the question is in view then, the chat having just shown it.
+    const running = !!this.host.store?.running;
+    if (running && !this.#wasRunning && this.#follow) {
+      this.#holdAtQuestion = true;
+      const at = this.#questionTop(list, list.getBoundingClientRect());
+      this.#holdAtQuestion = at !== undefined && at >= list.scrollTop - CARD_MARGIN_PX - 1;
+    }
+    this.#wasRunning = running;
     this.#grown.disconnect();
     for (const row of list.children) this.#grown.observe(row);
     // A page of history that does not fill the list cannot be scrolled up: fetch the next one.

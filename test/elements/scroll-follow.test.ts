@@ -145,4 +145,64 @@ describe('scroll follow', () => {
       frame.remove();
     }
   });
+  it('follows a long reply only until its question reaches the top, so the reply reads from its start', async function () {
+    this.timeout(60_000);
+    const { url } = await service();
+    const { token } = await mintVisitorSession();
+    const el = await fixture<SvcChat>(html`<div style="height: 600px"><svc-chat base-url=${url} token=${token}
+      agent-ids="agent_aria"></svc-chat></div>`).then((d) => chatReady(d.querySelector('svc-chat')!));
+    const list = part(el, 'messages')!;
+    // A short reply: the newest stays in view, as before.
+    let done = oneEvent(el, 'svc-turn-complete');
+    await el.send('/think');
+    await done;
+    await laidOut(el);
+    expect(belowView(list), 'a short reply, followed to its end').to.be.below(2);
+    // Where the question is, at each scroll of the list while the long reply streams.
+    const questionTops: number[] = [];
+    const question = () => allInShadow<HTMLElement>(el, '[part~=message-user]').at(-1)!;
+    const onScroll = () => questionTops.push(question().getBoundingClientRect().top - list.getBoundingClientRect().top);
+    list.addEventListener('scroll', onScroll);
+    done = oneEvent(el, 'svc-turn-complete');
+    await el.send('/markdown');
+    await done;
+    await laidOut(el);
+    list.removeEventListener('scroll', onScroll);
+    expect(question().textContent?.trim()).to.equal('/markdown');
+    const shown = list.getBoundingClientRect();
+    const top = question().getBoundingClientRect().top;
+    // The question, and the reply's start below it, are at the top of the view; the reply goes on below it.
+    expect(top, 'the question in view').to.be.at.least(shown.top);
+    expect(top, 'the question at the top of the view').to.be.below(shown.top + 40);
+    expect(Math.min(...questionTops), 'the question never scrolled away').to.be.at.least(-1);
+    expect(belowView(list), 'the rest of the reply below the view').to.be.above(list.clientHeight);
+    expect(part(el, 'jump-button'), 'the way to the end').not.to.equal(null);
+  });
+
+  it('follows a long reply to its end again once the visitor scrolls there', async function () {
+    this.timeout(60_000);
+    const { url } = await service();
+    const { token } = await mintVisitorSession();
+    const el = await fixture<SvcChat>(html`<div style="height: 300px; width: 320px"><svc-chat base-url=${url}
+      token=${token} agent-ids="agent_aria"></svc-chat></div>`).then((d) => chatReady(d.querySelector('svc-chat')!));
+    const list = part(el, 'messages')!;
+    const done = oneEvent(el, 'svc-turn-complete');
+    await el.send('/slow 15');
+    // The reply reaches the top of the view: the chat stops following it and offers the way to its end.
+    await until(() => part(el, 'jump-button'), 'the chat held at the question');
+    expect(part(el, 'stop-button'), 'the reply still streaming').not.to.equal(null);
+    expect(belowView(list)).to.be.above(0);
+    // The visitor scrolls to the end themselves: the chat follows it again as it grows.
+    list.scrollTop = list.scrollHeight;
+    list.dispatchEvent(new Event('scroll'));
+    const height = list.scrollHeight;
+    await until(() => list.scrollHeight > height, 'more of the reply');
+    await nextFrame();
+    expect(part(el, 'stop-button'), 'the reply still streaming').not.to.equal(null);
+    expect(belowView(list), 'the end followed').to.be.below(2);
+    await done;
+    await laidOut(el);
+    expect(belowView(list), 'the end followed to the last word').to.be.below(2);
+    expect(part(el, 'jump-button')).to.equal(null);
+  });
 });
