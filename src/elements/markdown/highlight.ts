@@ -60,7 +60,7 @@ export function language(info: string): Name | undefined {
 }
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
-const escape = (text: string) => text.replace(/[&<>"]/g, (c) => ESCAPES[c]);
+const escapeHtml = (text: string) => text.replace(/[&<>"]/g, (c) => ESCAPES[c]);
 
 /**
  * The code as HTML: its text escaped, each token in `<span class="tok-<type>">` (`kwd`, `str`, `num`, `cmnt`,
@@ -73,7 +73,7 @@ export function highlight(code: string, name: Name): string {
     LANGUAGES[name],
     (text, type) => {
       if (!text) return;
-      out += type ? `<span class="tok-${escape(type)}">${escape(text)}</span>` : escape(text);
+      out += type ? `<span class="tok-${escapeHtml(type)}">${escapeHtml(text)}</span>` : escapeHtml(text);
     },
     { languages: LANGUAGES },
   );
