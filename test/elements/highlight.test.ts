@@ -91,7 +91,7 @@ describe('highlighted code', () => {
     );
     const codes = await until(() => {
       const all = [...base(el).querySelectorAll('pre code')];
-      return all.length === 2 && all.every((code) => code.querySelector('span')) && all;
+      return all.length === 2 && all.every((code) => code.querySelector('span')) ? all : undefined;
     }, 'both blocks highlighted');
     for (const code of codes) {
       expect(code.textContent).to.equal(`${hostile}\n`);
