@@ -9,6 +9,7 @@ const LIBRARY_EXTERNALS = [
   'marked',
   'dompurify',
   'eventsource-parser',
+  /^@speed-highlight\//,
   /^react($|\/)/,
   /^react-dom($|\/)/,
 ];
@@ -27,6 +28,7 @@ const SCRIPT_TAG_BUILD = {
 const CHUNK_FILES: Record<string, string> = {
   panel: 'panel',
   'stream-markdown': 'markdown',
+  highlight: 'highlight',
   'zh-CN': 'lang-zh-CN',
   ar: 'lang-ar',
 };
@@ -38,7 +40,8 @@ const chunkFile = ({ name }: { name: string }) => `svc-chat-${CHUNK_FILES[name] 
  *   file per source module, with their dependencies left to the user's bundler;
  * - `vite build --mode bundle`: the script-tag files as ES modules: `svc-chat.esm.js` (the launcher: plain DOM,
  *   no Lit) and, as its chunks, what it loads from next to itself: `svc-chat-panel.js` (Lit, the panel, the
- *   other elements, what `window.Svc` offers), `svc-chat-markdown.js` (marked, DOMPurify) and
+ *   other elements, what `window.Svc` offers), `svc-chat-markdown.js` (marked, DOMPurify), `svc-chat-highlight.js` (the code highlighter, loaded by the
+ *   markdown engine when a code block first settles) and
  *   `svc-chat-lang-<file>.js` (each language besides English). They share modules as any chunks do;
  * - `vite build --mode bundle-loader`: `svc-chat.js`, the classic script of the one-tag embed, which imports
  *   `svc-chat.esm.js` from next to itself.

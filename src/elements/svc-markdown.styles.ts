@@ -94,6 +94,26 @@ export default css`
   pre code {
     font-size: inherit;
   }
+  /*
+   * Highlighted code (markdown/highlight.ts): colours from the theme's tokens, so the light and the dark theme
+   * (and a page's own tokens) each have theirs; every one is legible on --svc-color-code-bg in both themes.
+   */
+  .tok-kwd, .tok-type, .tok-section {
+    color: var(--svc-color-primary, #4f46e5);
+  }
+  .tok-str, .tok-insert {
+    color: var(--svc-color-success, #1a7f37);
+  }
+  .tok-num, .tok-bool, .tok-err, .tok-deleted {
+    color: var(--svc-color-danger, #c62828);
+  }
+  .tok-func, .tok-class {
+    color: var(--svc-color-link, #2563eb);
+  }
+  .tok-cmnt {
+    color: var(--svc-color-muted, #6b7280);
+    font-style: italic;
+  }
   [part='copy'] {
     display: block;
     margin: 0 0 0.25em;

@@ -54,6 +54,7 @@ export class SvcMarkdown extends SvcElement {
   #imageHosts?: string[];
   #options: StreamMarkdownOptions = {
     decorate: (fragment) => this.#decorate(fragment),
+    highlight: true,
     imageAllowed: (src) => imageAllowed(src, this.#imageHosts ?? []),
   };
   #markdown: StreamMarkdown | PlainText = markdownEngine

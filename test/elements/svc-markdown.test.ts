@@ -33,13 +33,15 @@ ${FENCE}
 const base = (el: SvcMarkdown) => el.shadowRoot!.querySelector<HTMLElement>('[part=base]')!;
 
 /**
- * The rendered content without what the element adds to it: the copy buttons, and the `tabindex` that lets
- * the keyboard scroll a code block or a table (checked on its own below).
+ * The rendered content without what the element adds to it: the copy buttons, the `tabindex` that lets
+ * the keyboard scroll a code block or a table (checked on its own below), and the code's highlighting (the
+ * spans of highlighted tokens, test/elements/highlight.test.ts).
  */
 function content(el: SvcMarkdown): string {
   const copy = base(el).cloneNode(true) as HTMLElement;
   for (const button of copy.querySelectorAll('[part=copy]')) button.remove();
   for (const block of copy.querySelectorAll('pre, table')) block.removeAttribute('tabindex');
+  for (const code of copy.querySelectorAll('pre > code')) code.replaceChildren(code.textContent ?? '');
   return unboxed(copy);
 }
 

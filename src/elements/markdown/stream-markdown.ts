@@ -5,6 +5,11 @@ import { type SanitizeOptions, sanitizeFragment } from './sanitize.js';
 export interface StreamMarkdownOptions extends SanitizeOptions {
   /** Runs on every sanitized fragment before it is inserted (the element adds its copy buttons here). */
   decorate?: (fragment: DocumentFragment) => void;
+  /**
+   * Highlight the code blocks of a known language (```js, ```python, …) once they are final: settled, or at the
+   * end of the turn; never the live tail while it grows. The highlighter loads when the first one comes.
+   */
+  highlight?: boolean;
 }
 
 /**
@@ -147,17 +152,60 @@ export class StreamMarkdown {
         target.append(this.#box);
       }
       this.#boxChars += this.#settledEnd - start;
-      this.#box.append(this.#fragment(settled));
+      this.#box.append(this.#fragment(settled, true));
       this.#settledNodes = target.childNodes.length;
     }
-    target.append(this.#fragment(tokens.slice(count)));
+    // The tail is final when nothing is settling (the end of the turn, a text rendered whole).
+    target.append(this.#fragment(tokens.slice(count), !settle));
   }
 
-  #fragment(tokens: Token[]): DocumentFragment {
+  #fragment(tokens: Token[], final: boolean): DocumentFragment {
     const fragment = sanitizeFragment(markdown.parser(tokens), this.options);
     this.options.decorate?.(fragment);
+    if (final && this.options.highlight) highlightBlocks(fragment);
     return fragment;
   }
+}
+
+type Highlighter = typeof import('./highlight.js');
+let highlighter: Highlighter | undefined;
+let loadingHighlighter: Promise<Highlighter> | undefined;
+
+/**
+ * Highlights the code blocks that name a language, now if the highlighter is here, else once it has loaded (a
+ * module of its own: `svc-chat-highlight.js` in the script-tag files). If it cannot load, code stays plain and
+ * the next code block tries again.
+ */
+function highlightBlocks(root: ParentNode): void {
+  const blocks = [...root.querySelectorAll('pre > code[class*="language-"]')];
+  if (!blocks.length) return;
+  if (highlighter) {
+    for (const code of blocks) highlightBlock(highlighter, code);
+    return;
+  }
+  loadingHighlighter ??= import('./highlight.js');
+  loadingHighlighter.then(
+    (loaded) => {
+      highlighter = loaded;
+      for (const code of blocks) highlightBlock(loaded, code);
+    },
+    (error: unknown) => {
+      loadingHighlighter = undefined;
+      console.error('svc-markdown: the code highlighter did not load, so code shows plain', error);
+    },
+  );
+}
+
+/**
+ * The code's text as highlighted HTML, through the same sanitizer as everything else; kept only if its text is
+ * the code's text (the copy button copies `textContent`, and hostile code must stay text).
+ */
+function highlightBlock({ language, highlight }: Highlighter, code: Element): void {
+  const name = language(/\blanguage-(\S+)/.exec(code.className)?.[1] ?? '');
+  const text = code.textContent ?? '';
+  if (!name || !text) return;
+  const fragment = sanitizeFragment(highlight(text, name));
+  if (fragment.textContent === text) code.replaceChildren(fragment);
 }
 
 /** Whether any of the tokens, or a token inside them, is raw HTML. */
