@@ -17,6 +17,7 @@ interface PackageJson {
   name: string;
   exports: Record<string, string | { types: string; default: string }>;
   sideEffects: string[] | false;
+  dependencies: Record<string, string>;
 }
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as PackageJson;
 
@@ -40,7 +41,10 @@ async function bundleWithPackage(dir: string, source: string, sideEffects: Packa
       write: false,
       minify: false,
       lib: { entry, formats: ['es'], fileName: 'site' },
-      rolldownOptions: { external: [/^lit($|\/)/, /^@lit\//, 'marked', 'dompurify', 'eventsource-parser'] },
+      // The package's dependencies (and their subpaths) stay imports, as a site's bundler resolves them itself.
+      rolldownOptions: {
+        external: (id) => Object.keys(pkg.dependencies).some((d) => id === d || id.startsWith(`${d}/`)),
+      },
     },
   })) as Rollup.RollupOutput[];
   return result
