@@ -49,11 +49,13 @@ const CSP =
 /**
  * Whether a Pay or Cancel post comes from the pay page itself: its `Origin` (which browsers send with every
  * form post) is the origin of `--public-url`, or names the host the request came to. Without `Origin`
- * (a client that is not a browser), a browser's `Sec-Fetch-Site` must not say `cross-site`.
+ * (a client that is not a browser), a browser's `Sec-Fetch-Site` must not say `cross-site`; with `Origin: null`
+ * (a privacy setting, or a sandboxed frame) it must say `same-origin`.
  */
 function fromOwnPage(req: FastifyRequest, publicUrl: string | undefined): boolean {
   const origin = req.headers.origin;
   if (origin === undefined) return req.headers['sec-fetch-site'] !== 'cross-site';
+  if (origin === 'null') return req.headers['sec-fetch-site'] === 'same-origin';
   const from = URL.parse(origin);
   if (!from) return false;
   if (publicUrl && new URL(publicUrl).origin === from.origin) return true;
@@ -79,7 +81,8 @@ function sendPage(reply: FastifyReply, code: number, order: PaymentOrder | undef
       'content-security-policy': CSP,
       'x-content-type-options': 'nosniff',
       'cache-control': 'no-store',
-      'referrer-policy': 'no-referrer',
+      // Not `no-referrer`: under it a browser sends `Origin: null` with the page's own Pay and Cancel posts.
+      'referrer-policy': 'same-origin',
     })
     .send(page ?? (order ? orderPage(order) : notFoundPage()));
 }

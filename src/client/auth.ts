@@ -86,11 +86,19 @@ function providerFailure(err: unknown): AuthenticationError {
 }
 
 /**
+ * Asks in flight, by endpoint: chats on one page that start together (a launcher and an inline chat) share one
+ * answer. A backend that knows the visitor by a cookie it sets in that answer would otherwise see two visitors
+ * without the cookie, and the conversation the page remembers would belong to the one whose cookie lost.
+ */
+const asking = new Map<string, Promise<SessionGrant>>();
+
+/**
  * A provider that asks the site's own backend: `POST url` answering `{ token, expires_at }`. Same-origin
  * cookies of the site go along (fetch's default), so the backend knows which visitor asks.
  */
 export function tokenEndpointProvider(url: string, credentials?: RequestCredentials): TokenProvider {
-  return async () => {
+  const key = `${credentials ?? ''} ${url}`;
+  const ask = async (): Promise<SessionGrant> => {
     const res = await fetch(url, {
       method: 'POST',
       headers: { accept: 'application/json' },
@@ -98,5 +106,13 @@ export function tokenEndpointProvider(url: string, credentials?: RequestCredenti
     });
     if (!res.ok) throw Object.assign(new Error(`the token endpoint answered ${res.status}`), { status: res.status });
     return res.json();
+  };
+  return () => {
+    let answer = asking.get(key);
+    if (!answer) {
+      answer = ask().finally(() => asking.delete(key));
+      asking.set(key, answer);
+    }
+    return answer;
   };
 }

@@ -22,14 +22,38 @@ const Chat = createComponent({ react: React, tagName: 'svc-chat', elementClass: 
 /** Props of `ChatBox` and `ChatWidget`: the properties of `<svc-chat>`, its events as `on…` callbacks. */
 export type ChatProps = Omit<React.ComponentProps<typeof Chat>, 'mode'>;
 
+/**
+ * The chat as a server renders it (Next.js). `@lit/react` leaves the element's properties to the browser, so
+ * the HTML would hold a bare `<svc-chat>`, which upgrades before hydration and starts once with no service,
+ * agent or mode. Here the properties given as text or switched on are its attributes; hydration keeps them.
+ */
+function serverChat(props: Record<string, unknown>) {
+  const html: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(props)) {
+    const property = SvcChat.properties[name];
+    if (!property) {
+      if (!(name in CHAT_EVENTS)) html[name] = value;
+    } else if (property.attribute !== false && !property.state && (typeof value === 'string' || value === true)) {
+      html[property.attribute ?? name.toLowerCase()] = value;
+    }
+  }
+  return React.createElement('svc-chat', html);
+}
+
+function chatIn(mode: 'inline' | 'launcher', props: ChatProps, ref: React.ForwardedRef<SvcChat>) {
+  return typeof document === 'undefined'
+    ? serverChat({ ...props, mode })
+    : React.createElement(Chat, { ...props, mode, ref });
+}
+
 /** `<svc-chat>` in the page's flow (`mode="inline"`): give it a height. */
 export const ChatBox = React.forwardRef<SvcChat, ChatProps>(function ChatBox(props, ref) {
-  return React.createElement(Chat, { ...props, mode: 'inline', ref });
+  return chatIn('inline', props, ref);
 });
 
 /** `<svc-chat mode="launcher">`: a floating button in the window's corner that opens the chat. */
 export const ChatWidget = React.forwardRef<SvcChat, ChatProps>(function ChatWidget(props, ref) {
-  return React.createElement(Chat, { ...props, mode: 'launcher', ref });
+  return chatIn('launcher', props, ref);
 });
 
 /** `<svc-markdown>`: renders markdown sanitized (`text` prop). */

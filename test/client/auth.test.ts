@@ -174,6 +174,36 @@ describe('client: a tokenProvider in the request core, against the service', () 
     assert.equal(new Set(seen.map((r) => r.id)).size, seen.length);
   });
 
+  it('two clients of one token endpoint that start together share one request, so they are one visitor', async () => {
+    // Like the demo's backend: a request without the visitor's cookie mints a new visitor.
+    let asked = 0;
+    const endpoint = createServer(async (_req, res) => {
+      asked++;
+      const { token } = await adminClient(server)
+        .workspace('acme')
+        .startVisitorSession({ sp_user_ref: uniqueRef('visitor') });
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ token }));
+    });
+    await new Promise<void>((resolve) => endpoint.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = endpoint.address() as { port: number };
+      const [first, second] = [0, 1].map(
+        () =>
+          new ChatClient({
+            baseUrl: server.url,
+            tokenProvider: tokenEndpointProvider(`http://127.0.0.1:${port}/token`),
+          }),
+      );
+      const [sent] = await Promise.all([first!.send({ message: 'hello' }), second!.listConversations()]);
+      assert.equal(asked, 1);
+      // Not `conversation not found`: the same visitor.
+      assert.ok((await second!.history(sent.conversationId)).entries.length > 0);
+    } finally {
+      endpoint.closeAllConnections();
+      await new Promise((resolve) => endpoint.close(resolve));
+    }
+  });
+
   it('reports a token endpoint that answers 500 as an AuthenticationError with status 500, asked once', async () => {
     let asked = 0;
     const endpoint = createServer((_req, res) => {

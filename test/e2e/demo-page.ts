@@ -8,7 +8,8 @@ export const shot = (page: Page, name: string) => page.screenshot({ path: `test-
 export function watchErrors(page: Page): string[] {
   const errors: string[] = [];
   page.on('console', (msg) => {
-    if (msg.type() === 'error') errors.push(msg.text());
+    // A failed load names no resource in its text; its location does.
+    if (msg.type() === 'error') errors.push(msg.location().url ? `${msg.text()} (${msg.location().url})` : msg.text());
   });
   page.on('pageerror', (err) => errors.push(err.message));
   return errors;

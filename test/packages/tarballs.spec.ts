@@ -217,7 +217,11 @@ test.describe('a Next.js app built against the installed SDK', () => {
   }) => {
     const errors = watchErrors(page);
     const html = await (await fetch(url)).text();
-    expect(html).toContain('<svc-chat');
+    // Configured in the HTML itself: the element upgrades before React hydrates it.
+    const tag = html.match(/<svc-chat[^>]*>/)?.[0];
+    expect(tag).toContain(' mode="inline"');
+    expect(tag).toContain(` base-url="${process.env.SVC_E2E_URL}"`);
+    expect(tag).toContain(' token-endpoint="/api/svc-token"');
     await page.goto(url);
     await chatThrough(page.locator('svc-chat'), 'hello from next');
     expect(errors).toEqual([]);

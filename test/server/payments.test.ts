@@ -97,11 +97,12 @@ describe('payments: orders, the local pay page and resolution records', () => {
 
   it('pays and cancels only from its own page: a form posted from another site changes nothing', async () => {
     const { payment } = await order('4');
-    const post = (action: string, headers: Record<string, string>) =>
-      fetch(`${server.url}/pay/${payment.orderId}/${action}`, { method: 'POST', redirect: 'manual', headers });
+    const post = (action: string, headers: Record<string, string>, orderId = payment.orderId) =>
+      fetch(`${server.url}/pay/${orderId}/${action}`, { method: 'POST', redirect: 'manual', headers });
     for (const headers of <Record<string, string>[]>[
       { origin: 'https://evil.example' },
       { origin: 'null' },
+      { origin: 'null', 'sec-fetch-site': 'cross-site' },
       { origin: `${server.url}.evil.example` },
       { 'sec-fetch-site': 'cross-site' },
     ]) {
@@ -114,6 +115,11 @@ describe('payments: orders, the local pay page and resolution records', () => {
     assert.equal((await status(payment.orderId)).body.status, 'pending');
     // From the page itself (the origin the browser names), it pays.
     assert.equal((await post('pay', { origin: server.url, 'sec-fetch-site': 'same-origin' })).status, 303);
+    assert.equal((await status(payment.orderId)).body.status, 'paid');
+    // So does `Origin: null` from the same origin (a browser whose referrer setting withholds the origin).
+    const other = (await order('5')).payment.orderId;
+    assert.equal((await post('cancel', { origin: 'null', 'sec-fetch-site': 'same-origin' }, other)).status, 303);
+    assert.equal((await status(other)).body.status, 'canceled');
     assert.equal((await status(payment.orderId)).body.status, 'paid');
   });
 
