@@ -130,6 +130,8 @@ export interface BufferWatch {
   until(ready: () => boolean, limit: number): Promise<void>;
   /** Whether the socket of a client port holds at least its high-water mark (its writer waits for drain). */
   full(port: number): boolean;
+  /** The bytes the service has written to the socket of a client port (headers and framing included). */
+  written(port: number): number;
   highWaterMark(): number;
   stop(): void;
 }
@@ -140,6 +142,7 @@ export interface BufferWatch {
  */
 export function watchBuffers(server: TestServer): BufferWatch {
   const most = new Map<number, number>();
+  const written = new Map<number, number>();
   const sockets = new Map<number, Socket>();
   let check = () => {};
   let hwm = 0;
@@ -150,6 +153,11 @@ export function watchBuffers(server: TestServer): BufferWatch {
     const write = socket.write;
     socket.write = function (this: Socket, ...args: Parameters<Socket['write']>) {
       const result = write.apply(this, args);
+      const [chunk] = args;
+      written.set(
+        port,
+        (written.get(port) ?? 0) + (typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.length),
+      );
       most.set(port, Math.max(most.get(port) ?? 0, socket.writableLength));
       check();
       return result;
@@ -162,6 +170,7 @@ export function watchBuffers(server: TestServer): BufferWatch {
       const socket = sockets.get(port);
       return !!socket && socket.writableLength >= socket.writableHighWaterMark;
     },
+    written: (port) => written.get(port) ?? 0,
     highWaterMark: () => hwm,
     until(ready, limit) {
       return new Promise((resolve) => {
