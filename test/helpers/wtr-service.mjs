@@ -12,7 +12,9 @@ import { SEED } from './seed.mjs';
  * the browser tests, and a second one whose main agent is a `model` agent on the scripted model server (as
  * `npm start` with an endpoint). It serves `/__svc/config.js` with their URLs and demo keys and the run's seed
  * (`SVC_SEED`), `/__svc/sms?phone=` with the last SMS code sent to a phone, read from the outbox file, and
- * `/__svc/closed-port` with a port nothing listens on (a service that is not running, or a wrong `base-url`).
+ * `/__svc/closed-port` with a port nothing listens on (a service that is not running, or a wrong `base-url`),
+ * and `/__svc/pay?url=` to click Pay on a pay page (its form's post, from the page's own origin: a test page of
+ * another origin may not pay).
  */
 export function svcServicePlugin() {
   let children = [];
@@ -58,6 +60,16 @@ export function svcServicePlugin() {
           .map((l) => JSON.parse(l))
           .filter((m) => m.phone === phone);
         return { body: JSON.stringify(codes.at(-1) ?? null), type: 'json' };
+      }
+      if (context.path === '/__svc/pay') {
+        const payUrl = new URL(context.URL.searchParams.get('url'));
+        const res = await fetch(`${payUrl}/pay`, {
+          method: 'POST',
+          headers: { origin: payUrl.origin, 'content-type': 'application/x-www-form-urlencoded' },
+          body: '',
+          redirect: 'manual',
+        });
+        return { body: JSON.stringify({ status: res.status }), type: 'json' };
       }
       if (context.path === '/__svc/closed-port') return { body: JSON.stringify(await freePort()), type: 'json' };
       if (context.path === '/__svc/csp-page') {
