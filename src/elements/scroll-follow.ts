@@ -47,9 +47,16 @@ export class ScrollFollowController implements ReactiveController {
   /** A reply ran at the last update: the start of the next one is where the hold is decided. */
   #wasRunning = false;
   #restoreFrom?: { height: number; top: number };
+  /** The frame asked for to follow rows that grew. */
+  #growFrame = 0;
   readonly #grown = new ResizeObserver(() => {
-    const list = this.#list;
-    if (this.#follow && list) this.#toEnd(list);
+    // In the next frame, not in this callback: moving the list brings rows into view that only then take their
+    // size (`content-visibility`), which the browser would report as a ResizeObserver loop error.
+    this.#growFrame ||= requestAnimationFrame(() => {
+      this.#growFrame = 0;
+      const list = this.#list;
+      if (this.#follow && list) this.#toEnd(list);
+    });
   });
 
   constructor(private readonly host: ScrollHost) {
@@ -180,6 +187,8 @@ export class ScrollFollowController implements ReactiveController {
 
   hostDisconnected(): void {
     this.#grown.disconnect();
+    cancelAnimationFrame(this.#growFrame);
+    this.#growFrame = 0;
   }
 
   /** Near the top of what is loaded, older messages are fetched and put above, keeping the view in place. */

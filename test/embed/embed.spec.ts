@@ -199,8 +199,11 @@ test('Svelte: the element in a Svelte 5 component, given properties and its even
   expect(errors).toEqual([]);
 });
 
-/** Holds every request for the chat's panel until `release()`: the panel is late for as long as a test wants. */
-async function holdPanel(page: Page) {
+/**
+ * Holds every request for the chat's panel (and, when asked, its markdown engine) until `release()`: the rest of
+ * the widget is late for as long as a test wants. `asked` resolves once the panel is requested.
+ */
+async function holdPanel(page: Page, { markdown = false } = {}) {
   let release!: () => void;
   const released = new Promise<void>((resolve) => {
     release = resolve;
@@ -214,6 +217,12 @@ async function holdPanel(page: Page) {
     await released;
     await route.continue();
   });
+  if (markdown) {
+    await page.route('**/svc-chat-markdown.js', async (route) => {
+      await released;
+      await route.continue();
+    });
+  }
   return { asked, release };
 }
 
@@ -225,11 +234,13 @@ test('the launcher paints from svc-chat.js and the launcher module it imports, a
   page.on('request', (request) => {
     if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
   });
-  const panel = await holdPanel(page);
+  const panel = await holdPanel(page, { markdown: true });
   await page.goto(`${site.url}/launcher/`);
   await expect(page.locator('svc-chat [part~="launcher"]')).toBeVisible();
-  // The panel (with Lit) is held back: the launcher painted from the classic script and its launcher module.
-  expect(scripts.filter((script) => script !== '/assets/svc-chat-panel.js')).toEqual([
+  // The panel (with Lit) and the markdown engine are held back (the launcher asks for the engine as soon as it
+  // has painted): the launcher painted from the classic script and its launcher module.
+  const rest = ['/assets/svc-chat-panel.js', '/assets/svc-chat-markdown.js'];
+  expect(scripts.filter((script) => !rest.includes(script))).toEqual([
     '/assets/svc-chat.js',
     '/assets/svc-chat.esm.js',
   ]);

@@ -29,7 +29,10 @@ window.__journey = (() => {
       step();
     });
 
-  /** The root the chat's conversation renders in: its panel's (`<svc-chat-panel>`) once that has arrived. */
+  /**
+   * The root the chat's conversation renders in: its panel's (`<svc-chat-panel>`) once that has arrived; none
+   * before the element is defined (the script tag's module graph may arrive after the page's `load`).
+   */
   const chat = () => {
     const root = document.querySelector('svc-chat')?.shadowRoot ?? null;
     return root?.querySelector('svc-chat-panel')?.shadowRoot ?? root;
@@ -90,10 +93,10 @@ window.__journey = (() => {
       };
     },
     /** Resolves once every message's markdown is rendered (`updateComplete` waits for the renderer to load). */
-    rendered: () => Promise.all([...chat().querySelectorAll('svc-markdown')].map((el) => el.updateComplete)),
+    rendered: () => Promise.all([...(chat()?.querySelectorAll('svc-markdown') ?? [])].map((el) => el.updateComplete)),
     /** What the conversation shows: each message's side and text. */
     transcript: () =>
-      [...chat().querySelectorAll('[part~="message-user"], [part~="message-agent"]')].map((message) =>
+      [...(chat()?.querySelectorAll('[part~="message-user"], [part~="message-agent"]') ?? [])].map((message) =>
         message.matches('[part~="message-user"]')
           ? `visitor: ${text(message.querySelector('[part~="bubble"]'))}`
           : `agent: ${text(markdown(message) ?? message.querySelector('[part~="bubble"]'))}`,
