@@ -139,8 +139,9 @@ describe('acting on messages in <svc-chat>', () => {
     expect(userTexts(el)).to.deep.equal(['Hello']);
     await until(() => replyText(replies(el)[0]) === 'Echo: Hello', 'its reply');
 
-    // Escape leaves a message as it was, and gives the focus back to its Edit button.
-    part<HTMLButtonElement>(el, 'edit-button')!.click();
+    // Escape leaves a message as it was, and gives the focus back to its Edit button (shown again once the
+    // edited message's turn has settled, as a visitor sees it).
+    (await until(() => part<HTMLButtonElement>(el, 'edit-button'), 'the edit button again')).click();
     await until(() => part(el, 'edit-input'), 'the edit field');
     await press('Escape');
     await until(() => nameOf(focused()) === 'button[part=edit-button]', 'the focus back on Edit');
