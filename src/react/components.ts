@@ -34,7 +34,8 @@ function serverChat(props: Record<string, unknown>) {
     if (!property) {
       if (!(name in CHAT_EVENTS)) html[name] = value;
     } else if (property.attribute !== false && !property.state && (typeof value === 'string' || value === true)) {
-      html[property.attribute ?? name.toLowerCase()] = value;
+      // The element's own rule (svc-plain-element.ts, `register`): the declared attribute, else the name.
+      html[property.attribute || name] = value;
     }
   }
   return React.createElement('svc-chat', html);
