@@ -41,14 +41,20 @@ after(async () => {
 
 /** The visitor's side of the driver: press on parts of the chat, type into them, and wait for what they see. */
 function visitor(browser: Driver) {
+  /** Runs `expression` in the page; a failure names the expression, since the driver's errors do not. */
+  const evaluate = <T>(expression: string) =>
+    browser.evaluate<T>(expression).catch((error: Error) => {
+      throw new Error(`${expression}: ${error.message}`, { cause: error });
+    });
   const look = <T>(call: string, ...args: unknown[]) =>
-    browser.evaluate<T>(`__journey.${call}(${args.map((arg) => JSON.stringify(arg)).join(', ')})`);
+    evaluate<T>(`__journey.${call}(${args.map((arg) => JSON.stringify(arg)).join(', ')})`);
   const press = async (...selectors: string[]) => {
     await look('shown', selectors);
     const { x, y } = await look<{ x: number; y: number }>('centre', selectors);
     await browser.click(x, y);
   };
   return {
+    evaluate,
     look,
     press,
     async send(text: string) {
@@ -74,7 +80,7 @@ describe('the visitor journey', { timeout: 300_000 }, () => {
 });
 
 async function walk(browser: Driver) {
-  const { look, press, send } = visitor(browser);
+  const { evaluate, look, press, send } = visitor(browser);
   await browser.goto(site.url);
 
   // A reply streams in and is rendered as markdown.
@@ -88,7 +94,7 @@ async function walk(browser: Driver) {
   // A slow reply is stopped while it streams, keeping what came so far.
   await send('/slow 20');
   await look('shown', ['[part~="stop-button"]']);
-  await browser.evaluate('__journey.until(() => __journey.lastReply().text.length > 20)');
+  await evaluate('__journey.until(() => __journey.lastReply().text.length > 20)');
   await press('[part~="stop-button"]');
   assert.equal(await look('turn', 2), 'interrupted');
   await look('says', 'Stopped.');
@@ -111,7 +117,7 @@ async function walk(browser: Driver) {
   const seen = await look<string[]>('transcript');
   assert.deepEqual(await look('errors'), []);
   await browser.goto(site.url);
-  await browser.evaluate(`__journey.until(() => __journey.transcript().length === ${seen.length})`);
+  await evaluate(`__journey.until(() => __journey.transcript().length === ${seen.length})`);
   await look('rendered');
   assert.deepEqual(await look('transcript'), seen);
   await look('shown', ['svc-info-collect', '[part="status"]']);

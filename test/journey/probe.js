@@ -18,13 +18,32 @@ window.__journey = (() => {
   };
   document.addEventListener('svc-turn-complete', (event) => turns.push(event.detail.subtype));
 
-  /** Resolves with `check()` once it is truthy, checked at every animation frame (when the page renders). */
+  /**
+   * Resolves with `check()` once it is truthy, checked at every animation frame (when the page renders). After
+   * a minute it gives up with what the page shows, so a wait that never ends fails with a diagnosis instead of
+   * the driver's bare protocol timeout.
+   */
   const until = (check) =>
-    new Promise((resolve) => {
+    new Promise((resolve, reject) => {
+      let frames = 0;
+      const giveUp = setTimeout(() => {
+        cancelAnimationFrame(frame);
+        reject(
+          new Error(
+            `gave up waiting for ${check} after ${frames} frames (page ${document.visibilityState}); ` +
+              `the chat shows: ${text(chat()).slice(-400)}; errors: ${JSON.stringify(errors)}`,
+          ),
+        );
+      }, 60_000);
+      let frame = 0;
       const step = () => {
+        frames += 1;
         const value = check();
-        if (value) resolve(value);
-        else requestAnimationFrame(step);
+        if (!value) frame = requestAnimationFrame(step);
+        else {
+          clearTimeout(giveUp);
+          resolve(value);
+        }
       };
       step();
     });
