@@ -320,20 +320,39 @@ export class ChatStore {
 
   /**
    * Sends the outbox, oldest first, each under the key of its first try (the service stores each once, even
-   * one whose answer was lost); stops at the first that still cannot be sent. Called when the service answers
-   * again; a second call while one runs does nothing.
+   * one whose answer was lost); stops at the first that still cannot be sent. Each goes once the reply to the
+   * one before it ended, as a visitor's would: the service takes no message while a reply runs. Called when
+   * the service answers again; a second call while one runs does nothing.
    */
   async sendWaiting(): Promise<void> {
     if (this.#flushing || this.#disposed) return;
     this.#flushing = true;
     try {
       while (this.#waiting.length) {
-        const next = this.#waiting[0]!;
+        await this.#replyEnded();
+        const next = this.#waiting[0];
+        if (next === undefined || this.#scope.signal.aborted) return;
         if (!(await this.retry(next)) && this.#waiting[0] === next) return;
       }
     } finally {
       this.#flushing = false;
     }
+  }
+
+  /** Resolves once no reply runs in the conversation shown, or the chat left it. */
+  #replyEnded(): Promise<void> {
+    const { signal } = this.#scope;
+    return new Promise((resolve) => {
+      const check = () => {
+        if (this.#log.turnOpen && !signal.aborted) return;
+        unsubscribe();
+        signal.removeEventListener('abort', check);
+        resolve();
+      };
+      const unsubscribe = this.subscribe(check);
+      signal.addEventListener('abort', check);
+      check();
+    });
   }
 
   /** Stops the running reply (after a message still being sent is stored); the stream reports the end. */

@@ -168,8 +168,18 @@ describe('ChatStore: sending', () => {
       ['first', 'first'],
     );
     assert.equal(store.waiting.length, 2);
-    // Back: both go, in order, each under the key of its first try; twice asked, once sent.
-    await Promise.all([store.sendWaiting(), store.sendWaiting()]);
+    // Back: both go, in order, each under the key of its first try; twice asked, once sent. The second goes
+    // once the first one's reply ended: the service takes no message while a reply runs.
+    const flushing = Promise.all([store.sendWaiting(), store.sendWaiting()]);
+    await settle();
+    assert.deepEqual(
+      api.sent.map((r) => r.message),
+      ['first', 'first', 'first'],
+    );
+    assert.equal(store.running, true);
+    api.recordIdsFrom(3);
+    api.lastStream.push(result(2, 'success'));
+    await flushing;
     await settle();
     assert.deepEqual(
       api.sent.map((r) => r.message),

@@ -71,6 +71,8 @@ async function webdriverDriver(): Promise<Driver> {
     });
     // The window's frame takes 38 pixels: this gives the viewport above.
     await browser.setWindowSize(VIEWPORT.width, VIEWPORT.height + 38);
+    // A wait in the page gives up by itself after a minute (probe.js): the driver's own 30 s must not cut it short.
+    await browser.setTimeout({ script: 120_000 });
     const capabilities = browser.capabilities as { browserName?: string; browserVersion?: string };
     return {
       engine: 'webkit',
@@ -88,7 +90,8 @@ async function webdriverDriver(): Promise<Driver> {
           .perform();
       },
       async type(text) {
-        await browser.keys([...text]);
+        // One action per key: in one long action WebKitGTK's driver dropped keys (a repeated letter, a space).
+        for (const key of text) await browser.keys([key]);
       },
       async press(key) {
         await browser.keys([key]);

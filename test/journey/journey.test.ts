@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import startDemoService from '../e2e/global-setup.js';
+import { type RunningService, startService } from '../../server/boot/service.js';
 import { ROOT } from '../embed/build-app.js';
 import { page, type Site, startSite } from '../embed/site.js';
 import { selectedEngines } from '../helpers/browsers.mjs';
@@ -12,18 +13,38 @@ import { type Driver, launch } from './drivers.js';
  * A visitor's whole journey, written once and walked in Chromium, Firefox and WebKit: a site on one origin
  * embeds the chat with a script tag from the service's origin; the visitor sends, watches a reply stream in
  * as rendered markdown, stops a slow one, answers a form card, and after a reload finds the conversation
- * again. The driver presses and types as a visitor does; the page is only observed (probe.js). A screenshot
- * of each engine goes to test-results/journey/.
+ * again; starts another, goes back to the first from the list, continues it and deletes the other; and while
+ * the service is stopped writes two messages that go out by themselves, once and in order, when it is back.
+ * The driver presses and types as a visitor does; the page is only observed (probe.js). A screenshot of each
+ * engine goes to test-results/journey/.
  */
 
 const SHOTS = join(ROOT, 'test-results/journey');
-let stopService: () => Promise<void>;
 let site: Site;
+
+/** The demo service, as `npm start` runs it, on a database that outlives a stop (the outbox step restarts it). */
+const service = {
+  dir: mkdtempSync(join(tmpdir(), 'svc-journey-')),
+  running: undefined as RunningService | undefined,
+  port: 0,
+  async start() {
+    const { dir, port } = this;
+    this.running = await startService({ port, db: join(dir, 'svc.db'), filesDir: join(dir, 'files'), demo: true });
+    this.port = Number(new URL(this.running.url).port);
+    return this.running;
+  },
+  async stop() {
+    await this.running?.close();
+    this.running = undefined;
+  },
+};
 
 before(async () => {
   assert.ok(existsSync(join(ROOT, 'dist/svc-chat.js')), 'the journey loads the built widget: run npm run build');
-  stopService = await startDemoService();
-  const serviceUrl = process.env.SVC_E2E_URL!;
+  const running = await service.start();
+  const serviceUrl = running.url;
+  process.env.SVC_E2E_URL = serviceUrl;
+  process.env.SVC_E2E_API_KEY = running.demoApiKey;
   site = await startSite({
     '/journey-probe.js': join(import.meta.dirname, 'probe.js'),
     '/': page(`<script src="/journey-probe.js"></script>
@@ -36,7 +57,8 @@ before(async () => {
 
 after(async () => {
   await site?.close();
-  await stopService?.();
+  await service.stop();
+  rmSync(service.dir, { recursive: true, force: true });
 });
 
 /** The visitor's side of the driver: press on parts of the chat, type into them, and wait for what they see. */
@@ -122,4 +144,50 @@ async function walk(browser: Driver) {
   assert.deepEqual(await look('transcript'), seen);
   await look('shown', ['svc-info-collect', '[part="status"]']);
   assert.deepEqual(await look('errors'), []);
+
+  // Another conversation, then back to the first from the list: its history is there, and it goes on.
+  await press('[part~="new-button"]');
+  // The turns this page heard since the reload are counted from 1 again.
+  await send('hello');
+  assert.equal(await look('turn', 1), 'success');
+  assert.equal(await look<string[]>('transcript').then((lines) => lines.length), 2);
+  await press('[part~="list-button"]');
+  await look('shown', ['[part~="conversation"]:nth-child(2)']);
+  // Newest first: the first conversation is the list's last row.
+  await press('[part~="conversation"]:last-child [part~="conversation-open"]');
+  await evaluate(`__journey.until(() => __journey.transcript().length === ${seen.length})`);
+  assert.deepEqual(await look('transcript'), seen);
+  await send('/help');
+  assert.equal(await look('turn', 2), 'success');
+  // The other one (now the older, so the last row) is deleted after a confirmation; the first is left alone.
+  await press('[part~="list-button"]');
+  await press('[part~="conversation"]:last-child [part~="delete-button"]');
+  await press('[part~="confirm-delete"]');
+  await evaluate('__journey.until(() => __journey.count(\'[part~="conversation"]\') === 1)');
+  await press('[part~="conversation-open"]');
+  await evaluate(`__journey.until(() => __journey.transcript().length === ${seen.length + 2})`);
+
+  // The service stops: two messages wait, shown as such, and go out once and in order when it is back.
+  const before = await look<string[]>('transcript');
+  await service.stop();
+  await send('first while away');
+  await send('second while away');
+  await evaluate("__journey.until(() => __journey.count('[part~=\"message-user\"]', 'Waiting to send') === 2)");
+  await service.start();
+  assert.equal(await look('turn', 4), 'success');
+  const after = await look<string[]>('transcript');
+  assert.deepEqual(after.slice(0, before.length), before);
+  assert.deepEqual(
+    after.slice(before.length).map((line) => line.split(':')[0]),
+    ['visitor', 'agent', 'visitor', 'agent'],
+  );
+  assert.match(after[before.length]!, /^visitor: first while away/);
+  assert.match(after[before.length + 2]!, /^visitor: second while away/);
+  await evaluate("__journey.until(() => __journey.count('[part~=\"message-user\"]', 'Waiting to send') === 0)");
+  // The widget reports the outage on the console, and nothing else went wrong.
+  const errors = await look<string[]>('errors');
+  assert.deepEqual(
+    errors.filter((error) => !/^<svc-chat>: connection error: /.test(error)),
+    [],
+  );
 }

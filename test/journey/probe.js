@@ -120,6 +120,9 @@ window.__journey = (() => {
           ? `visitor: ${text(message.querySelector('[part~="bubble"]'))}`
           : `agent: ${text(markdown(message) ?? message.querySelector('[part~="bubble"]'))}`,
       ),
+    /** How many parts match `selector` in the chat's root (and say `words`, when given). */
+    count: (selector, words = '') =>
+      [...(chat()?.querySelectorAll(selector) ?? [])].filter((el) => text(el).includes(words)).length,
     /** Whether the chat's text (outside the replies' markdown) says `words`. */
     says: (words) => until(() => text(chat()).includes(words)),
     find,
