@@ -21,12 +21,13 @@ import { gzipSync } from 'node:zlib';
  * for highlighted code (issue 30): the engine's glue that loads the highlighter (+225 B on the markdown engine)
  * and the token colours (+128 B on the panel); the highlighter itself is a file apart with its own budget; and
  * by 40 B for token requests that two chats of one page share (one visitor, not two: issue 29); and by 30 B for
- * following grown rows a frame later (no ResizeObserver loop error in Firefox).
+ * following grown rows a frame later (no ResizeObserver loop error in Firefox); and by 330 B for the outbox kept
+ * across a reload with `persist`, sent one message per finished reply (issue 29).
  */
 const BUDGETS = {
   'dist/svc-chat.js': 220,
   'dist/svc-chat.esm.js': 6_660,
-  'dist/svc-chat-panel.js': 46_600,
+  'dist/svc-chat-panel.js': 46_930,
   'dist/svc-chat-markdown.js': 27_940,
   // The code highlighter, loaded when a reply first has a code block (issue 30: at most 12 KB).
   'dist/svc-chat-highlight.js': 12_000,
@@ -43,7 +44,7 @@ const FIRST_LOAD = {
 };
 const FIRST_LOAD_TARGET = 8_000;
 const COMPLETE_TARGET = 70_000;
-const COMPLETE_BUDGET = 81_410;
+const COMPLETE_BUDGET = 81_741;
 
 const kb = (n) => `${(n / 1000).toFixed(2)} KB`;
 const gzip = (file) => gzipSync(readFileSync(file), { level: 9 }).length;

@@ -33,6 +33,9 @@ interface Outgoing {
   request?: SendRequest;
 }
 
+/** A message of the outbox as it can be kept across a reload (`waitingMessages`, `restoreWaiting`). */
+export type WaitingMessage = Readonly<Outgoing>;
+
 export interface ChatStoreOptions {
   api: ChatApi;
   /** Agents of a new conversation; without them the service picks the workspace's first agent. */
@@ -155,6 +158,29 @@ export class ChatStore {
   /** The ids of the messages in the outbox, oldest first: not sent because the service was not reached. */
   get waiting(): readonly string[] {
     return this.#waiting;
+  }
+
+  /** The outbox's messages, oldest first, as `restoreWaiting` takes them back (plain data: they can be stored). */
+  get waitingMessages(): WaitingMessage[] {
+    return this.#waiting.flatMap((id) => this.#outgoing.get(id) ?? []);
+  }
+
+  /**
+   * Puts messages kept from an earlier page (`waitingMessages`) back in the outbox, after what it holds, shown
+   * as waiting; `sendWaiting` sends them under their first keys, so one the service stored meanwhile is not
+   * stored twice. Call it once the conversation they were written in is shown.
+   */
+  restoreWaiting(messages: readonly WaitingMessage[]): void {
+    if (this.#disposed) return;
+    const known = new Set(this.waitingMessages.map((m) => m.key));
+    for (const message of messages) {
+      if (known.has(message.key)) continue;
+      const localId = this.#log.addLocal({ ...message.options, text: message.text });
+      this.#log.markFailed(localId, 'waiting to be sent');
+      this.#outgoing.set(localId, { ...message });
+      this.#waiting.push(localId);
+    }
+    this.#changed();
   }
 
   get hasMoreHistory(): boolean {

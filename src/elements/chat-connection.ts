@@ -1,6 +1,6 @@
 import { ContextProvider } from '@lit/context';
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import { ChatStore } from '../chat/chat-store.js';
+import { ChatStore, type WaitingMessage } from '../chat/chat-store.js';
 import { type ChatClientOptions, createChatClient } from '../chat/create-chat-client.js';
 import type { ChatClient } from '../client/chat.js';
 import { PaymentsClient } from '../client/payments.js';
@@ -147,8 +147,21 @@ export class ChatConnection implements ReactiveController {
     const persisted = persistedConversation(host);
     this.#previousSlot = persistedConversation(host, 'previous');
     this.previous = this.#previousSlot?.load();
+    const outbox = persistedConversation(host, 'outbox');
+    const earlier = readOutbox(outbox?.load());
+    // What was kept is written again only once it is back in the outbox (a reload meanwhile keeps it).
+    let kept: string | undefined;
+    let restored = false;
     this.#unsubscribes = [
       store.subscribe(() => {
+        // The outbox, kept for this tab: a reload sends what was waiting.
+        const waiting = store.waiting.length
+          ? JSON.stringify({ conversationId: store.conversationId, messages: store.waitingMessages })
+          : undefined;
+        if (outbox && restored && waiting !== kept) {
+          kept = waiting;
+          outbox.save(waiting ?? null);
+        }
         // The stream is back (it was reconnecting): the service answers, and the outbox goes.
         const back = store.connection === 'open' && stream !== 'open';
         stream = store.connection;
@@ -187,7 +200,15 @@ export class ChatConnection implements ReactiveController {
     host.connectionChanged({ chat, store });
     host.requestUpdate();
     const resume = host.conversationId || persisted?.load();
-    if (resume) void store.load(resume);
+    const restore = () => {
+      restored = true;
+      const { conversationId, messages } = earlier;
+      if (!messages.length || conversationId !== store.conversationId) return void store.restoreWaiting([]);
+      store.restoreWaiting(messages);
+      void store.sendWaiting();
+    };
+    if (resume) void store.load(resume).then(restore);
+    else restore();
     host.emit('svc-ready', { conversationId: resume ?? null });
     this.checkReachabilityOnce();
   }
@@ -274,4 +295,15 @@ export class ChatConnection implements ReactiveController {
     // Said on each check the visitor asked for, not on every check made while waiting for the service.
     if (!answered && !(again && was)) this.host.emit('svc-error', { message: `no answer from ${url}` });
   }
+}
+
+/** The outbox a page before this one kept (`{ conversationId, messages }`); nothing when it is unreadable. */
+function readOutbox(json: string | undefined): { conversationId: string | null; messages: WaitingMessage[] } {
+  try {
+    const kept = json ? JSON.parse(json) : undefined;
+    if (Array.isArray(kept?.messages)) return kept;
+  } catch {
+    // Storage written by something else: nothing to restore.
+  }
+  return { conversationId: null, messages: [] };
 }

@@ -65,18 +65,18 @@ export function targetAgentIds({ agentIds, agentId }: ChatSettings): string[] | 
 
 /**
  * Where `persist` keeps the conversation of a chat with these settings (`which`: the one shown, or the one
- * before the visitor started a new one), and for the tab whether its panel is open and the visitor's unsent
- * text; none without `persist`.
+ * before the visitor started a new one), and for the tab whether its panel is open, the visitor's unsent
+ * text and the outbox (messages not sent yet); none without `persist`.
  */
 export function persistedConversation(
   settings: ChatSettings,
-  which: 'shown' | 'previous' | 'open' | 'draft' = 'shown',
+  which: 'shown' | 'previous' | 'open' | 'draft' | 'outbox' = 'shown',
 ): PersistedChat | undefined {
   const { persist } = settings;
   if (persist === undefined || persist === null) return undefined;
   const slot = persist || settings.baseUrl || location.origin;
   return persistedChat(
     `${slot}|${targetAgentIds(settings)?.join(',') ?? ''}${which === 'shown' ? '' : `|${which}`}`,
-    which === 'open' || which === 'draft',
+    which === 'open' || which === 'draft' || which === 'outbox',
   );
 }
