@@ -128,6 +128,8 @@ test('the SDK ships JavaScript, types for every entry, a licence and its manifes
 });
 
 test('publint --strict and arethetypeswrong find no problem in either tarball', async () => {
+  // Four tool runs of their own (each starts Node and reads a tarball): over a minute on a busy machine.
+  test.setTimeout(5 * 60_000);
   for (const tarball of [packs.sdk, packs.server]) {
     const lint = await sh(ROOT, 'npx', ['publint', 'run', tarball, '--strict']);
     expect(lint.stdout).toContain('All good!');
