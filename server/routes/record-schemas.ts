@@ -33,7 +33,11 @@ const thinkingBlock = z.object({ type: z.literal('thinking'), thinking: z.string
 const toolUseBlock = z.object({
   type: z.literal('tool_use'),
   id: z.string(),
-  name: z.string().describe('Reserved names are cards: `collect_info`, `setup_connector`, `delegate`.'),
+  name: z
+    .string()
+    .describe(
+      'Reserved names are cards: `collect_info`, `setup_connector`, `delegate`; `suggest_replies` offers the visitor replies to tap.',
+    ),
   input: z.record(z.unknown()),
 });
 const imageBlock = z.object({

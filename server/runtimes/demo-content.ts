@@ -4,6 +4,7 @@ export const COMMANDS = `- \`/markdown\`: a long formatted reply
 - \`/slow N\`: streams for about N seconds (try the stop button)
 - \`/tool\`: an answer that calls tools
 - \`/form\`: a form that collects your details
+- \`/suggest\`: a reply that offers follow-up replies to tap
 - \`/connect NAME\`: connects a service with your own key
 - \`/pay AMOUNT [SECONDS]\`: a payment card, in CNY
 - \`/file\`: files the agent writes for you
@@ -12,6 +13,9 @@ export const COMMANDS = `- \`/markdown\`: a long formatted reply
 - \`/think\`: a reply with its reasoning (shown where the chat has \`show-thinking\`)
 - \`/error\`: a reply that fails
 - \`/help\`: this list`;
+
+/** What \`/suggest\` offers: commands, since this agent answers commands (each shows something else). */
+export const SUGGESTIONS = ['/think', '/markdown', '/help'];
 
 export const HELP = `**Demo commands**\n\n${COMMANDS}`;
 

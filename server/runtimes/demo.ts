@@ -2,9 +2,18 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ContentBlock, ToolUseBlock } from '@svc/agent-sdk/protocol';
-import { CONNECTOR_TYPE_ID } from '@svc/agent-sdk/protocol';
+import { CONNECTOR_TYPE_ID, RESERVED_TOOL_NAMES } from '@svc/agent-sdk/protocol';
 import { randomId } from '../store/ids.js';
-import { chartSvg, DATA_CSV, HELP, introduction, LONG_MARKDOWN, REPORT_MD, SLOW_WORDS } from './demo-content.js';
+import {
+  chartSvg,
+  DATA_CSV,
+  HELP,
+  introduction,
+  LONG_MARKDOWN,
+  REPORT_MD,
+  SLOW_WORDS,
+  SUGGESTIONS,
+} from './demo-content.js';
 import { paymentProblem, type Runtime, type TurnInput, type TurnIO } from './types.js';
 
 /**
@@ -35,6 +44,10 @@ const COMMANDS: Record<string, Command> = {
   '/form': async (_args, _input, io) => {
     await say(io, 'Please tell me a little about yourself.', { after: [formCard()] });
   },
+  '/suggest': (_args, _input, io) =>
+    say(io, 'Here are a few things to try next.', {
+      after: [toolUse(RESERVED_TOOL_NAMES.suggestReplies, { suggestions: SUGGESTIONS })],
+    }),
   '/connect': connect,
   '/pay': pay,
   '/file': file,

@@ -69,6 +69,11 @@ export interface ChatMessage {
   readonly infoCollect: readonly InfoCollectCard[];
   readonly connectorSetup: readonly ConnectorSetupCard[];
   readonly delegations: readonly Delegation[];
+  /**
+   * Replies the agent suggests the visitor send next (its `suggest_replies` call; checked, at most 4): a chat
+   * offers them after the conversation's last reply (`ChatStore.suggestions`).
+   */
+  readonly suggestions: readonly string[];
   readonly streaming: boolean;
   /** Only on the user's own messages. */
   readonly status?: MessageStatus;

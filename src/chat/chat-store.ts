@@ -18,6 +18,8 @@ import { Emitter } from './emitter.js';
 import { MessageLog, TURN_FAILED } from './message-log.js';
 import { afterTask } from './schedule.js';
 
+const NO_SUGGESTIONS: readonly string[] = Object.freeze([]);
+
 /** What a message carries besides its text. */
 /** A message's fields besides its text, as the visitor's client sends them. */
 export type MessageFields = Pick<SendRequest, 'parts' | 'metadata' | 'toolAction' | 'senderName' | 'senderAvatar'>;
@@ -129,6 +131,16 @@ export class ChatStore {
   /** A message is being sent or a reply is running: what a stop button shows. */
   get running(): boolean {
     return this.#log.turnOpen || this.#pendingSends > 0;
+  }
+
+  /**
+   * The replies the visitor may send next with one tap: those the conversation's last message suggests when it
+   * is an agent's finished reply; none while a message is sent or a reply runs, nor after a failed one.
+   */
+  get suggestions(): readonly string[] {
+    const last = this.#log.messages.at(-1);
+    const finished = last?.role === 'agent' && !last.streaming && !last.error && !last.interrupted;
+    return finished && !this.running ? last.suggestions : NO_SUGGESTIONS;
   }
 
   /** The latest status of each agent heard from in this conversation. */

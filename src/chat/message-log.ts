@@ -57,6 +57,7 @@ interface Entry {
   infoCollect: CardSlot<InfoCollectPayload>[];
   connectorSetup: CardSlot<ConnectorSetupRequest>[];
   delegations: readonly Delegation[];
+  suggestions: readonly string[];
   streaming: boolean;
   /** Shown before the service stored it; reconciled with its record later. */
   local: boolean;
@@ -79,6 +80,7 @@ function createEntry(fields: EntryFields): Entry {
     infoCollect: [],
     connectorSetup: [],
     delegations: [],
+    suggestions: [],
     streaming: false,
     local: false,
     interrupted: false,
@@ -371,6 +373,7 @@ export class MessageLog {
       infoCollect: content.infoCollect.map((request) => ({ request })),
       connectorSetup: content.connectorSetup.map((request) => ({ request })),
       delegations: content.delegations,
+      suggestions: content.suggestions,
       streaming: false,
     });
     this.#touch(entry);
@@ -492,6 +495,7 @@ export class MessageLog {
       })),
       connectorSetup: entry.connectorSetup.map(({ request, answer }) => ({ request, answered: answer !== undefined })),
       delegations: entry.delegations,
+      suggestions: entry.suggestions,
       streaming: entry.streaming,
       status: entry.status,
       error: entry.error,

@@ -2,6 +2,7 @@ import {
   extractConnectorSetup,
   extractDelegations,
   extractInfoCollect,
+  extractSuggestions,
   extractText,
   RESERVED_TOOL_NAMES,
 } from '../protocol/records.js';
@@ -13,7 +14,10 @@ import type {
   InfoCollectPayload,
 } from '../protocol/types.js';
 
-/** What an `assistant` record shows: its text, its other blocks, and the cards its reserved tool calls ask for. */
+/**
+ * What an `assistant` record shows: its text, its other blocks, the cards its reserved tool calls ask for and
+ * the replies it suggests.
+ */
 export interface ReplyContent {
   text: string;
   blocks: ContentBlock[];
@@ -22,6 +26,7 @@ export interface ReplyContent {
   infoCollect: InfoCollectPayload[];
   connectorSetup: ConnectorSetupRequest[];
   delegations: Delegation[];
+  suggestions: string[];
 }
 
 const RESERVED: ReadonlySet<string> = new Set(Object.values(RESERVED_TOOL_NAMES));
@@ -29,7 +34,7 @@ const RESERVED: ReadonlySet<string> = new Set(Object.values(RESERVED_TOOL_NAMES)
 export function readReply(record: ChatStreamRecord): ReplyContent {
   const content = record.raw.type === 'assistant' ? record.raw.message.content : [];
   const infoCollect = extractInfoCollect(record);
-  // Reserved tool calls are rendered as cards, not as tool calls.
+  // Reserved tool calls are rendered as cards (or suggested replies), not as tool calls.
   const shown = (block: ContentBlock) =>
     block.type !== 'text' && !(block.type === 'tool_use' && RESERVED.has(block.name));
   const firstText = content.findIndex((block) => block.type === 'text');
@@ -40,5 +45,6 @@ export function readReply(record: ChatStreamRecord): ReplyContent {
     infoCollect: infoCollect ? [infoCollect] : [],
     connectorSetup: extractConnectorSetup(record),
     delegations: extractDelegations(record),
+    suggestions: extractSuggestions(record),
   };
 }

@@ -22,6 +22,7 @@ import type { ImageViewerController } from './image-viewer.js';
 import { markdownText } from './markdown-text.js';
 import type { ReadAloudController } from './read-aloud.js';
 import type { ReplyActionsController } from './reply-actions.js';
+import { renderPrompts } from './starter-prompts.js';
 import './svc-markdown.js';
 import { imageAllowed, safeUrl } from '../internal/safe-url.js';
 
@@ -59,6 +60,10 @@ export interface ViewContext {
   regenerable?: string;
   /** The key of the visitor's last message, when it can be edited and sent again. */
   editable?: string;
+  /** The key of the last reply when it suggests replies the visitor may send (`ChatStore.suggestions`). */
+  suggesting?: string;
+  /** Sends a suggested reply as the visitor's message. */
+  suggest(text: string): void;
 }
 
 /**
@@ -168,6 +173,11 @@ function renderAgent(message: ChatMessage, view: ViewContext): TemplateResult {
       ${message.interrupted ? html`<span class="meta">${view.labels.interrupted}</span>` : nothing}
       ${message.error ? renderReplyFailed(message, view) : nothing}
       ${finished(message) ? renderReplyActions(message, view) : nothing}
+      ${
+        view.suggesting === message.key
+          ? renderPrompts(message.suggestions, view.suggest, view.labels.suggestions, 'suggestions', 'suggestion')
+          : nothing
+      }
     </div>
   </div>`;
 }

@@ -42,12 +42,26 @@ export class StarterPromptsController implements ReactiveController {
   }
 
   render(send: (prompt: string) => void, label: string): TemplateResult | typeof nothing {
-    if (!this.prompts.length) return nothing;
-    return html`<div part="starter-prompts" role="group" aria-label=${label}>
-      ${this.prompts.map(
-        (prompt) =>
-          html`<button part="starter-prompt" type="button" dir="auto" @click=${() => send(prompt)}>${prompt}</button>`,
-      )}
-    </div>`;
+    return renderPrompts(this.prompts, send, label, 'starter-prompts', 'starter-prompt');
   }
+}
+
+/**
+ * Texts the visitor may send with one press, as a labelled group of buttons (`groupPart`, each `buttonPart`):
+ * an agent's starter prompts, and the replies its last reply suggests.
+ */
+export function renderPrompts(
+  prompts: readonly string[],
+  send: (prompt: string) => void,
+  label: string,
+  groupPart: string,
+  buttonPart: string,
+): TemplateResult | typeof nothing {
+  if (!prompts.length) return nothing;
+  return html`<div part=${groupPart} class="prompts" role="group" aria-label=${label}>
+    ${prompts.map(
+      (prompt) =>
+        html`<button part=${buttonPart} type="button" dir="auto" @click=${() => send(prompt)}>${prompt}</button>`,
+    )}
+  </div>`;
 }

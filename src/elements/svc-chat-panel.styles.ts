@@ -41,14 +41,19 @@ export default [
     margin: auto;
     padding: 24px;
   }
-  [part~='starter-prompts'] {
+  .prompts {
     display: flex;
     flex-wrap: wrap;
     justify-content: center;
     gap: 8px;
     margin-top: 14px;
   }
-  [part~='starter-prompt'] {
+  /* Under the reply they answer, from its start. */
+  [part~='suggestions'] {
+    justify-content: flex-start;
+    margin-top: 10px;
+  }
+  .prompts button {
     padding: 7px 14px;
     border: 1px solid ${token('colorBorder')};
     border-radius: 999px;

@@ -52,7 +52,7 @@ const EXPORTED_PARTS = [
   'lightbox lightbox-image lightbox-close read-aloud-button audio delegation thinking card payment-card info-card',
   'connector-card message-actions copy-button copy-markdown-button feedback-up-button feedback-down-button',
   'regenerate-button feedback-form feedback-reason feedback-send-button feedback-thanks edit-button edit-form',
-  'edit-input edit-send-button edit-cancel-button starter-prompts starter-prompt',
+  'edit-input edit-send-button edit-cancel-button starter-prompts starter-prompt suggestions suggestion',
   'list-button conversations conversations-heading conversation-list conversation conversation-open',
   'conversation-title conversation-meta conversation-preview rename-button delete-button confirm confirm-delete',
   'cancel-button rename-form rename-input save-button more-button',
@@ -316,6 +316,12 @@ export class SvcChatPanel extends SvcLocalizedElement implements PanelSettings {
     return html`<div part="notice" class="error" role="alert">${sentence} ${retry}</div>`;
   }
 
+  /** Sends a starter prompt or a suggested reply, as the visitor's message; the chat follows the reply. */
+  readonly #sendPrompt = (prompt: string): void => {
+    this.#scroll.follow();
+    void this.store?.send(prompt);
+  };
+
   /** Asks again what the visitor asked before the newest reply failed. */
   #retryReply(store: ChatStore): void {
     const asked = store.messages.findLast((m) => m.role === 'user');
@@ -421,6 +427,8 @@ export class SvcChatPanel extends SvcLocalizedElement implements PanelSettings {
       regenerable: acting && lastReply && !lastReply.error ? lastReply.key : undefined,
       editable:
         acting && lastUser?.status === 'sent' && !lastUser.parts.length && lastUser.text ? lastUser.key : undefined,
+      suggesting: store.suggestions.length ? newest?.key : undefined,
+      suggest: this.#sendPrompt,
     };
     // One button sends and, while a reply runs, stops it: the same element, so it keeps the focus.
     const running = store.running;
@@ -436,10 +444,7 @@ export class SvcChatPanel extends SvcLocalizedElement implements PanelSettings {
           messages.length === 0 && !store.loadingHistory
             ? html`<div part="empty"><slot name="empty" @slotchange=${this.#emptySlotChanged}></slot>${
                 this.#pageEmpty ? nothing : labels.empty
-              }${this.#prompts.render((prompt) => {
-                this.#scroll.follow();
-                void store.send(prompt);
-              }, labels.starterPrompts)}</div>`
+              }${this.#prompts.render(this.#sendPrompt, labels.starterPrompts)}</div>`
             : virtualList(
                 messages,
                 (m) => m.key,

@@ -87,6 +87,8 @@ export type ChatTheme = 'light' | 'dark' | 'auto';
  * @csspart edit-cancel-button - Leaves the message as it was.
  * @csspart starter-prompts - The agent's starter prompts in the empty conversation; each a `starter-prompt`.
  * @csspart starter-prompt - A starter prompt: sent as the visitor's message when pressed.
+ * @csspart suggestions - The replies the last finished reply suggests, under it; each a `suggestion`.
+ * @csspart suggestion - A suggested reply: sent as the visitor's message when pressed.
  * @csspart delegation - An agent handing a task to another.
  * @csspart thinking - An agent's thoughts (with `show-thinking`).
  * @csspart card - A card; also `payment-card`, `info-card` or `connector-card`.

@@ -34,7 +34,11 @@ export const RESERVED_TOOL_NAMES = {
   infoCollect: 'collect_info',
   connectorSetup: 'setup_connector',
   delegate: 'delegate',
+  suggestReplies: 'suggest_replies',
 } as const;
+
+/** Follow-up replies a `suggest_replies` call offers, at most, and the characters of each (docs/protocol.md). */
+export const SUGGESTION_LIMITS = { count: 4, length: 80 } as const;
 
 /**
  * What a connector type id is, everywhere one is made or read: an MCP server's name, a `setup_connector`
@@ -100,6 +104,20 @@ export function extractDelegations(record: ChatStreamRecord): Delegation[] {
       ...(isString(input.agentName) ? { agentName: input.agentName } : {}),
       task: isString(input.task) ? input.task : '',
     }));
+}
+
+/**
+ * The follow-up replies an `assistant` record offers the visitor (its `suggest_replies` calls), each as the
+ * visitor would send it. A stored record is not trusted: only non-empty strings count, trimmed, cut to
+ * `SUGGESTION_LIMITS.length` characters, at most `SUGGESTION_LIMITS.count` of them, without repeats.
+ */
+export function extractSuggestions(record: ChatStreamRecord): string[] {
+  const offered = toolUses(record)
+    .filter((block) => block.name === RESERVED_TOOL_NAMES.suggestReplies && Array.isArray(block.input.suggestions))
+    .flatMap((block) => block.input.suggestions as unknown[])
+    .flatMap((item) => (isString(item) ? [[...item.trim()].slice(0, SUGGESTION_LIMITS.length).join('').trim()] : []))
+    .filter(Boolean);
+  return [...new Set(offered)].slice(0, SUGGESTION_LIMITS.count);
 }
 
 /** The payment card of a `payment_gate` record. */

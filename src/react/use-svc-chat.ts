@@ -38,6 +38,8 @@ export interface SvcChatState {
   agentStatus: Readonly<Record<string, AgentStatus>>;
   hasMoreHistory: boolean;
   loadingHistory: boolean;
+  /** Replies the last finished reply suggests, to offer as one-tap buttons that `send` them (`ChatStore.suggestions`). */
+  suggestions: readonly string[];
   /** Resolves to the send's result, or `undefined` when it failed (the message stays, `failed`, for `retry`). */
   send: (text: string, options?: MessageFields) => Promise<SendResult | undefined>;
   interrupt: () => Promise<InterruptResult | undefined>;
@@ -53,6 +55,7 @@ export interface SvcChatState {
 
 const NO_MESSAGES: readonly ChatMessage[] = Object.freeze([]);
 const NO_STATUS: Readonly<Record<string, AgentStatus>> = Object.freeze({});
+const NO_SUGGESTIONS: readonly string[] = Object.freeze([]);
 const noSubscription = () => () => {};
 
 /**
@@ -142,6 +145,7 @@ export function useSvcChat(options: UseSvcChatOptions): SvcChatState {
     agentStatus: store?.agentStatus ?? NO_STATUS,
     hasMoreHistory: store?.hasMoreHistory ?? false,
     loadingHistory: store?.loadingHistory ?? false,
+    suggestions: store?.suggestions ?? NO_SUGGESTIONS,
     send,
     interrupt,
     retry,

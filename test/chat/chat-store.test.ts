@@ -14,6 +14,7 @@ import {
   resolution,
   result,
   status,
+  suggestReplies,
   user,
 } from './records.js';
 
@@ -347,6 +348,39 @@ describe('ChatStore: the reply', () => {
     assert.equal(store.error, 'the demo failed on purpose');
     assert.equal(events.error[0]?.message, 'the demo failed on purpose');
     assert.equal(events['turn-complete'][0]?.error, 'the demo failed on purpose');
+  });
+
+  it('offers the suggested replies of the last finished reply, not while a turn runs nor after a failed one', async () => {
+    const { api, store } = setup();
+    await store.send('plans?');
+    const reply = (n: number, messageId: string, turn = 't_1') =>
+      assistant(n, messageId, [{ type: 'text', text: 'Starter or Pro.' }, suggestReplies(`tu_${n}`, ['Pro', ' '])], {
+        turn,
+      });
+    api.lastStream.push(delta(2, 'm_1', 'Starter'), reply(3, 'm_1'));
+    await settle();
+    assert.deepEqual(store.messages[1]?.suggestions, ['Pro'], 'the reply carries them');
+    assert.deepEqual(store.suggestions, [], 'not while the turn runs');
+    assert.deepEqual(
+      store.messages[1]?.blocks.map((b) => b.type),
+      [],
+      'the call is not shown as a tool call',
+    );
+    api.lastStream.push(result(4, 'success'));
+    await settle();
+    assert.deepEqual(store.suggestions, ['Pro']);
+
+    api.sendAnswers.push((req) => Promise.resolve(storedAs(req, 5, 't_2')));
+    const sending = store.send('Pro');
+    assert.deepEqual(store.suggestions, [], 'gone once the visitor sends');
+    await sending;
+    api.lastStream.push(reply(6, 'm_2', 't_2'));
+    await settle();
+    assert.deepEqual(store.suggestions, [], 'the turn still runs');
+    api.lastStream.push(result(7, 'error', { error: 'failed', turn: 't_2' }));
+    await settle();
+    assert.deepEqual(store.suggestions, [], 'a failed reply suggests nothing');
+    assert.deepEqual(store.messages.at(-1)?.suggestions, ['Pro']);
   });
 
   it('ignores records replayed after a reconnect', async () => {

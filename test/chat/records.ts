@@ -141,6 +141,14 @@ export const collectInfo = (toolUseId: string): ContentBlock => ({
   },
 });
 
+/** A `suggest_replies` call (reserved tool name): replies the visitor may send next. */
+export const suggestReplies = (toolUseId: string, suggestions: unknown[]): ContentBlock => ({
+  type: 'tool_use',
+  id: toolUseId,
+  name: 'suggest_replies',
+  input: { suggestions },
+});
+
 export const setupConnector = (toolUseId: string, connectorTypeId: string): ContentBlock => ({
   type: 'tool_use',
   id: toolUseId,

@@ -11,6 +11,7 @@ import {
   extractInfoCollect,
   extractPaymentGate,
   extractPaymentResolution,
+  extractSuggestions,
   extractText,
   extractToolCalls,
   infoCollectSkipMetadata,
@@ -25,7 +26,7 @@ import {
   RESERVED_TOOL_NAMES,
   type SvcClient,
 } from '../../src/index.js';
-import { id } from '../chat/records.js';
+import { assistant, id } from '../chat/records.js';
 import { visitorClient } from '../helpers/client.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
@@ -34,6 +35,47 @@ describe('client: record ids', () => {
     assert.ok(compareRecordIds('9', '10') < 0);
     assert.ok(compareRecordIds(id(9), id(10)) < 0);
     assert.equal(compareRecordIds(id(5), id(5)), 0);
+  });
+});
+
+describe('client: suggested replies of a stored record are checked', () => {
+  const offered = (...inputs: unknown[]) =>
+    extractSuggestions(
+      assistant(
+        1,
+        'm_1',
+        inputs.map((input, i) => ({
+          type: 'tool_use',
+          id: `toolu_${i}`,
+          name: 'suggest_replies',
+          input: input as Record<string, unknown>,
+        })),
+      ),
+    );
+
+  it('keeps trimmed, non-empty strings; drops everything else', () => {
+    assert.deepEqual(offered({ suggestions: ['  Yes please ', '', '   ', 42, null, { text: 'x' }, ['y'], 'No'] }), [
+      'Yes please',
+      'No',
+    ]);
+    assert.deepEqual(offered({ suggestions: 'Yes' }), [], 'not a list');
+    assert.deepEqual(offered({}), []);
+  });
+
+  it('bounds them: 4 at most over every call, 80 characters each, no repeats', () => {
+    const long = `${'é'.repeat(79)}😀😀`;
+    assert.deepEqual(offered({ suggestions: ['a', 'b', 'a'] }, { suggestions: ['c', 'd', 'e'] }), ['a', 'b', 'c', 'd']);
+    const [cut] = offered({ suggestions: [long] });
+    assert.equal([...cut!].length, 80);
+    assert.equal(cut, `${'é'.repeat(79)}😀`, 'cut between characters, not inside one');
+  });
+
+  it('reads only suggest_replies calls', () => {
+    const record = assistant(1, 'm_1', [
+      { type: 'text', text: 'Hi' },
+      { type: 'tool_use', id: 't', name: 'get_weather', input: { suggestions: ['x'] } },
+    ]);
+    assert.deepEqual(extractSuggestions(record), []);
   });
 });
 
@@ -177,6 +219,18 @@ describe('client: record helpers on the demo agent’s records', () => {
     assert.equal(scout.length, 1);
     assert.ok(isAgentRecord(scout[0]!));
     assert.match(extractText(scout[0]!), /taking over from Demo/);
+  });
+
+  it('suggested replies: the strings of a suggest_replies call, offered with the reply', async () => {
+    const turn = await demo('/suggest');
+    const reply = only(turn, (r) => r.raw.type === 'assistant');
+    assert.deepEqual(extractSuggestions(reply), ['/think', '/markdown', '/help']);
+    assert.equal(extractText(reply), 'Here are a few things to try next.');
+    assert.deepEqual(
+      turn.toolCalls.map((c) => c.name),
+      [RESERVED_TOOL_NAMES.suggestReplies],
+    );
+    assert.deepEqual(extractSuggestions(only(turn, isTurnComplete)), [], 'no suggestions outside a reply');
   });
 
   it('images of a reply, served from a capability URL', async () => {

@@ -6,6 +6,7 @@ import type { Feedback } from '../../src/protocol/types.js';
 import { chat, idle, part, parts } from '../cards/helpers.js';
 import { expectAccessibleInBothThemes } from '../helpers/axe.js';
 import { until } from '../helpers/browser-service.js';
+import { panelRoot } from '../helpers/chat-parts.js';
 import { focused, nameOf, press, tabTo, type } from '../helpers/focus.js';
 
 async function exchange(el: SvcChat, text: string): Promise<void> {
@@ -177,5 +178,71 @@ describe('starter prompts in <svc-chat>', () => {
     await until(() => replyText(replies(el)[0]) === 'Echo: Say this back to me', 'the reply to the prompt');
     expect(userTexts(el)).to.deep.equal(['Say this back to me']);
     expect(part(el, 'starter-prompts'), 'gone once the conversation has begun').to.equal(null);
+  });
+});
+
+describe('suggested replies in <svc-chat>', () => {
+  const chips = (el: SvcChat) => parts<HTMLButtonElement>(el, 'suggestion');
+  const offered = (el: SvcChat) => until(() => (chips(el).length ? chips(el) : undefined), 'the suggested replies');
+
+  /** Every render of the panel, checked: chips never show beside the stop button (while a turn runs). */
+  function neverWhileRunning(el: SvcChat): () => void {
+    let seen = 0;
+    const observer = new MutationObserver(() => {
+      if (part(el, 'stop-button') && chips(el).length) seen++;
+    });
+    observer.observe(panelRoot(el), { subtree: true, childList: true, attributes: true });
+    return () => {
+      observer.disconnect();
+      expect(seen, 'renders that showed suggestions while a reply ran').to.equal(0);
+    };
+  }
+
+  it('offers the last reply’s suggestions as buttons that send them, by pointer and keyboard; none after others', async () => {
+    const el = await chat({ agent: 'agent_aria' });
+    const check = neverWhileRunning(el);
+    await exchange(el, '/think');
+    expect(chips(el), 'a reply without suggestions offers none').to.deep.equal([]);
+
+    await exchange(el, '/suggest');
+    let buttons = await offered(el);
+    expect(buttons.map((b) => b.textContent)).to.deep.equal(['/think', '/markdown', '/help']);
+    expect(buttons.every((b) => b.getAttribute('dir') === 'auto')).to.equal(true);
+    const group = part(el, 'suggestions')!;
+    expect([group.getAttribute('role'), group.getAttribute('aria-label')]).to.deep.equal([
+      'group',
+      en.chat.suggestions,
+    ]);
+    expect(replies(el).at(-1)!.contains(group), 'under the last reply').to.equal(true);
+    expect(replies(el).at(-1)!.querySelector('[part~=tool-call]'), 'not shown as a tool call').to.equal(null);
+    await expectAccessibleInBothThemes(el, 'a reply with suggested replies');
+
+    // Pressed, one is the visitor's message, as if typed; the chips go at once.
+    let done = oneEvent(el, 'svc-turn-complete');
+    buttons[0]!.click();
+    await until(() => !chips(el).length, 'the suggestions gone once one is sent');
+    await done;
+    await idle(el);
+    expect(userTexts(el)).to.deep.equal(['/think', '/suggest', '/think']);
+    await until(() => replyText(replies(el).at(-1)) === 'The answer is 42.', 'the reply to the suggestion');
+    expect(chips(el), 'the older reply’s suggestions are not offered again').to.deep.equal([]);
+
+    // By keyboard: Tab from the conversation reaches them, Enter sends one.
+    await exchange(el, '/suggest');
+    buttons = await offered(el);
+    part(el, 'messages')!.focus();
+    const reached = await tabTo((e) => nameOf(e) === 'button[part=suggestion]', 'a suggested reply', 12);
+    expect(reached.textContent).to.equal('/think');
+    await press('Tab');
+    expect(focused()?.textContent).to.equal('/markdown');
+    await press('Tab');
+    expect(focused()?.textContent).to.equal('/help');
+    done = oneEvent(el, 'svc-turn-complete');
+    await press('Enter');
+    await done;
+    await idle(el);
+    expect(userTexts(el).at(-1)).to.equal('/help');
+    expect(chips(el)).to.deep.equal([]);
+    check();
   });
 });

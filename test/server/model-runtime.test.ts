@@ -7,6 +7,7 @@ import {
   extractConnectorSetup,
   extractInfoCollect,
   extractPaymentGate,
+  extractSuggestions,
   infoCollectSubmitMetadata,
   SvcClient,
   type ToolResultBlock,
@@ -149,7 +150,13 @@ describe('model runtime: replies', () => {
       { role: 'user', content: 'hi' },
     ]);
     const tools = body.tools!.map((t: { function: { name: string } }) => t.function.name);
-    assert.deepEqual(tools.sort(), ['collect_info', 'delegate', 'request_payment', 'setup_connector']);
+    assert.deepEqual(tools.sort(), [
+      'collect_info',
+      'delegate',
+      'request_payment',
+      'setup_connector',
+      'suggest_replies',
+    ]);
   });
 
   it('sends the conversation so far: the visitor’s messages and the agent’s own replies', async () => {
@@ -345,6 +352,77 @@ describe('model runtime: cards', () => {
     assert.equal(result.role, 'tool');
     assert.match(result.content, /^Invalid arguments/);
     assert.match(result.content, /fields/);
+  });
+});
+
+describe('model runtime: suggested replies', () => {
+  /** Every tool call of the request's messages is answered by a tool message right after its assistant message. */
+  function assertAnswered(messages: { role: string; tool_calls?: { id: string }[]; tool_call_id?: string }[]) {
+    messages.forEach((message, i) => {
+      const ids = (message.tool_calls ?? []).map((c) => c.id);
+      const answers = messages.slice(i + 1, i + 1 + ids.length).map((m) => (m.role === 'tool' ? m.tool_call_id : ''));
+      assert.deepEqual(answers, ids, `the calls of message ${i} are answered in order`);
+    });
+  }
+
+  it('a suggest_replies call is stored with the reply and ends the turn; the next request carries it and its result', async () => {
+    const offered = { suggestions: ['Compare the plans', '  What does Pro cost? '] };
+    model.script(
+      { text: 'We have Starter and Pro.', toolCalls: [call('suggest_replies', offered)] },
+      { text: 'Pro costs ¥10 a month.' },
+    );
+    const { conversation } = await chat('agent_ada');
+    const asked = await conversation.send('what plans are there?');
+    assert.equal(resultOf(asked)?.subtype, 'success');
+    assert.equal(requests().length, 1, 'the turn ended with the suggestions, without asking the model again');
+    const replies = asked.records.filter((r) => r.raw.type === 'assistant');
+    assert.equal(replies.length, 1, 'one reply: its text and the suggestions');
+    assert.equal(replyText(asked.records), 'We have Starter and Pro.');
+    const [block] = toolUses(asked.records);
+    assert.equal(block?.name, 'suggest_replies');
+    assert.deepEqual(block?.input, { suggestions: ['Compare the plans', 'What does Pro cost?'] });
+    assert.deepEqual(extractSuggestions(replies[0]!), ['Compare the plans', 'What does Pro cost?']);
+
+    const tapped = await conversation.send('What does Pro cost?');
+    assert.equal(tapped.text, 'Pro costs ¥10 a month.');
+    const messages = requests()[1]!.body.messages;
+    assert.deepEqual(messages.slice(1), [
+      { role: 'user', content: 'what plans are there?' },
+      {
+        role: 'assistant',
+        content: 'We have Starter and Pro.',
+        tool_calls: [
+          {
+            id: block!.id,
+            type: 'function',
+            function: { name: 'suggest_replies', arguments: JSON.stringify(block!.input) },
+          },
+        ],
+      },
+      { role: 'tool', tool_call_id: block!.id, content: 'The visitor was offered these replies.' },
+      { role: 'user', content: 'What does Pro cost?' },
+    ]);
+    assertAnswered(messages);
+  });
+
+  it('suggestions the tool cannot take go back to the model as an error; its next answer offers them right', async () => {
+    model.script(
+      {
+        text: 'Here you go.',
+        toolCalls: [call('suggest_replies', { suggestions: ['a', 'b', 'c', 'd', 'e', 'x'.repeat(81)] })],
+      },
+      { toolCalls: [call('suggest_replies', { suggestions: ['Tell me more'] })] },
+    );
+    const { conversation } = await chat('agent_ada');
+    const turn = await conversation.send('hello');
+    assert.equal(resultOf(turn)?.subtype, 'success');
+    const offers = turn.records.filter((r) => r.raw.type === 'assistant').map(extractSuggestions);
+    assert.deepEqual(offers, [[], ['Tell me more']], 'the refused call offers nothing; the corrected one does');
+    const error = requests()[1]!.body.messages.at(-1);
+    assert.equal(error.role, 'tool');
+    assert.match(error.content, /^Invalid arguments/);
+    assert.match(error.content, /suggestions/);
+    assertAnswered(requests()[1]!.body.messages);
   });
 });
 

@@ -1,4 +1,4 @@
-import { CONNECTOR_TYPE_ID, RESERVED_TOOL_NAMES } from '@svc/agent-sdk/protocol';
+import { CONNECTOR_TYPE_ID, RESERVED_TOOL_NAMES, SUGGESTION_LIMITS } from '@svc/agent-sdk/protocol';
 import type { ChatCompletionFunctionTool } from 'openai/resources/chat/completions';
 import { z } from 'zod/v4';
 import type { AgentRow } from '../../store/agent-rows.js';
@@ -60,16 +60,26 @@ const requestPayment = z.object({
   description: z.string().max(1000).optional(),
 });
 
+const suggestReplies = z.object({
+  suggestions: z
+    .array(z.string().trim().min(1).max(SUGGESTION_LIMITS.length))
+    .min(1)
+    .max(SUGGESTION_LIMITS.count)
+    .describe('short replies, each written as the visitor would type it'),
+});
+
 export type CardCall =
   | { name: typeof RESERVED_TOOL_NAMES.infoCollect; input: z.infer<typeof collectInfo> }
   | { name: typeof RESERVED_TOOL_NAMES.connectorSetup; input: z.infer<typeof setupConnector> }
   | { name: typeof PAYMENT_TOOL; input: z.infer<typeof requestPayment> }
-  | { name: typeof RESERVED_TOOL_NAMES.delegate; input: { agentId: string; agentName: string; task: string } };
+  | { name: typeof RESERVED_TOOL_NAMES.delegate; input: { agentId: string; agentName: string; task: string } }
+  | { name: typeof RESERVED_TOOL_NAMES.suggestReplies; input: z.infer<typeof suggestReplies> };
 
 /**
  * The reserved card tools as functions for the model, and a reader that checks a call's arguments. A card
  * waits for the visitor; a delegation hands the task to another agent of the workspace (not offered to an
- * agent that was itself handed a task, so hand-overs cannot loop).
+ * agent that was itself handed a task, so hand-overs cannot loop); suggested replies end the reply with chips
+ * the visitor may tap instead of typing.
  */
 export function cardTools(agent: AgentRow, workspaceAgents: AgentRow[], delegated: boolean) {
   const others = delegated ? [] : workspaceAgents.filter((a) => a.id !== agent.id);
@@ -83,6 +93,7 @@ export function cardTools(agent: AgentRow, workspaceAgents: AgentRow[], delegate
     [RESERVED_TOOL_NAMES.infoCollect]: collectInfo,
     [RESERVED_TOOL_NAMES.connectorSetup]: setupConnector,
     [PAYMENT_TOOL]: requestPayment,
+    [RESERVED_TOOL_NAMES.suggestReplies]: suggestReplies,
     ...(delegate ? { [RESERVED_TOOL_NAMES.delegate]: delegate } : {}),
   };
   const descriptions: Record<string, string> = {
@@ -91,6 +102,8 @@ export function cardTools(agent: AgentRow, workspaceAgents: AgentRow[], delegate
     [RESERVED_TOOL_NAMES.connectorSetup]:
       'Shows a card where the visitor enters their own credentials (an API key or token) for an outside service; they are stored encrypted. The result says when they are saved.',
     [PAYMENT_TOOL]: 'Shows a payment card for an amount in CNY and waits; the result tells whether it was paid.',
+    [RESERVED_TOOL_NAMES.suggestReplies]:
+      'Offers the visitor up to 4 short replies to tap under your answer, such as likely follow-up questions. Call it together with your final answer, never instead of it: it ends your reply. Write each suggestion as the visitor would type it, in their language.',
     [RESERVED_TOOL_NAMES.delegate]: `Hands the visitor's request to another agent of this workspace, who answers the visitor directly. Agents: ${others
       .map((a) => `${a.id} (${a.name}${a.description ? `: ${a.description}` : ''})`)
       .join('; ')}.`,

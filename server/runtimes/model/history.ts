@@ -19,6 +19,9 @@ interface Call {
 
 type Entry = { role: 'user'; text: string; parts: MessagePart[] } | { role: 'assistant'; text: string; calls: Call[] };
 
+/** The result of a `suggest_replies` call, in its turn and in the history after it. */
+export const SUGGESTED = 'The visitor was offered these replies.';
+
 const CARDS: ReadonlySet<string> = new Set([RESERVED_TOOL_NAMES.infoCollect, RESERVED_TOOL_NAMES.connectorSetup]);
 
 /**
@@ -164,6 +167,7 @@ function resultOf(call: Call): string {
     return replies.length ? `${name} took over and replied:\n${replies.join('\n\n')}` : `${name} took over.`;
   }
   if (CARDS.has(call.name)) return 'The card was shown; the visitor has not answered it.';
+  if (call.name === RESERVED_TOOL_NAMES.suggestReplies) return SUGGESTED;
   return 'No result: the reply ended before this call completed.';
 }
 

@@ -5,7 +5,7 @@ import type { ChatCompletionMessageParam } from 'openai/resources/chat/completio
 import { randomId } from '../../store/ids.js';
 import type { Runtime, StoredFile, TextStream, TurnInput, TurnIO } from '../types.js';
 import { type CardCall, cardTools, PAYMENT_TOOL } from './cards.js';
-import { modelMessages } from './history.js';
+import { modelMessages, SUGGESTED } from './history.js';
 import { McpToolset } from './mcp.js';
 import {
   apiKeyFor,
@@ -25,7 +25,8 @@ const PAYMENT_EXPIRES_IN_SECONDS = 900;
 /**
  * The `model` runtime: an OpenAI-compatible chat-completions endpoint (through the `openai` client, streamed)
  * speaks for the agent. The reserved cards are offered as functions; a card call shows the card and ends the
- * turn, and the visitor's answer is the call's result in the next one. MCP tools are called in the turn and
+ * turn, and the visitor's answer is the call's result in the next one. Suggested replies (`suggest_replies`)
+ * are stored with the reply and end the turn too, without waiting for anything. MCP tools are called in the turn and
  * their results stored (as `tool_result` blocks) with the agent's next message.
  */
 export const modelRuntime: Runtime = {
@@ -155,10 +156,11 @@ class ModelTurn {
     const cardCalls = calls.map((call) =>
       this.cards.has(call.name) && !call.error ? this.cards.read(call.name, call.input) : undefined,
     );
-    // A payment card is its own record (`payment_gate`); every other call is a `tool_use` block.
+    // A payment card is its own record (`payment_gate`); a refused card showed nothing, so it is not stored (the
+    // model reads why in this turn); every other call is a `tool_use` block.
     const blocks = calls.flatMap((call, i): ToolUseBlock[] => {
       const card = cardCalls[i];
-      if (isCard(card) && card.name === PAYMENT_TOOL) return [];
+      if ((isCard(card) && card.name === PAYMENT_TOOL) || (card && 'error' in card)) return [];
       return [{ type: 'tool_use', id: call.id, name: call.name, input: isCard(card) ? card.input : call.input }];
     });
     this.store(stream, blocks);
@@ -173,9 +175,10 @@ class ModelTurn {
         function: { name: call.name, arguments: rawCalls[i]!.arguments || '{}' },
       })),
     });
-    const waits = cardCalls.some(isCard);
+    // A card waits for the visitor and suggested replies close the reply: either way this step ends the turn.
+    const ends = cardCalls.some(isCard);
     for (const [i, call] of calls.entries()) {
-      const result = await this.run(call, cardCalls[i], waits);
+      const result = await this.run(call, cardCalls[i], ends);
       if (result === 'ended') return true;
       messages.push({ role: 'tool', tool_call_id: call.id, content: result.content });
       if (result.keep) {
@@ -183,7 +186,7 @@ class ModelTurn {
         this.carried.push({ type: 'tool_result', tool_use_id: call.id, content: result.content, ...error });
       }
     }
-    return waits;
+    return ends;
   }
 
   /** Ends the step's message: text with the calls after it; the last step's results ride along before. */
@@ -197,13 +200,13 @@ class ModelTurn {
   private async run(
     call: Call,
     card: CardCall | { error: string } | undefined,
-    waits: boolean,
+    ends: boolean,
   ): Promise<{ content: string; isError?: boolean; keep?: boolean } | 'ended'> {
     if (call.error) return { content: call.error, isError: true, keep: true };
-    if (card && 'error' in card) return { content: card.error, isError: true, keep: true };
+    if (card && 'error' in card) return { content: card.error, isError: true };
     if (card) return this.showCard(card);
     if (!this.mcp.has(call.name)) return { content: `There is no tool named ${call.name}.`, isError: true, keep: true };
-    if (waits) return { content: 'Not run: the reply waits for the visitor to answer a card.', keep: true };
+    if (ends) return { content: 'Not run: the reply ended with a card or suggested replies.', keep: true };
     this.io.status('tool');
     const outcome = await this.mcp.call(call.name, call.input);
     if ('content' in outcome) return { ...outcome, keep: true };
@@ -224,6 +227,7 @@ class ModelTurn {
       await this.io.delegate(card.input.agentId, card.input.task);
       return 'ended';
     }
+    if (card.name === RESERVED_TOOL_NAMES.suggestReplies) return { content: SUGGESTED };
     return { content: 'The card is shown; wait for the visitor to answer it.' };
   }
 }

@@ -103,6 +103,7 @@ const ar: Language = {
     sendEdit: 'إرسال',
     cancelEdit: 'إلغاء',
     starterPrompts: 'أسئلة مقترحة',
+    suggestions: 'ردود مقترحة',
     openImage: 'عرض الصورة بحجم أكبر',
     closeImage: 'إغلاق',
     image: 'صورة',

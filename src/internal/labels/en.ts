@@ -91,6 +91,7 @@ const en: Language = {
     sendEdit: 'Send',
     cancelEdit: 'Cancel',
     starterPrompts: 'Suggested questions',
+    suggestions: 'Suggested replies',
     openImage: 'Open the image larger',
     closeImage: 'Close',
     image: 'Image',

@@ -40,6 +40,8 @@ export interface ContentLabels {
   sendEdit: string;
   cancelEdit: string;
   starterPrompts: string;
+  /** The group of replies the last reply suggests. */
+  suggestions: string;
   openImage: string;
   closeImage: string;
   image: string;

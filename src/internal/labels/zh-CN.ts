@@ -97,6 +97,7 @@ const zhCN: Language = {
     sendEdit: '发送',
     cancelEdit: '取消',
     starterPrompts: '推荐问题',
+    suggestions: '推荐回复',
     openImage: '查看大图',
     closeImage: '关闭',
     image: '图片',
