@@ -108,6 +108,29 @@ test('the README snippet chats from a page on another origin, with the service o
     await expect(chat.locator('[part~="notice"]')).toHaveCount(0);
     await expect(chat.locator('[part~="send-button"]')).toBeVisible();
     await shot(page, 'readme-own-port');
+
+    // A reload in the middle of a reply (`persist`, and the endpoint knows the visitor by its cookie): the panel
+    // is open again, the conversation is there, the reply goes on streaming, and the text being written is back.
+    await send(chat, '/slow 60');
+    await expect(chat.locator('[part~="stop-button"]')).toBeVisible();
+    await expect(agentReplies(chat).last()).toContainText(/\w+ \w+/);
+    const input = chat.locator('textarea[part~="input"]');
+    await input.fill('a question for later');
+    await page.reload();
+    await expect(input).toBeVisible();
+    await expect(input).toHaveValue('a question for later');
+    await expect(agentReplies(chat).first()).toContainText('/markdown');
+    await expect(chat.locator('[part~="stop-button"]')).toBeVisible();
+    // The reply's text is rendered in its markdown element's shadow root.
+    const streamed = () =>
+      agentReplies(chat)
+        .last()
+        .evaluate((bubble) => (bubble.querySelector('svc-markdown')?.shadowRoot ?? bubble).textContent?.length ?? 0);
+    const after = await streamed();
+    await expect.poll(streamed).toBeGreaterThan(after);
+    await chat.locator('[part~="stop-button"]').click();
+    await expect(chat.getByText('Stopped.')).toBeVisible();
+    await expect(chat.locator('[part~="notice"]')).toHaveCount(0);
     expect(errors).toEqual([]);
   } finally {
     site.close();
