@@ -21,17 +21,19 @@ import { gzipSync } from 'node:zlib';
  * for highlighted code (issue 30): the engine's glue that loads the highlighter (+225 B on the markdown engine)
  * and the token colours (+128 B on the panel); the highlighter itself is a file apart with its own budget; and
  * by 40 B for token requests that two chats of one page share (one visitor, not two: issue 29); and by 30 B for
- * following grown rows a frame later (no ResizeObserver loop error in Firefox).
+ * following grown rows a frame later (no ResizeObserver loop error in Firefox); and for the SMS challenge step
+ * (issue 26): the step, its event and property in the sign-in (+347 B on the panel), the chat's `sms-challenge`
+ * slot (at most +10 B on the launcher), its three sentences (+97 B zh-CN, +118 B ar; complete widget 81,770 B).
  */
 const BUDGETS = {
   'dist/svc-chat.js': 220,
-  'dist/svc-chat.esm.js': 6_660,
-  'dist/svc-chat-panel.js': 46_600,
+  'dist/svc-chat.esm.js': 6_670,
+  'dist/svc-chat-panel.js': 46_950,
   'dist/svc-chat-markdown.js': 27_940,
   // The code highlighter, loaded when a reply first has a code block (issue 30: at most 12 KB).
   'dist/svc-chat-highlight.js': 12_000,
-  'dist/svc-chat-lang-zh-CN.js': 2_370,
-  'dist/svc-chat-lang-ar.js': 2_650,
+  'dist/svc-chat-lang-zh-CN.js': 2_470,
+  'dist/svc-chat-lang-ar.js': 2_770,
 };
 /**
  * Before the launcher paints: the classic script and the ES module it imports, or the ES module alone, each with
@@ -43,7 +45,7 @@ const FIRST_LOAD = {
 };
 const FIRST_LOAD_TARGET = 8_000;
 const COMPLETE_TARGET = 70_000;
-const COMPLETE_BUDGET = 81_410;
+const COMPLETE_BUDGET = 81_770;
 
 const kb = (n) => `${(n / 1000).toFixed(2)} KB`;
 const gzip = (file) => gzipSync(readFileSync(file), { level: 9 }).length;
