@@ -25,17 +25,19 @@ import { gzipSync } from 'node:zlib';
  * (issue 30: reading them from a reply, the chat state's `suggestions`, the buttons under the last reply and their
  * label: panel 46,596 → 46,916 B, complete widget 81,403 → 81,723 B; the label +13 B in zh-CN, +16 B in ar);
  * and by 330 B for the outbox kept across a reload with `persist`, sent one message per finished reply (issue 29:
- * panel 47,240 B, complete widget 82,054 B).
+ * panel 47,240 B, complete widget 82,054 B); and for the SMS challenge step (issue 26): the step, its event and
+ * property in the sign-in (+347 B on the panel), the chat's `sms-challenge` slot (+10 B on the launcher), its three
+ * sentences (+97 B zh-CN, +118 B ar): panel 47,609 B, complete widget 82,437 B.
  */
 const BUDGETS = {
   'dist/svc-chat.js': 220,
-  'dist/svc-chat.esm.js': 6_660,
-  'dist/svc-chat-panel.js': 47_250,
+  'dist/svc-chat.esm.js': 6_670,
+  'dist/svc-chat-panel.js': 47_610,
   'dist/svc-chat-markdown.js': 27_940,
   // The code highlighter, loaded when a reply first has a code block (issue 30: at most 12 KB).
   'dist/svc-chat-highlight.js': 12_000,
-  'dist/svc-chat-lang-zh-CN.js': 2_380,
-  'dist/svc-chat-lang-ar.js': 2_670,
+  'dist/svc-chat-lang-zh-CN.js': 2_490,
+  'dist/svc-chat-lang-ar.js': 2_790,
 };
 /**
  * Before the launcher paints: the classic script and the ES module it imports, or the ES module alone, each with
@@ -47,7 +49,7 @@ const FIRST_LOAD = {
 };
 const FIRST_LOAD_TARGET = 8_000;
 const COMPLETE_TARGET = 70_000;
-const COMPLETE_BUDGET = 82_060;
+const COMPLETE_BUDGET = 82_440;
 
 const kb = (n) => `${(n / 1000).toFixed(2)} KB`;
 const gzip = (file) => gzipSync(readFileSync(file), { level: 9 }).length;

@@ -21,6 +21,7 @@ export {
   NotFoundError,
   NotImplementedError,
   PermissionDeniedError,
+  PreconditionRequiredError,
   RateLimitError,
   SvcSdkError,
 } from './client/errors.js';

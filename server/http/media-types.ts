@@ -1,4 +1,5 @@
 import { extname } from 'node:path';
+import { safeFilename } from './file-names.js';
 
 /** Media types of the files the service stores and serves, and how it serves them. */
 
@@ -64,9 +65,9 @@ export function isInlineSafe(mimeType: string): boolean {
   return /^(image|audio|video)\//.test(essence) || essence === 'application/pdf' || essence === 'text/plain';
 }
 
-/** `attachment; filename*=UTF-8''…` (RFC 6266 / 8187), safe for any filename. */
+/** `attachment; filename*=UTF-8''…` (RFC 6266 / 8187) naming the file by the file name rule, for any name. */
 export function contentDisposition(filename: string, kind: 'attachment' | 'inline' = 'attachment'): string {
-  const encoded = encodeURIComponent(filename).replace(
+  const encoded = encodeURIComponent(safeFilename(filename)).replace(
     /['()*]/g,
     (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
   );

@@ -48,6 +48,36 @@ export const sseFrame = (record: ChatStreamRecord) =>
   `id: ${record.id}\nevent: record\ndata: ${JSON.stringify(record)}\n\n`;
 
 /**
+ * A frame larger than this is written a slice at a time, the next once the socket has taken the last: a
+ * stream that stopped reading holds its socket's high-water mark and one slice, not a whole record (up to a
+ * turn's 4 MB).
+ */
+const SLICE_BYTES = 64 * 1024;
+
+/**
+ * The frames larger than a slice that some stream is writing, by conversation and record: streams writing
+ * the same record share one copy, which goes once none holds it.
+ */
+const largeFrames = new Map<string, WeakRef<Buffer>>();
+const forgetFrame = new FinalizationRegistry<string>((key) => {
+  if (!largeFrames.get(key)?.deref()) largeFrames.delete(key);
+});
+
+/** The frame of a record: a string, or a Buffer shared with the other streams when larger than a slice. */
+function frameOf(conversationId: string, record: ChatStreamRecord): string | Buffer {
+  const key = `${conversationId}/${record.id}`;
+  const shared = largeFrames.get(key)?.deref();
+  if (shared) return shared;
+  const frame = sseFrame(record);
+  // A UTF-8 byte is at least a third of a UTF-16 unit: shorter frames fit in a slice.
+  if (frame.length * 3 <= SLICE_BYTES || Buffer.byteLength(frame) <= SLICE_BYTES) return frame;
+  const bytes = Buffer.from(frame);
+  largeFrames.set(key, new WeakRef(bytes));
+  forgetFrame.register(bytes, key);
+  return bytes;
+}
+
+/**
  * Answers with a conversation's record stream as Server-Sent Events: `: connected` at once, the replay,
  * then live records (RecordLog.follow), with a `: ping` comment every `ctx.heartbeatMs`. It ends when the
  * client leaves, the service stops, or the credential it was opened with expires (`expiresAt`): at once
@@ -90,6 +120,31 @@ export async function sendRecordStream(
   // A reader whose socket took nothing from one heartbeat to the next has fallen behind: it is closed, and
   // resumes from its cursor when it reads again. A full socket gets no ping.
   let stalled = false;
+  /** A large frame partly written, and what ends the stream once it is whole (the `expired` event). */
+  let pending: { frame: Buffer; offset: number } | undefined;
+  let endAfterFrame: string | undefined;
+  const end = (last?: string) => {
+    if (pending) endAfterFrame = last ?? '';
+    else res.end(last);
+  };
+  /** Writes the rest of a large frame while the socket takes it; true once it is whole and the socket wants more. */
+  const writePending = (): boolean => {
+    while (pending) {
+      const { frame, offset } = pending;
+      const next = Math.min(frame.length, offset + SLICE_BYTES);
+      const more = res.write(frame.subarray(offset, next));
+      pending.offset = next;
+      if (next === frame.length) {
+        pending = undefined;
+        if (endAfterFrame !== undefined) {
+          res.end(endAfterFrame);
+          return false;
+        }
+      }
+      if (!more) return false;
+    }
+    return true;
+  };
   const heartbeat = setInterval(() => {
     if (!res.writableNeedDrain) {
       stalled = false;
@@ -105,27 +160,33 @@ export async function sendRecordStream(
           () => {
             expired = true;
             isTurnRunning(ctx.db, conversationId).then(
-              (running) => running || res.end(EXPIRED),
-              () => res.end(EXPIRED),
+              (running) => running || end(EXPIRED),
+              () => end(EXPIRED),
             );
           },
           // Session tokens live a day at most: well within what a timer holds.
           Math.max(0, Date.parse(expiresAt) - Date.now()),
         );
   // Records are read from the table only as fast as the socket takes them: at most its high-water mark and
-  // the record being written wait in the service (docs/protocol.md "stream").
+  // a slice of the record being written wait in the service (docs/protocol.md "stream").
   const follower = ctx.records.follow(conversationId, after, {
     record: (record) => {
-      const more = res.write(sseFrame(record));
+      const frame = frameOf(conversationId, record);
+      let more: boolean;
+      if (typeof frame === 'string') more = res.write(frame);
+      else {
+        pending = { frame, offset: 0 };
+        more = writePending();
+      }
       if (!expired || record.raw.type !== 'result') return more;
-      res.end(EXPIRED);
+      end(EXPIRED);
       return false;
     },
-    close: () => res.end(),
+    close: () => end(),
   });
   res.on('drain', () => {
     stalled = false;
-    follower.resume();
+    if (writePending()) follower.resume();
   });
   // A reader sends nothing after its request: the end of what it sends means it has gone (the server answers
   // half-closed clients, server/http/app.ts, so without this a stream would outlive its reader until a write failed).

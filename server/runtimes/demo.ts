@@ -210,15 +210,22 @@ async function pay([amount, seconds]: string[], _input: TurnInput, io: TurnIO): 
   });
 }
 
-async function file(_args: string[], _input: TurnInput, io: TurnIO): Promise<void> {
+/**
+ * Writes the report (under the visitor's NAME, as an agent may name files as it likes: the service shows them
+ * by its file name rule) and its data.
+ */
+async function file([named]: string[], _input: TurnInput, io: TurnIO): Promise<void> {
+  // Only the last segment (after `/` or `\\`) is written, so that no name leaves the conversation's folder.
+  const report = named ? (named.split(/[/\\]/).pop() ?? '') : 'report.md';
+  if (report === '' || report === '.' || report === '..') return say(io, 'Usage: `/file [NAME]`, e.g. `/file q3.md`.');
   await say(io, 'I wrote a short report and its data for you.');
   const dir = io.workspaceDir();
-  for (const [name, content, mimeType] of [
-    ['report.md', REPORT_MD, 'text/markdown'],
-    ['data.csv', DATA_CSV, 'text/csv'],
+  for (const [path, name, content, mimeType] of [
+    [report, named ?? report, REPORT_MD, 'text/markdown'],
+    ['data.csv', 'data.csv', DATA_CSV, 'text/csv'],
   ] as const) {
-    writeFileSync(join(dir, name), content);
-    io.attachment({ name, workspacePath: name, mimeType, size: Buffer.byteLength(content) });
+    writeFileSync(join(dir, path), content);
+    io.attachment({ name, workspacePath: path, mimeType, size: Buffer.byteLength(content) });
   }
 }
 

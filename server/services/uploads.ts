@@ -2,6 +2,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { UploadedFile } from '@svc/agent-sdk/protocol';
 import { type HttpError, tooMany } from '../http/errors.js';
+import { safeFilename } from '../http/file-names.js';
 import { MEDIA_TYPE } from '../http/media-types.js';
 import { clock } from '../store/clock.js';
 import { randomId } from '../store/ids.js';
@@ -128,22 +129,4 @@ export async function readUploadAt(
   if (!upload) return undefined;
   const { path, ...about } = upload;
   return { ...about, read: () => readFileSync(path) };
-}
-
-/** Characters that reorder the text around them: embeddings, overrides, isolates and direction marks. */
-const BIDI_CONTROLS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
-
-/**
- * The last path segment, without control characters and with every bidirectional control replaced, at most
- * 255 characters; `file` when nothing is left.
- */
-function safeFilename(name: string): string {
-  const base = name.split(/[/\\]/).pop() ?? '';
-  const clean = base
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is being removed.
-    .replace(/[\u0000-\u001f\u007f]/g, '')
-    // Bidirectional controls would show `invoice\u202Egpj.exe` as `invoiceexe.jpg`: each becomes U+FFFD.
-    .replace(BIDI_CONTROLS, '\ufffd')
-    .trim();
-  return clean === '' || clean === '.' || clean === '..' ? 'file' : clean.slice(0, 255);
 }

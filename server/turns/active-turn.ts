@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { AgentStatus, ChatRawEvent, ChatStreamRecord, ContentBlock, ResultSubtype } from '@svc/agent-sdk/protocol';
 import { backoff } from '@svc/agent-sdk/protocol';
 import { errorText } from '../http/errors.js';
+import { safeFilename } from '../http/file-names.js';
 import { runtimeFor } from '../runtimes/all-runtimes.js';
 import { tokensForDelegate } from '../runtimes/model/options.js';
 import type { TextStream, TurnInput, TurnIO } from '../runtimes/types.js';
@@ -194,6 +195,8 @@ export class ActiveTurn implements RunningTurnHandle {
    */
   private emit(agentId: string, raw: ChatRawEvent, before?: (tx: Db) => Promise<void>): void {
     if (this.ended) return;
+    // A runtime names its files as it likes: the visitor sees and saves them by the upload name rule.
+    if (raw.type === 'attachment') raw = { ...raw, file: { ...raw.file, name: safeFilename(raw.file.name) } };
     this.bytes += Buffer.byteLength(JSON.stringify(raw));
     if (this.bytes > LIMITS.turnBytes) {
       void this.end('error', TOO_LONG);

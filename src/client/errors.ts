@@ -44,6 +44,11 @@ export class ConflictError extends ApiError {
   override name = 'ConflictError';
 }
 
+/** 428: the request needs an answer first; SMS sign-in near its daily cap asks for the operator's challenge. */
+export class PreconditionRequiredError extends ApiError {
+  override name = 'PreconditionRequiredError';
+}
+
 export class RateLimitError extends ApiError {
   override name = 'RateLimitError';
 }
@@ -90,6 +95,7 @@ const BY_STATUS: Record<number, typeof ApiError> = {
   403: PermissionDeniedError,
   404: NotFoundError,
   409: ConflictError,
+  428: PreconditionRequiredError,
   429: RateLimitError,
 };
 

@@ -379,7 +379,7 @@ export class SvcChatPanel extends SvcLocalizedElement implements PanelSettings {
         <svc-sms-sign-in base-url=${this.serviceUrl} workspace=${this.workspace ?? ''} lang=${this.language.tag}
           dir=${this.language.dir} .labels=${this.labels}
           @svc-signed-in=${(e: CustomEvent<SignedIn>) => this.#sms.signedIn(e) && this.#connection.start()}
-        ></svc-sms-sign-in>
+        ><slot name="sms-challenge" slot="challenge"></slot></svc-sms-sign-in>
       </div>`;
   }
 

@@ -31,6 +31,8 @@ export type ChatTheme = 'light' | 'dark' | 'auto';
  *
  * @slot header-actions - Extra buttons in the header, before the built-in ones.
  * @slot empty - Shown instead of the default text while the conversation is empty.
+ * @slot sms-challenge - With `sign-in="sms"`: the site's CAPTCHA, shown while the service asks for it before
+ * sending a code (answer it on `svc-sms-challenge`).
  *
  * @csspart launcher - The floating button of `mode="launcher"`.
  * @csspart badge - The unread count on the launcher.
@@ -283,6 +285,7 @@ export class SvcChat extends SvcPlainElement {
         panel.append(
           h('slot', { name: 'header-actions', slot: 'header-actions' }),
           h('slot', { name: 'empty', slot: 'empty' }),
+          h('slot', { name: 'sms-challenge', slot: 'sms-challenge' }),
         );
         panel.addEventListener('svc-panel-close', () => this.close());
         // The visitor may be writing in the loading state's field: the panel's takes the text and the focus.

@@ -1,5 +1,5 @@
 import { css, html, nothing } from 'lit';
-import { ApiError } from '../client/errors.js';
+import { ApiError, PreconditionRequiredError } from '../client/errors.js';
 import { HttpClient } from '../client/http.js';
 import { sendSmsCode, verifySmsCode } from '../client/sms.js';
 import type { ChatLabels } from '../internal/labels/types.js';
@@ -13,6 +13,19 @@ export interface SignedIn {
   user_id: string;
   expires_at: string;
   token?: string;
+}
+
+/** What answers the service's challenge: resolves with the answer (a CAPTCHA token) once the visitor gave it. */
+export type SmsChallengeAnswer = () => Promise<string>;
+
+/** The detail of `svc-sms-challenge`: the phone a code is asked for, and how the page answers. */
+export interface SmsChallengeRequest {
+  phone: string;
+  /**
+   * Answers the challenge, called while the event is handled: the token, or a promise of it (rejected when the
+   * visitor gave up).
+   */
+  respond(answer: string | Promise<string>): void;
 }
 
 const E164 = /^\+[1-9]\d{7,14}$/;
@@ -33,7 +46,13 @@ const RESEND_SECONDS = 30;
  * @csspart message - What happened ("We sent a code…").
  * @csspart error - What went wrong.
  *
+ * @slot challenge - The site's CAPTCHA (Turnstile, hCaptcha…), shown while the service asks for it.
+ *
  * @fires svc-signed-in - The visitor signed in; `detail: { token, user_id, expires_at }`.
+ * @fires svc-sms-challenge - Near its daily cap the service asks for the operator's challenge (428) before it
+ * sends a code: `detail: { phone, respond(answer) }`; call `respond` while handling the event, with the
+ * CAPTCHA's token or a promise of it, and the code is asked for again with it, once. Not answered here, `challenge` answers; neither, the
+ * visitor is told the site cannot send a code now.
  */
 export class SvcSmsSignIn extends SvcLocalizedElement {
   static override styles = [
@@ -116,6 +135,7 @@ export class SvcSmsSignIn extends SvcLocalizedElement {
     workspace: {},
     theme: { reflect: true },
     labels: { attribute: false },
+    challenge: { attribute: false },
     _step: { state: true },
     _phone: { state: true },
     _error: { state: true },
@@ -131,9 +151,14 @@ export class SvcSmsSignIn extends SvcLocalizedElement {
   declare theme?: string;
   /** Overrides of any label. */
   declare labels?: Partial<ChatLabels>;
+  /**
+   * Answers the service's challenge when `svc-sms-challenge` was not: shows the site's CAPTCHA (in the
+   * `challenge` slot) and resolves with its token.
+   */
+  declare challenge?: SmsChallengeAnswer;
 
   protected readonly language = localize(this);
-  _step: 'phone' | 'code' = 'phone';
+  _step: 'phone' | 'challenge' | 'code' = 'phone';
   _phone = '';
   _error?: string;
   _busy?: boolean;
@@ -164,14 +189,46 @@ export class SvcSmsSignIn extends SvcLocalizedElement {
       this._error = this.#labels.badPhone;
       return;
     }
+    // Kept for the form that shows again after the challenge step.
+    this._phone = phone;
     await this.#run(async () => {
-      await sendSmsCode(this.#http, this.workspace, { phone });
-      this._phone = phone;
+      try {
+        await sendSmsCode(this.#http, this.workspace, { phone });
+      } catch (err) {
+        if (!(err instanceof PreconditionRequiredError)) throw err;
+        const challenge = await this.#answer(phone);
+        if (challenge === undefined) {
+          this._error = this.#labels.challengeUnavailable;
+          return;
+        }
+        // Asked again once: a second 428 (an answer the service did not accept) is explained, not looped on.
+        await sendSmsCode(this.#http, this.workspace, { phone, challenge });
+      }
       this._step = 'code';
       this.#countdown(RESEND_SECONDS);
       await this.updateComplete;
       this.renderRoot.querySelector<HTMLInputElement>('input[name=code]')?.focus();
     });
+  }
+
+  /**
+   * The answer to the service's challenge, from the page (`svc-sms-challenge`) or `challenge`, with the
+   * `challenge` slot shown meanwhile; undefined when neither answers. A visitor who gave up is told it failed.
+   */
+  async #answer(phone: string): Promise<string | undefined> {
+    let answer: Promise<string> | undefined;
+    this.emit('svc-sms-challenge', { phone, respond: (given) => (answer ??= Promise.resolve(given)) });
+    answer ??= this.challenge?.();
+    if (!answer) return undefined;
+    const step = this._step;
+    this._step = 'challenge';
+    try {
+      return await answer;
+    } catch {
+      throw new PreconditionRequiredError(428, this.#labels.challengeFailed, undefined);
+    } finally {
+      this._step = step;
+    }
   }
 
   async #verify(event: Event): Promise<void> {
@@ -212,6 +269,7 @@ export class SvcSmsSignIn extends SvcLocalizedElement {
     if (err.status === 429) return labels.tooManyTries;
     if (err.status === 400) return labels.badPhone;
     if (err.status === 403 && /disabled/.test(err.message)) return labels.smsDisabled;
+    if (err instanceof PreconditionRequiredError) return labels.challengeFailed;
     return err.message;
   }
 
@@ -228,6 +286,12 @@ export class SvcSmsSignIn extends SvcLocalizedElement {
     const resendIn = this._wait > 0 && labels.resendIn(this._wait);
     // `aria-invalid=${!!this._error}` below: a boolean binding writes "true" or "false".
     const error = this._error ? html`<p part="error" role="alert">${this._error}</p>` : nothing;
+    if (this._step === 'challenge') {
+      return html`<div part="form" dir=${this.language.dir}>
+        <p part="message" role="status">${labels.challengePrompt}</p>
+        <slot name="challenge"></slot>
+      </div>`;
+    }
     if (this._step === 'phone') {
       return html`<form part="form" dir=${this.language.dir} @submit=${this.#sendCode} novalidate>
         <label part="label" for="phone">${labels.phoneLabel}</label>
@@ -268,5 +332,6 @@ declare global {
   interface GlobalEventHandlersEventMap {
     /** Alone, the detail holds the session token; `<svc-chat>` re-emits it without the token. */
     'svc-signed-in': CustomEvent<SignedIn>;
+    'svc-sms-challenge': CustomEvent<SmsChallengeRequest>;
   }
 }

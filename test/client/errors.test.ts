@@ -13,6 +13,7 @@ import {
   InternalServerError,
   NotFoundError,
   PermissionDeniedError,
+  PreconditionRequiredError,
   RateLimitError,
   SvcClient,
   SvcSdkError,
@@ -100,6 +101,24 @@ describe('client: errors from the real service', () => {
       hasDetail(ConflictError, 409, 'a reply is still running in this conversation'),
     );
     await visitor.chat.interrupt(sent.conversationId);
+  });
+
+  it('428 becomes PreconditionRequiredError: an SMS code near the daily cap needs the challenge answered', async () => {
+    const challenged = await startTestServer({ smsChallenge: { verify: async (answer) => answer === 'solved' } });
+    try {
+      const admin = adminClient(challenged, { apiKey: 'lt_acme_owner' });
+      // A cap of 2: once one code went to a new number, the next new number needs the answer.
+      await admin.workspace('acme').setSmsLimit({ daily_limit: 2 });
+      const visitor = new SvcClient({ baseUrl: challenged.url });
+      await visitor.workspaces.sendSmsCode('acme', { phone: '+8613900000001' });
+      await assert.rejects(
+        visitor.workspaces.sendSmsCode('acme', { phone: '+8613900000002' }),
+        hasDetail(PreconditionRequiredError, 428, 'answer the challenge and ask again with its answer in challenge'),
+      );
+      await visitor.workspaces.sendSmsCode('acme', { phone: '+8613900000002', challenge: 'solved' });
+    } finally {
+      await challenged.close();
+    }
   });
 
   it('another 4xx is an ApiError with status and detail', async () => {

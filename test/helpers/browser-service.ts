@@ -13,6 +13,11 @@ export interface DemoService {
  */
 export interface BrowserService extends DemoService {
   model: DemoService;
+  /**
+   * A third, whose SMS sign-in asks for a challenge (docs/protocol.md, 428) for every new number: it accepts
+   * the answer `solved`.
+   */
+  challenge: DemoService;
   /** The seed of the run's random choices (`SVC_SEED=… npm run test:browser` replays a run). */
   seed: number;
 }

@@ -67,15 +67,12 @@ export async function openStalled(
     // The service closing a stream that fell behind may reset it: readToEnd and readUntil hear of it by `close`.
   });
   socket.pause();
-  // What arrived, kept as it came (records are large: nothing is rescanned); a record counts once its event
+  // What arrived, decoded as it came (records are large: nothing is rescanned); a record counts once its event
   // is whole (its blank line arrived), as a client reads it.
-  const chunks: Buffer[] = [];
+  const chunks: string[] = [];
+  const decode = chunkedBody();
   const wholeIds = () =>
-    [
-      ...Buffer.concat(chunks)
-        .toString('latin1')
-        .matchAll(/^id: (e\d{15})\nevent: record\ndata: .*\n\n/gm),
-    ].map((match) => match[1]!);
+    [...chunks.join('').matchAll(/^id: (e\d{15})\nevent: record\ndata: .*\n\n/gm)].map((match) => match[1]!);
   socket.write(
     `GET /api/v2/conversations/${conversationId}/stream?lastEventId=${after} HTTP/1.1\r\n` +
       `host: ${hostname}:${port}\r\nauthorization: Bearer ${token}\r\n\r\n`,
@@ -89,8 +86,9 @@ export async function openStalled(
         let tail = '';
         let seen = false;
         const onData = (chunk: Buffer) => {
-          chunks.push(chunk);
-          let text = tail + chunk.toString('latin1');
+          const body = decode(chunk);
+          chunks.push(body);
+          let text = tail + body;
           if (!seen) {
             const at = text.indexOf(line);
             seen = at >= 0;
@@ -113,12 +111,58 @@ export async function openStalled(
     },
     readToEnd() {
       return new Promise((resolve) => {
-        socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+        socket.on('data', (chunk: Buffer) => chunks.push(decode(chunk)));
         socket.once('close', () => resolve(wholeIds()));
         socket.resume();
       });
     },
     close: () => socket.destroy(),
+  };
+}
+
+/**
+ * Decodes a response as it arrives, a piece at a time: its headers are skipped and its chunked body (each
+ * write of the service is a chunk, a large record several) given back as the text a client reads (latin1).
+ */
+function chunkedBody(): (piece: Buffer) => string {
+  let state: 'head' | 'size' | 'data' | 'crlf' | 'end' = 'head';
+  let pending = '';
+  let left = 0;
+  return (piece) => {
+    const text = piece.toString('latin1');
+    let out = '';
+    let i = 0;
+    while (i < text.length && state !== 'end') {
+      if (state === 'data') {
+        const take = Math.min(left, text.length - i);
+        out += text.slice(i, i + take);
+        i += take;
+        left -= take;
+        if (left === 0) [state, left] = ['crlf', 2];
+      } else if (state === 'crlf') {
+        const take = Math.min(left, text.length - i);
+        i += take;
+        left -= take;
+        if (left === 0) state = 'size';
+      } else {
+        // The headers end with a blank line, a chunk's size line with CRLF.
+        const end = state === 'head' ? '\r\n\r\n' : '\r\n';
+        const at = (pending + text.slice(i)).indexOf(end);
+        if (at < 0) {
+          pending += text.slice(i);
+          break;
+        }
+        const line = (pending + text.slice(i)).slice(0, at);
+        i += at + end.length - pending.length;
+        pending = '';
+        if (state === 'head') state = 'size';
+        else {
+          left = Number.parseInt(line, 16);
+          state = left > 0 ? 'data' : 'end';
+        }
+      }
+    }
+    return out;
   };
 }
 

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -14,11 +15,13 @@ import { SEED } from './seed.mjs';
  * (`SVC_SEED`), `/__svc/sms?phone=` with the last SMS code sent to a phone, read from the outbox file, and
  * `/__svc/closed-port` with a port nothing listens on (a service that is not running, or a wrong `base-url`),
  * and `/__svc/pay?url=` to click Pay on a pay page (its form's post, from the page's own origin: a test page of
- * another origin may not pay).
+ * another origin may not pay). A third, `challenge`, has an SMS challenge (a stand-in `siteverify` that accepts
+ * the answer `solved`) and has spent half its daily cap: every new number's code needs the answer.
  */
 export function svcServicePlugin() {
   let children = [];
   let modelServer;
+  let verifier;
   let dir;
   let config;
   return {
@@ -27,26 +30,42 @@ export function svcServicePlugin() {
       dir = mkdtempSync(join(tmpdir(), 'svc-wtr-'));
       const outbox = join(dir, 'outbox.jsonl');
       modelServer = await startModelServer();
-      const [demo, withModel] = await Promise.all([
+      verifier = await startVerifier();
+      const [demo, withModel, challenged] = await Promise.all([
         startSvc(['--sms-outbox', outbox, '--files-dir', join(dir, 'files')]),
         // As `npm start` runs with a model endpoint in the environment: Aria is a `model` agent.
         startSvc(['--files-dir', join(dir, 'model-files')], {
           SVC_MODEL_BASE_URL: modelServer.url,
           SVC_MODEL: 'scripted',
         }),
+        startSvc(
+          [
+            ...['--sms-outbox', outbox, '--files-dir', join(dir, 'challenge-files')],
+            ...['--sms-challenge-url', verifier.url, '--quota', `smsPerWorkspacePerDay=${CHALLENGE_CAP}`],
+          ],
+          { SVC_SMS_CHALLENGE_SECRET: 'test-secret' },
+        ),
       ]);
-      children = [demo.child, withModel.child];
-      config = { url: demo.url, apiKey: demo.apiKey, outbox, model: { url: withModel.url, apiKey: withModel.apiKey } };
+      children = [demo.child, withModel.child, challenged.child];
+      await spendHalfTheCap(challenged.url);
+      config = {
+        url: demo.url,
+        apiKey: demo.apiKey,
+        outbox,
+        model: { url: withModel.url, apiKey: withModel.apiKey },
+        challenge: { url: challenged.url, apiKey: challenged.apiKey },
+      };
     },
     async serverStop() {
       for (const child of children) child.kill('SIGTERM');
       await modelServer?.close();
+      verifier?.server.close();
       if (dir) rmSync(dir, { recursive: true, force: true });
     },
     async serve(context) {
       if (context.path === '/__svc/config.js') {
-        const { url, apiKey, model } = config;
-        return { body: `export default ${JSON.stringify({ url, apiKey, model, seed: SEED })};`, type: 'js' };
+        const { url, apiKey, model, challenge } = config;
+        return { body: `export default ${JSON.stringify({ url, apiKey, model, challenge, seed: SEED })};`, type: 'js' };
       }
       if (context.path === '/__svc/sms') {
         const phone = context.URL.searchParams.get('phone');
@@ -107,6 +126,60 @@ async function startSvc(args, env = {}) {
       if (found.url && found.apiKey) resolve(found);
     });
   });
+}
+
+/**
+ * The challenge service's daily cap: past its first half, an address may have 10 codes to new numbers a day,
+ * enough for each engine's sign-ins behind the challenge.
+ */
+const CHALLENGE_CAP = 500;
+
+/** A stand-in for a CAPTCHA provider's `siteverify` (none is reachable here): `solved` passes, anything else not. */
+async function startVerifier() {
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk) => {
+      body += chunk;
+    });
+    req.on('end', () => {
+      const form = new URLSearchParams(body);
+      const success = form.get('secret') === 'test-secret' && form.get('response') === 'solved';
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ success }));
+    });
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, url: `http://127.0.0.1:${server.address().port}/siteverify` };
+}
+
+/**
+ * Codes to half the cap's worth of new numbers, from as many loopback addresses as the hourly limit per address
+ * asks (the service listens on all of 127.0.0.0/8): what a busy day would have sent before the challenge.
+ */
+async function spendHalfTheCap(url) {
+  const target = new URL(`${url}/api/v2/workspaces/demo/sms/send`);
+  const send = (i) =>
+    new Promise((resolve, reject) => {
+      const body = JSON.stringify({ phone: `+1555${String(i).padStart(7, '0')}` });
+      const req = request(
+        {
+          host: target.hostname,
+          port: target.port,
+          path: target.pathname,
+          method: 'POST',
+          localAddress: `127.0.10.${1 + Math.floor(i / 20)}`,
+          headers: { 'content-type': 'application/json' },
+        },
+        (res) => {
+          res.resume();
+          res.on('end', () => (res.statusCode === 204 ? resolve() : reject(new Error(`send ${i}: ${res.statusCode}`))));
+        },
+      );
+      req.on('error', reject);
+      req.end(body);
+    });
+  for (let i = 0; i < CHALLENGE_CAP / 2; i += 20) {
+    await Promise.all(Array.from({ length: Math.min(20, CHALLENGE_CAP / 2 - i) }, (_, j) => send(i + j)));
+  }
 }
 
 /** Answers `/__svc/token-unavailable` as a site's token endpoint whose backend is down: 500 (a plugin can only answer 200). */

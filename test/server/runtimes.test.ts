@@ -254,6 +254,30 @@ describe('demo runtime', () => {
     }
   });
 
+  it('an agent names its files by the upload name rule: no reordering characters, no folders', async () => {
+    for (const [named, path, shown] of [
+      ['invoice\u202egpj.exe', 'invoice\u202egpj.exe', 'invoice\ufffdgpj.exe'],
+      ['q3\u2067report\u2069.md', 'q3\u2067report\u2069.md', 'q3\ufffdreport\ufffd.md'],
+      ['..\\..\\notes.md', 'notes.md', 'notes.md'],
+      ['reports/q3.md', 'q3.md', 'q3.md'],
+    ]) {
+      const { records, sent, token } = await demo(`/file ${named}`);
+      // The stream reads the records as stored.
+      const file = records.map((r) => r.raw).find((raw): raw is AttachmentRawEvent => raw.type === 'attachment')!.file;
+      assert.deepEqual([file.name, file.workspacePath], [shown, path], JSON.stringify(named));
+      const download = await server.api(
+        `/conversations/${sent.conversationId}/files/download?path=${encodeURIComponent(path!)}`,
+        { token },
+      );
+      assert.equal(download.status, 200, JSON.stringify(named));
+      assert.equal(
+        download.headers.get('content-disposition'),
+        `attachment; filename*=UTF-8''${encodeURIComponent(shown!)}`,
+        JSON.stringify(named),
+      );
+    }
+  });
+
   it('/image shows an image that can be fetched', async () => {
     const { records } = await demo('/image');
     const image = assistants(records)

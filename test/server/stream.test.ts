@@ -457,6 +457,50 @@ describe('slow readers', () => {
     }
   });
 
+  it(`${DEFAULT_QUOTAS.streamsPerUser} streams that read nothing on a conversation of whole-turn records (4 MB each): each holds a slice of a record, not the record`, async () => {
+    const slow = await startTestServer({ heartbeatMs: 10 * 60_000 });
+    try {
+      const { token } = await sessionToken(slow);
+      const sent = await send(slow, token, { message: 'fill', targetAgentIds: ['agent_echo'], newConversation: true });
+      await readTurn(slow, token, sent.conversationId, sent.userEventId!);
+      // As large as a model's reply may store in one record (a turn's records take 4 MB at most), and as many
+      // as the conversation holds.
+      const recordBytes = LIMITS.turnBytes - 1024;
+      const count = LIMITS.conversationBytes / LIMITS.turnBytes;
+      const filled = await fillConversation(slow, sent.conversationId, recordBytes, count * recordBytes);
+      const watch = watchBuffers(slow);
+      const rssBefore = process.memoryUsage().rss;
+      const readers = await Promise.all(
+        Array.from({ length: DEFAULT_QUOTAS.streamsPerUser }, () => openStalled(slow, sent.conversationId, token)),
+      );
+      try {
+        // A record larger than a slice (64 KB) is written a slice at a time: a stream holds its socket's
+        // high-water mark and one slice, not a 4 MB record (32 of them held 128 MB and more).
+        const bound = watch.highWaterMark() + 64 * 1024;
+        await watch.until(() => readers.every((r) => watch.full(r.port)), bound);
+        const most = Math.max(...readers.map((r) => watch.most(r.port)));
+        const rss = (process.memoryUsage().rss - rssBefore) / 2 ** 20;
+        console.log(
+          `# ${readers.length} stalled streams of ${filled.length} records of ${(recordBytes / 2 ** 20).toFixed(2)} MB: ` +
+            `at most ${most} bytes buffered each (bound ${bound}); RSS ${rss >= 0 ? '+' : ''}${rss.toFixed(1)} MB`,
+        );
+        assert.ok(most <= bound, `a stream buffered ${most} bytes, more than ${bound}`);
+        // A reader that reads again gets every record whole, in order.
+        const ids = await readers[0]!.readUntil(filled.at(-1)!.id);
+        assert.deepEqual(
+          ids.slice(-filled.length),
+          filled.map((r) => r.id),
+        );
+      } finally {
+        for (const reader of readers) reader.close();
+        watch.stop();
+      }
+      await slow.readersGone(sent.conversationId);
+    } finally {
+      await slow.close();
+    }
+  });
+
   it('closes a stream whose socket takes nothing from one heartbeat to the next (its reader resumes from its cursor)', async () => {
     const { token } = await sessionToken(server);
     const sent = await send(server, token, { message: 'fill', targetAgentIds: ['agent_echo'], newConversation: true });

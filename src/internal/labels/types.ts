@@ -125,6 +125,12 @@ export interface ChatLabels extends ContentLabels, ConversationLabels {
   wrongCode: string;
   tooManyTries: string;
   smsDisabled: string;
+  /** Shown beside the site's CAPTCHA while the service asks for it before sending a code. */
+  challengePrompt: string;
+  /** The service asks for a check before it sends a code, and this page offers none. */
+  challengeUnavailable: string;
+  /** The check was not accepted (or the visitor gave up on it). */
+  challengeFailed: string;
   networkError: string;
   /** The service answered with an error: what the visitor reads (the detail goes to `svc-error`). */
   serviceError: string;
