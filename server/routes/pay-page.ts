@@ -1,8 +1,10 @@
 import type { PaymentStatus } from '@svc/agent-sdk/protocol';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { baseUrlOf } from '../http/public-url.js';
 import type { AppContext } from '../services/context.js';
 import type { PaymentOrder } from '../store/payment-order-rows.js';
+import { followPayment } from '../turns/begin-turn.js';
 import type { ZodApp } from './route-module.js';
 
 /**
@@ -31,7 +33,11 @@ export default function payPageRoutes(app: ZodApp, ctx: AppContext) {
     app.post(`/pay/:orderId/${action}`, { schema: { params } }, async (req, reply) => {
       // A form on another site cannot pay or cancel for the visitor (cross-site request forgery).
       if (!fromOwnPage(req, ctx.publicUrl)) return sendPage(reply, 403, undefined, foreignPage());
-      const order = await ctx.payments.resolve(req.params.orderId, status);
+      const baseUrl = baseUrlOf(ctx, req);
+      // The agent that asked for the payment acknowledges it in a turn of its own.
+      const order = await ctx.payments.resolve(req.params.orderId, status, (tx, settled, resolution) =>
+        followPayment(ctx, tx, settled, resolution, baseUrl),
+      );
       if (!order) return sendPage(reply, 404, undefined);
       // Post/redirect/get: a reload of the result page never posts twice.
       return reply

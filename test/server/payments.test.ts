@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { ChatStreamRecord, PaymentGatePayload } from '../../src/protocol/types.js';
-import { sendAndRead, streamUrl } from '../helpers/conversation.js';
+import { readTurn, replyText, resultOf, sendAndRead, streamUrl } from '../helpers/conversation.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { openSse } from '../helpers/sse.js';
 
@@ -93,6 +93,21 @@ describe('payments: orders, the local pay page and resolution records', () => {
         raw: { type: 'payment_gate_resolution', orderId: payment.orderId, status: 'paid' },
       },
     ]);
+  });
+
+  it('the demo agent acknowledges a paid order in a turn of its own, and a canceled one too', async () => {
+    for (const [action, said] of [
+      ['pay', 'Thank you, your payment of ¥8.80 is received.'],
+      ['cancel', 'Your payment of ¥8.80 was canceled; nothing was charged. Send `/pay` again when you like.'],
+    ] as const) {
+      const { conversationId, payment } = await order('8.8');
+      const before = (await entries(conversationId)).at(-1)!.id!;
+      assert.equal((await click(payment.orderId, action)).status, 303);
+      const followed = await readTurn(server, 'pk_alice', conversationId, before);
+      assert.equal(followed[0]?.raw.type, 'payment_gate_resolution');
+      assert.equal(replyText(followed), said);
+      assert.equal(resultOf(followed).subtype, 'success');
+    }
   });
 
   it('pays and cancels only from its own page: a form posted from another site changes nothing', async () => {
