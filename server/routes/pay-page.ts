@@ -1,14 +1,18 @@
+import { createHash } from 'node:crypto';
 import type { PaymentStatus } from '@svc/agent-sdk/protocol';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { baseUrlOf } from '../http/public-url.js';
 import type { AppContext } from '../services/context.js';
 import type { PaymentOrder } from '../store/payment-order-rows.js';
+import { followPayment } from '../turns/begin-turn.js';
 import type { ZodApp } from './route-module.js';
 
 /**
  * The local checkout behind a `payUrl`: what a payment provider's hosted page would be, without money.
  * The order id is the capability (as in a provider's checkout URL), so no credential is asked for.
- * Plain HTML forms: no script, so the CSP forbids every script.
+ * Plain HTML forms: no script, so the CSP forbids every script, except on a settled order's page the one that
+ * closes it (BACK_SCRIPT, allowed by its hash).
  */
 export default function payPageRoutes(app: ZodApp, ctx: AppContext) {
   const params = z.object({ orderId: z.string() });
@@ -31,7 +35,11 @@ export default function payPageRoutes(app: ZodApp, ctx: AppContext) {
     app.post(`/pay/:orderId/${action}`, { schema: { params } }, async (req, reply) => {
       // A form on another site cannot pay or cancel for the visitor (cross-site request forgery).
       if (!fromOwnPage(req, ctx.publicUrl)) return sendPage(reply, 403, undefined, foreignPage());
-      const order = await ctx.payments.resolve(req.params.orderId, status);
+      const baseUrl = baseUrlOf(ctx, req);
+      // The agent that asked for the payment acknowledges it in a turn of its own.
+      const order = await ctx.payments.resolve(req.params.orderId, status, (tx, settled, resolution) =>
+        followPayment(ctx, tx, settled, resolution, baseUrl),
+      );
       if (!order) return sendPage(reply, 404, undefined);
       // Post/redirect/get: a reload of the result page never posts twice.
       return reply
@@ -45,6 +53,20 @@ payPageRoutes.prefix = '/';
 
 const CSP =
   "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+
+/**
+ * The way back from a settled order (docs/server.md "The pay page"): the card opens this page with
+ * `window.open(…, 'noopener')`, a tab a script opened, which browsers let a script close; so "Back to the chat"
+ * closes it, and the chat's tab is there beneath. Where the tab cannot be closed by script (the link was opened
+ * by hand), the button says to close the tab. No return URL: the page never sends anyone elsewhere.
+ */
+const BACK_SCRIPT = `const back = document.getElementById('back');
+back.hidden = false;
+back.addEventListener('click', () => {
+  window.close();
+  if (!window.closed) back.textContent = back.dataset.cannot;
+});`;
+const BACK_CSP = `${CSP}; script-src '${hashOf(BACK_SCRIPT)}'`;
 
 /**
  * Whether a Pay or Cancel post comes from the pay page itself: its `Origin` (which browsers send with every
@@ -74,11 +96,12 @@ function foreignPage(): string {
 }
 
 function sendPage(reply: FastifyReply, code: number, order: PaymentOrder | undefined, page?: string) {
+  const settled = !page && order && order.status !== 'pending';
   return reply
     .code(code)
     .headers({
       'content-type': 'text/html; charset=utf-8',
-      'content-security-policy': CSP,
+      'content-security-policy': settled ? BACK_CSP : CSP,
       'x-content-type-options': 'nosniff',
       'cache-control': 'no-store',
       // Not `no-referrer`: under it a browser sends `Origin: null` with the page's own Pay and Cancel posts.
@@ -112,7 +135,10 @@ function orderPage(order: PaymentOrder): string {
         <form method="post" action="${action}/pay"><button class="pay" type="submit">Pay ${escapeHtml(formatCny(order.amountCny))}</button></form>
         <form method="post" action="${action}/cancel"><button class="cancel" type="submit">Cancel</button></form>
       </div>`
-    : `<p class="note">${escapeHtml(note)}</p>`;
+    : `<p class="note">${escapeHtml(note)}</p>
+      <div class="actions"><button id="back" class="pay" type="button" hidden
+        data-cannot="Close this tab to go back to the chat." aria-live="polite">Back to the chat</button></div>
+      <script>${BACK_SCRIPT}</script>`;
   return layout(
     `${order.title} · ${formatCny(order.amountCny)}`,
     // While pending, the page reloads itself when the order expires, so it never offers a dead Pay button.
@@ -183,6 +209,10 @@ ${content}
 </main></body>
 </html>
 `;
+}
+
+function hashOf(script: string): string {
+  return `sha256-${createHash('sha256').update(script).digest('base64')}`;
 }
 
 function escapeHtml(text: string): string {

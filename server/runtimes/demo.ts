@@ -22,6 +22,7 @@ import { paymentProblem, type Runtime, type TurnInput, type TurnIO } from './typ
  */
 export const demoRuntime: Runtime = {
   async run(input, io) {
+    if (input.payment) return paymentSettled(input, io);
     const cardAnswer = input.toolAction ? answerCard(input, io) : undefined;
     if (cardAnswer) return cardAnswer;
     const [command = '', ...args] = input.text.trim().split(/\s+/);
@@ -208,6 +209,15 @@ async function pay([amount, seconds]: string[], _input: TurnInput, io: TurnIO): 
     description: 'Paid on the local pay page of the reference service.',
     expiresInSeconds,
   });
+}
+
+/** The turn after the visitor paid or canceled an order of `/pay`: one sentence on its outcome. */
+function paymentSettled(input: TurnInput, io: TurnIO): Promise<void> {
+  const { orderId, status } = input.payment!;
+  const gate = input.history.find((r) => r.raw.type === 'payment_gate' && r.raw.payment.orderId === orderId);
+  const amount = gate?.raw.type === 'payment_gate' ? ` of ¥${gate.raw.payment.amountCny.toFixed(2)}` : '';
+  if (status === 'paid') return say(io, `Thank you, your payment${amount} is received.`);
+  return say(io, `Your payment${amount} was ${status}; nothing was charged. Send \`/pay\` again when you like.`);
 }
 
 /**

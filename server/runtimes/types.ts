@@ -6,6 +6,7 @@ import type {
   FileAttachment,
   MessagePart,
   PaymentGatePayload,
+  PaymentResolution,
   UploadedFile,
 } from '@svc/agent-sdk/protocol';
 import type { AgentRow } from '../store/agent-rows.js';
@@ -41,6 +42,11 @@ export interface TurnInput {
   history: ChatStreamRecord[];
   /** The origin the caller used, e.g. `http://127.0.0.1:8787`, for links the agent hands out. */
   baseUrl: string;
+  /**
+   * Set for the turn that follows a payment: the visitor paid or canceled this order of the agent's (its
+   * `payment_gate_resolution` ends `history`). There is no user message then: `text` is empty.
+   */
+  payment?: PaymentResolution;
   /** Set when another agent handed this task over with a `delegate` tool call. */
   delegatedBy?: AgentRow;
 }

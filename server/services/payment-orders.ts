@@ -1,4 +1,4 @@
-import type { PaymentGatePayload, PaymentStatus } from '@svc/agent-sdk/protocol';
+import type { ChatStreamRecord, PaymentGatePayload, PaymentStatus } from '@svc/agent-sdk/protocol';
 import { paymentProblem } from '../runtimes/types.js';
 import type { Db } from '../store/db.js';
 import { nowIso } from '../store/ids.js';
@@ -12,6 +12,16 @@ import {
   settlePaymentOrder,
 } from '../store/payment-order-rows.js';
 import type { RecordLog } from './record-log.js';
+
+/**
+ * What follows the settling of an order, inside its transaction `tx` (the order as settled, its resolution
+ * record as stored): returns what to do once that has committed.
+ */
+export type FollowSettle = (
+  tx: Db,
+  order: PaymentOrder,
+  resolution: ChatStreamRecord,
+) => Promise<(() => void) | undefined>;
 
 /** setTimeout holds at most about 24.8 days; a later expiry re-arms when this delay runs out. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -77,10 +87,14 @@ export class PaymentOrders {
    * Pays or cancels a pending order. Only a pending order that has not expired changes; whatever the
    * outcome, the order as it now stands is returned.
    */
-  async resolve(orderId: string, status: 'paid' | 'canceled'): Promise<PaymentOrder | undefined> {
+  async resolve(
+    orderId: string,
+    status: 'paid' | 'canceled',
+    follow?: FollowSettle,
+  ): Promise<PaymentOrder | undefined> {
     const order = await this.get(orderId);
     if (order?.status !== 'pending') return order;
-    await this.settle(orderId, status);
+    await this.settle(orderId, status, follow);
     return this.get(orderId);
   }
 
@@ -120,17 +134,23 @@ export class PaymentOrders {
     this.timers.set(orderId, timer);
   }
 
-  /** Settles a pending order and stores its resolution record in the same transaction. */
-  private async settle(orderId: string, status: Exclude<PaymentStatus, 'pending'>): Promise<void> {
-    await this.records.write(async (append, tx) => {
+  /**
+   * Settles a pending order and stores its resolution record in the same transaction, with what `follow`
+   * stores beside them; what `follow` returns runs once that has committed.
+   */
+  private async settle(orderId: string, status: Exclude<PaymentStatus, 'pending'>, follow?: FollowSettle) {
+    const then = await this.records.write(async (append, tx) => {
       const conversationId = await settlePaymentOrder(tx, orderId, status);
-      if (!conversationId) return;
-      await append(conversationId, {
+      if (!conversationId) return undefined;
+      const resolution = await append(conversationId, {
         sender: 'system',
         event: 'payment_gate_resolution',
         raw: { type: 'payment_gate_resolution', orderId, status },
       });
+      const order = follow && (await paymentOrderById(tx, orderId));
+      return order && follow(tx, order, resolution);
     });
+    then?.();
     clearTimeout(this.timers.get(orderId));
     this.timers.delete(orderId);
   }

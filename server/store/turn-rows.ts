@@ -44,6 +44,22 @@ export async function isTurnRunning(db: Db, conversationId: string): Promise<boo
 }
 
 /**
+ * Stores a turn running on this instance unless one is running in the conversation already (also one that
+ * another instance stores at the same moment, which makes no error here); whether it was stored.
+ */
+export async function insertTurnIfIdle(db: Db, conversationId: string, id: string): Promise<boolean> {
+  const stored = await db.get<{ id: string }>(
+    `INSERT INTO turns (id, conversation_id, status, started_at, instance_id) VALUES (?, ?, 'running', ?, ?)
+     ON CONFLICT DO NOTHING RETURNING id`,
+    id,
+    conversationId,
+    nowIso(),
+    db.instanceId,
+  );
+  return !!stored;
+}
+
+/**
  * Stores a turn running on this instance; `id` is made before the transaction so that everything a turn
  * needs exists first.
  */

@@ -280,6 +280,7 @@ export class ActiveTurn implements RunningTurnHandle {
             parts: [],
             metadata: undefined,
             toolAction: false,
+            payment: undefined,
             mcpTokens: tokensForDelegate(message.mcpTokens, agent, other),
           },
           agent,

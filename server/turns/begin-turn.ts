@@ -3,13 +3,14 @@ import { conflict } from '../http/errors.js';
 import type { AppContext } from '../services/context.js';
 import { formatBytes, LIMITS } from '../services/limits.js';
 import { clock } from '../store/clock.js';
-import type { StoredConversation } from '../store/conversation-rows.js';
+import { getConversation, type StoredConversation } from '../store/conversation-rows.js';
 import type { Db } from '../store/db.js';
 import { randomId } from '../store/ids.js';
+import type { PaymentOrder } from '../store/payment-order-rows.js';
 import { conversationBytes, recentEntries } from '../store/record-rows.js';
 import { priorSend, rememberSend, type SendKey } from '../store/send-result-rows.js';
-import { insertTurn, isTurnRunning } from '../store/turn-rows.js';
-import { ActiveTurn } from './active-turn.js';
+import { insertTurn, insertTurnIfIdle, isTurnRunning } from '../store/turn-rows.js';
+import { ActiveTurn, type TurnMessage } from './active-turn.js';
 
 const RUNNING = 'a reply is still running in this conversation';
 const FULL = `this conversation is full (${formatBytes(LIMITS.conversationBytes)}): start a new conversation`;
@@ -88,27 +89,76 @@ export async function beginTurn(
 
   const { result, turn } = begun;
   const { conversationId, userEventId } = result;
-  ctx.turns.add(turn, begun.instanceId);
-  // The reply runs after the send has been answered.
-  setImmediate(() => {
-    void turn.run(async () => ({
-      conversationId,
-      turnId,
-      userId: turn.conversation.ownerId,
-      text: message.text,
-      parts: message.parts ?? [],
-      metadata: message.metadata,
-      toolAction: message.toolAction ?? false,
-      senderName: message.senderName,
-      mcpTokens: message.mcpTokens ?? {},
-      history: withoutReplaced(
-        await recentEntries(ctx.db, conversationId, userEventId!, HISTORY_FOR_RUNTIME),
-        message.replaces,
-      ),
-      baseUrl: message.baseUrl,
-    }));
-  });
+  startTurn(ctx, turn, begun.instanceId, async () => ({
+    conversationId,
+    turnId,
+    userId: turn.conversation.ownerId,
+    text: message.text,
+    parts: message.parts ?? [],
+    metadata: message.metadata,
+    toolAction: message.toolAction ?? false,
+    senderName: message.senderName,
+    mcpTokens: message.mcpTokens ?? {},
+    history: withoutReplaced(
+      await recentEntries(ctx.db, conversationId, userEventId!, HISTORY_FOR_RUNTIME),
+      message.replaces,
+    ),
+    baseUrl: message.baseUrl,
+  }));
   return result;
+}
+
+/**
+ * The turn that follows a payment (docs/server.md "After a payment"): once the visitor has paid or canceled an
+ * order, the agent that asked for it speaks again, given the history up to the order's resolution. It is
+ * stored inside the transaction that settles the order (`tx`, which stored `resolution`), and only the write
+ * that settles an order gets here: so at most one turn per order, whichever instance or retried click settled
+ * it. None when a turn is running (the next turn's history carries the status), while this instance drains, or
+ * when the agent left the conversation. Returns what starts the turn once the transaction has committed.
+ */
+export async function followPayment(
+  ctx: AppContext,
+  tx: Db,
+  order: PaymentOrder,
+  resolution: ChatStreamRecord,
+  baseUrl: string,
+): Promise<(() => void) | undefined> {
+  const conversation = await getConversation(tx, order.conversationId);
+  if (ctx.drain.draining || !conversation?.agentIds.includes(order.agentId)) return undefined;
+  const turnId = randomId('t');
+  if (!(await insertTurnIfIdle(tx, conversation.id, turnId))) return undefined;
+  // Only the agent that asked for the payment speaks in this turn.
+  const turn = new ActiveTurn(
+    ctx,
+    { ...conversation, agentIds: [order.agentId] },
+    turnId,
+    new Map([[order.agentId, randomId('m')]]),
+  );
+  const { instanceId } = tx;
+  return () =>
+    startTurn(ctx, turn, instanceId, async () => ({
+      conversationId: conversation.id,
+      turnId,
+      userId: conversation.ownerId,
+      text: '',
+      parts: [],
+      toolAction: false,
+      mcpTokens: {},
+      history: [
+        ...withoutReplaced(await recentEntries(ctx.db, conversation.id, resolution.id, HISTORY_FOR_RUNTIME - 1)),
+        resolution,
+      ],
+      baseUrl,
+      payment: { orderId: order.id, status: order.status },
+    }));
+}
+
+/** Registers a stored turn as running on this instance and runs it after the request that began it is answered. */
+function startTurn(ctx: AppContext, turn: ActiveTurn, instanceId: string, read: () => Promise<TurnMessage>): void {
+  ctx.turns.add(turn, instanceId);
+  setImmediate(() => {
+    void turn.run(read);
+  });
 }
 
 /**

@@ -176,7 +176,7 @@ test("the README's script-tag snippet chats from a page on another origin", asyn
   }
 });
 
-test('a visitor fills the form card and pays from the payment card on the local pay page', async ({ page }) => {
+test('a visitor fills the form card, pays on the local pay page, is back in the chat and thanked', async ({ page }) => {
   const errors = watchErrors(page);
   await page.goto(url('/'));
   const chat = inline(page);
@@ -201,8 +201,11 @@ test('a visitor fills the form card and pays from the payment card on the local 
   const [payPage] = await Promise.all([page.waitForEvent('popup'), card.locator('[part="button"]').click()]);
   await payPage.getByRole('button', { name: /^Pay/ }).click();
   await expect(payPage.locator('body')).toContainText(/paid/i);
-  await payPage.close();
+  // The way back: the tab the card opened closes itself, and the chat is beneath it.
+  await Promise.all([payPage.waitForEvent('close'), payPage.getByRole('button', { name: 'Back to the chat' }).click()]);
   await expect(card).toHaveAttribute('state', 'paid');
+  // The agent that asked for the payment acknowledges it by itself.
+  await expect(agentReplies(chat).last()).toContainText('Thank you, your payment of ¥9.90 is received.');
   await shot(page, 'payment-paid');
   expect(errors).toEqual([]);
 });

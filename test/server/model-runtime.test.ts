@@ -14,7 +14,7 @@ import {
   type ToolUseBlock,
 } from '../../src/index.js';
 import { visitorClient } from '../helpers/client.js';
-import { assistants, deltaText, replyText, sessionToken } from '../helpers/conversation.js';
+import { assistants, deltaText, replyText, resultOf as resultRecord, sessionToken } from '../helpers/conversation.js';
 import { BILLING_TOKENS, type BillingServer, startBillingServer } from '../helpers/mcp-server.js';
 import { type ModelServer, type ModelStep, pieces, startModelServer } from '../helpers/model-server.mjs';
 import { FIXTURE, startTestServer, type TestServer } from '../helpers/server.js';
@@ -293,22 +293,54 @@ describe('model runtime: cards', () => {
     assert.match(error.content, /at most 2 decimal places/);
   });
 
-  it('a request_payment call shows a payment card; the model learns whether it was paid', async () => {
+  /** The records after `turn`'s end through the end of the next turn (one the service began by itself). */
+  async function nextTurn(client: SvcClient, conversationId: string, turn: AgentTurn) {
+    const end = turn.records.findLast((r) => r.raw.type === 'result')!;
+    const records: ChatStreamRecord[] = [];
+    for await (const record of client.chat.resumeTurn(conversationId, { lastEventId: end.id! })) records.push(record);
+    return records;
+  }
+
+  it('a request_payment call shows a payment card; once paid, the agent acknowledges it in a turn of its own', async () => {
     model.script(
       { text: 'Here is the bill.', toolCalls: [call('request_payment', { amount_cny: 9.9, title: 'Pro plan' })] },
+      { text: 'Thank you, your payment of ¥9.90 is received.' },
       { text: 'Payment received, welcome to Pro!' },
     );
-    const { conversation } = await chat('agent_ada');
+    const { client, conversation } = await chat('agent_ada');
     const asked = await conversation.send('I want the pro plan');
     const payment = asked.records.map(extractPaymentGate).find(Boolean)!;
     assert.equal(payment.amountCny, 9.9);
     assert.equal(payment.title, 'Pro plan');
-    const paid = await fetch(`${payment.payUrl}/pay`, { method: 'POST', redirect: 'manual' });
-    assert.equal(paid.status, 303);
+    // Two clicks at once (a double click, a retried post): one settles the order, and one turn follows it.
+    const clicks = await Promise.all(
+      [1, 2].map(() => fetch(`${payment.payUrl}/pay`, { method: 'POST', redirect: 'manual' })),
+    );
+    assert.deepEqual(
+      clicks.map((r) => r.status),
+      [303, 303],
+    );
+
+    const followed = await nextTurn(client, conversation.id!, asked);
+    assert.deepEqual(
+      followed.filter((r) => r.raw.type === 'payment_gate_resolution').map((r) => r.raw),
+      [{ type: 'payment_gate_resolution', orderId: payment.orderId, status: 'paid' }],
+    );
+    assert.equal(replyText(followed), 'Thank you, your payment of ¥9.90 is received.');
+    assert.ok(
+      assistants(followed).every((raw) => raw.agentId === 'agent_ada'),
+      'the agent that asked for the payment speaks',
+    );
+    assert.equal(resultRecord(followed)?.subtype, 'success');
+    // The model goes on from its payment call, whose result is now the order's status.
+    const acknowledged = requests()[1]!.body.messages;
+    assert.equal(acknowledged.at(-2).tool_calls[0].function.name, 'request_payment');
+    assert.equal(acknowledged.at(-1).role, 'tool');
+    assert.match(acknowledged.at(-1).content, new RegExp(`order ${payment.orderId} .*status now: paid`));
 
     const after = await conversation.send('done, I paid');
     assert.equal(after.text, 'Payment received, welcome to Pro!');
-    const messages = requests()[1]!.body.messages;
+    const messages = requests()[2]!.body.messages;
     const calls = messages.flatMap((m: { tool_calls?: { function: { name: string } }[] }) => m.tool_calls ?? []);
     assert.deepEqual(
       calls.map((c: { function: { name: string } }) => c.function.name),
@@ -316,7 +348,37 @@ describe('model runtime: cards', () => {
     );
     const result = messages.find((m: { role: string }) => m.role === 'tool');
     assert.match(result.content, new RegExp(`order ${payment.orderId} .*status now: paid`));
+    assert.deepEqual(messages.at(-2), { role: 'assistant', content: 'Thank you, your payment of ¥9.90 is received.' });
     assert.deepEqual(messages.at(-1), { role: 'user', content: 'done, I paid' });
+    // One turn followed the payment, however often it was clicked.
+    assert.equal(requests().length, 3);
+    const { entries } = await client.chat.history(conversation.id!);
+    assert.equal(entries.filter((r) => r.raw.type === 'result').length, 3);
+  });
+
+  it('a canceled payment is told to the agent too, after what was said since', async () => {
+    model.script(
+      { toolCalls: [call('request_payment', { amount_cny: 20, title: 'Team plan' })] },
+      { text: 'Take your time.' },
+      { text: 'No problem, the order is canceled.' },
+    );
+    const { client, conversation } = await chat('agent_ada');
+    const asked = await conversation.send('the team plan please');
+    const payment = asked.records.map(extractPaymentGate).find(Boolean)!;
+    const meanwhile = await conversation.send('hmm, let me think');
+    assert.equal((await fetch(`${payment.payUrl}/cancel`, { method: 'POST', redirect: 'manual' })).status, 303);
+
+    const followed = await nextTurn(client, conversation.id!, meanwhile);
+    assert.equal(replyText(followed), 'No problem, the order is canceled.');
+    const messages = requests()[2]!.body.messages;
+    assert.match(
+      messages.find((m: { role: string }) => m.role === 'tool').content,
+      new RegExp(`order ${payment.orderId} .*status now: canceled`),
+    );
+    assert.deepEqual(messages.at(-1), {
+      role: 'user',
+      content: `(The payment "Team plan" (order ${payment.orderId}) is now canceled.)`,
+    });
   });
 
   it('a delegate call hands the task to another agent; its reply is the call’s result next time', async () => {

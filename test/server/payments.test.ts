@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import type { ChatStreamRecord, PaymentGatePayload } from '../../src/protocol/types.js';
-import { sendAndRead, streamUrl } from '../helpers/conversation.js';
+import { readTurn, replyText, resultOf, sendAndRead, streamUrl } from '../helpers/conversation.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { openSse } from '../helpers/sse.js';
 
@@ -93,6 +94,38 @@ describe('payments: orders, the local pay page and resolution records', () => {
         raw: { type: 'payment_gate_resolution', orderId: payment.orderId, status: 'paid' },
       },
     ]);
+  });
+
+  it('the demo agent acknowledges a paid order in a turn of its own, and a canceled one too', async () => {
+    for (const [action, said] of [
+      ['pay', 'Thank you, your payment of ¥8.80 is received.'],
+      ['cancel', 'Your payment of ¥8.80 was canceled; nothing was charged. Send `/pay` again when you like.'],
+    ] as const) {
+      const { conversationId, payment } = await order('8.8');
+      const before = (await entries(conversationId)).at(-1)!.id!;
+      assert.equal((await click(payment.orderId, action)).status, 303);
+      const followed = await readTurn(server, 'pk_alice', conversationId, before);
+      assert.equal(followed[0]?.raw.type, 'payment_gate_resolution');
+      assert.equal(replyText(followed), said);
+      assert.equal(resultOf(followed).subtype, 'success');
+    }
+  });
+
+  it("a settled order's page offers a way back to the chat: a button that closes the tab, the one script allowed", async () => {
+    const { payment } = await order('6');
+    await click(payment.orderId, 'pay');
+    const res = await page(payment.orderId);
+    const html = await res.text();
+    assert.match(html, /Payment received/);
+    assert.match(html, /<button id="back"[^>]*hidden[^>]*>Back to the chat<\/button>/);
+    const scripts = [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => m[1]!);
+    assert.equal(scripts.length, 1);
+    assert.match(scripts[0]!, /window\.close\(\)/);
+    assert.doesNotMatch(scripts[0]!, /location|opener|href/, 'it sends the visitor nowhere');
+    const hash = createHash('sha256').update(scripts[0]!).digest('base64');
+    const csp = res.headers.get('content-security-policy') ?? '';
+    assert.match(csp, /default-src 'none'/);
+    assert.ok(csp.endsWith(`script-src 'sha256-${hash}'`), `only that script may run: ${csp}`);
   });
 
   it('pays and cancels only from its own page: a form posted from another site changes nothing', async () => {

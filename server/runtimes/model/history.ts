@@ -1,4 +1,10 @@
-import type { ContentBlock, MessagePart, PaymentStatus, UserRawEvent } from '@svc/agent-sdk/protocol';
+import type {
+  ContentBlock,
+  MessagePart,
+  PaymentResolution,
+  PaymentStatus,
+  UserRawEvent,
+} from '@svc/agent-sdk/protocol';
 import { RESERVED_TOOL_NAMES, readCardAnswer } from '@svc/agent-sdk/protocol';
 import type { ChatCompletionContentPart, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import type { StoredFile, TurnInput } from '../types.js';
@@ -107,10 +113,25 @@ export function modelMessages(
       if (call?.payment) call.payment.status = raw.status;
     }
   }
-  const text = input.delegatedBy ? `${input.delegatedBy.name} handed this task to you: ${input.text}` : input.text;
-  const { parts, metadata, toolAction } = input;
-  onUser({ type: 'user', message: { role: 'user', content: [] }, parts, metadata, toolAction }, text);
+  if (input.payment) followPayment(input.payment, payments.get(input.payment.orderId), entries);
+  else {
+    const text = input.delegatedBy ? `${input.delegatedBy.name} handed this task to you: ${input.text}` : input.text;
+    const { parts, metadata, toolAction } = input;
+    onUser({ type: 'user', message: { role: 'user', content: [] }, parts, metadata, toolAction }, text);
+  }
   return materialize(entries, readUpload);
+}
+
+/**
+ * A turn that follows a payment has no user message: when the payment call is the last thing said, its
+ * result (the new status) ends the messages and the model goes on from it; when the conversation went on
+ * since, a note says what became of the order.
+ */
+function followPayment({ orderId, status }: PaymentResolution, call: Call | undefined, entries: Entry[]): void {
+  const last = entries.at(-1);
+  if (call && last?.role === 'assistant' && last.calls.includes(call)) return;
+  const what = call ? `"${String(call.input.title)}" (order ${orderId})` : `order ${orderId}`;
+  entries.push({ role: 'user', text: `(The payment ${what} is now ${status}.)`, parts: [] });
 }
 
 /** The entries as messages; attachments are spent newest first, so the latest always reach the model. */
