@@ -54,8 +54,12 @@ describe('acting on messages in <svc-chat>', () => {
 
     // A reply that failed has no actions (and no read aloud): only its error, with a Retry.
     await exchange(el, '/error');
-    const failed = replies(el).at(-1)!;
-    expect(failed.querySelector('[part~=message-error]')).to.not.equal(null);
+    // The failed reply's row shows its error once it has rendered (a render after the composer's, on a busy machine).
+    const failed = await until(
+      () => replies(el).findLast((row) => row.querySelector('[part~=message-error]')),
+      'the failed reply shows its error',
+    );
+    expect(failed).to.equal(replies(el).at(-1));
     expect(actionsOf(failed), 'no actions on a failed reply').to.equal(null);
     expect(failed.querySelector('[part~=read-aloud-button]')).to.equal(null);
     // The control: the finished reply before it keeps them.
