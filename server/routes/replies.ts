@@ -55,7 +55,8 @@ const feedbackBody = described(
   { rating: 'down', reason: 'It gave the wrong opening hours.' },
 );
 
-const FEEDBACK_EXAMPLE: Feedback = {
+/** One feedback as the routes answer it (the owner's list adds who gave it and the reply's text). */
+export const FEEDBACK_EXAMPLE: Feedback = {
   conversationId: 'c_3kqZ0vJ9bX2m4Lr8Tn6wQg',
   messageId: 'm_Q2w9Er4Ty7Ui1Op3As6DfA',
   agentId: 'agent_echo',

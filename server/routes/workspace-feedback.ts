@@ -4,7 +4,7 @@ import { security, workspaceAdminHook, workspaceAdminRefusals } from '../http/au
 import { described } from '../http/openapi.js';
 import type { AppContext } from '../services/context.js';
 import { workspaceFeedback } from '../store/feedback-rows.js';
-import { feedbackFields } from './replies.js';
+import { FEEDBACK_EXAMPLE, feedbackFields } from './replies.js';
 import type { ZodApp } from './route-module.js';
 
 const query = z.object({
@@ -33,18 +33,7 @@ const page = described(
   }),
   {
     feedback: [
-      {
-        id: '42',
-        user_id: 'u_Jd82kQm1Zx7Lp0Ws5Rt9Vg',
-        conversationId: 'c_3kqZ0vJ9bX2m4Lr8Tn6wQg',
-        messageId: 'm_Q2w9Er4Ty7Ui1Op3As6DfA',
-        agentId: 'agent_echo',
-        rating: 'down',
-        reason: 'It gave the wrong opening hours.',
-        created_at: '2026-11-21T10:00:00.000Z',
-        updated_at: '2026-11-21T10:02:00.000Z',
-        text: 'We open at 9 on Sundays.',
-      },
+      { id: '42', user_id: 'u_Jd82kQm1Zx7Lp0Ws5Rt9Vg', ...FEEDBACK_EXAMPLE, text: 'We open at 9 on Sundays.' },
     ],
     next: null,
   },
