@@ -152,16 +152,19 @@ export class ChatConnection implements ReactiveController {
     // What was kept is written again only once it is back in the outbox (a reload meanwhile keeps it).
     let kept: string | undefined;
     let restored = false;
+    /** Keeps the outbox for this tab: a reload sends what was waiting. */
+    const saveOutbox = () => {
+      const waiting = store.waiting.length
+        ? JSON.stringify({ conversationId: store.conversationId, messages: store.waitingMessages })
+        : undefined;
+      if (outbox && restored && waiting !== kept) {
+        kept = waiting;
+        outbox.save(waiting ?? null);
+      }
+    };
     this.#unsubscribes = [
       store.subscribe(() => {
-        // The outbox, kept for this tab: a reload sends what was waiting.
-        const waiting = store.waiting.length
-          ? JSON.stringify({ conversationId: store.conversationId, messages: store.waitingMessages })
-          : undefined;
-        if (outbox && restored && waiting !== kept) {
-          kept = waiting;
-          outbox.save(waiting ?? null);
-        }
+        saveOutbox();
         // The stream is back (it was reconnecting): the service answers, and the outbox goes.
         const back = store.connection === 'open' && stream !== 'open';
         stream = store.connection;
@@ -203,7 +206,7 @@ export class ChatConnection implements ReactiveController {
     const restore = () => {
       restored = true;
       const { conversationId, messages } = earlier;
-      if (!messages.length || conversationId !== store.conversationId) return void store.restoreWaiting([]);
+      if (!messages.length || conversationId !== store.conversationId) return saveOutbox();
       store.restoreWaiting(messages);
       void store.sendWaiting();
     };
