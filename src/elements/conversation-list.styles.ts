@@ -106,26 +106,8 @@ export default css`
   }
   [part~='rename-input'] {
     flex: 1;
-    min-width: 0;
-    padding: 6px 8px;
-    border: 1px solid ${token('colorBorder')};
-    border-radius: ${token('radiusS')};
-    background: ${token('colorBg')};
-    color: inherit;
-    font: inherit;
   }
   [part~='more-button'] {
     margin: 4px 16px 12px;
-  }
-  @media (max-width: 520px) {
-    .text-button,
-    [part~='confirm'] button,
-    [part~='rename-form'] button,
-    [part~='more-button'] {
-      min-height: 44px;
-    }
-    [part~='rename-input'] {
-      font-size: max(16px, 1em);
-    }
   }
 `;

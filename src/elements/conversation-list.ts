@@ -152,7 +152,7 @@ export class ConversationListController implements ReactiveController {
         this.#settle(c.id);
       }}>
         <label><span class="visually-hidden">${labels.renameConversation(title)}</span>
-          <input part="rename-input" name="title" maxlength="200" required .value=${c.title ?? ''} /></label>
+          <input part="rename-input" class="text-field" name="title" maxlength="200" required .value=${c.title ?? ''} /></label>
         <button part="save-button" type="submit">${labels.saveTitle}</button>
         <button part="cancel-button" type="button" @click=${() => this.#settle(c.id)}>${labels.cancel}</button>
       </form>

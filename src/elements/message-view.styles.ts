@@ -237,13 +237,6 @@ export default css`
   .inline-form input,
   .inline-form textarea {
     flex: 1 1 14em;
-    min-width: 0;
-    padding: 6px 8px;
-    border: 1px solid ${token('colorBorder')};
-    border-radius: ${token('radiusS')};
-    background: ${token('colorBg')};
-    color: inherit;
-    font: inherit;
   }
   [part~='edit-form'] {
     flex-direction: column;

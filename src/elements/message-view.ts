@@ -1,6 +1,7 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import type { ChatMessage } from '../chat/chat-message.js';
 import type { ReplyFeedback } from '../chat/chat-store.js';
+import { CARD_EXPORTS } from '../internal/card-parts.js';
 import {
   copyIcon,
   downloadIcon,
@@ -154,20 +155,20 @@ function renderAgent(message: ChatMessage, view: ViewContext): TemplateResult {
       ${message.attachment ? renderAttachment(message, view) : nothing}
       ${
         message.payment
-          ? html`<svc-payment-gate part="card payment-card" lang=${view.lang} dir=${view.dir} .payment=${message.payment.gate}
+          ? html`<svc-payment-gate part="card payment-card" exportparts=${CARD_EXPORTS} lang=${view.lang} dir=${view.dir} .payment=${message.payment.gate}
             status=${message.payment.status}></svc-payment-gate>`
           : nothing
       }
       ${message.infoCollect.map(
         (
           card,
-        ) => html`<svc-info-collect part="card info-card" lang=${view.lang} dir=${view.dir} .request=${card.request}
+        ) => html`<svc-info-collect part="card info-card" exportparts=${CARD_EXPORTS} lang=${view.lang} dir=${view.dir} .request=${card.request}
           ?answered=${card.answered} .answer=${card.answer}></svc-info-collect>`,
       )}
       ${message.connectorSetup.map(
         (
           card,
-        ) => html`<svc-connector-setup part="card connector-card" lang=${view.lang} dir=${view.dir} .request=${card.request}
+        ) => html`<svc-connector-setup part="card connector-card" exportparts=${CARD_EXPORTS} lang=${view.lang} dir=${view.dir} .request=${card.request}
           ?answered=${card.answered}></svc-connector-setup>`,
       )}
       ${message.interrupted ? html`<span class="meta">${view.labels.interrupted}</span>` : nothing}
@@ -315,7 +316,7 @@ function renderReasonForm(message: ChatMessage, view: ViewContext): TemplateResu
   };
   return html`<form part="feedback-form" class="inline-form" @submit=${submit}
     @keydown=${(e: KeyboardEvent) => e.key === 'Escape' && actions.closeReason()}>
-    <input part="feedback-reason" type="text" maxlength="500" aria-label=${labels.feedbackReason}
+    <input part="feedback-reason" class="text-field" type="text" maxlength="500" aria-label=${labels.feedbackReason}
       placeholder=${labels.feedbackReason} .value=${view.feedback?.[message.id]?.reason ?? ''} />
     <button part="feedback-send-button" type="submit">${labels.sendFeedback}</button>
   </form>`;
@@ -329,7 +330,7 @@ function renderEditForm(message: ChatMessage, view: ViewContext): TemplateResult
     e.preventDefault();
     actions.saveEdit(field(e).value);
   }}>
-    <textarea part="edit-input" rows="2" dir="auto" aria-label=${labels.editField} .value=${message.text}
+    <textarea part="edit-input" class="text-field" rows="2" dir="auto" aria-label=${labels.editField} .value=${message.text}
       @keydown=${(e: KeyboardEvent) => {
         if (e.key === 'Escape') actions.cancelEdit();
         else if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {

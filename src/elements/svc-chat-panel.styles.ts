@@ -63,6 +63,16 @@ export default [
     font-size: 1.05em;
     cursor: pointer;
   }
+  /* A field of the panel's small forms: a conversation's new title, a feedback's reason, an edited message. */
+  .text-field {
+    min-width: 0;
+    padding: 6px 8px;
+    border: 1px solid ${token('colorBorder')};
+    border-radius: ${token('radiusS')};
+    background: ${token('colorBg')};
+    color: inherit;
+    font: inherit;
+  }
   [part~='jump-button'] {
     border: 1px solid ${token('colorBorder')};
     border-radius: 999px;
@@ -103,3 +113,26 @@ export default [
   }
 `,
 ];
+
+/**
+ * A phone: every button is a 44 px target for a finger, and no field's text is under 16 px (iOS zooms in on
+ * it), the cards' and the code blocks' too (reached through their parts). Last among the panel's styles: it
+ * overrides the sizes of the rules before it. The query is panel-frame.styles.ts's `FULL_SCREEN`, written out:
+ * importing it would make the launcher's module export it.
+ */
+export const phoneStyles = css`
+  @media (max-width: 520px) {
+    button,
+    [part~='card']::part(button),
+    [part~='card']::part(secondary-button),
+    [part~='card']::part(toggle),
+    svc-markdown::part(copy) {
+      min-width: 44px;
+      min-height: 44px;
+    }
+    .text-field,
+    [part~='card']::part(input) {
+      font-size: max(16px, 1em);
+    }
+  }
+`;

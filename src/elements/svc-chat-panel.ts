@@ -3,6 +3,7 @@ import type { ChatStore } from '../chat/chat-store.js';
 import type { ChatClientOptions } from '../chat/create-chat-client.js';
 import type { TokenProvider } from '../client/auth.js';
 import type { ChatClient } from '../client/chat.js';
+import { CARD_PARTS } from '../internal/card-parts.js';
 import { listIcon, plusIcon, previousIcon, stopIcon } from '../internal/content-icons.js';
 import { trapTab } from '../internal/focus-trap.js';
 import { closeIcon, sendIcon } from '../internal/icons.js';
@@ -35,7 +36,7 @@ import { RichContent } from './rich-content.js';
 import { ScrollFollowController } from './scroll-follow.js';
 import { SmsSession } from './sms-session.js';
 import { StarterPromptsController } from './starter-prompts.js';
-import styles from './svc-chat-panel.styles.js';
+import styles, { phoneStyles } from './svc-chat-panel.styles.js';
 import type { SignedIn } from './svc-sms-sign-in.js';
 import './svc-sms-sign-in.js';
 
@@ -56,6 +57,7 @@ const EXPORTED_PARTS = [
   'list-button conversations conversations-heading conversation-list conversation conversation-open',
   'conversation-title conversation-meta conversation-preview rename-button delete-button confirm confirm-delete',
   'cancel-button rename-form rename-input save-button more-button',
+  CARD_PARTS.map((name) => `card-${name}`).join(' '),
 ]
   .join(' ')
   .replaceAll(' ', ',');
@@ -71,7 +73,7 @@ const EXPORTED_PARTS = [
  * @fires svc-panel-close - The close button was pressed (not composed: only the launcher hears it).
  */
 export class SvcChatPanel extends SvcLocalizedElement implements PanelSettings {
-  static override styles = [...styles, messageViewStyles, attachmentsStyles, listStyles];
+  static override styles = [...styles, messageViewStyles, attachmentsStyles, listStyles, phoneStyles];
 
   static override properties: PropertyDeclarations = {
     ...Object.fromEntries(PANEL_SETTINGS.map((name) => [name, { attribute: false }])),

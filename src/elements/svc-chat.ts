@@ -94,6 +94,23 @@ export type ChatTheme = 'light' | 'dark' | 'auto';
  * @csspart delegation - An agent handing a task to another.
  * @csspart thinking - An agent's thoughts (with `show-thinking`).
  * @csspart card - A card; also `payment-card`, `info-card` or `connector-card`.
+ * @csspart card-base - A card's box; its other parts are those of the card alone, with `card-` before the name.
+ * @csspart card-title - A card's title.
+ * @csspart card-description - A card's description.
+ * @csspart card-amount - A payment card's amount.
+ * @csspart card-status - A card's status line (paid, sent, skipped, connected…).
+ * @csspart card-countdown - The time left to pay.
+ * @csspart card-actions - A card's buttons.
+ * @csspart card-button - A card's main button (Pay, Send, Connect).
+ * @csspart card-secondary-button - A form card's Skip.
+ * @csspart card-server - Which server asks for a connector's credentials.
+ * @csspart card-field - A field of a card's form: `card-label`, `card-input`, `card-field-error`.
+ * @csspart card-label - A field's label.
+ * @csspart card-input - A field's input, select or text area.
+ * @csspart card-toggle - Shows or hides a secret field's value.
+ * @csspart card-field-error - Why a field's value is refused.
+ * @csspart card-error - Why a card's form or payment failed.
+ * @csspart card-summary - The values a form card sent.
  *
  * @cssprop --svc-color-primary - Buttons, the launcher and the user's bubbles.
  * @cssprop --svc-color-on-primary - Text on the primary color.

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { LONG_MARKDOWN } from '../../server/runtimes/demo-content.js';
+import { CARD_PARTS } from '../../src/internal/card-parts.js';
 
 /**
  * What the docs and the demo agent tell a site owner about the elements is what the elements have: checked
@@ -131,6 +132,24 @@ describe("<svc-chat>'s parts in its panel", () => {
     assert.ok(exported.size > 40, `${exported.size} parts read`);
     assert.deepEqual(
       [...exported].filter((name) => !text.includes(`\`${name}\``)),
+      [],
+    );
+  });
+
+  it("exports every part of the cards' templates as card-…, each in <svc-chat>'s manifest and docs", () => {
+    const drawn = new Set(
+      ['svc-payment-gate.ts', 'svc-info-collect.ts', 'svc-connector-setup.ts'].flatMap((file) =>
+        [...readFileSync(`src/cards/${file}`, 'utf8').matchAll(/\bpart="([^"$]+)"/g)].flatMap((m) => m[1]!.split(' ')),
+      ),
+    );
+    assert.ok(drawn.has('amount') && drawn.has('toggle') && drawn.has('summary'), 'templates read');
+    assert.deepEqual(
+      [...drawn].filter((name) => !CARD_PARTS.includes(name)),
+      [],
+    );
+    const chatParts = names(element('svc-chat').cssParts);
+    assert.deepEqual(
+      CARD_PARTS.map((name) => `card-${name}`).filter((name) => !chatParts.has(name) || !DOC.includes(`\`${name}\``)),
       [],
     );
   });

@@ -245,3 +245,52 @@ test('the demo links the API reference, rendered from the service itself', async
   expect(elsewhere).toEqual([]);
   expect(errors).toEqual([]);
 });
+
+test('on a touch phone a visitor acts on replies by tapping: copy, 👎 with a reason, a suggestion, regenerate, edit', async ({
+  browser,
+}) => {
+  const context = await browser.newContext({
+    viewport: { width: 390, height: 740 },
+    hasTouch: true,
+    isMobile: true,
+    permissions: ['clipboard-read', 'clipboard-write'],
+  });
+  const page = await context.newPage();
+  const errors = watchErrors(page);
+  await page.goto(url('/'));
+  const chat = page.locator('#launcher-chat');
+  await chat.locator('[part~="launcher"]').tap();
+  await send(chat, '/suggest');
+  const reply = chat.locator('[part~="message-agent"]', { hasText: 'Here are a few things to try next.' });
+  await expect(reply.locator('[part~="bubble"]')).toContainText('Here are a few things to try next.');
+  // Without a pointer that hovers, a reply's actions show by themselves: each is one tap away.
+  await reply.locator('[part~="copy-button"]').tap();
+  await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toContain('Here are a few things');
+  await reply.locator('[part~="feedback-down-button"]').tap();
+  await chat.locator('[part~="feedback-reason"]').fill('Not what I asked');
+  await chat.locator('[part~="feedback-send-button"]').tap();
+  await expect(chat.locator('[part~="feedback-thanks"]')).toBeVisible();
+  // A suggestion is sent as the visitor's message.
+  await chat.locator('[part~="suggestion"]', { hasText: '/think' }).tap();
+  await expect(chat.locator('[part~="message-user"]').last()).toContainText('/think');
+  const answer = chat.locator('[part~="message-agent"]').last();
+  await expect(answer.locator('[part~="bubble"]')).toContainText('The answer is 42.');
+  // An older reply's actions too: with a hovering pointer they would wait for hover or focus.
+  await expect(reply.locator('[part~="message-actions"]')).toHaveCSS('opacity', '1');
+  // Regenerate: a new reply in place of the last one.
+  await answer.locator('[part~="bubble"]').evaluate((bubble) => bubble.setAttribute('data-before', ''));
+  await answer.locator('[part~="regenerate-button"]').tap();
+  await expect(chat.locator('[part~="message-agent"] [part~="bubble"]:not([data-before])').last()).toContainText(
+    'The answer is 42.',
+  );
+  await expect(chat.locator('[part~="bubble"][data-before]')).toHaveCount(0);
+  // Edit the last message: tapped open, changed, sent in its place.
+  await chat.locator('[part~="edit-button"]').tap();
+  await chat.locator('[part~="edit-input"]').fill('/help');
+  await chat.locator('[part~="edit-send-button"]').tap();
+  await expect(chat.locator('[part~="message-user"]').last()).toContainText('/help');
+  await expect(chat.locator('[part~="message-agent"] [part~="bubble"]').last()).toContainText('Demo commands');
+  await shot(page, 'touch-actions');
+  expect(errors).toEqual([]);
+  await context.close();
+});

@@ -1,7 +1,8 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import '../../src/elements/svc-chat.js';
 import type { SvcChat } from '../../src/elements/svc-chat.js';
-import { part } from '../cards/helpers.js';
+import { CARD_PARTS } from '../../src/internal/card-parts.js';
+import { chat, idle, part, waitFor } from '../cards/helpers.js';
 import { mintVisitorSession, service, until } from '../helpers/browser-service.js';
 import { chatReady } from '../helpers/chat-ready.js';
 
@@ -28,5 +29,35 @@ describe('<svc-chat> theming from the page', () => {
     // The control: without either, the buttons take the header's own (the text's) colour, not the page's yellow.
     expect(colorOf(plain!)).to.equal(getComputedStyle(part(plain!, 'header')!).color);
     expect(colorOf(plain!)).to.not.equal('rgb(250, 240, 10)');
+  });
+});
+
+describe("<svc-chat>'s cards styled from the page", () => {
+  it('reaches every part of a form, payment and connector card inside the chat as card-…', async () => {
+    // One rule naming every card part as the chat exports it.
+    const style = document.createElement('style');
+    style.textContent = `${CARD_PARTS.map((name) => `svc-chat::part(card-${name})`).join(',')} { outline: 3px solid rgb(1, 2, 3); }`;
+    document.head.append(style);
+    try {
+      const el = await chat();
+      for (const [command, card] of [
+        ['/form', 'svc-info-collect'],
+        ['/pay 9.9', 'svc-payment-gate'],
+        ['/connect github', 'svc-connector-setup'],
+      ] as const) {
+        await el.send(command);
+        const shown = await waitFor(el, card, `the ${card} card`);
+        await until(() => shown.shadowRoot?.querySelector('[part~=button]'), `${card}'s button`);
+        const drawn = [...shown.shadowRoot!.querySelectorAll<HTMLElement>('[part]')];
+        expect(drawn.length, `${card}'s parts`).to.be.at.least(5);
+        const unstyled = drawn
+          .filter((node) => getComputedStyle(node).outlineColor !== 'rgb(1, 2, 3)')
+          .map((node) => node.getAttribute('part'));
+        expect(unstyled, `${card}'s parts the page's rule did not reach`).to.deep.equal([]);
+        await idle(el);
+      }
+    } finally {
+      style.remove();
+    }
   });
 });
