@@ -30,7 +30,8 @@ export function goalRows(results: Results): GoalRow[] {
   const growth200 = (perSecond(ours, 200) ?? Number.NaN) / (perSecond(ours, 6) ?? Number.NaN);
   const versusPartial = (perSecond(ours, 60) ?? Number.NaN) / (perSecond(partial, 60) ?? Number.NaN);
   const frame6 = ours?.['6KB']?.mainThreadMsPerFrame;
-  const phone = results.startup.mobile as { launcherVisibleMs?: number; clickToMessageSentMs?: number } | undefined;
+  const phone = results.startup.mobile as { launcherVisibleMs?: number } | undefined;
+  const phoneClick = results.startup['mobile, click at once'] as { clickToReadyWorstMs?: number } | undefined;
   const { files } = results.size;
   const firstLoad = (files['dist/svc-chat.js']?.gzip ?? 0) + (files['dist/svc-chat.esm.js']?.gzip ?? 0);
   const complete = results.size.completeScriptTag?.gzip ?? Number.NaN;
@@ -65,11 +66,11 @@ export function goalRows(results: Results): GoalRow[] {
       met: results.history.mount.longestTaskMs <= 50 && results.history.atEnd.heapMb <= 6,
     },
     {
-      figure: 'phone profile: click → message stored (median; the issue asks the worst case to a ready panel)',
-      before: '1.6 s (worst case)',
-      now: `${fixed(phone?.clickToMessageSentMs, 0)} ms`,
+      figure: 'phone profile: worst-case click (as the launcher shows) → ready panel',
+      before: '1.6 s',
+      now: `${fixed(phoneClick?.clickToReadyWorstMs, 0)} ms`,
       goal: '≤ 0.6 s',
-      met: phone?.clickToMessageSentMs === undefined ? undefined : phone.clickToMessageSentMs <= 600,
+      met: phoneClick?.clickToReadyWorstMs === undefined ? undefined : phoneClick.clickToReadyWorstMs <= 600,
     },
     {
       figure: 'phone profile: launcher visible',
