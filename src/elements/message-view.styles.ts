@@ -20,6 +20,8 @@ export default css`
     width: 30px;
     height: 30px;
     border-radius: 50%;
+    /* Its edge, where the page's colours (or forced colours) make its background the panel's. */
+    border: 1px solid ${token('colorBorder')};
     background: ${token('colorSurface')};
     color: ${token('colorMuted')};
     display: grid;

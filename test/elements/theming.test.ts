@@ -61,3 +61,28 @@ describe("<svc-chat>'s cards styled from the page", () => {
     }
   });
 });
+
+describe("<svc-chat>'s avatars in the page's colours", () => {
+  it('keep an edge when the page gives their background the panel’s colour', async () => {
+    const style = document.createElement('style');
+    style.textContent =
+      'svc-chat.flat { --svc-color-surface: rgb(255, 255, 255); --svc-color-bg: rgb(255, 255, 255); }';
+    document.head.append(style);
+    try {
+      const el = await chat({ agent: 'agent_echo' });
+      el.classList.add('flat');
+      await el.send('hi');
+      const avatar = await waitFor<HTMLElement>(el, '[part~=avatar]', 'an avatar');
+      const panel = getComputedStyle(part(el, 'messages')!).backgroundColor;
+      const own = getComputedStyle(avatar);
+      // The control: the page's colours reached it, so its background alone does not stand out.
+      expect(own.backgroundColor).to.equal('rgb(255, 255, 255)');
+      expect(own.borderTopWidth).to.not.equal('0px');
+      expect(own.borderTopStyle).to.equal('solid');
+      expect(own.borderTopColor).to.not.equal('rgb(255, 255, 255)');
+      expect(panel === own.borderTopColor).to.equal(false);
+    } finally {
+      style.remove();
+    }
+  });
+});
