@@ -1,4 +1,4 @@
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -43,7 +43,8 @@ export async function sh(
 
 /**
  * Starts a long-running `command` in `cwd` (a server) and resolves once a line of its stdout matches `ready`,
- * with that match; it fails if the command exits first.
+ * with that match; it fails if the command exits first. `stop` ends it with every process it started: `npm` and
+ * `npx` run the server as a child of their own, which outlived a signal sent to them alone.
  */
 export async function startUntil(
   cwd: string,
@@ -51,8 +52,16 @@ export async function startUntil(
   args: string[],
   ready: RegExp,
   env: Record<string, string> = {},
-): Promise<{ child: ChildProcess; match: RegExpExecArray }> {
-  const child = spawn(command, args, { cwd, env: cleanEnv(env), stdio: ['ignore', 'pipe', 'inherit'] });
+): Promise<{ match: RegExpExecArray; stop: () => void }> {
+  // A process group of its own, which `stop` signals whole.
+  const child = spawn(command, args, { cwd, env: cleanEnv(env), stdio: ['ignore', 'pipe', 'inherit'], detached: true });
+  const stop = () => {
+    try {
+      process.kill(-child.pid!, 'SIGTERM');
+    } catch {
+      // Already gone.
+    }
+  };
   const exited = new Promise<never>((_, reject) =>
     child.once('exit', (code) => reject(new Error(`${command} ${args.join(' ')} exited with ${code}`))),
   );
@@ -63,7 +72,12 @@ export async function startUntil(
     }
     return exited;
   })();
-  return { child, match: await Promise.race([matched, exited]) };
+  try {
+    return { match: await Promise.race([matched, exited]), stop };
+  } catch (err) {
+    stop();
+    throw err;
+  }
 }
 
 /** `npm install` without the audit and funding lines, which are not warnings. */

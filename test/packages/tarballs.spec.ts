@@ -1,4 +1,3 @@
-import type { ChildProcess } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
@@ -43,7 +42,8 @@ let sdkInstall: Output;
 /** The server's install, started first (it builds better-sqlite3, a minute or two) and awaited by its tests. */
 let serverInstall: Promise<{ dir: string; output: Output }>;
 const projects: string[] = [];
-const children: ChildProcess[] = [];
+/** Stops each server a test started. */
+const servers: (() => void)[] = [];
 const figures: [string, string, string][] = [];
 
 test.describe.configure({ mode: 'serial' });
@@ -64,7 +64,7 @@ test.beforeAll(async () => {
 
 test.afterAll(async () => {
   test.setTimeout(10 * 60_000);
-  for (const child of children) child.kill();
+  for (const stop of servers) stop();
   await serverInstall?.catch(() => {});
   console.log(
     [
@@ -204,8 +204,8 @@ test.describe('a Next.js app built against the installed SDK', () => {
     build = await sh(dir, 'npm', ['run', 'build'], env);
     const port = await freePort();
     const args = ['run', 'start', '--', '--port', String(port), '--hostname', '127.0.0.1'];
-    const { child } = await startUntil(dir, 'npm', args, /Ready in/, env);
-    children.push(child);
+    const { stop } = await startUntil(dir, 'npm', args, /Ready in/, env);
+    servers.push(stop);
     url = `http://127.0.0.1:${port}`;
   });
 
@@ -241,13 +241,13 @@ test.describe('the server installed from its tarball', () => {
     figures.push(['server install: npm warnings on Node 20.19+', String(npmWarnings(install.output).length), '0']);
     expect(npmWarnings(install.output)).toEqual([]);
     const started = performance.now();
-    const { child, match } = await startUntil(
+    const { stop, match } = await startUntil(
       dir,
       'npx',
       ['svc-server', '--demo', '--port', '0'],
       /^listening on (\S+)$/,
     );
-    children.push(child);
+    servers.push(stop);
     service = match[1]!;
     figures.push([
       '`npx svc-server --demo`: start to `listening on`',
