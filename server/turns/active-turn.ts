@@ -118,11 +118,10 @@ export class ActiveTurn implements RunningTurnHandle {
     const sentence = err instanceof ReplyFailure ? err.message : TURN_FAILED.unexpected;
     // A turn already ended (interrupted, stopped) threw because it was: nothing failed.
     if (this.ended) return sentence;
-    if (!(err instanceof ReplyFailure)) this.ctx.logError(`turn ${this.turnId} failed: ${errorText(err)}`);
-    else
-      this.ctx.log(
-        `turn ${this.turnId} failed: ${sentence}${err.cause === undefined ? '' : ` (${errorText(err.cause)})`}`,
-      );
+    if (err instanceof ReplyFailure) {
+      const cause = err.cause === undefined ? '' : ` (${errorText(err.cause)})`;
+      this.ctx.log(`turn ${this.turnId} failed: ${sentence}${cause}`);
+    } else this.ctx.logError(`turn ${this.turnId} failed: ${errorText(err)}`);
     return sentence;
   }
 
