@@ -8,11 +8,15 @@ import { described, documented } from '../http/openapi.js';
 import type { AppContext } from '../services/context.js';
 import {
   deleteConversation,
+  fillListed,
+  type ListedConversation,
   type ListPosition,
   listConversations,
   listedConversation,
   renameConversation,
 } from '../store/conversation-rows.js';
+import type { Db } from '../store/db.js';
+import { messageRecords, previewOf, titleOf } from '../store/record-rows.js';
 import { isTurnRunning } from '../store/turn-rows.js';
 import { idParams } from './conversation-schemas.js';
 import type { ZodApp } from './route-module.js';
@@ -66,6 +70,29 @@ function positionOf(cursor: string | undefined): ListPosition | undefined {
   const match = CURSOR.exec(cursor);
   if (!match) throw badRequest('invalid cursor');
   return { lastRecord: Number(match[1]), id: match[2]! };
+}
+
+/** How many message records are read from either end of a conversation for its title and preview. */
+const READ_FOR_LISTING = 10;
+
+/**
+ * A conversation stored before migration 0004 has neither a title nor a preview (an append keeps them): the
+ * list works them out the first time it shows it, by the same rules, from its first and newest messages (a
+ * few records read, whatever its length), and stores them, so the next list reads them as any other.
+ */
+async function listed(db: Db, conversation: ListedConversation): Promise<ListedConversation> {
+  const { id, title, lastMessage } = conversation;
+  if (title !== null && lastMessage !== null) return conversation;
+  const previews = async (end: 'oldest' | 'newest') =>
+    (await messageRecords(db, id, end, READ_FOR_LISTING)).flatMap((record) => previewOf(record) ?? []);
+  const firstAsked = title === null ? (await previews('oldest')).find((p) => p.role === 'user') : undefined;
+  const filled = {
+    title: title ?? (firstAsked ? titleOf(firstAsked.text) : null),
+    lastMessage: lastMessage ?? (await previews('newest'))[0] ?? null,
+  };
+  if (filled.title === title && filled.lastMessage === lastMessage) return conversation;
+  await fillListed(db, id, filled);
+  return { ...conversation, ...filled };
 }
 
 const titleBody = described(
@@ -128,7 +155,9 @@ export default function conversationListRoutes(app: ZodApp, ctx: AppContext) {
       const from = positionOf(req.query.cursor);
       const { userId, workspaceId } = req.caller;
       const page = await listConversations(ctx.db, userId, workspaceId, from, req.query.limit);
-      return { conversations: page.conversations, nextCursor: page.next ? cursorOf(page.next) : null };
+      const conversations: ConversationSummary[] = [];
+      for (const conversation of page.conversations) conversations.push(await listed(ctx.db, conversation));
+      return { conversations, nextCursor: page.next ? cursorOf(page.next) : null };
     },
   );
 
@@ -160,7 +189,7 @@ export default function conversationListRoutes(app: ZodApp, ctx: AppContext) {
     async (req): Promise<ConversationSummary> => {
       const { id } = await ownConversation(ctx.db, req.caller, req.params.id);
       await renameConversation(ctx.db, id, req.body.title);
-      return (await listedConversation(ctx.db, id))!;
+      return listed(ctx.db, (await listedConversation(ctx.db, id))!);
     },
   );
 

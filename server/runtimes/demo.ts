@@ -14,7 +14,7 @@ import {
   SLOW_WORDS,
   SUGGESTIONS,
 } from './demo-content.js';
-import { paymentProblem, type Runtime, type TurnInput, type TurnIO } from './types.js';
+import { paymentProblem, ReplyFailure, type Runtime, type TurnInput, type TurnIO } from './types.js';
 
 /**
  * The demo agent: each slash command shows one kind of record, so the widget can be tried (and tested)
@@ -34,6 +34,9 @@ export const demoRuntime: Runtime = {
     return say(io, introduction(input.agent.name));
   },
 };
+
+/** What the visitor reads of the reply `/error` fails on purpose. */
+export const DEMO_FAILURE = 'This reply failed on purpose, to show what a failed reply looks like.';
 
 type Command = (args: string[], input: TurnInput, io: TurnIO) => Promise<void>;
 
@@ -60,7 +63,7 @@ const COMMANDS: Record<string, Command> = {
     }),
   '/error': async (_args, _input, io) => {
     await say(io, 'Trying something that will fail…');
-    throw new Error('This reply failed on purpose, to show what a failed reply looks like.');
+    throw new ReplyFailure(DEMO_FAILURE);
   },
 };
 

@@ -146,7 +146,23 @@ export interface ModelMeter {
   failed(kind: ModelFailure): void;
 }
 
-/** An agent runtime. `run` resolves when the agent has finished its part of the turn; a throw ends the turn with an error. */
+/**
+ * An agent runtime. `run` resolves when the agent has finished its part of the turn; a throw ends the turn
+ * with an error: a ReplyFailure's sentence is what the visitor reads, anything else is logged and the visitor
+ * reads a plain sentence of the turn's own (TURN_FAILED in turns/active-turn.ts).
+ */
 export interface Runtime {
   run(input: TurnInput, io: TurnIO): Promise<void>;
 }
+
+/**
+ * How a runtime ends its turn with a sentence of its own: the message is the `result.error` the visitor reads,
+ * so it is one plain sentence for them (no command, id, setting or upstream detail). What the operator needs
+ * besides goes in `cause`, which only the log shows.
+ */
+export class ReplyFailure extends Error {
+  override name = 'ReplyFailure';
+}
+
+/** What the visitor reads when the agent cannot run as set up (the log says which setting is missing). */
+export const NOT_SET_UP = 'This assistant is not set up to answer yet.';

@@ -179,6 +179,23 @@ export async function listedConversation(db: Db, id: string): Promise<ListedConv
   return row && toListed(row);
 }
 
+/**
+ * Stores what the list shows of a conversation where it has none yet (a title or a preview stored meanwhile,
+ * by a rename or an append, is kept).
+ */
+export async function fillListed(
+  db: Db,
+  id: string,
+  fields: Pick<ListedConversation, 'title' | 'lastMessage'>,
+): Promise<void> {
+  await db.run(
+    'UPDATE conversations SET title = COALESCE(title, ?), last_message = COALESCE(last_message, ?) WHERE id = ?',
+    fields.title,
+    fields.lastMessage ? JSON.stringify(fields.lastMessage) : null,
+    id,
+  );
+}
+
 export async function renameConversation(db: Db, id: string, title: string): Promise<void> {
   await db.run('UPDATE conversations SET title = ? WHERE id = ?', title, id);
 }

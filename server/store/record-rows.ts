@@ -135,7 +135,9 @@ function shortened(text: string, max: number): string {
  * What the conversation list previews of a record (conversations.last_message): a message the visitor wrote
  * (not a card answer), or an agent message's text; undefined for every other record.
  */
-function previewOf(r: NewRecord): { role: 'user' | 'agent'; text: string; agentName?: string } | undefined {
+export function previewOf(
+  r: Pick<NewRecord, 'raw' | 'agentName'>,
+): { role: 'user' | 'agent'; text: string; agentName?: string } | undefined {
   if (r.raw.type === 'user' && !r.raw.toolAction) {
     const written = r.raw.message.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join(' ');
     const files = (r.raw.parts ?? []).flatMap((p) => (p.type === 'file' ? [p.file.filename] : []));
@@ -150,7 +152,7 @@ function previewOf(r: NewRecord): { role: 'user' | 'agent'; text: string; agentN
 }
 
 /** A conversation's title from its first message: at most 80 characters. */
-const titleOf = (text: string) => shortened(text, 80);
+export const titleOf = (text: string) => shortened(text, 80);
 
 /** What a conversation's records take, as JSON (the bound of LIMITS.conversationBytes). */
 export async function conversationBytes(db: Db, conversationId: string): Promise<number> {
@@ -186,6 +188,22 @@ export async function recordsAfter(
   );
   const fetched = Number(rows[0]?.fetched ?? 0);
   return { records: rows.map(toRecord), more: fetched === page.records || rows.length < fetched };
+}
+
+/** The oldest or the newest `limit` message records of a conversation (the visitor's and the agents'). */
+export async function messageRecords(
+  db: Db,
+  conversationId: string,
+  end: 'oldest' | 'newest',
+  limit: number,
+): Promise<ChatStreamRecord[]> {
+  const rows = await db.all<RecordRow>(
+    `SELECT * FROM records WHERE conversation_id = ? AND event = 'message'
+     ORDER BY id ${end === 'oldest' ? 'ASC' : 'DESC'} LIMIT ?`,
+    conversationId,
+    limit,
+  );
+  return rows.map(toRecord);
 }
 
 /** The rowid just before the `turns`-th last turn (a turn starts at a user record); 0 when fewer exist. */

@@ -5,7 +5,7 @@ import { errorText } from '../http/errors.js';
 import { safeFilename } from '../http/file-names.js';
 import { runtimeFor } from '../runtimes/all-runtimes.js';
 import { tokensForDelegate } from '../runtimes/model/options.js';
-import type { TextStream, TurnInput, TurnIO } from '../runtimes/types.js';
+import { NOT_SET_UP, ReplyFailure, type TextStream, type TurnInput, type TurnIO } from '../runtimes/types.js';
 import type { AppContext } from '../services/context.js';
 import { conversationDir } from '../services/conversation-files.js';
 import { formatBytes, LIMITS } from '../services/limits.js';
@@ -34,7 +34,19 @@ const EVENT_OF: Record<ChatRawEvent['type'], ChatStreamRecord['event']> = {
   result: 'result',
 };
 
-const TOO_LONG = `the reply grew past ${formatBytes(LIMITS.turnBytes)} and was stopped`;
+/**
+ * What the visitor reads (`result.error`) when a turn fails other than by a runtime's ReplyFailure: plain
+ * sentences, while the log says what happened (the error, which agent, which runtime).
+ */
+export const TURN_FAILED = {
+  /** Whatever else a runtime or the turn threw. */
+  unexpected: 'Something went wrong on our side while answering. Please try again.',
+  agentGone: 'This assistant is no longer available.',
+  notSetUp: NOT_SET_UP,
+  handover: 'The assistant this was to be handed to is not available.',
+  notStored: 'the reply could not be stored',
+  tooLong: `the reply grew past ${formatBytes(LIMITS.turnBytes)} and was stopped`,
+} as const;
 
 interface OpenStream {
   agentId: string;
@@ -89,15 +101,28 @@ export class ActiveTurn implements RunningTurnHandle {
       for (const agentId of this.conversation.agentIds) {
         if (this.ended) return;
         const agent = await agentById(this.ctx.db, agentId);
-        if (!agent) throw new Error(`agent ${agentId} no longer exists`);
+        if (!agent) throw new ReplyFailure(TURN_FAILED.agentGone, { cause: `agent ${agentId} no longer exists` });
         await this.runAgent(agent, message);
       }
       await this.end('success');
     } catch (err) {
-      const error = err instanceof Error ? err.message : String(err);
-      if (!this.ended) this.ctx.log(`turn ${this.turnId} failed: ${error}`);
-      await this.end('error', error);
+      await this.end('error', this.failureOf(err));
     }
+  }
+
+  /**
+   * The sentence the visitor reads of what ended the turn: a ReplyFailure's own, else TURN_FAILED.unexpected.
+   * The log gets the whole story (an error that is not a ReplyFailure, with its stack, at `error`).
+   */
+  private failureOf(err: unknown): string {
+    const sentence = err instanceof ReplyFailure ? err.message : TURN_FAILED.unexpected;
+    // A turn already ended (interrupted, stopped) threw because it was: nothing failed.
+    if (this.ended) return sentence;
+    if (err instanceof ReplyFailure) {
+      const cause = err.cause === undefined ? '' : ` (${errorText(err.cause)})`;
+      this.ctx.log(`turn ${this.turnId} failed: ${sentence}${cause}`);
+    } else this.ctx.logError(`turn ${this.turnId} failed: ${errorText(err)}`);
+    return sentence;
   }
 
   /** Stops the turn at once: the text streamed so far is kept, then `result` `interrupted` (stored when it settles). */
@@ -158,7 +183,7 @@ export class ActiveTurn implements RunningTurnHandle {
       } catch (err) {
         this.ctx.log(`turn ${this.turnId}: a record could not be stored: ${errorText(err)}`);
         this.queued = [];
-        void this.end('error', 'the reply could not be stored');
+        void this.end('error', TURN_FAILED.notStored);
       }
     }
     this.writing = undefined;
@@ -171,7 +196,11 @@ export class ActiveTurn implements RunningTurnHandle {
 
   private async runAgent(agent: AgentRow, message: TurnMessage, delegatedBy?: AgentRow): Promise<void> {
     const runtime = runtimeFor(agent.runtime);
-    if (!runtime) throw new Error(`agent ${agent.name} has an unknown runtime "${agent.runtime}"`);
+    if (!runtime) {
+      throw new ReplyFailure(TURN_FAILED.notSetUp, {
+        cause: `agent ${agent.id} has an unknown runtime "${agent.runtime}"`,
+      });
+    }
     const workspaceAgents = await agentsOfWorkspace(this.ctx.db, agent.workspace_id);
     this.names.set(agent.id, agent.name);
     const io = this.ioFor(agent, message, workspaceAgents);
@@ -199,7 +228,7 @@ export class ActiveTurn implements RunningTurnHandle {
     if (raw.type === 'attachment') raw = { ...raw, file: { ...raw.file, name: safeFilename(raw.file.name) } };
     this.bytes += Buffer.byteLength(JSON.stringify(raw));
     if (this.bytes > LIMITS.turnBytes) {
-      void this.end('error', TOO_LONG);
+      void this.end('error', TURN_FAILED.tooLong);
       return;
     }
     const record = this.agentRecord(agentId, raw);
@@ -271,7 +300,11 @@ export class ActiveTurn implements RunningTurnHandle {
       async delegate(otherId, task) {
         turn.controller.signal.throwIfAborted();
         const other = workspaceAgents.find((a) => a.id === otherId);
-        if (!other || other.id === agentId) throw new Error(`cannot delegate to agent ${otherId}`);
+        if (!other || other.id === agentId) {
+          throw new ReplyFailure(TURN_FAILED.handover, {
+            cause: `agent ${agentId} cannot delegate to agent ${otherId}`,
+          });
+        }
         await turn.runAgent(
           other,
           {

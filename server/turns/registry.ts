@@ -21,6 +21,8 @@ const INTERRUPT = 'svc_interrupt';
 const REMOTE_END_MS = 10_000;
 /** The error of the turns this instance ends when the others stop taking it for alive (Db.liveness). */
 export const LOST_LIVENESS = 'the service lost its database connection during this reply';
+/** The error of the turns running when this instance stops. */
+export const STOPPED = 'the service stopped during this reply';
 
 /**
  * The turns running in this process, by conversation id (for interrupt and shutdown). A turn running on
@@ -115,7 +117,7 @@ export class TurnRegistry {
   async stopAll(): Promise<void> {
     this.stopping.abort();
     await this.stopListening?.();
-    await this.endAll('the service stopped during this reply');
+    await this.endAll(STOPPED);
   }
 
   private async endAll(error: string): Promise<void> {

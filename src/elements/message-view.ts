@@ -187,13 +187,23 @@ function renderAgent(message: ChatMessage, view: ViewContext): TemplateResult {
 function renderReplyFailed(message: ChatMessage, view: ViewContext): TemplateResult {
   // The service's sentence (every runtime words its failures for a visitor), by the agent that failed.
   const name = agentName(message.agentId, view, message.senderName);
-  return html`<span part="message-error" role="alert">${view.labels.replyFailedBy(name, message.error ?? view.labels.replyFailed)}
+  const reason = asSentence(message.error ?? view.labels.replyFailed);
+  return html`<span part="message-error" role="alert">${view.labels.replyFailedBy(name, reason)}
     ${
       view.failedReply === message.key
         ? html`<button part="retry-button" type="button" @click=${() => view.retryReply()}>${view.labels.retry}</button>`
         : nothing
     }
   </span>`;
+}
+
+/**
+ * A reason shown as a sentence: the service words some of its own in lowercase without a final period
+ * (`the service stopped during this reply`). The first letter is capitalised, and a period added after a final
+ * Latin letter or digit (a reason in Chinese or Arabic keeps its own punctuation).
+ */
+function asSentence(reason: string): string {
+  return reason.replace(/^./, (first) => first.toUpperCase()) + (/[a-z\d]$/i.test(reason) ? '.' : '');
 }
 
 /** A block of a reply other than its text: thinking (when shown), a tool call or an image. */

@@ -1,5 +1,6 @@
 import { expect, fixture, html, oneEvent } from '@open-wc/testing';
 import { visualDiff } from '@web/test-runner-visual-regression';
+import { ChatClient } from '../../src/client/chat.js';
 import '../../src/elements/svc-chat.js';
 import type { SvcChat } from '../../src/elements/svc-chat.js';
 import ar from '../../src/internal/labels/ar.js';
@@ -24,6 +25,25 @@ function watchErrors(el: SvcChat) {
     logged.push(args.join(' '));
   };
   return { events, logged, stop: () => (console.error = original) };
+}
+
+/** `body` with each of its lines passed through `rewrite` (a line is held until it ends). */
+function rewriteLines(body: ReadableStream<Uint8Array>, rewrite: (line: string) => string): ReadableStream<Uint8Array> {
+  const decoder = new TextDecoder();
+  const encoder = new TextEncoder();
+  let partial = '';
+  return body.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        const lines = (partial + decoder.decode(chunk, { stream: true })).split('\n');
+        partial = lines.pop()!;
+        for (const line of lines) controller.enqueue(encoder.encode(`${rewrite(line)}\n`));
+      },
+      flush(controller) {
+        if (partial) controller.enqueue(encoder.encode(rewrite(partial)));
+      },
+    }),
+  );
 }
 
 describe('what the visitor reads when something fails', () => {
@@ -61,6 +81,36 @@ describe('what the visitor reads when something fails', () => {
       }
     });
   }
+
+  it('shows the reason of a failed reply as a sentence: a capital and a final period, other scripts as they are', async () => {
+    const { url } = await service();
+    const { token } = await mintVisitorSession();
+    // The service ends some replies with a sentence of its own in lowercase (a stop or a restart during the
+    // reply): the stream carries `reason` in place of the demo's `/error` sentence.
+    const demoFailure = 'This reply failed on purpose, to show what a failed reply looks like.';
+    let reason = 'the service stopped during this reply';
+    const rewritten: typeof fetch = async (input, init) => {
+      const res = await fetch(input, init);
+      if (!new URL(String(input)).pathname.endsWith('/stream') || !res.body) return res;
+      const body = rewriteLines(res.body, (line) => line.replace(demoFailure, reason));
+      return new Response(body, { status: res.status, headers: res.headers });
+    };
+    const client = { chat: new ChatClient({ baseUrl: url, apiKey: token, fetch: rewritten }) };
+    const el = await fixture<SvcChat>(html`<div style="height: 600px"><svc-chat .client=${client}
+      agent-ids="agent_aria" lang="en"></svc-chat></div>`).then((d) => chatReady(d.querySelector('svc-chat')!));
+    const failed = async (n: number) => {
+      const done = oneEvent(el, 'svc-turn-complete');
+      await el.send('/error');
+      await done;
+      return until(() => parts(el, 'message-error')[n], 'the failed reply');
+    };
+    const first = await failed(0);
+    const said = en.chat.replyFailedBy('Aria', 'The service stopped during this reply.');
+    expect(shownText(first)).to.equal(`${said} ${en.chat.retry}`);
+    reason = '服务在回复时停止了';
+    const second = await failed(1);
+    expect(shownText(second)).to.equal(`${en.chat.replyFailedBy('Aria', reason)} ${en.chat.retry}`);
+  });
 
   it('says a token endpoint that fails once, in a plain sentence, and keeps the message for a retry', async () => {
     const { url } = await service();

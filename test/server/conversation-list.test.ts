@@ -102,6 +102,57 @@ describe('conversation list: list with a cursor, rename, delete; owner-only', ()
     assert.equal(again!.lastMessage!.role, 'agent', 'the answer of a card is not what the list previews');
   });
 
+  it('titles and previews conversations stored before migration 0004 when the list first shows them, and stores both', async () => {
+    const { token } = await sessionToken(server);
+    const ids: string[] = [];
+    for (const message of ['Old   question', 'Another old one']) {
+      const { sent } = await sendAndRead(server, token, {
+        message,
+        targetAgentIds: ['agent_echo'],
+        newConversation: true,
+      });
+      ids.push(sent.conversationId);
+    }
+    await sendAndRead(server, token, { message: 'and a second one', conversationId: ids[0] });
+    // As a conversation stored before migration 0004 is: neither a title nor a preview.
+    const stored = () =>
+      server.ctx.db.all<{ title: string | null; last_message: string | null }>(
+        'SELECT title, last_message FROM conversations WHERE id IN (?, ?) ORDER BY created_at',
+        ...ids,
+      );
+    for (const id of ids) {
+      await server.ctx.db.run('UPDATE conversations SET title = NULL, last_message = NULL WHERE id = ?', id);
+    }
+    assert.deepEqual(await stored(), [
+      { title: null, last_message: null },
+      { title: null, last_message: null },
+    ]);
+
+    const [first, second] = (await list(token)).body.conversations as ConversationSummary[];
+    assert.deepEqual(
+      [first!.id, first!.title, first!.lastMessage],
+      [ids[0], 'Old question', { role: 'agent', text: 'Echo: and a second one', agentName: 'Echo' }],
+    );
+    assert.deepEqual(
+      [second!.title, second!.lastMessage],
+      ['Another old one', { role: 'agent', text: 'Echo: Another old one', agentName: 'Echo' }],
+    );
+    // Stored as an append stores them: the next list reads them.
+    assert.deepEqual(
+      (await stored()).map((row) => [row.title, row.last_message && JSON.parse(row.last_message)]),
+      [
+        [first!.title, first!.lastMessage],
+        [second!.title, second!.lastMessage],
+      ],
+    );
+    assert.deepEqual((await list(token)).body.conversations, [first, second]);
+
+    // Renaming one that has no preview yet answers with its preview.
+    await server.ctx.db.run('UPDATE conversations SET last_message = NULL WHERE id = ?', ids[1]);
+    const renamed = await server.api(`/conversations/${ids[1]}`, { method: 'PATCH', token, json: { title: 'Mine' } });
+    assert.deepEqual([renamed.body.title, renamed.body.lastMessage], ['Mine', second!.lastMessage]);
+  });
+
   it('renames a conversation; whitespace only or over 200 characters is refused', async () => {
     const { token } = await sessionToken(server);
     const { sent } = await sendAndRead(server, token, {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { sseBound, TOO_LARGE_REPLY, UpstreamTooLarge } from '../../server/runtimes/model/upstream.js';
+import { MODEL_FAILED, sseBound, UpstreamTooLarge } from '../../server/runtimes/model/upstream.js';
 import {
   type AgentTurn,
   type ChatStreamRecord,
@@ -597,7 +597,7 @@ describe('model runtime: a hostile endpoint', () => {
     }
     const result = resultOf(await turn);
     assert.equal(result?.subtype, 'error');
-    assert.equal(result?.error, TOO_LARGE_REPLY);
+    assert.equal(result?.error, MODEL_FAILED.tooLarge);
     assert.equal(await requests()[0]!.closed, true, 'the request was given up');
     assert.ok(huge.sent! < 32 * 1024 * 1024, `the service read ${huge.sent} bytes of the line`);
     assert.ok(Math.max(...waits) < 2000, `another request waited ${Math.max(...waits).toFixed(0)} ms`);

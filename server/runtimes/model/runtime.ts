@@ -3,7 +3,15 @@ import { RESERVED_TOOL_NAMES } from '@svc/agent-sdk/protocol';
 import OpenAI from 'openai';
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import { randomId } from '../../store/ids.js';
-import type { Runtime, StoredFile, TextStream, TurnInput, TurnIO } from '../types.js';
+import {
+  NOT_SET_UP,
+  ReplyFailure,
+  type Runtime,
+  type StoredFile,
+  type TextStream,
+  type TurnInput,
+  type TurnIO,
+} from '../types.js';
 import { type CardCall, cardTools, PAYMENT_TOOL } from './cards.js';
 import { modelMessages, SUGGESTED } from './history.js';
 import { McpToolset } from './mcp.js';
@@ -15,12 +23,23 @@ import {
   type ModelOptions,
   modelOptionsSchema,
 } from './options.js';
-import { boundedFetch, ModelError, streamStep } from './upstream.js';
+import { boundedFetch, streamStep } from './upstream.js';
 
 /** Model requests in one turn at most (each round of tool calls is one more). */
 const MAX_STEPS = 8;
 /** How long a payment card stays payable. */
 const PAYMENT_EXPIRES_IN_SECONDS = 900;
+
+/** `90000` → `90 s`, `600000` → `10 minutes`. */
+const formatMs = (ms: number): string =>
+  ms % 60_000 === 0 ? `${ms / 60_000} minute${ms === 60_000 ? '' : 's'}` : `${ms / 1000} s`;
+
+/** What the visitor reads when a model turn fails other than by its requests (upstream.ts MODEL_FAILED). */
+export const MODEL_TURN_FAILED = {
+  timeLimit: (ms: number) => `The reply took longer than ${formatMs(ms)} and was stopped.`,
+  toolLoop: 'The model kept calling tools without answering, so the reply was stopped.',
+  notSetUp: NOT_SET_UP,
+} as const;
 
 /**
  * The `model` runtime: an OpenAI-compatible chat-completions endpoint (through the `openai` client, streamed)
@@ -45,10 +64,7 @@ export const modelRuntime: Runtime = {
     // A turn's time limit, beside its 4 MB: past it the reply stops with an error saying so.
     const limitMs = options.turn_timeout_ms ?? DEFAULT_TURN_TIMEOUT_MS;
     const limit = new AbortController();
-    const timer = setTimeout(
-      () => limit.abort(new ModelError(`The reply took longer than ${formatMs(limitMs)} and was stopped.`)),
-      limitMs,
-    );
+    const timer = setTimeout(() => limit.abort(new ReplyFailure(MODEL_TURN_FAILED.timeLimit(limitMs))), limitMs);
     const signal = AbortSignal.any([io.signal, limit.signal]);
     try {
       await runTurn(input, io, options, client, cards, signal, log);
@@ -61,10 +77,6 @@ export const modelRuntime: Runtime = {
     if (limit.signal.aborted && !io.signal.aborted) throw limit.signal.reason;
   },
 };
-
-/** `90000` → `90 s`, `600000` → `10 minutes`. */
-const formatMs = (ms: number): string =>
-  ms % 60_000 === 0 ? `${ms / 60_000} minute${ms === 60_000 ? '' : 's'}` : `${ms / 1000} s`;
 
 async function runTurn(
   input: TurnInput,
@@ -118,7 +130,7 @@ async function runTurn(
         if (done) return;
         io.status('thinking');
       }
-      throw new ModelError('The model kept calling tools without answering, so the reply was stopped.');
+      throw new ReplyFailure(MODEL_TURN_FAILED.toolLoop);
     } finally {
       await mcp.close();
     }
@@ -271,7 +283,8 @@ function connectorCard(server: { name: string; url: string; description?: string
 function optionsOf(input: TurnInput): ModelOptions {
   const parsed = modelOptionsSchema.safeParse(input.agent.options ? JSON.parse(input.agent.options) : {});
   if (!parsed.success || !parsed.data.model || !parsed.data.base_url) {
-    throw new ModelError(`${input.agent.name} has no model set up (a model and a base URL).`);
+    const cause = `agent ${input.agent.id} has no model set up: its options need a model and a base_url`;
+    throw new ReplyFailure(MODEL_TURN_FAILED.notSetUp, { cause });
   }
   return parsed.data;
 }

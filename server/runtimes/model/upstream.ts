@@ -3,12 +3,26 @@ import { retryAfterMs, retryDelay } from '@svc/agent-sdk/protocol';
 import type OpenAI from 'openai';
 import { APIConnectionError, APIError } from 'openai';
 import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
-import type { ModelFailure, ModelMeter } from '../types.js';
+import { type ModelFailure, type ModelMeter, ReplyFailure } from '../types.js';
 
-/** A failure the visitor reads as the turn's `result.error`: one plain sentence, no upstream detail. */
-export class ModelError extends Error {
-  override name = 'ModelError';
-}
+/**
+ * What the visitor reads when the model fails them (a ReplyFailure each): one plain sentence, no upstream
+ * detail; the log has the status and the endpoint's message.
+ */
+export const MODEL_FAILED = {
+  cut: 'The connection to the model broke off in the middle of the reply. Please try again.',
+  unreachable: 'The model could not be reached. Please try again later.',
+  credentials: 'The model refused this service’s credentials.',
+  /** A 404: the endpoint does not offer the agent's `model`. */
+  missing: 'The model this assistant uses is not available.',
+  busy: 'The model is busy. Please try again in a moment.',
+  busyFor: (ms: number) => `The model is busy. Please try again in ${seconds(ms)}.`,
+  trouble: 'The model is having trouble right now. Please try again in a moment.',
+  refused: 'The model could not answer this request.',
+  idle: (ms: number) => `The model sent nothing for ${seconds(ms)}, so the reply was stopped.`,
+  /** A reply past UPSTREAM_BOUNDS. */
+  tooLarge: 'The model sent more than this service accepts in one reply, so the reply was stopped.',
+} as const;
 
 /** A `retry-after` longer than this is not waited for: the turn ends at once and says when to try again. */
 export const MAX_RETRY_AFTER_MS = 30_000;
@@ -88,15 +102,15 @@ export async function streamStep(
       const tooLarge = tooLargeOf(err);
       if (tooLarge) {
         o.log(`model reply too large: ${tooLarge.message}; the reply was stopped`);
-        throw new ModelError(TOO_LARGE_REPLY);
+        throw new ReplyFailure(MODEL_FAILED.tooLarge);
       }
       if (idle.fired) {
         o.log(`model sent nothing for ${o.idleMs} ms; the reply was stopped`);
-        throw new ModelError(`The model sent nothing for ${seconds(o.idleMs)}, so the reply was stopped.`);
+        throw new ReplyFailure(MODEL_FAILED.idle(o.idleMs));
       }
       o.log(`model request failed (attempt ${attempt + 1}): ${failureOf(err)}`);
       const delay = text ? undefined : retryDelay(err, attempt, { ...UPSTREAM_RETRY, retries: o.retries });
-      if (delay === undefined) throw plainError(err, text !== '');
+      if (delay === undefined) throw new ReplyFailure(plainSentence(err, text !== ''));
       await sleep(delay, undefined, { signal: o.signal });
     } finally {
       idle.clear();
@@ -112,9 +126,6 @@ export async function streamStep(
  * whole reply at most `replyBytes` (a reply of the largest turn, LIMITS.turnBytes, in small deltas, with room).
  */
 export const UPSTREAM_BOUNDS = { eventBytes: 1024 * 1024, replyBytes: 128 * 1024 * 1024 } as const;
-
-/** What the visitor reads when a reply passed UPSTREAM_BOUNDS. */
-export const TOO_LARGE_REPLY = 'The model sent more than this service accepts in one reply, so the reply was stopped.';
 
 /** A model reply over UPSTREAM_BOUNDS: not decoded further, not retried. */
 export class UpstreamTooLarge extends Error {
@@ -224,28 +235,18 @@ const isNetworkError = (err: unknown) =>
   err instanceof TypeError && /terminated|socket|fetch failed/i.test(err.message);
 
 /** The sentence the visitor reads for a failure that is not retried (any more). */
-function plainError(err: unknown, streamed: boolean): ModelError {
-  if (streamed || err instanceof StreamCut || isNetworkError(err)) {
-    return new ModelError('The connection to the model broke off in the middle of the reply. Please try again.');
+function plainSentence(err: unknown, streamed: boolean): string {
+  if (streamed || err instanceof StreamCut || isNetworkError(err)) return MODEL_FAILED.cut;
+  if (err instanceof APIConnectionError) return MODEL_FAILED.unreachable;
+  if (!(err instanceof APIError) || err.status === undefined) return MODEL_FAILED.refused;
+  const status = err.status;
+  if (status === 401 || status === 403) return MODEL_FAILED.credentials;
+  if (status === 404) return MODEL_FAILED.missing;
+  if (status === 429) {
+    const after = retryAfterMs(err.headers);
+    return after !== undefined && after > MAX_RETRY_AFTER_MS ? MODEL_FAILED.busyFor(after) : MODEL_FAILED.busy;
   }
-  if (err instanceof APIConnectionError)
-    return new ModelError('The model could not be reached. Please try again later.');
-  if (err instanceof APIError && err.status !== undefined) {
-    const status = err.status;
-    if (status === 401 || status === 403) return new ModelError('The model refused this service’s credentials.');
-    if (status === 404) return new ModelError('The model endpoint does not offer the model this agent is set up with.');
-    if (status === 429) {
-      const after = retryAfterMs(err.headers);
-      return new ModelError(
-        after !== undefined && after > MAX_RETRY_AFTER_MS
-          ? `The model is busy. Please try again in ${seconds(after)}.`
-          : 'The model is busy. Please try again in a moment.',
-      );
-    }
-    if (status >= 500) return new ModelError('The model is having trouble right now. Please try again in a moment.');
-    return new ModelError('The model could not answer this request.');
-  }
-  return new ModelError('The model could not answer this request.');
+  return status >= 500 ? MODEL_FAILED.trouble : MODEL_FAILED.refused;
 }
 
 /** The UpstreamTooLarge behind a failure (the `openai` client may wrap what its body stream threw). */
