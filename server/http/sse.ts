@@ -55,25 +55,21 @@ export const sseFrame = (record: ChatStreamRecord) =>
 const SLICE_BYTES = 64 * 1024;
 
 /**
- * The frames larger than a slice that some stream is writing, by conversation and record: streams writing
- * the same record share one copy, which goes once none holds it.
+ * The frames larger than a slice, by record: streams writing the same record share one copy, which goes with
+ * the record once no stream is writing it (a stream holds the record while it writes, so the hub hands the
+ * same record, not a new read of it, to the streams that reach it meanwhile: live-hub.ts).
  */
-const largeFrames = new Map<string, WeakRef<Buffer>>();
-const forgetFrame = new FinalizationRegistry<string>((key) => {
-  if (!largeFrames.get(key)?.deref()) largeFrames.delete(key);
-});
+const largeFrames = new WeakMap<ChatStreamRecord, Buffer>();
 
 /** The frame of a record: a string, or a Buffer shared with the other streams when larger than a slice. */
-function frameOf(conversationId: string, record: ChatStreamRecord): string | Buffer {
-  const key = `${conversationId}/${record.id}`;
-  const shared = largeFrames.get(key)?.deref();
+function frameOf(record: ChatStreamRecord): string | Buffer {
+  const shared = largeFrames.get(record);
   if (shared) return shared;
   const frame = sseFrame(record);
   // A UTF-8 byte is at least a third of a UTF-16 unit: shorter frames fit in a slice.
   if (frame.length * 3 <= SLICE_BYTES || Buffer.byteLength(frame) <= SLICE_BYTES) return frame;
   const bytes = Buffer.from(frame);
-  largeFrames.set(key, new WeakRef(bytes));
-  forgetFrame.register(bytes, key);
+  largeFrames.set(record, bytes);
   return bytes;
 }
 
@@ -120,8 +116,8 @@ export async function sendRecordStream(
   // A reader whose socket took nothing from one heartbeat to the next has fallen behind: it is closed, and
   // resumes from its cursor when it reads again. A full socket gets no ping.
   let stalled = false;
-  /** A large frame partly written, and what ends the stream once it is whole (the `expired` event). */
-  let pending: { frame: Buffer; offset: number } | undefined;
+  /** A large frame partly written (its record held meanwhile), and what ends the stream once it is whole (the `expired` event). */
+  let pending: { record: ChatStreamRecord; frame: Buffer; offset: number } | undefined;
   let endAfterFrame: string | undefined;
   const end = (last?: string) => {
     if (pending) endAfterFrame = last ?? '';
@@ -171,11 +167,11 @@ export async function sendRecordStream(
   // a slice of the record being written wait in the service (docs/protocol.md "stream").
   const follower = ctx.records.follow(conversationId, after, {
     record: (record) => {
-      const frame = frameOf(conversationId, record);
+      const frame = frameOf(record);
       let more: boolean;
       if (typeof frame === 'string') more = res.write(frame);
       else {
-        pending = { frame, offset: 0 };
+        pending = { record, frame, offset: 0 };
         more = writePending();
       }
       if (!expired || record.raw.type !== 'result') return more;

@@ -24,8 +24,16 @@ export interface RecordPage {
   more: boolean;
 }
 
-/** Reads the committed records of a conversation after a cursor (a row id), oldest first, a page at a time. */
-export type ReadRecords = (conversationId: string, after: number, page: PageSize) => Promise<RecordPage>;
+/**
+ * Reads the committed records of a conversation after a cursor (a row id), oldest first, a page at a time;
+ * a record `held` gives is taken from there rather than read again.
+ */
+export type ReadRecords = (
+  conversationId: string,
+  after: number,
+  page: PageSize,
+  held: (rowId: number) => ChatStreamRecord | undefined,
+) => Promise<RecordPage>;
 
 export interface PageSize {
   records: number;
@@ -50,12 +58,24 @@ interface Reader {
 
 interface Conversation {
   readers: Set<Reader>;
+  /**
+   * The records read for its readers, by row id, while something holds them (a stream writing one): readers
+   * that reach a record at different moments share one read of it (a record may take 4 MB).
+   */
+  read: Map<number, WeakRef<ChatStreamRecord>>;
   /** A read is under way; `again` asks for one more once it is done. */
   reading: boolean;
   again: boolean;
 }
 
 const rowIdOf = (record: ChatStreamRecord) => Number(record.id.slice(1));
+
+/** Forgets a record read once nothing holds it. */
+const forgetRead = new FinalizationRegistry<{ read: Map<number, WeakRef<ChatStreamRecord>>; id: number }>(
+  ({ read, id }) => {
+    if (!read.get(id)?.deref()) read.delete(id);
+  },
+);
 
 /**
  * Hands each open stream of a conversation the records committed to it, each once and in order. A wake-up
@@ -77,7 +97,7 @@ export class LiveHub {
   subscribe(conversationId: string, after: number | Promise<number>, subscriber: Subscriber): Follower {
     let conversation = this.byConversation.get(conversationId);
     if (!conversation) {
-      conversation = { readers: new Set(), reading: false, again: false };
+      conversation = { readers: new Set(), read: new Map(), reading: false, again: false };
       this.byConversation.set(conversationId, conversation);
     }
     const reader: Reader = { subscriber, cursor: typeof after === 'number' ? after : undefined, full: false };
@@ -145,13 +165,17 @@ export class LiveHub {
       if (cursors.length === 0) return;
       let page: RecordPage;
       try {
-        page = await this.read(conversationId, Math.min(...cursors), PAGE);
+        page = await this.read(conversationId, Math.min(...cursors), PAGE, (id) => conversation.read.get(id)?.deref());
       } catch (err) {
         for (const reader of [...conversation.readers]) this.fail(conversationId, reader, err);
         return;
       }
       for (const record of page.records) {
         const id = rowIdOf(record);
+        if (!conversation.read.get(id)?.deref()) {
+          conversation.read.set(id, new WeakRef(record));
+          forgetRead.register(record, { read: conversation.read, id });
+        }
         for (const reader of [...conversation.readers]) {
           if (reader.cursor === undefined || reader.full || reader.cursor >= id) continue;
           reader.cursor = id;

@@ -30,7 +30,7 @@ export class RecordLog {
     private readonly written: (count: number) => void = () => {},
   ) {
     this.hub = new LiveHub(
-      (conversationId, after, page) => recordsAfter(db, conversationId, after, page),
+      (conversationId, after, page, held) => recordsAfter(db, conversationId, after, page, held),
       (err) => logError(`a record stream failed: ${errorText(err)}`),
     );
   }

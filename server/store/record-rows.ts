@@ -165,29 +165,47 @@ export async function conversationBytes(db: Db, conversationId: string): Promise
 /**
  * The records after the cursor `after` (a row id), oldest first: at most `page.records`, and only as many as
  * fit in `page.bytes` of JSON (the first always does), so a page holds little however large its records are;
- * `more` says whether records were left for the next page.
+ * `more` says whether records were left for the next page. A record `held` gives (one a reader is still
+ * writing) is taken from there, not read again: a record may take 4 MB, and each read of it leaves its row's
+ * text and its parsed copy behind.
  */
 export async function recordsAfter(
   db: Db,
   conversationId: string,
   after: number,
   page: { records: number; bytes: number },
+  held: (rowId: number) => ChatStreamRecord | undefined = () => undefined,
 ): Promise<{ records: ChatStreamRecord[]; more: boolean }> {
   // Sized from the index (conversation, id, bytes) over the page only: a record left out is never read.
-  const rows = await db.all<RecordRow & { fetched: number | string }>(
-    `SELECT records.*, chosen.fetched FROM (
-       SELECT id, fetched FROM (
-         SELECT id, bytes, SUM(bytes) OVER (ORDER BY id) AS upto, COUNT(*) OVER () AS fetched
-         FROM (SELECT id, bytes FROM records WHERE conversation_id = ? AND id > ? ORDER BY id LIMIT ?) page
-       ) sized WHERE upto - bytes < ?
-     ) chosen JOIN records ON records.id = chosen.id ORDER BY records.id`,
+  const chosen = await db.all<{ id: number; fetched: number | string }>(
+    `SELECT id, fetched FROM (
+       SELECT id, bytes, SUM(bytes) OVER (ORDER BY id) AS upto, COUNT(*) OVER () AS fetched
+       FROM (SELECT id, bytes FROM records WHERE conversation_id = ? AND id > ? ORDER BY id LIMIT ?) page
+     ) sized WHERE upto - bytes < ? ORDER BY id`,
     conversationId,
     after,
     page.records,
     page.bytes,
   );
-  const fetched = Number(rows[0]?.fetched ?? 0);
-  return { records: rows.map(toRecord), more: fetched === page.records || rows.length < fetched };
+  const fetched = Number(chosen[0]?.fetched ?? 0);
+  const heldRecords = new Map(
+    chosen.flatMap((row) => {
+      const record = held(row.id);
+      return record ? [[row.id, record] as const] : [];
+    }),
+  );
+  const missing = chosen.flatMap((row) => (heldRecords.has(row.id) ? [] : [row.id]));
+  const read =
+    missing.length === 0
+      ? []
+      : await db.all<RecordRow>(
+          `SELECT * FROM records WHERE id IN (${missing.map(() => '?').join(', ')}) ORDER BY id`,
+          ...missing,
+        );
+  const readRecords = new Map(read.map((row) => [row.id, toRecord(row)]));
+  // A row deleted between the two reads (its conversation was) is left out.
+  const records = chosen.flatMap((row) => heldRecords.get(row.id) ?? readRecords.get(row.id) ?? []);
+  return { records, more: fetched === page.records || chosen.length < fetched };
 }
 
 /** The oldest or the newest `limit` message records of a conversation (the visitor's and the agents'). */

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { connect, type Socket } from 'node:net';
 import type { ChatStreamRecord } from '../../src/protocol/types.js';
-import type { TestServer } from './server.js';
+import { readTurn, send, sessionToken } from './conversation.js';
+import { startTestServer, type TestServer } from './server.js';
 
 /** Cursor before every record: reading after it replays a conversation from its start. */
 export const FROM_START = 'e000000000000000';
@@ -228,4 +229,61 @@ export function watchBuffers(server: TestServer): BufferWatch {
     },
     stop: () => server.app.server.off('connection', onConnection),
   };
+}
+
+/**
+ * Runs `run` on a service of its own whose heartbeats are far apart (a stream full from one to the next would
+ * be closed; stream.test.ts covers that), with a visitor's session token; closes the service after.
+ */
+export async function withSlowReaderServer(run: (server: TestServer, token: string) => Promise<void>): Promise<void> {
+  const server = await startTestServer({ heartbeatMs: 10 * 60_000 });
+  try {
+    await run(server, (await sessionToken(server)).token);
+  } finally {
+    await server.close();
+  }
+}
+
+/** A new conversation of the visitor's after one turn, filled as `fillConversation` does: its id and the records added. */
+export async function filledConversation(
+  server: TestServer,
+  token: string,
+  recordBytes: number,
+  totalBytes: number,
+): Promise<{ conversationId: string; filled: ChatStreamRecord[] }> {
+  const sent = await send(server, token, { message: 'fill', targetAgentIds: ['agent_echo'], newConversation: true });
+  await readTurn(server, token, sent.conversationId, sent.userEventId!);
+  const filled = await fillConversation(server, sent.conversationId, recordBytes, totalBytes);
+  return { conversationId: sent.conversationId, filled };
+}
+
+/** What a check of stalled readers is given. */
+export interface StalledReaders {
+  readers: StalledReader[];
+  watch: BufferWatch;
+  /** How much the process's RSS has grown since just before the readers opened, in MB. */
+  rssGrowthMb(): number;
+}
+
+/**
+ * Opens a stalled reader of a conversation after each cursor of `starts`, the service's sockets watched, and
+ * runs `check`; then closes the readers and waits until the service has let them all go.
+ */
+export async function withStalledReaders(
+  server: TestServer,
+  conversationId: string,
+  token: string,
+  starts: string[],
+  check: (stalled: StalledReaders) => Promise<void>,
+): Promise<void> {
+  const watch = watchBuffers(server);
+  const rssBefore = process.memoryUsage().rss;
+  const readers = await Promise.all(starts.map((start) => openStalled(server, conversationId, token, start)));
+  try {
+    await check({ readers, watch, rssGrowthMb: () => (process.memoryUsage().rss - rssBefore) / 2 ** 20 });
+  } finally {
+    for (const reader of readers) reader.close();
+    watch.stop();
+  }
+  await server.readersGone(conversationId);
 }

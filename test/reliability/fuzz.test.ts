@@ -11,7 +11,7 @@ import { rawRequest } from '../helpers/raw-http.js';
 import { type Route, routesOf } from '../helpers/routes.js';
 import { FIXTURE, startTestServer, type TestServer } from '../helpers/server.js';
 import { startServiceProcess } from '../helpers/service-process.js';
-import { fillConversation, frameBytes, openStalled, watchBuffers } from '../helpers/slow-readers.js';
+import { filledConversation, frameBytes, withSlowReaderServer, withStalledReaders } from '../helpers/slow-readers.js';
 import { provision } from '../helpers/workspace.js';
 import { SEED, size } from './soak.js';
 
@@ -357,11 +357,8 @@ describe(`fuzz: hostile sizes (SVC_SEED=${SEED})`, () => {
     }
   });
 
-  it('non-reading streams at random cursors, on conversations of random record sizes: each holds at most the mark of its socket and a record, and reads on exactly', async () => {
-    // Heartbeats far apart: a stream full from one to the next would be closed (stream.test.ts covers that).
-    const server = await startTestServer({ heartbeatMs: 10 * 60_000 });
-    try {
-      const { token } = await sessionToken(server);
+  it('non-reading streams at random cursors, on conversations of random record sizes: each holds at most the mark of its socket and a record, and reads on exactly', () =>
+    withSlowReaderServer(async (server, token) => {
       const cases = fc.sample(
         fc.record({
           recordBytes: fc.integer({ min: 1024, max: 256 * 1024 }),
@@ -371,20 +368,12 @@ describe(`fuzz: hostile sizes (SVC_SEED=${SEED})`, () => {
         { seed: SEED, numRuns: size(3, 20) },
       );
       for (const { recordBytes, readers: count, cursors } of cases) {
-        const { sent } = await sendAndRead(server, token, {
-          message: 'fill',
-          targetAgentIds: ['agent_echo'],
-          newConversation: true,
-        });
-        const filled = await fillConversation(server, sent.conversationId, recordBytes, 6 * 1024 * 1024);
+        const { conversationId, filled } = await filledConversation(server, token, recordBytes, 6 * 1024 * 1024);
         const bound = Math.max(...filled.map(frameBytes));
-        const watch = watchBuffers(server);
         // Each reader is owed at least the last record (one after the last would wait for nothing to read).
         const starts = cursors.slice(0, count).map((n) => filled[n % (filled.length - 1)]!);
-        const readers = await Promise.all(
-          starts.map((start) => openStalled(server, sent.conversationId, token, start.id)),
-        );
-        try {
+        const cursorsOf = starts.map((start) => start.id);
+        await withStalledReaders(server, conversationId, token, cursorsOf, async ({ readers, watch }) => {
           // A reader near the end is owed less than the kernel's socket buffers take: it never fills, and is
           // waited for until the service has written it everything.
           const owed = starts.map((start) =>
@@ -410,16 +399,9 @@ describe(`fuzz: hostile sizes (SVC_SEED=${SEED})`, () => {
               `reader ${i} after ${starts[i]!.id}`,
             );
           }
-        } finally {
-          for (const reader of readers) reader.close();
-          watch.stop();
-        }
-        await server.readersGone(sent.conversationId);
+        });
       }
-    } finally {
-      await server.close();
-    }
-  });
+    }));
 
   it('the model bound passes every stream of small events, however chunked, and stops every event over it', () => {
     const event = fc.oneof(

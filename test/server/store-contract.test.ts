@@ -166,6 +166,16 @@ for (const engine of engines) {
       assert.deepEqual([small.records.map((r) => r.id), small.more], [[stored[2]!.id], true]);
       const rest = await recordsAfter(db, c.id, ids[1]!, { records: 200, bytes: 1e9 });
       assert.deepEqual([rest.records.map((r) => r.id), rest.more], [stored.slice(2).map((r) => r.id), false]);
+      // A record the caller holds is given back as it is (not read again), in its place among those read.
+      const held = stored[3]!;
+      const mixed = await recordsAfter(db, c.id, ids[1]!, { records: 200, bytes: 1e9 }, (id) =>
+        id === ids[3] ? held : undefined,
+      );
+      assert.deepEqual(
+        mixed.records.map((r) => r.id),
+        stored.slice(2).map((r) => r.id),
+      );
+      assert.equal(mixed.records[1], held);
       assert.ok((await conversationBytes(db, c.id)) > 0);
     });
 

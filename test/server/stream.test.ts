@@ -15,7 +15,16 @@ import {
   streamUrl,
 } from '../helpers/conversation.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { FROM_START, fillConversation, frameBytes, openStalled, watchBuffers } from '../helpers/slow-readers.js';
+import {
+  FROM_START,
+  fillConversation,
+  filledConversation,
+  frameBytes,
+  openStalled,
+  watchBuffers,
+  withSlowReaderServer,
+  withStalledReaders,
+} from '../helpers/slow-readers.js';
 import { openSse } from '../helpers/sse.js';
 
 // One service for the file (closing one that served streams takes seconds); heartbeats every 50 ms.
@@ -404,24 +413,18 @@ describe('live readers', () => {
 });
 
 describe('slow readers', () => {
-  it(`${DEFAULT_QUOTAS.streamsPerUser} streams that read nothing on a full conversation: the service buffers a record each, and answers others meanwhile`, async () => {
+  /** A cursor for each stream a visitor may hold: all of them replay the conversation from its start. */
+  const everyStream = () => Array<string>(DEFAULT_QUOTAS.streamsPerUser).fill(FROM_START);
+
+  it(`${DEFAULT_QUOTAS.streamsPerUser} streams that read nothing on a full conversation: the service buffers a record each, and answers others meanwhile`, () =>
     // A service of its own, with heartbeats far apart: these readers are not closed while the test looks at them.
-    const slow = await startTestServer({ heartbeatMs: 10 * 60_000 });
-    try {
-      const { token } = await sessionToken(slow);
-      const sent = await send(slow, token, { message: 'fill', targetAgentIds: ['agent_echo'], newConversation: true });
-      await readTurn(slow, token, sent.conversationId, sent.userEventId!);
+    withSlowReaderServer(async (slow, token) => {
       // The largest conversation a visitor can hold (16 MB), in records as large as a visitor's messages.
-      const filled = await fillConversation(slow, sent.conversationId, 64 * 1024, LIMITS.conversationBytes);
+      const { conversationId, filled } = await filledConversation(slow, token, 64 * 1024, LIMITS.conversationBytes);
       const other = await send(slow, token, { message: 'hi', targetAgentIds: ['agent_echo'], newConversation: true });
       await readTurn(slow, token, other.conversationId, other.userEventId!);
       const largestFrame = Math.max(...filled.map(frameBytes));
-      const watch = watchBuffers(slow);
-      const rssBefore = process.memoryUsage().rss;
-      const readers = await Promise.all(
-        Array.from({ length: DEFAULT_QUOTAS.streamsPerUser }, () => openStalled(slow, sent.conversationId, token)),
-      );
-      try {
+      await withStalledReaders(slow, conversationId, token, everyStream(), async ({ readers, watch, rssGrowthMb }) => {
         // A stream may hold its socket's high-water mark and the frame written when it was reached.
         const bound = watch.highWaterMark() + largestFrame;
         await watch.until(() => readers.every((r) => watch.full(r.port)), bound);
@@ -431,7 +434,7 @@ describe('slow readers', () => {
         const history = await slow.api(`/conversations/${other.conversationId}/history`, { token });
         assert.equal(history.status, 200);
         const answeredMs = performance.now() - started;
-        const rss = (process.memoryUsage().rss - rssBefore) / 2 ** 20;
+        const rss = rssGrowthMb();
         console.log(
           `# ${readers.length} stalled streams of a ${LIMITS.conversationBytes / 2 ** 20} MB conversation: ` +
             `at most ${most} bytes buffered each (bound ${bound}); RSS ${rss >= 0 ? '+' : ''}${rss.toFixed(1)} MB; ` +
@@ -447,59 +450,39 @@ describe('slow readers', () => {
           filled.map((r) => r.id),
         );
         assert.ok(Math.max(...readers.map((r) => watch.most(r.port))) <= bound);
-      } finally {
-        for (const reader of readers) reader.close();
-        watch.stop();
-      }
-      await slow.readersGone(sent.conversationId);
-    } finally {
-      await slow.close();
-    }
-  });
+      });
+    }));
 
-  it(`${DEFAULT_QUOTAS.streamsPerUser} streams that read nothing on a conversation of whole-turn records (4 MB each): each holds a slice of a record, not the record`, async () => {
-    const slow = await startTestServer({ heartbeatMs: 10 * 60_000 });
-    try {
-      const { token } = await sessionToken(slow);
-      const sent = await send(slow, token, { message: 'fill', targetAgentIds: ['agent_echo'], newConversation: true });
-      await readTurn(slow, token, sent.conversationId, sent.userEventId!);
+  it(`${DEFAULT_QUOTAS.streamsPerUser} streams that read nothing on a conversation of whole-turn records (4 MB each): each holds a slice of a record, not the record, and the service one read of it`, () =>
+    withSlowReaderServer(async (slow, token) => {
       // As large as a model's reply may store in one record (a turn's records take 4 MB at most), and as many
       // as the conversation holds.
       const recordBytes = LIMITS.turnBytes - 1024;
       const count = LIMITS.conversationBytes / LIMITS.turnBytes;
-      const filled = await fillConversation(slow, sent.conversationId, recordBytes, count * recordBytes);
-      const watch = watchBuffers(slow);
-      const rssBefore = process.memoryUsage().rss;
-      const readers = await Promise.all(
-        Array.from({ length: DEFAULT_QUOTAS.streamsPerUser }, () => openStalled(slow, sent.conversationId, token)),
-      );
-      try {
+      const { conversationId, filled } = await filledConversation(slow, token, recordBytes, count * recordBytes);
+      await withStalledReaders(slow, conversationId, token, everyStream(), async ({ readers, watch, rssGrowthMb }) => {
         // A record larger than a slice (64 KB) is written a slice at a time: a stream holds its socket's
         // high-water mark and one slice, not a 4 MB record (32 of them held 128 MB and more).
         const bound = watch.highWaterMark() + 64 * 1024;
         await watch.until(() => readers.every((r) => watch.full(r.port)), bound);
         const most = Math.max(...readers.map((r) => watch.most(r.port)));
-        const rss = (process.memoryUsage().rss - rssBefore) / 2 ** 20;
+        const rss = rssGrowthMb();
         console.log(
           `# ${readers.length} stalled streams of ${filled.length} records of ${(recordBytes / 2 ** 20).toFixed(2)} MB: ` +
             `at most ${most} bytes buffered each (bound ${bound}); RSS ${rss >= 0 ? '+' : ''}${rss.toFixed(1)} MB`,
         );
         assert.ok(most <= bound, `a stream buffered ${most} bytes, more than ${bound}`);
+        // Streams that reach a record at different moments share one read of it (each read of a 4 MB record
+        // left 8 to 16 MB behind: RSS +193 MB at worst before).
+        assert.ok(rss <= 64, `RSS grew by ${rss.toFixed(1)} MB`);
         // A reader that reads again gets every record whole, in order.
         const ids = await readers[0]!.readUntil(filled.at(-1)!.id);
         assert.deepEqual(
           ids.slice(-filled.length),
           filled.map((r) => r.id),
         );
-      } finally {
-        for (const reader of readers) reader.close();
-        watch.stop();
-      }
-      await slow.readersGone(sent.conversationId);
-    } finally {
-      await slow.close();
-    }
-  });
+      });
+    }));
 
   it('closes a stream whose socket takes nothing from one heartbeat to the next (its reader resumes from its cursor)', async () => {
     const { token } = await sessionToken(server);
