@@ -18,6 +18,9 @@ import { Emitter } from './emitter.js';
 import { MessageLog, TURN_FAILED } from './message-log.js';
 import { afterTask } from './schedule.js';
 
+/** Records of a history page applied per task: about 10 ms on a slow phone. */
+const HISTORY_SLICE = 500;
+
 const NO_SUGGESTIONS: readonly string[] = Object.freeze([]);
 
 /** What a message carries besides its text. */
@@ -571,10 +574,16 @@ export class ChatStore {
       });
       if (signal.aborted) return;
       this.#hasMore = page.hasMore;
-      this.#ingest(
-        [...page.entries].sort((a, b) => compareRecordIds(a.id, b.id)),
-        false,
-      );
+      const records = [...page.entries].sort((a, b) => compareRecordIds(a.id, b.id));
+      // A long page in slices, a task each, newest first (the log is order-independent): the end of the
+      // conversation shows at once and no task blocks the page for the whole history.
+      for (let end = records.length; end > 0; end -= HISTORY_SLICE) {
+        if (end < records.length) {
+          await new Promise<void>((next) => afterTask(next));
+          if (signal.aborted) return;
+        }
+        this.#ingest(records.slice(Math.max(0, end - HISTORY_SLICE), end), false);
+      }
       if (before === undefined) {
         this.#loadingLatest = false;
         // An open turn is replayed from its start: history leaves out the deltas streamed so far.

@@ -116,15 +116,19 @@ const NO_STATUS: Readonly<Record<string, AgentStatus>> = Object.freeze({});
 export class MessageLog {
   readonly #order: Entry[] = [];
   #sorted = true;
-  /** In insertion order: an unsent message keeps its local id until stored, so `#matchLocal` meets the oldest first. */
   readonly #byId = new Map<string, Entry>();
+  /** The unsent messages, oldest first (`#matchLocal` adopts the oldest); apart, so a history page does not scan every message per user record. */
+  readonly #locals = new Set<Entry>();
   readonly #applied = new Set<string>();
   #firstId?: string;
   #lastId?: string;
   /** Agent messages of each turn, for turn failures and the text of a finished turn. */
   readonly #turns = new Map<string, Entry[]>();
-  /** The turn of records that carry no `turnId`: the one the latest user record opened. */
-  #currentTurn = '';
+  /**
+   * The user records by id, each with its turn: a record without `turnId` belongs to the latest one before
+   * it, whichever order the records were applied in (a long history page goes newest slice first).
+   */
+  readonly #userTurns: { at: string; turn: string }[] = [];
   readonly #cardEntries = new Set<Entry>();
   readonly #answers: CardAnswer[] = [];
   readonly #gates = new Map<string, Entry>();
@@ -269,6 +273,7 @@ export class MessageLog {
       senderAvatar: message.senderAvatar,
       timestamp: new Date().toISOString(),
     });
+    this.#locals.add(entry);
     this.#insert(entry);
     return id;
   }
@@ -286,6 +291,7 @@ export class MessageLog {
     }
     this.#markApplied(recordId);
     this.#byId.delete(localId);
+    this.#locals.delete(entry);
     Object.assign(entry, { id: recordId, at: recordId, n: 0, local: false, status: 'sent' });
     this.#byId.set(recordId, entry);
     this.#sorted = false;
@@ -319,7 +325,8 @@ export class MessageLog {
   }
 
   #applyUser(record: ChatStreamRecord, raw: UserRawEvent, localId: string | undefined): void {
-    this.#currentTurn = record.turnId ?? record.id;
+    const at = this.#userTurnIndex(record.id);
+    this.#userTurns.splice(at, 0, { at: record.id, turn: record.turnId ?? record.id });
     if (raw.replaces && !this.#replaced.has(raw.replaces)) {
       // Regenerated or edited: the turn it replaces is left out, whether it was applied before or comes later.
       this.#replaced.add(raw.replaces);
@@ -504,7 +511,19 @@ export class MessageLog {
   }
 
   #turnOf(record: ChatStreamRecord): string {
-    return record.turnId ?? this.#currentTurn;
+    return record.turnId ?? this.#userTurns[this.#userTurnIndex(record.id) - 1]?.turn ?? '';
+  }
+
+  /** How many user records come before record `id` (a binary search: history arrives in thousands). */
+  #userTurnIndex(id: string): number {
+    let low = 0;
+    let high = this.#userTurns.length;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if (compareRecordIds(this.#userTurns[middle]!.at, id) < 0) low = middle + 1;
+      else high = middle;
+    }
+    return low;
   }
 
   #markApplied(recordId: string): void {
@@ -525,6 +544,7 @@ export class MessageLog {
   #remove(entry: Entry): void {
     this.#order.splice(this.#order.indexOf(entry), 1);
     this.#byId.delete(entry.id);
+    this.#locals.delete(entry);
     this.#list = undefined;
   }
 
@@ -553,8 +573,8 @@ export class MessageLog {
 
   #matchLocal(text: string, parts: MessagePart[] | undefined): Entry | undefined {
     const key = JSON.stringify(parts ?? []);
-    for (const entry of this.#byId.values()) {
-      if (entry.local && textOf(entry) === text && JSON.stringify(entry.parts) === key) return entry;
+    for (const entry of this.#locals) {
+      if (textOf(entry) === text && JSON.stringify(entry.parts) === key) return entry;
     }
     return undefined;
   }

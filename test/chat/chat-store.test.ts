@@ -524,6 +524,30 @@ describe('ChatStore: history and conversations', () => {
     assert.equal(api.historyCalls.length, 2, 'nothing more to load');
   });
 
+  it('shows the newest messages of a long history page before the oldest are applied, and ends with all in order', async () => {
+    const { api, store } = setup();
+    const turns = 1000;
+    api.historyPages.push({
+      entries: Array.from({ length: turns }, (_, i) => [
+        user(3 * i + 1, `question ${i + 1}`),
+        assistant(3 * i + 2, `m_${i + 1}`, `answer ${i + 1}`),
+        result(3 * i + 3, 'success'),
+      ]).flat(),
+      hasMore: false,
+    });
+    const shown: { count: number; last?: string }[] = [];
+    store.subscribe(() => shown.push({ count: store.messages.length, last: store.messages.at(-1)?.text }));
+    await store.load(CONVERSATION);
+    const first = shown.find((seen) => seen.count > 0);
+    assert.equal(first?.last, `answer ${turns}`);
+    assert.ok(first.count < 2 * turns, `the first paint waited for all ${first.count} messages`);
+    const expected = Array.from({ length: turns }, (_, i) => [`question ${i + 1}`, `answer ${i + 1}`]).flat();
+    assert.deepEqual(
+      store.messages.map((message) => message.text),
+      expected,
+    );
+  });
+
   it('marks cards answered from history', async () => {
     const { api, store } = setup();
     api.historyPages.push({

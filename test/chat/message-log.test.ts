@@ -254,6 +254,27 @@ describe('MessageLog: the end of a turn', () => {
     assert.equal(silent.messages[1]?.error, 'no credits left');
   });
 
+  it('puts a failure without `turnId` on its own turn’s reply, whichever order the records came in', () => {
+    // A long history page is applied newest slice first: the older turn's records come after the newer turn's.
+    const records = [
+      user(1, 'first'),
+      user(4, 'second'),
+      assistant(5, 'm_2', 'Second answer.'),
+      assistant(2, 'm_1', 'First answer.'),
+      result(3, 'error', { error: 'the model is overloaded' }),
+    ];
+    const log = logOf(...records.map(({ turnId: _, ...record }) => record));
+    assert.deepEqual(
+      log.messages.map((message) => [message.text, message.error]),
+      [
+        ['first', undefined],
+        ['First answer.', 'the model is overloaded'],
+        ['second', undefined],
+        ['Second answer.', undefined],
+      ],
+    );
+  });
+
   it('flags the reply of an interrupted turn', () => {
     const log = logOf(
       user(1, '/slow 5'),
