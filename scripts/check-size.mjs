@@ -31,12 +31,14 @@ import { gzipSync } from 'node:zlib';
  * reply's reason shown as a sentence, capitalised with its final period (issue 29: panel 47,662 B, complete widget
  * 82,490 B); and by 191 B for the cards' parts reachable from the page as `card-…`, 44 px touch targets with
  * 16 px fields on phones and the avatars' edge (issues 29, 30): panel 47,853 B, complete widget 82,681 B; and by
- * 141 B for a long history page applied in slices, newest first (issue 27): panel 47,994 B, complete widget 82,822 B.
+ * 141 B for a long history page applied in slices, newest first (issue 27): panel 47,994 B, complete widget 82,822 B;
+ * and by 10 B for a reply failed without a sentence said in the chat's language (issue 29): panel 48,004 B, complete
+ * widget 82,832 B.
  */
 const BUDGETS = {
   'dist/svc-chat.js': 220,
   'dist/svc-chat.esm.js': 6_675,
-  'dist/svc-chat-panel.js': 47_995,
+  'dist/svc-chat-panel.js': 48_005,
   'dist/svc-chat-markdown.js': 27_940,
   // The code highlighter, loaded when a reply first has a code block (issue 30: at most 12 KB).
   'dist/svc-chat-highlight.js': 12_000,
@@ -53,7 +55,7 @@ const FIRST_LOAD = {
 };
 const FIRST_LOAD_TARGET = 8_000;
 const COMPLETE_TARGET = 70_000;
-const COMPLETE_BUDGET = 82_825;
+const COMPLETE_BUDGET = 82_835;
 
 const kb = (n) => `${(n / 1000).toFixed(2)} KB`;
 const gzip = (file) => gzipSync(readFileSync(file), { level: 9 }).length;

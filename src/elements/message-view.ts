@@ -1,6 +1,7 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import type { ChatMessage } from '../chat/chat-message.js';
 import type { ReplyFeedback } from '../chat/chat-store.js';
+import { TURN_FAILED } from '../chat/message-log.js';
 import { CARD_EXPORTS } from '../internal/card-parts.js';
 import {
   copyIcon,
@@ -187,7 +188,8 @@ function renderAgent(message: ChatMessage, view: ViewContext): TemplateResult {
 function renderReplyFailed(message: ChatMessage, view: ViewContext): TemplateResult {
   // The service's sentence (every runtime words its failures for a visitor), by the agent that failed.
   const name = agentName(message.agentId, view, message.senderName);
-  const reason = asSentence(message.error ?? view.labels.replyFailed);
+  // No sentence from the service (the log's stand-in, in English): the chat's own, in its language.
+  const reason = message.error && message.error !== TURN_FAILED ? asSentence(message.error) : view.labels.replyFailed;
   return html`<span part="message-error" role="alert">${view.labels.replyFailedBy(name, reason)}
     ${
       view.failedReply === message.key

@@ -82,7 +82,7 @@ describe('what the visitor reads when something fails', () => {
     });
   }
 
-  it('shows the reason of a failed reply as a sentence: a capital and a final period, other scripts as they are', async () => {
+  it('shows the reason of a failed reply as a sentence: a capital and a final period, other scripts as they are, none in the chat’s words', async () => {
     const { url } = await service();
     const { token } = await mintVisitorSession();
     // The service ends some replies with a sentence of its own in lowercase (a stop or a restart during the
@@ -110,6 +110,10 @@ describe('what the visitor reads when something fails', () => {
     reason = '服务在回复时停止了';
     const second = await failed(1);
     expect(shownText(second)).to.equal(`${en.chat.replyFailedBy('Aria', reason)} ${en.chat.retry}`);
+    // No sentence at all: the chat's own, in its language.
+    reason = '';
+    const third = await failed(2);
+    expect(shownText(third)).to.equal(`${en.chat.replyFailedBy('Aria', en.chat.replyFailed)} ${en.chat.retry}`);
   });
 
   it('says a token endpoint that fails once, in a plain sentence, and keeps the message for a retry', async () => {
