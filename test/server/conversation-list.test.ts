@@ -13,6 +13,19 @@ describe('conversation list: list with a cursor, rename, delete; owner-only', ()
   after(() => server.close());
 
   const list = (token: string, query = '') => server.api(`/conversations${query}`, { token });
+  /** A new conversation with the echo agent for each message, in order, each read to its reply: their ids. */
+  const startConversations = async (token: string, messages: string[]) => {
+    const ids: string[] = [];
+    for (const message of messages) {
+      const { sent } = await sendAndRead(server, token, {
+        message,
+        targetAgentIds: ['agent_echo'],
+        newConversation: true,
+      });
+      ids.push(sent.conversationId);
+    }
+    return ids;
+  };
 
   /** Every conversation of the list, a page of `limit` at a time. */
   async function all(token: string, limit: number): Promise<{ pages: number; items: ConversationSummary[] }> {
@@ -31,15 +44,7 @@ describe('conversation list: list with a cursor, rename, delete; owner-only', ()
 
   it('lists the caller’s conversations newest first, titled by the first message, with the last message', async () => {
     const { token } = await sessionToken(server);
-    const ids: string[] = [];
-    for (const message of ['First question\n  about   trains', 'Second', 'Third']) {
-      const { sent } = await sendAndRead(server, token, {
-        message,
-        targetAgentIds: ['agent_echo'],
-        newConversation: true,
-      });
-      ids.push(sent.conversationId);
-    }
+    const ids = await startConversations(token, ['First question\n  about   trains', 'Second', 'Third']);
     // The first conversation gains a message: it moves to the top, its title stays its first message.
     await sendAndRead(server, token, { message: 'and buses', conversationId: ids[0] });
 
@@ -104,15 +109,7 @@ describe('conversation list: list with a cursor, rename, delete; owner-only', ()
 
   it('titles and previews conversations stored before migration 0004 when the list first shows them, and stores both', async () => {
     const { token } = await sessionToken(server);
-    const ids: string[] = [];
-    for (const message of ['Old   question', 'Another old one']) {
-      const { sent } = await sendAndRead(server, token, {
-        message,
-        targetAgentIds: ['agent_echo'],
-        newConversation: true,
-      });
-      ids.push(sent.conversationId);
-    }
+    const ids = await startConversations(token, ['Old   question', 'Another old one']);
     await sendAndRead(server, token, { message: 'and a second one', conversationId: ids[0] });
     // As a conversation stored before migration 0004 is: neither a title nor a preview.
     const stored = () =>
