@@ -66,13 +66,9 @@ describe('conversation list: list with a cursor, rename, delete; owner-only', ()
 
   it('pages with a cursor: every conversation once, in order', async () => {
     const { token } = await sessionToken(server);
-    const ids: string[] = [];
-    for (let i = 0; i < 7; i++) {
-      ids.push(
-        (await send(server, token, { message: `n${i}`, targetAgentIds: ['agent_echo'], newConversation: true }))
-          .conversationId,
-      );
-    }
+    // Each read to its reply before the next starts: the newest activity is the order expected (on PostgreSQL a
+    // reply still running could land after the next conversation's message).
+    const ids = await startConversations(token, ['n0', 'n1', 'n2', 'n3', 'n4', 'n5', 'n6']);
     const { pages, items } = await all(token, 3);
     assert.equal(pages, 3);
     assert.deepEqual(
