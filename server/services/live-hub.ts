@@ -26,13 +26,13 @@ export interface RecordPage {
 
 /**
  * Reads the committed records of a conversation after a cursor (a row id), oldest first, a page at a time;
- * a record `held` gives is taken from there rather than read again.
+ * a record `held` gives is taken from there rather than read again (no `held`: nothing after the cursor is).
  */
 export type ReadRecords = (
   conversationId: string,
   after: number,
   page: PageSize,
-  held: (rowId: number) => ChatStreamRecord | undefined,
+  held?: (rowId: number) => ChatStreamRecord | undefined,
 ) => Promise<RecordPage>;
 
 export interface PageSize {
@@ -165,7 +165,13 @@ export class LiveHub {
       if (cursors.length === 0) return;
       let page: RecordPage;
       try {
-        page = await this.read(conversationId, Math.min(...cursors), PAGE, (id) => conversation.read.get(id)?.deref());
+        const after = Math.min(...cursors);
+        // Records after the cursor are held only when a reader ahead read them: the common case (readers
+        // together at the end) then reads its page in one query.
+        const held = [...conversation.read.keys()].some((id) => id > after)
+          ? (id: number) => conversation.read.get(id)?.deref()
+          : undefined;
+        page = await this.read(conversationId, after, PAGE, held);
       } catch (err) {
         for (const reader of [...conversation.readers]) this.fail(conversationId, reader, err);
         return;

@@ -163,31 +163,40 @@ export async function conversationBytes(db: Db, conversationId: string): Promise
 // ---------------------------------------------------------------- the stream
 
 /**
+ * The rows of the next page after the cursor `after`, sized from the index (conversation, id, bytes) over the
+ * page only, so a record left out is never read; `fetched` is how many the page held before sizing.
+ */
+const PAGE_ROWS = `SELECT id, fetched FROM (
+    SELECT id, bytes, SUM(bytes) OVER (ORDER BY id) AS upto, COUNT(*) OVER () AS fetched
+    FROM (SELECT id, bytes FROM records WHERE conversation_id = ? AND id > ? ORDER BY id LIMIT ?) page
+  ) sized WHERE upto - bytes < ?`;
+
+/**
  * The records after the cursor `after` (a row id), oldest first: at most `page.records`, and only as many as
  * fit in `page.bytes` of JSON (the first always does), so a page holds little however large its records are;
- * `more` says whether records were left for the next page. A record `held` gives (one a reader is still
- * writing) is taken from there, not read again: a record may take 4 MB, and each read of it leaves its row's
- * text and its parsed copy behind.
+ * `more` says whether records were left for the next page. With `held`, a record it gives (one a reader is still
+ * writing) is taken from there, not read again: a record may take 4 MB, and each read of it leaves its row's text
+ * and its parsed copy behind; that costs a second query, so without `held` the page is read in one.
  */
 export async function recordsAfter(
   db: Db,
   conversationId: string,
   after: number,
   page: { records: number; bytes: number },
-  held: (rowId: number) => ChatStreamRecord | undefined = () => undefined,
+  held?: (rowId: number) => ChatStreamRecord | undefined,
 ): Promise<{ records: ChatStreamRecord[]; more: boolean }> {
-  // Sized from the index (conversation, id, bytes) over the page only: a record left out is never read.
-  const chosen = await db.all<{ id: number; fetched: number | string }>(
-    `SELECT id, fetched FROM (
-       SELECT id, bytes, SUM(bytes) OVER (ORDER BY id) AS upto, COUNT(*) OVER () AS fetched
-       FROM (SELECT id, bytes FROM records WHERE conversation_id = ? AND id > ? ORDER BY id LIMIT ?) page
-     ) sized WHERE upto - bytes < ? ORDER BY id`,
-    conversationId,
-    after,
-    page.records,
-    page.bytes,
-  );
-  const fetched = Number(chosen[0]?.fetched ?? 0);
+  const params = [conversationId, after, page.records, page.bytes];
+  const more = (fetched: number | string | undefined, kept: number) =>
+    Number(fetched ?? 0) === page.records || kept < Number(fetched ?? 0);
+  if (!held) {
+    const rows = await db.all<RecordRow & { fetched: number | string }>(
+      `SELECT records.*, chosen.fetched FROM (${PAGE_ROWS}) chosen JOIN records ON records.id = chosen.id
+       ORDER BY records.id`,
+      ...params,
+    );
+    return { records: rows.map(toRecord), more: more(rows[0]?.fetched, rows.length) };
+  }
+  const chosen = await db.all<{ id: number; fetched: number | string }>(`${PAGE_ROWS} ORDER BY id`, ...params);
   const heldRecords = new Map(
     chosen.flatMap((row) => {
       const record = held(row.id);
@@ -205,7 +214,7 @@ export async function recordsAfter(
   const readRecords = new Map(read.map((row) => [row.id, toRecord(row)]));
   // A row deleted between the two reads (its conversation was) is left out.
   const records = chosen.flatMap((row) => heldRecords.get(row.id) ?? readRecords.get(row.id) ?? []);
-  return { records, more: fetched === page.records || chosen.length < fetched };
+  return { records, more: more(chosen[0]?.fetched, chosen.length) };
 }
 
 /** The oldest or the newest `limit` message records of a conversation (the visitor's and the agents'). */

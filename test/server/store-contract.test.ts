@@ -176,6 +176,9 @@ for (const engine of engines) {
         stored.slice(2).map((r) => r.id),
       );
       assert.equal(mixed.records[1], held);
+      // Read in two steps (with `held`) or in one (without), a page is cut in the same place.
+      const cut = await recordsAfter(db, c.id, ids[1]!, { records: 200, bytes: 1 }, () => undefined);
+      assert.deepEqual([cut.records.map((r) => r.id), cut.more], [[stored[2]!.id], true]);
       assert.ok((await conversationBytes(db, c.id)) > 0);
     });
 
