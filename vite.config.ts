@@ -2,14 +2,19 @@ import { defineConfig } from 'vite';
 import { minifyLitTemplates } from './build/minify-lit-css.js';
 import { terserAfterMinify } from './build/terser-after-minify.js';
 
-/** Left to the user's bundler: the package's dependencies and React (an optional peer dependency). */
+/**
+ * Left to the user's bundler: the package's dependencies, and the React entry's optional peers, React and
+ * `@lit/react` (a peer rather than bundled: the entry's types are `@lit/react`'s `ReactWebComponent`, which a
+ * bundled copy would leave pointing at a package the user may not have, every prop silently `any`).
+ * The code highlighter is not here: it is built into the library as the modules only `markdown/highlight.js`
+ * imports, loaded when a code block first settles, so a site's bundler makes it a lazy chunk of its own.
+ */
 const LIBRARY_EXTERNALS = [
   /^lit($|\/)/,
   /^@lit\//,
   'marked',
   'dompurify',
   'eventsource-parser',
-  /^@speed-highlight\//,
   /^react($|\/)/,
   /^react-dom($|\/)/,
 ];
@@ -95,7 +100,9 @@ export default defineConfig(({ mode }) => {
           // `sideEffects` can name exactly the modules that register elements and a user's bundler keeps them.
           preserveModules: true,
           preserveModulesRoot: 'src',
-          entryFileNames: '[name].js',
+          // The highlighter's modules under `vendor/` (their own path would be `node_modules/…`, a folder name
+          // package tools and bundlers treat as installed packages rather than this package's files).
+          entryFileNames: ({ name }) => `${name.replace(/^node_modules\//, 'vendor/')}.js`,
         },
       },
     },

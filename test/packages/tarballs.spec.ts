@@ -35,6 +35,10 @@ const SERVER_PACKAGES = ['fastify', 'pg', 'openai', '@modelcontextprotocol/sdk',
 /** The SDK's entries, each of which imports in plain Node (a server rendering the page). */
 const ENTRIES = ['@svc/agent-sdk', '@svc/agent-sdk/protocol', '@svc/agent-sdk/elements', '@svc/agent-sdk/react'];
 const NEXT_VERSION = '16.4.6';
+/** The SDK's runtime dependencies, as design.md names them (Packaging). */
+const DEPENDENCIES = ['@lit/context', 'dompurify', 'eventsource-parser', 'lit', 'marked'];
+/** The React entry's peers, which a React site installs beside the SDK (docs/frameworks/react.md). */
+const REACT_PEERS = ['react', 'react-dom', '@lit/react'];
 
 let packs: Awaited<ReturnType<typeof packBoth>>;
 let sdkUser: string;
@@ -96,11 +100,28 @@ test('the SDK installs like its peers: a few browser packages, no server, no nat
   await npmInstall(strict, [packs.sdk], ['--engine-strict']);
 });
 
+test('the SDK depends on its five runtime packages; the code highlighter is built in', async () => {
+  const installed = join(sdkUser, 'node_modules/@svc/agent-sdk');
+  const pkg = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as {
+    dependencies: Record<string, string>;
+  };
+  expect(Object.keys(pkg.dependencies).sort()).toEqual(DEPENDENCIES);
+  expect(installedPackages(sdkUser).filter((name) => /^@speed-highlight\/|^@lit\/react$/.test(name))).toEqual([]);
+  // The module the markdown engine loads for a code block, highlighting with nothing more installed.
+  const { stdout } = await sh(sdkUser, process.execPath, [
+    '--input-type=module',
+    '-e',
+    `const { highlight } = await import(${JSON.stringify(join(installed, 'dist/lib/elements/markdown/highlight.js'))});
+    console.log(highlight('const answer = 42;', 'js'));`,
+  ]);
+  expect(stdout).toContain('<span class="tok-kwd">const</span>');
+});
+
 test('every entry of the SDK imports in plain Node, where there is no DOM', async () => {
-  // The React entry's optional peer, as a React site has it.
+  // The React entry's optional peers, as a React site has them.
   await npmInstall(
     sdkUser,
-    ['react', 'react-dom'].map((name) => `${name}@${installedVersion(name)}`),
+    REACT_PEERS.map((name) => `${name}@${installedVersion(name)}`),
   );
   for (const entry of [...ENTRIES, '@svc/agent-sdk/tools']) {
     const { stdout } = await sh(sdkUser, process.execPath, [
@@ -155,7 +176,7 @@ test.describe('a Vite site built against the installed SDK', () => {
       },
     );
     projects.push(dir);
-    const versions = ['vite', 'react', 'react-dom'].map((name) => `${name}@${installedVersion(name)}`);
+    const versions = ['vite', ...REACT_PEERS].map((name) => `${name}@${installedVersion(name)}`);
     await npmInstall(dir, [packs.sdk, ...versions]);
     await sh(dir, 'npm', ['run', 'build']);
     site = await startSite(filesUnder(join(dir, 'dist'), '/'));
@@ -168,6 +189,20 @@ test.describe('a Vite site built against the installed SDK', () => {
     await page.goto(`${site.url}/index.html`);
     await chatThrough(page.locator('svc-chat'), 'hello from vite');
     await expect(page).toHaveTitle('replied');
+    expect(errors).toEqual([]);
+  });
+
+  test("a code block the agent sends is highlighted, with no highlighter in the site's dependencies", async ({
+    page,
+  }) => {
+    const errors = watchErrors(page);
+    await page.goto(`${site.url}/index.html`);
+    const chat = page.locator('svc-chat');
+    const input = chat.locator('[part~="input"]');
+    await input.fill('code:\n```js\nconst answer = 42;\n```');
+    await input.press('Enter');
+    const reply = chat.locator('[part~="message-agent"] [part~="bubble"]').last();
+    await expect(reply.locator('pre code span.tok-kwd')).toHaveText('const');
     expect(errors).toEqual([]);
   });
 
@@ -192,7 +227,7 @@ test.describe('a Next.js app built against the installed SDK', () => {
       { app: { copy: join(import.meta.dirname, 'next/app') } },
     );
     projects.push(dir);
-    const react = ['react', 'react-dom', 'typescript', '@types/react', '@types/node'].map(
+    const react = [...REACT_PEERS, 'typescript', '@types/react', '@types/node'].map(
       (name) => `${name}@${installedVersion(name)}`,
     );
     await npmInstall(dir, [packs.sdk, `next@${NEXT_VERSION}`, ...react]);
