@@ -70,6 +70,12 @@ interface Conversation {
 
 const rowIdOf = (record: ChatStreamRecord) => Number(record.id.slice(1));
 
+/** Whether a record after the row id `after` was read (at every page read: no copy of the ids is made). */
+function holdsAfter(read: Map<number, unknown>, after: number): boolean {
+  for (const id of read.keys()) if (id > after) return true;
+  return false;
+}
+
 /** Forgets a record read once nothing holds it. */
 const forgetRead = new FinalizationRegistry<{ read: Map<number, WeakRef<ChatStreamRecord>>; id: number }>(
   ({ read, id }) => {
@@ -168,7 +174,7 @@ export class LiveHub {
         const after = Math.min(...cursors);
         // Records after the cursor are held only when a reader ahead read them: the common case (readers
         // together at the end) then reads its page in one query.
-        const held = [...conversation.read.keys()].some((id) => id > after)
+        const held = holdsAfter(conversation.read, after)
           ? (id: number) => conversation.read.get(id)?.deref()
           : undefined;
         page = await this.read(conversationId, after, PAGE, held);
