@@ -171,6 +171,8 @@ async function walk(browser: Driver) {
   const before = await look<string[]>('transcript');
   await service.stop();
   await send('first while away');
+  // The composer takes the next message once the first is held (while its send is under way, Enter waits).
+  await evaluate("__journey.until(() => __journey.count('[part~=\"message-user\"]', 'Waiting to send') === 1)");
   await send('second while away');
   await evaluate("__journey.until(() => __journey.count('[part~=\"message-user\"]', 'Waiting to send') === 2)");
   await service.start();

@@ -7,6 +7,12 @@ window.__journey = (() => {
   const errors = [];
   const turns = [];
   addEventListener('error', (event) => errors.push(`error: ${event.message}`));
+  // A script or style that failed to load fires `error` on its element, seen only while capturing.
+  addEventListener(
+    'error',
+    ({ target }) => target !== window && errors.push(`failed to load ${target.src || target.href || target.localName}`),
+    true,
+  );
   addEventListener('unhandledrejection', (event) => errors.push(`unhandled rejection: ${event.reason}`));
   document.addEventListener('securitypolicyviolation', (event) =>
     errors.push(`CSP: ${event.violatedDirective} ${event.blockedURI}`),
@@ -31,7 +37,7 @@ window.__journey = (() => {
         reject(
           new Error(
             `gave up waiting for ${check} after ${frames} frames (page ${document.visibilityState}); ` +
-              `the chat shows: ${text(chat()).slice(-400)}; errors: ${JSON.stringify(errors)}`,
+              `${loaded()}; the chat shows: ${text(chat()).slice(-400)}; errors: ${JSON.stringify(errors)}`,
           ),
         );
       }, 60_000);
@@ -66,6 +72,13 @@ window.__journey = (() => {
       root = found?.shadowRoot ?? found;
     }
     return found;
+  };
+
+  /** How far the widget got: defined, its panel there (what an empty chat in a diagnosis leaves open). */
+  const loaded = () => {
+    const root = document.querySelector('svc-chat')?.shadowRoot;
+    if (!customElements.get('svc-chat')) return `<svc-chat> not defined (document ${document.readyState})`;
+    return root?.querySelector('svc-chat-panel')?.shadowRoot ? 'the panel is there' : 'no panel yet';
   };
 
   const text = (node) => (node?.textContent ?? '').replace(/\s+/g, ' ').trim();
