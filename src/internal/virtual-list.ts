@@ -47,7 +47,15 @@ class VirtualList<T> extends AsyncDirective {
   /** The overscan now: none until the first rows painted, then growing to `OVERSCAN_PX`. */
   #overscan = 0;
   #growing?: boolean;
-  readonly #onScroll = () => this.#reflow();
+  /**
+   * The view is at the end of the list, as of the last scroll (a list starts there): kept apart from the
+   * geometry, since measuring rows above the view moves it off the end without anyone scrolling.
+   */
+  #atEnd = true;
+  readonly #onScroll = () => {
+    this.#atEnd = !!this.#list && isAtEnd(this.#list);
+    this.#reflow();
+  };
 
   render(items: readonly T[], key: Key<T>, template: Template<T>): unknown {
     this.#items = items;
@@ -85,7 +93,7 @@ class VirtualList<T> extends AsyncDirective {
     const list = this.#list;
     if (items.length <= RENDER_ALL) return [0, items.length];
     if (!list?.clientHeight) return [Math.max(0, items.length - FIRST_ROWS), items.length];
-    if (isAtEnd(list)) {
+    if (this.#atEnd) {
       let start = items.length;
       for (let filled = 0; start > 0 && filled < list.clientHeight + this.#overscan; )
         filled += this.#height(items[--start]);
@@ -123,7 +131,13 @@ class VirtualList<T> extends AsyncDirective {
     this.#measureQueued = true;
     queueMicrotask(() => {
       this.#measureQueued = false;
-      if (this.#measure()) this.#reflow();
+      if (this.#measure()) {
+        this.#reflow();
+        // Rows measured above a view at the end moved it off the end (the chat follows the end with scroll
+        // anchoring off): it stays there, so the first paint shows the newest message.
+        const list = this.#list;
+        if (this.#atEnd && list) list.scrollTop = list.scrollHeight;
+      }
       this.#growOverscan();
     });
   }
