@@ -451,6 +451,7 @@ export class SvcChatPanel extends SvcLocalizedElement implements PanelSettings {
                 messages,
                 (m) => m.key,
                 (m) => renderMessage(m, view),
+                this.#scroll.following,
               )
         }
       </div>

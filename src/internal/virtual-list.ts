@@ -39,6 +39,7 @@ class VirtualList<T> extends AsyncDirective {
   #items!: readonly T[];
   #key!: Key<T>;
   #template!: Template<T>;
+  #followsEnd = false;
   #range!: [number, number];
   readonly #heights = new Map<string, number>();
   #part?: ChildPart;
@@ -47,24 +48,20 @@ class VirtualList<T> extends AsyncDirective {
   /** The overscan now: none until the first rows painted, then growing to `OVERSCAN_PX`. */
   #overscan = 0;
   #growing?: boolean;
-  /**
-   * The view is at the end of the list, as of the last scroll (a list starts there): kept apart from the
-   * geometry, since measuring rows above the view moves it off the end without anyone scrolling.
-   */
-  #atEnd = true;
-  readonly #onScroll = () => {
-    this.#atEnd = !!this.#list && isAtEnd(this.#list);
-    this.#reflow();
-  };
+  readonly #onScroll = () => this.#reflow();
 
-  render(items: readonly T[], key: Key<T>, template: Template<T>): unknown {
+  render(items: readonly T[], key: Key<T>, template: Template<T>, followsEnd = false): unknown {
     this.#items = items;
     this.#key = key;
     this.#template = template;
+    this.#followsEnd = followsEnd;
     return this.#view();
   }
 
-  override update(part: ChildPart, [items, key, template]: [readonly T[], Key<T>, Template<T>]): unknown {
+  override update(
+    part: ChildPart,
+    [items, key, template, followsEnd]: [readonly T[], Key<T>, Template<T>, boolean?],
+  ): unknown {
     if (!this.#part) {
       // A part keeps its place, so the scrolling element is the same for the directive's life.
       this.#part = part;
@@ -72,7 +69,7 @@ class VirtualList<T> extends AsyncDirective {
       this.reconnected();
     }
     this.#measureSoon();
-    return this.render(items, key, template);
+    return this.render(items, key, template, followsEnd);
   }
 
   protected override disconnected(): void {
@@ -93,7 +90,9 @@ class VirtualList<T> extends AsyncDirective {
     const list = this.#list;
     if (items.length <= RENDER_ALL) return [0, items.length];
     if (!list?.clientHeight) return [Math.max(0, items.length - FIRST_ROWS), items.length];
-    if (this.#atEnd) {
+    // Following the end, the view renders from it even when rows just measured above moved the list off it
+    // (the chat puts it back at the next frame).
+    if (this.#followsEnd || isAtEnd(list)) {
       let start = items.length;
       for (let filled = 0; start > 0 && filled < list.clientHeight + this.#overscan; )
         filled += this.#height(items[--start]);
@@ -131,13 +130,7 @@ class VirtualList<T> extends AsyncDirective {
     this.#measureQueued = true;
     queueMicrotask(() => {
       this.#measureQueued = false;
-      if (this.#measure()) {
-        this.#reflow();
-        // Rows measured above a view at the end moved it off the end (the chat follows the end with scroll
-        // anchoring off): it stays there, so the first paint shows the newest message.
-        const list = this.#list;
-        if (this.#atEnd && list) list.scrollTop = list.scrollHeight;
-      }
+      if (this.#measure()) this.#reflow();
       this.#growOverscan();
     });
   }
@@ -190,9 +183,13 @@ class VirtualList<T> extends AsyncDirective {
   }
 }
 
-/** `${virtualList(messages, (m) => m.key, (m) => renderMessage(m, view))}` inside the scrolling element. */
+/**
+ * `${virtualList(messages, (m) => m.key, (m) => renderMessage(m, view), following)}` inside the scrolling
+ * element; `followsEnd`: the list is kept at its end (the chat follows new messages).
+ */
 export const virtualList = directive(VirtualList) as <T>(
   items: readonly T[],
   key: Key<T>,
   template: Template<T>,
+  followsEnd?: boolean,
 ) => DirectiveResult<typeof VirtualList>;
