@@ -39,7 +39,7 @@ class VirtualList<T> extends AsyncDirective {
   #items!: readonly T[];
   #key!: Key<T>;
   #template!: Template<T>;
-  #followsEnd = false;
+  #followsEnd?: () => boolean;
   #range!: [number, number];
   readonly #heights = new Map<string, number>();
   #part?: ChildPart;
@@ -50,7 +50,7 @@ class VirtualList<T> extends AsyncDirective {
   #growing?: boolean;
   readonly #onScroll = () => this.#reflow();
 
-  render(items: readonly T[], key: Key<T>, template: Template<T>, followsEnd = false): unknown {
+  render(items: readonly T[], key: Key<T>, template: Template<T>, followsEnd?: () => boolean): unknown {
     this.#items = items;
     this.#key = key;
     this.#template = template;
@@ -60,7 +60,7 @@ class VirtualList<T> extends AsyncDirective {
 
   override update(
     part: ChildPart,
-    [items, key, template, followsEnd]: [readonly T[], Key<T>, Template<T>, boolean?],
+    [items, key, template, followsEnd]: [readonly T[], Key<T>, Template<T>, (() => boolean)?],
   ): unknown {
     if (!this.#part) {
       // A part keeps its place, so the scrolling element is the same for the directive's life.
@@ -92,7 +92,7 @@ class VirtualList<T> extends AsyncDirective {
     if (!list?.clientHeight) return [Math.max(0, items.length - FIRST_ROWS), items.length];
     // Following the end, the view renders from it even when rows just measured above moved the list off it
     // (the chat puts it back at the next frame).
-    if (this.#followsEnd || isAtEnd(list)) {
+    if (this.#followsEnd?.() || isAtEnd(list)) {
       let start = items.length;
       for (let filled = 0; start > 0 && filled < list.clientHeight + this.#overscan; )
         filled += this.#height(items[--start]);
@@ -185,11 +185,12 @@ class VirtualList<T> extends AsyncDirective {
 
 /**
  * `${virtualList(messages, (m) => m.key, (m) => renderMessage(m, view), following)}` inside the scrolling
- * element; `followsEnd`: the list is kept at its end (the chat follows new messages).
+ * element; `followsEnd` says whether the list is kept at its end now (the chat follows new messages): asked
+ * at every render, the directive's own after a scroll included.
  */
 export const virtualList = directive(VirtualList) as <T>(
   items: readonly T[],
   key: Key<T>,
   template: Template<T>,
-  followsEnd?: boolean,
+  followsEnd?: () => boolean,
 ) => DirectiveResult<typeof VirtualList>;
