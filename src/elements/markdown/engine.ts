@@ -4,14 +4,8 @@ import type { StreamMarkdown, StreamMarkdownOptions } from './stream-markdown.js
 /** What `<svc-markdown>` needs of the engine module (`stream-markdown.ts` with marked and DOMPurify). */
 export interface MarkdownEngine {
   StreamMarkdown: new (target: HTMLElement, options: StreamMarkdownOptions) => StreamMarkdown;
+  warmUp(): void;
 }
-
-/**
- * Rendered once, unseen, when the engine arrives (while the page is idle): the first text the engine renders
- * compiles its rules and sets up the sanitizer, which made the first rows of a conversation one long task.
- */
-const WARM_UP =
-  '# a\n\n**b** *c* `d` [e](https://example.com)\n\n- f\n\n1. g\n\n> h\n\n```\ni\n```\n\n| j |\n| - |\n| k |\n';
 
 /** The engine once it has arrived: an element created after that renders at once. */
 export let markdownEngine: MarkdownEngine | undefined;
@@ -26,6 +20,6 @@ export const loadMarkdownEngine: () => Promise<MarkdownEngine> = loadOnce(
   'svc-markdown: the markdown renderer did not load, so text shows as plain text',
   (engine) => {
     markdownEngine = engine;
-    new engine.StreamMarkdown(document.createElement('div'), {}).replace(WARM_UP);
+    engine.warmUp();
   },
 );
