@@ -576,9 +576,11 @@ export class ChatStore {
       this.#hasMore = page.hasMore;
       const records = [...page.entries].sort((a, b) => compareRecordIds(a.id, b.id));
       // A long page in slices, a task each, newest first (the log is order-independent): the end of the
-      // conversation shows at once and no task blocks the page for the whole history.
+      // conversation shows at once and no task blocks the page for the whole history. The first slice too
+      // waits for a task: the page may have come in the task that mounts the chat.
+      const long = records.length > HISTORY_SLICE;
       for (let end = records.length; end > 0; end -= HISTORY_SLICE) {
-        if (end < records.length) {
+        if (long) {
           await new Promise<void>((next) => afterTask(next));
           if (signal.aborted) return;
         }

@@ -54,8 +54,8 @@ interface Entry {
   parts: readonly MessagePart[];
   attachment?: FileAttachment;
   payment?: PaymentGatePayload;
-  infoCollect: CardSlot<InfoCollectPayload>[];
-  connectorSetup: CardSlot<ConnectorSetupRequest>[];
+  infoCollect: readonly CardSlot<InfoCollectPayload>[];
+  connectorSetup: readonly CardSlot<ConnectorSetupRequest>[];
   delegations: readonly Delegation[];
   suggestions: readonly string[];
   streaming: boolean;
@@ -67,6 +67,10 @@ interface Entry {
   snapshot?: ChatMessage;
 }
 
+/** One empty list for every message without blocks, parts or cards (a history holds thousands of them). */
+const NONE: readonly never[] = Object.freeze([]);
+const orNone = <T>(list: readonly T[]): readonly T[] => (list.length ? list : NONE);
+
 type EntryFields = Pick<Entry, 'id' | 'role' | 'at'> & Partial<Omit<Entry, 'id' | 'role' | 'at'>>;
 
 function createEntry(fields: EntryFields): Entry {
@@ -74,13 +78,13 @@ function createEntry(fields: EntryFields): Entry {
     key: fields.id,
     n: 0,
     text: [],
-    blocks: [],
+    blocks: NONE,
     blocksBeforeText: 0,
-    parts: [],
-    infoCollect: [],
-    connectorSetup: [],
-    delegations: [],
-    suggestions: [],
+    parts: NONE,
+    infoCollect: NONE,
+    connectorSetup: NONE,
+    delegations: NONE,
+    suggestions: NONE,
     streaming: false,
     local: false,
     interrupted: false,
@@ -375,12 +379,12 @@ export class MessageLog {
     const entry = this.#byId.get(raw.message.id) ?? this.#addAgentEntry(record, raw.message.id, raw.agentId, {});
     Object.assign(entry, {
       text: [content.text],
-      blocks: content.blocks,
+      blocks: orNone(content.blocks),
       blocksBeforeText: content.blocksBeforeText,
-      infoCollect: content.infoCollect.map((request) => ({ request })),
-      connectorSetup: content.connectorSetup.map((request) => ({ request })),
-      delegations: content.delegations,
-      suggestions: content.suggestions,
+      infoCollect: orNone(content.infoCollect.map((request) => ({ request }))),
+      connectorSetup: orNone(content.connectorSetup.map((request) => ({ request }))),
+      delegations: orNone(content.delegations),
+      suggestions: orNone(content.suggestions),
       streaming: false,
     });
     this.#touch(entry);
@@ -493,14 +497,18 @@ export class MessageLog {
       parts: entry.parts,
       attachment: entry.attachment,
       payment: payment && { gate: payment, status: this.#resolutions.get(payment.orderId)?.status ?? 'pending' },
-      infoCollect: entry.infoCollect.map(({ request, answer }) => ({
-        request,
-        answered: answer !== undefined,
-        ...(answer?.kind === 'infoCollect'
-          ? { answer: { action: answer.action, ...(answer.values ? { values: answer.values } : {}) } }
-          : {}),
-      })),
-      connectorSetup: entry.connectorSetup.map(({ request, answer }) => ({ request, answered: answer !== undefined })),
+      infoCollect: orNone(
+        entry.infoCollect.map(({ request, answer }) => ({
+          request,
+          answered: answer !== undefined,
+          ...(answer?.kind === 'infoCollect'
+            ? { answer: { action: answer.action, ...(answer.values ? { values: answer.values } : {}) } }
+            : {}),
+        })),
+      ),
+      connectorSetup: orNone(
+        entry.connectorSetup.map(({ request, answer }) => ({ request, answered: answer !== undefined })),
+      ),
       delegations: entry.delegations,
       suggestions: entry.suggestions,
       streaming: entry.streaming,

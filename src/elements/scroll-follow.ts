@@ -68,6 +68,11 @@ export class ScrollFollowController implements ReactiveController {
     return this.host.renderRoot.querySelector('[part~=messages]');
   }
 
+  /** The chat keeps the list at its end (not the reader's place above it, nor a long reply's question). */
+  get following(): boolean {
+    return this.#follow;
+  }
+
   /** Follows the end from the next render on (the visitor sent a message, or opened the chat). */
   follow(): void {
     this.#follow = true;

@@ -126,6 +126,7 @@ export class SvcChatPanel extends SvcLocalizedElement implements PanelSettings {
   readonly #prompts = new StarterPromptsController(this);
   #chat?: ChatClient;
   readonly #list = new ConversationListController(this);
+  readonly #scrollFollowing = () => this.#scroll.following;
 
   constructor() {
     super();
@@ -451,6 +452,7 @@ export class SvcChatPanel extends SvcLocalizedElement implements PanelSettings {
                 messages,
                 (m) => m.key,
                 (m) => renderMessage(m, view),
+                this.#scrollFollowing,
               )
         }
       </div>

@@ -6,6 +6,12 @@ import { isAtEnd } from './at-end.js';
 
 /** Rows rendered beyond each edge of the view, in pixels: a flick shows rows, not blank space. */
 const OVERSCAN_PX = 1200;
+/**
+ * The overscan grows to its full size by this much a task, after the first paint: the first render of a long
+ * conversation renders (and parses the markdown of) only the rows in view, so the newest message shows without
+ * one long task for the rows around it (docs/performance.md, long conversations).
+ */
+const OVERSCAN_STEP_PX = 300;
 /** Height assumed for a row not rendered yet; measured rows replace it. */
 const ESTIMATE_PX = 90;
 /** Rows shown before the list has a size (the first render): the newest. */
@@ -33,21 +39,29 @@ class VirtualList<T> extends AsyncDirective {
   #items!: readonly T[];
   #key!: Key<T>;
   #template!: Template<T>;
+  #followsEnd?: () => boolean;
   #range!: [number, number];
   readonly #heights = new Map<string, number>();
   #part?: ChildPart;
   #list?: HTMLElement;
   #measureQueued?: boolean;
+  /** The overscan now: none until the first rows painted, then growing to `OVERSCAN_PX`. */
+  #overscan = 0;
+  #growing?: boolean;
   readonly #onScroll = () => this.#reflow();
 
-  render(items: readonly T[], key: Key<T>, template: Template<T>): unknown {
+  render(items: readonly T[], key: Key<T>, template: Template<T>, followsEnd?: () => boolean): unknown {
     this.#items = items;
     this.#key = key;
     this.#template = template;
+    this.#followsEnd = followsEnd;
     return this.#view();
   }
 
-  override update(part: ChildPart, [items, key, template]: [readonly T[], Key<T>, Template<T>]): unknown {
+  override update(
+    part: ChildPart,
+    [items, key, template, followsEnd]: [readonly T[], Key<T>, Template<T>, (() => boolean)?],
+  ): unknown {
     if (!this.#part) {
       // A part keeps its place, so the scrolling element is the same for the directive's life.
       this.#part = part;
@@ -55,7 +69,7 @@ class VirtualList<T> extends AsyncDirective {
       this.reconnected();
     }
     this.#measureSoon();
-    return this.render(items, key, template);
+    return this.render(items, key, template, followsEnd);
   }
 
   protected override disconnected(): void {
@@ -76,14 +90,16 @@ class VirtualList<T> extends AsyncDirective {
     const list = this.#list;
     if (items.length <= RENDER_ALL) return [0, items.length];
     if (!list?.clientHeight) return [Math.max(0, items.length - FIRST_ROWS), items.length];
-    if (isAtEnd(list)) {
+    // Following the end, the view renders from it even when rows just measured above moved the list off it
+    // (the chat puts it back at the next frame).
+    if (this.#followsEnd?.() || isAtEnd(list)) {
       let start = items.length;
-      for (let filled = 0; start > 0 && filled < list.clientHeight + OVERSCAN_PX; )
+      for (let filled = 0; start > 0 && filled < list.clientHeight + this.#overscan; )
         filled += this.#height(items[--start]);
       return [start, items.length];
     }
-    const top = list.scrollTop - OVERSCAN_PX;
-    const bottom = list.scrollTop + list.clientHeight + OVERSCAN_PX;
+    const top = list.scrollTop - this.#overscan;
+    const bottom = list.scrollTop + list.clientHeight + this.#overscan;
     let start = 0;
     let offset = 0;
     while (start < items.length && offset + this.#height(items[start]) < top) offset += this.#height(items[start++]);
@@ -115,6 +131,7 @@ class VirtualList<T> extends AsyncDirective {
     queueMicrotask(() => {
       this.#measureQueued = false;
       if (this.#measure()) this.#reflow();
+      this.#growOverscan();
     });
   }
 
@@ -149,11 +166,31 @@ class VirtualList<T> extends AsyncDirective {
     this.setValue(this.#view());
     this.#measureSoon();
   }
+
+  /** Once the rows in view painted, adds the overscan a step a task (each step renders a few rows). */
+  #growOverscan(): void {
+    if (this.#growing || this.#overscan >= OVERSCAN_PX || this.#items.length <= RENDER_ALL || !this.#list?.clientHeight)
+      return;
+    this.#growing = true;
+    // A frame, then a task: the step comes after the paint of what is there.
+    requestAnimationFrame(() =>
+      setTimeout(() => {
+        this.#growing = false;
+        this.#overscan = Math.min(OVERSCAN_PX, this.#overscan + OVERSCAN_STEP_PX);
+        this.#reflow();
+      }),
+    );
+  }
 }
 
-/** `${virtualList(messages, (m) => m.key, (m) => renderMessage(m, view))}` inside the scrolling element. */
+/**
+ * `${virtualList(messages, (m) => m.key, (m) => renderMessage(m, view), following)}` inside the scrolling
+ * element; `followsEnd` says whether the list is kept at its end now (the chat follows new messages): asked
+ * at every render, the directive's own after a scroll included.
+ */
 export const virtualList = directive(VirtualList) as <T>(
   items: readonly T[],
   key: Key<T>,
   template: Template<T>,
+  followsEnd?: () => boolean,
 ) => DirectiveResult<typeof VirtualList>;

@@ -4,6 +4,7 @@ import type { StreamMarkdown, StreamMarkdownOptions } from './stream-markdown.js
 /** What `<svc-markdown>` needs of the engine module (`stream-markdown.ts` with marked and DOMPurify). */
 export interface MarkdownEngine {
   StreamMarkdown: new (target: HTMLElement, options: StreamMarkdownOptions) => StreamMarkdown;
+  warmUp(): void;
 }
 
 /** The engine once it has arrived: an element created after that renders at once. */
@@ -19,5 +20,6 @@ export const loadMarkdownEngine: () => Promise<MarkdownEngine> = loadOnce(
   'svc-markdown: the markdown renderer did not load, so text shows as plain text',
   (engine) => {
     markdownEngine = engine;
+    engine.warmUp();
   },
 );

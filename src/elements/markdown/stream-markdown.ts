@@ -167,6 +167,17 @@ export class StreamMarkdown {
   }
 }
 
+/**
+ * Renders a small text unseen, when the engine arrives (while the page is idle): the first text the engine
+ * renders compiles marked's rules and sets up the sanitizer, which made the first rows of an opened conversation
+ * one long task (docs/performance.md, long conversations).
+ */
+export function warmUp(): void {
+  new StreamMarkdown(document.createElement('div')).replace(
+    '# a\n\n**b** *c* `d` [e](https://example.com)\n\n- f\n\n1. g\n\n> h\n\n```\ni\n```\n\n| j |\n| - |\n| k |\n',
+  );
+}
+
 type Highlighter = typeof import('./highlight.js');
 let highlighter: Highlighter | undefined;
 let loadingHighlighter: Promise<Highlighter> | undefined;
