@@ -233,6 +233,7 @@ function highlightBlock({ language, highlight }: Highlighter, code: Element): vo
  * or `target` does not end as `before` does.
  */
 function insertText(target: Element, before: string, after: string): boolean {
+  if (after === before) return true; // White space that changes nothing yet, or the start of a marker.
   let common = 0;
   while (common < before.length && before.charCodeAt(common) === after.charCodeAt(common)) common++;
   const rest = before.slice(common);
