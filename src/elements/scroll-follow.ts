@@ -47,8 +47,6 @@ export class ScrollFollowController implements ReactiveController {
   /** A reply ran at the last update: the start of the next one is where the hold is decided. */
   #wasRunning = false;
   #restoreFrom?: { height: number; top: number };
-  /** The rows `#grown` observes. */
-  #observed = new Set<Element>();
   /** The frame asked for to follow rows that grew. */
   #growFrame = 0;
   readonly #grown = new ResizeObserver(() => {
@@ -181,19 +179,14 @@ export class ScrollFollowController implements ReactiveController {
       this.#holdAtQuestion = at !== undefined && at >= list.scrollTop - CARD_MARGIN_PX - 1;
     }
     this.#wasRunning = running;
-    // Only rows new since the last update: observing a row again reports its size again, and each report costs a
-    // frame a forced layout (`#toEnd`), at every delta of a streaming reply.
-    const rows = new Set(list.children);
-    for (const row of this.#observed) if (!rows.has(row)) this.#grown.unobserve(row);
-    for (const row of rows) if (!this.#observed.has(row)) this.#grown.observe(row);
-    this.#observed = rows;
+    this.#grown.disconnect();
+    for (const row of list.children) this.#grown.observe(row);
     // A page of history that does not fill the list cannot be scrolled up: fetch the next one.
     if (list.scrollHeight <= list.clientHeight) this.#loadOlderNearTop(list);
   }
 
   hostDisconnected(): void {
     this.#grown.disconnect();
-    this.#observed.clear();
     cancelAnimationFrame(this.#growFrame);
     this.#growFrame = 0;
   }
