@@ -303,6 +303,37 @@ describe('StreamMarkdown', function () {
     }
   });
 
+  it('adds words to the live tail in place, so what a reader selected in it stays selected', () => {
+    const target = document.createElement('div');
+    document.body.append(target);
+    try {
+      const stream = new StreamMarkdown(target);
+      stream.push('# Title\n\nA list:\n\n- one **bold** item\n- two');
+      stream.flush();
+      const item = target.querySelectorAll('li')[1]!;
+      getSelection()!.selectAllChildren(target.querySelector('strong')!);
+      for (const piece of deltas(" words, then more words: it's added to the second item.", 3, 5)) {
+        stream.push(piece);
+        stream.flush();
+        expect(unboxed(target)).to.equal(whole(stream.text));
+      }
+      expect(target.querySelectorAll('li')[1]).to.equal(item);
+      expect(getSelection()!.toString()).to.equal('bold');
+      stream.push('\n\n```js\nconst a = 1;');
+      stream.flush();
+      const code = target.querySelector('code')!;
+      for (const piece of deltas('\nconst b = 2;\nconst c = a + b;', 4, 5)) {
+        stream.push(piece);
+        stream.flush();
+        expect(unboxed(target)).to.equal(whole(stream.text));
+      }
+      expect(target.querySelector('code')).to.equal(code);
+    } finally {
+      getSelection()!.removeAllRanges();
+      target.remove();
+    }
+  });
+
   it('ends equal to the whole rendering when raw HTML in a later block parses differently on its own', () => {
     // On its own, a part that starts with a comment or <script> puts them (and the line break after
     // them) in the parsed document's head: while streaming, a line break goes missing.

@@ -21,6 +21,12 @@ const BOX_CHARS = 2000;
 const BLANK_LINE_END = /\n[ \t]*\n$/;
 const TAG = /<(\/?)([a-z][\w-]*)[^>]*>|<!--[\s\S]*?-->/gi;
 const VOID_TAG = /^(?:area|base|br|col|embed|hr|img|input|link|meta|param|source|track|wbr)$/i;
+/** What follows text added to a tail's HTML when only text was added: the rest of its text, then closing tags. */
+const TEXT_THEN_CLOSING = /^([^<>"&]*)((?:<\/[a-z][a-z0-9]*>[^<>"&]*)*)$/i;
+const CLOSING_TAG = /<\/([a-z][a-z0-9]*)>([^<>"&]*)/gi;
+/** The characters marked escapes in text, as the browser reads them back. */
+const ESCAPED = /&(?:amp|lt|gt|quot|#39);/g;
+const UNESCAPED: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'" };
 
 /**
  * Renders markdown that arrives in pieces, at a cost linear in its length (design.md "Streaming markdown").
@@ -54,6 +60,8 @@ export class StreamMarkdown {
   /** The box settled blocks are appended to, and how much text it holds. */
   #box?: HTMLElement;
   #boxChars = 0;
+  /** The HTML of the live tail as it is in `target` while it grows (not final), for `insertText`. */
+  #tailHtml?: string;
 
   constructor(
     readonly target: HTMLElement,
@@ -110,6 +118,7 @@ export class StreamMarkdown {
     this.#htmlAfterStart = false;
     this.#box = undefined;
     this.#boxChars = 0;
+    this.#tailHtml = undefined;
   }
 
   /** Renders the tail, settling what it can (`settle`); `exact`: the parts must equal the whole rendering. */
@@ -132,8 +141,17 @@ export class StreamMarkdown {
       return;
     }
     const { target } = this;
-    while (target.childNodes.length > this.#settledNodes) target.lastChild!.remove();
     const count = settle ? settledCount(tokens) : 0;
+    const tail = markdown.parser(tokens.slice(count));
+    // Most deltas only add words to the tail's last text: that text is added to its node, rather than the tail
+    // parsed, sanitized and laid out anew (a third of a frame's script, docs/performance.md). Not when raw HTML
+    // is about, whose sanitizing can depend on text.
+    const tailHtml = this.#tailHtml;
+    this.#tailHtml = settle ? tail : undefined;
+    if (!count && settle && tailHtml && !this.#text.includes('<', this.#settledEnd)) {
+      if (insertText(target, tailHtml, tail)) return;
+    }
+    while (target.childNodes.length > this.#settledNodes) target.lastChild!.remove();
     if (count) {
       const settled = tokens.slice(0, count);
       markdown.walkTokens(settled, (token) => {
@@ -152,15 +170,15 @@ export class StreamMarkdown {
         target.append(this.#box);
       }
       this.#boxChars += this.#settledEnd - start;
-      this.#box.append(this.#fragment(settled, true));
+      this.#box.append(this.#fragment(markdown.parser(settled), true));
       this.#settledNodes = target.childNodes.length;
     }
     // The tail is final when nothing is settling (the end of the turn, a text rendered whole).
-    target.append(this.#fragment(tokens.slice(count), !settle));
+    target.append(this.#fragment(tail, !settle));
   }
 
-  #fragment(tokens: Token[], final: boolean): DocumentFragment {
-    const fragment = sanitizeFragment(markdown.parser(tokens), this.options);
+  #fragment(html: string, final: boolean): DocumentFragment {
+    const fragment = sanitizeFragment(html, this.options);
     this.options.decorate?.(fragment);
     if (final && this.options.highlight) highlightBlocks(fragment);
     return fragment;
@@ -217,6 +235,46 @@ function highlightBlock({ language, highlight }: Highlighter, code: Element): vo
   if (!name || !text) return;
   const fragment = sanitizeFragment(highlight(text, name));
   if (fragment.textContent === text) code.replaceChildren(fragment);
+}
+
+/**
+ * Changes the rendering of `before` in `target` into that of `after` when `after` only adds text: the added text
+ * goes into the text node (or between the elements) where it belongs, found by walking back from the end of
+ * `target` over the closing tags that follow it. False, with nothing changed, when `after` adds more than text
+ * or `target` does not end as `before` does.
+ */
+function insertText(target: Element, before: string, after: string): boolean {
+  if (after === before) return true; // White space that changes nothing yet, or the start of a marker.
+  let common = 0;
+  while (common < before.length && before.charCodeAt(common) === after.charCodeAt(common)) common++;
+  const rest = before.slice(common);
+  const added = after.slice(common, after.length - rest.length);
+  const shape = TEXT_THEN_CLOSING.exec(rest);
+  const inEntity = after.lastIndexOf('&', common - 1) > after.lastIndexOf(';', common - 1);
+  if (!added || inEntity || !after.endsWith(rest) || /[<>"&]/.test(added.replace(ESCAPED, '')) || !shape) {
+    return false;
+  }
+  const text = added.replace(ESCAPED, (escaped) => UNESCAPED[escaped]!);
+  // The insertion point: before `next` in `parent` (at its end when `next` is null).
+  let parent: Element = target;
+  let next = null as ChildNode | null;
+  for (const [, tag, text] of [...shape[2].matchAll(CLOSING_TAG)].reverse()) {
+    let node = next ? next.previousSibling : parent.lastChild;
+    if (text) {
+      if (!(node instanceof Text) || node.data !== text) return false;
+      next = node;
+      node = node.previousSibling;
+    }
+    if (!(node instanceof Element) || node.localName !== tag.toLowerCase()) return false;
+    parent = node;
+    next = null;
+  }
+  const lead = shape[1];
+  const node = next ? next.previousSibling : parent.lastChild;
+  if (node instanceof Text && node.data.endsWith(lead)) node.insertData(node.data.length - lead.length, text);
+  else if (lead) return false;
+  else parent.insertBefore(document.createTextNode(text), next);
+  return true;
 }
 
 /** Whether any of the tokens, or a token inside them, is raw HTML. */
