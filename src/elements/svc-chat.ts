@@ -275,7 +275,7 @@ export class SvcChat extends SvcPlainElement {
     super.connectedCallback();
     // Inline, the chat shows at once; with a conversation to resume, its replies stream in while closed.
     if (this.mode !== 'launcher' || this.conversationId || persistedConversation(this)?.load()) void this.#load();
-    // A closed launcher: on a fast connection the panel and the markdown engine load once it has painted, so
+    // A closed launcher: on a fast connection the panel and then the markdown engine load once it has painted, so
     // that a click finds them there; on a slow one (or with data saving) at the visitor's first sign of
     // intent, the launcher's pointer-over, pointer-down, touch or focus, or when the page is idle (the
     // entries' rule, for cards alone on a page), whichever comes first (docs/performance.md, start-up).
@@ -284,10 +284,12 @@ export class SvcChat extends SvcPlainElement {
     if (this.mode === 'launcher' && persistedConversation(this, 'open')?.load()) this.open();
   }
 
-  /** Starts loading the panel and the markdown engine side by side. */
+  /**
+   * Starts loading the panel, then the markdown engine: side by side they share a slow connection, and the
+   * panel, which a click waits for, came ~150 ms later on the phone profile (docs/performance.md, start-up).
+   */
   readonly #warm = (): void => {
-    void this.#load();
-    void loadMarkdownEngine().catch(() => {});
+    void this.#load().then(() => loadMarkdownEngine().catch(() => {}));
   };
 
   /** Loads the panel (once) and puts it in place; undefined if its module did not load. */
