@@ -94,6 +94,10 @@ describe('the visitor journey', { timeout: 300_000 }, () => {
       try {
         t.diagnostic(browser.version);
         await walk(browser);
+      } catch (error) {
+        // What the page showed when it went wrong, beside the diagnosis in the error.
+        await browser.screenshot(join(SHOTS, `${engine}-failed.png`)).catch(() => {});
+        throw error;
       } finally {
         await browser.close();
       }

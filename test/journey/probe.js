@@ -95,11 +95,20 @@ window.__journey = (() => {
       }),
     /**
      * The centre of a part in the viewport, where a visitor would press, after scrolling it into view as a
-     * WebDriver click does. Throws when something else covers that point.
+     * WebDriver click does, once it stays in place from one frame to the next (the chat may still be scrolling
+     * to its end, or laying out rows around it). Throws when something else covers that point.
      */
     centre: async (selectors) => {
-      const el = await until(() => find(selectors));
-      el.scrollIntoView({ block: 'center' });
+      let last = '';
+      const el = await until(() => {
+        const found = find(selectors);
+        found?.scrollIntoView({ block: 'center' });
+        const rect = found?.getBoundingClientRect();
+        const place = rect ? `${rect.x},${rect.y},${rect.width},${rect.height}` : '';
+        const stable = place && place === last;
+        last = place;
+        return stable && found;
+      });
       const box = el.getBoundingClientRect();
       const x = box.x + box.width / 2;
       const y = box.y + box.height / 2;
