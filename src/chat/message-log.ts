@@ -57,33 +57,34 @@ const orNone = <T>(list: readonly T[]): readonly T[] => (list.length ? list : NO
 
 type MessageFields = Pick<ChatMessage, 'id' | 'role'> & Partial<Omit<ChatMessage, 'id' | 'role'>>;
 
-/** A snapshot with every field, in one order (one shape for all of them). */
-function createMessage(fields: MessageFields): ChatMessage {
-  return Object.freeze({
-    id: fields.id,
-    key: fields.key ?? fields.id,
-    role: fields.role,
-    agentId: fields.agentId,
-    turnId: fields.turnId,
-    timestamp: fields.timestamp,
-    senderName: fields.senderName,
-    senderAvatar: fields.senderAvatar,
-    text: fields.text ?? '',
-    blocks: fields.blocks ?? NONE,
-    blocksBeforeText: fields.blocksBeforeText ?? 0,
-    parts: fields.parts ?? NONE,
-    attachment: fields.attachment,
-    payment: fields.payment,
-    infoCollect: fields.infoCollect ?? NONE,
-    connectorSetup: fields.connectorSetup ?? NONE,
-    delegations: fields.delegations ?? NONE,
-    suggestions: fields.suggestions ?? NONE,
-    streaming: fields.streaming ?? false,
-    status: fields.status,
-    error: fields.error,
-    interrupted: fields.interrupted ?? false,
-  });
-}
+/** Every field of a snapshot, in one order (one shape for all of them), with its default. */
+const BLANK: ChatMessage = {
+  id: '',
+  key: '',
+  role: 'user',
+  agentId: undefined,
+  turnId: undefined,
+  timestamp: undefined,
+  senderName: undefined,
+  senderAvatar: undefined,
+  text: '',
+  blocks: NONE,
+  blocksBeforeText: 0,
+  parts: NONE,
+  attachment: undefined,
+  payment: undefined,
+  infoCollect: NONE,
+  connectorSetup: NONE,
+  delegations: NONE,
+  suggestions: NONE,
+  streaming: false,
+  status: undefined,
+  error: undefined,
+  interrupted: false,
+};
+
+/** `fields` without `key`: the row is keyed by its first id. */
+const createMessage = (fields: MessageFields): ChatMessage => Object.freeze({ ...BLANK, key: fields.id, ...fields });
 
 function createEntry(message: ChatMessage, at: string, n = 0, local = false): Entry {
   return { message, at, n, local, stale: false, chunks: undefined, infoCollect: NONE, connectorSetup: NONE };
@@ -355,7 +356,7 @@ export class MessageLog {
           turnId: record.turnId,
           timestamp: record.timestamp,
           text,
-          parts: raw.parts,
+          parts: raw.parts ?? NONE,
           senderName: raw.senderName,
           senderAvatar: raw.senderAvatar,
           status: 'sent',
