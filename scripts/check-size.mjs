@@ -38,12 +38,13 @@ import { gzipSync } from 'node:zlib';
  * it, shared empty lists in the message log (panel +148 B, 48,152 B), the engine warming itself up and the sanitizer
  * configured once (engine +95 B, 28,035 B), the launcher's call of the warm-up (+9 B, 6,683 B): complete widget
  * 83,089 B; and by 440 B for words added to the streamed reply's live tail in place (issue 27): markdown
- * engine 28,475 B, complete widget 83,529 B.
+ * engine 28,475 B, complete widget 83,529 B; and by 122 B for a message's fields kept in its snapshot only, not
+ * beside it in the log's entry (issue 27, the heap of a long conversation): panel 48,274 B, complete widget 83,652 B.
  */
 const BUDGETS = {
   'dist/svc-chat.js': 220,
   'dist/svc-chat.esm.js': 6_685,
-  'dist/svc-chat-panel.js': 48_155,
+  'dist/svc-chat-panel.js': 48_275,
   'dist/svc-chat-markdown.js': 28_480,
   // The code highlighter, loaded when a reply first has a code block (issue 30: at most 12 KB).
   'dist/svc-chat-highlight.js': 12_000,
@@ -60,7 +61,7 @@ const FIRST_LOAD = {
 };
 const FIRST_LOAD_TARGET = 8_000;
 const COMPLETE_TARGET = 70_000;
-const COMPLETE_BUDGET = 83_534;
+const COMPLETE_BUDGET = 83_656;
 
 const kb = (n) => `${(n / 1000).toFixed(2)} KB`;
 const gzip = (file) => gzipSync(readFileSync(file), { level: 9 }).length;

@@ -6,9 +6,6 @@ import type {
   AssistantRawEvent,
   ChatStreamRecord,
   ConnectorSetupRequest,
-  ContentBlock,
-  Delegation,
-  FileAttachment,
   InfoCollectPayload,
   MessagePart,
   PaymentGatePayload,
@@ -17,7 +14,7 @@ import type {
   ResultRawEvent,
   UserRawEvent,
 } from '../protocol/types.js';
-import type { ChatMessage, ChatRole, MessageStatus } from './chat-message.js';
+import type { ChatMessage, PaymentCard } from './chat-message.js';
 import { readReply } from './reply-content.js';
 
 /** The user's message as shown before the service has stored it. */
@@ -33,72 +30,68 @@ interface CardSlot<Request> {
   answer?: CardAnswer;
 }
 
-/** The mutable state behind one message; `snapshot` caches its immutable view until it changes. */
+/**
+ * One message: the snapshot a UI reads, and what places and derives it. Fields a record sets replace the
+ * snapshot at once (`#update`); what is derived (streamed text, card answers, a payment's status) marks it
+ * `stale`, and it is made again at the next read. A message's fields live in its snapshot only: a history
+ * holds thousands of entries.
+ */
 interface Entry {
-  id: string;
-  key: string;
-  role: ChatRole;
+  message: ChatMessage;
   /** Position: the id of the record that created the message (a failed message: the newest record then). */
   at: string;
   /** Orders the user's unsent messages (n > 0) among themselves and after the record at `at` (n = 0). */
   n: number;
-  agentId?: string;
-  turnId?: string;
-  timestamp?: string;
-  senderName?: string;
-  senderAvatar?: string;
-  /** Streamed text as chunks: appending a delta is O(delta); `textOf` joins them once per read. */
-  text: string[];
-  blocks: readonly ContentBlock[];
-  blocksBeforeText: number;
-  parts: readonly MessagePart[];
-  attachment?: FileAttachment;
-  payment?: PaymentGatePayload;
-  infoCollect: readonly CardSlot<InfoCollectPayload>[];
-  connectorSetup: readonly CardSlot<ConnectorSetupRequest>[];
-  delegations: readonly Delegation[];
-  suggestions: readonly string[];
-  streaming: boolean;
   /** Shown before the service stored it; reconciled with its record later. */
   local: boolean;
-  status?: MessageStatus;
-  error?: string;
-  interrupted: boolean;
-  snapshot?: ChatMessage;
+  stale: boolean;
+  /** Deltas streamed since the text was last read: appending is O(delta), joined once per read. */
+  chunks: string[] | undefined;
+  infoCollect: readonly CardSlot<InfoCollectPayload>[];
+  connectorSetup: readonly CardSlot<ConnectorSetupRequest>[];
 }
 
 /** One empty list for every message without blocks, parts or cards (a history holds thousands of them). */
 const NONE: readonly never[] = Object.freeze([]);
 const orNone = <T>(list: readonly T[]): readonly T[] => (list.length ? list : NONE);
 
-type EntryFields = Pick<Entry, 'id' | 'role' | 'at'> & Partial<Omit<Entry, 'id' | 'role' | 'at'>>;
+type MessageFields = Pick<ChatMessage, 'id' | 'role'> & Partial<Omit<ChatMessage, 'id' | 'role'>>;
 
-function createEntry(fields: EntryFields): Entry {
-  return {
-    key: fields.id,
-    n: 0,
-    text: [],
-    blocks: NONE,
-    blocksBeforeText: 0,
-    parts: NONE,
-    infoCollect: NONE,
-    connectorSetup: NONE,
-    delegations: NONE,
-    suggestions: NONE,
-    streaming: false,
-    local: false,
-    interrupted: false,
-    ...fields,
-  };
-}
+/** Every field of a snapshot, in one order (one shape for all of them), with its default. */
+const BLANK: ChatMessage = {
+  id: '',
+  key: '',
+  role: 'user',
+  agentId: undefined,
+  turnId: undefined,
+  timestamp: undefined,
+  senderName: undefined,
+  senderAvatar: undefined,
+  text: '',
+  blocks: NONE,
+  blocksBeforeText: 0,
+  parts: NONE,
+  attachment: undefined,
+  payment: undefined,
+  infoCollect: NONE,
+  connectorSetup: NONE,
+  delegations: NONE,
+  suggestions: NONE,
+  streaming: false,
+  status: undefined,
+  error: undefined,
+  interrupted: false,
+};
 
-function textOf(entry: Entry): string {
-  if (entry.text.length > 1) entry.text = [entry.text.join('')];
-  return entry.text[0] ?? '';
+/** `fields` without `key`: the row is keyed by its first id. */
+const createMessage = (fields: MessageFields): ChatMessage => Object.freeze({ ...BLANK, key: fields.id, ...fields });
+
+function createEntry(message: ChatMessage, at: string, n = 0, local = false): Entry {
+  return { message, at, n, local, stale: false, chunks: undefined, infoCollect: NONE, connectorSetup: NONE };
 }
 
 /** The user's message while being sent stays last, after whatever streams in meanwhile. */
-const floats = (entry: Entry) => entry.local && entry.status !== 'failed';
+const floats = (entry: Entry) => entry.local && entry.message.status !== 'failed';
 
 function compareEntries(a: Entry, b: Entry): number {
   const floating = Number(floats(a)) - Number(floats(b));
@@ -184,9 +177,9 @@ export class MessageLog {
       if (!this.#sorted) this.#order.sort(compareEntries);
       this.#sorted = true;
       const shown = this.#replaced.size
-        ? this.#order.filter((entry) => !entry.turnId || !this.#replaced.has(entry.turnId))
+        ? this.#order.filter(({ message }) => !message.turnId || !this.#replaced.has(message.turnId))
         : this.#order;
-      this.#list = Object.freeze(shown.map((entry) => (entry.snapshot ??= this.#snapshot(entry))));
+      this.#list = Object.freeze(shown.map((entry) => this.#current(entry)));
     }
     return this.#list;
   }
@@ -229,7 +222,7 @@ export class MessageLog {
       case 'payment_gate':
         this.#gates.set(
           raw.payment.orderId,
-          this.#addAgentEntry(record, record.id, raw.agentId, { payment: raw.payment }),
+          this.#addAgentEntry(record, record.id, raw.agentId, { payment: this.#paymentCard(raw.payment) }),
         );
         break;
       case 'payment_gate_resolution':
@@ -264,19 +257,21 @@ export class MessageLog {
   addLocal(message: LocalMessage): string {
     const n = ++this.#localCount;
     const id = `local-${n}`;
-    const entry = createEntry({
-      id,
-      role: 'user',
-      at: '',
+    const entry = createEntry(
+      createMessage({
+        id,
+        role: 'user',
+        status: 'sending',
+        text: message.text,
+        parts: message.parts ?? [],
+        senderName: message.senderName,
+        senderAvatar: message.senderAvatar,
+        timestamp: new Date().toISOString(),
+      }),
+      '',
       n,
-      local: true,
-      status: 'sending',
-      text: [message.text],
-      parts: message.parts ?? [],
-      senderName: message.senderName,
-      senderAvatar: message.senderAvatar,
-      timestamp: new Date().toISOString(),
-    });
+      true,
+    );
     this.#locals.add(entry);
     this.#insert(entry);
     return id;
@@ -296,10 +291,9 @@ export class MessageLog {
     this.#markApplied(recordId);
     this.#byId.delete(localId);
     this.#locals.delete(entry);
-    Object.assign(entry, { id: recordId, at: recordId, n: 0, local: false, status: 'sent' });
-    this.#byId.set(recordId, entry);
+    Object.assign(entry, { at: recordId, n: 0, local: false });
+    this.#update(entry, { id: recordId, status: 'sent' });
     this.#sorted = false;
-    this.#touch(entry);
     return true;
   }
 
@@ -313,19 +307,24 @@ export class MessageLog {
    * when the message is no longer local: the stream showed it as stored after all.
    */
   markFailed(localId: string, error: string): boolean {
-    return this.#moveLocal(localId, { status: 'failed', error, at: this.#lastId ?? '' });
+    return this.#moveLocal(localId, { status: 'failed', error }, this.#lastId ?? '');
   }
 
   /** A failed message is sent again: it goes last again. False unless it had failed. */
   markRetrying(localId: string): boolean {
     return (
-      this.#local(localId)?.status === 'failed' && this.#moveLocal(localId, { status: 'sending', error: undefined })
+      this.#local(localId)?.message.status === 'failed' &&
+      this.#moveLocal(localId, { status: 'sending', error: undefined })
     );
   }
 
   /** What the agents replied in the turn `record` (its `result`) belongs to. */
   turnText(record: ChatStreamRecord): string {
-    return (this.#turns.get(this.#turnOf(record)) ?? []).sort(compareEntries).map(textOf).filter(Boolean).join('\n\n');
+    const entries = (this.#turns.get(this.#turnOf(record)) ?? []).sort(compareEntries);
+    return entries
+      .map((entry) => this.#current(entry).text)
+      .filter(Boolean)
+      .join('\n\n');
   }
 
   #applyUser(record: ChatStreamRecord, raw: UserRawEvent, localId: string | undefined): void {
@@ -349,19 +348,22 @@ export class MessageLog {
     const local = localId !== undefined ? this.#local(localId) : this.#matchLocal(text, raw.parts);
     if (local) this.#remove(local);
     this.#insert(
-      createEntry({
-        id: record.id,
-        key: local?.key ?? record.id,
-        role: 'user',
-        at: record.id,
-        turnId: record.turnId,
-        timestamp: record.timestamp,
-        text: [text],
-        parts: raw.parts ?? [],
-        senderName: raw.senderName,
-        senderAvatar: raw.senderAvatar,
-        status: 'sent',
-      }),
+      createEntry(
+        createMessage({
+          id: record.id,
+          key: local?.message.key ?? record.id,
+          role: 'user',
+          turnId: record.turnId,
+          timestamp: record.timestamp,
+          text,
+          parts: raw.parts ?? NONE,
+          senderName: raw.senderName,
+          senderAvatar: raw.senderAvatar,
+          status: 'sent',
+        }),
+        record.id,
+      ),
+      false,
     );
   }
 
@@ -369,24 +371,27 @@ export class MessageLog {
     const entry =
       this.#byId.get(raw.messageId) ?? this.#addAgentEntry(record, raw.messageId, raw.agentId, { streaming: true });
     // A late delta must not append to the final text.
-    if (!entry.streaming) return;
-    entry.text.push(raw.text);
+    if (!entry.message.streaming) return;
+    if (entry.chunks) entry.chunks.push(raw.text);
+    else entry.chunks = [raw.text];
     this.#touch(entry);
   }
 
   #applyReply(record: ChatStreamRecord, raw: AssistantRawEvent): void {
     const content = readReply(record);
     const entry = this.#byId.get(raw.message.id) ?? this.#addAgentEntry(record, raw.message.id, raw.agentId, {});
-    Object.assign(entry, {
-      text: [content.text],
+    entry.chunks = undefined;
+    entry.infoCollect = orNone(content.infoCollect.map((request) => ({ request })));
+    entry.connectorSetup = orNone(content.connectorSetup.map((request) => ({ request })));
+    this.#update(entry, {
+      text: content.text,
       blocks: orNone(content.blocks),
       blocksBeforeText: content.blocksBeforeText,
-      infoCollect: orNone(content.infoCollect.map((request) => ({ request }))),
-      connectorSetup: orNone(content.connectorSetup.map((request) => ({ request }))),
       delegations: orNone(content.delegations),
       suggestions: orNone(content.suggestions),
       streaming: false,
     });
+    // The cards' snapshots come from their slots.
     this.#touch(entry);
     const hadCards = this.#cardEntries.delete(entry);
     const hasCards = entry.infoCollect.length > 0 || entry.connectorSetup.length > 0;
@@ -405,42 +410,48 @@ export class MessageLog {
   #applyResult(record: ChatStreamRecord, raw: ResultRawEvent): void {
     const entries = this.#turns.get(this.#turnOf(record)) ?? [];
     for (const entry of entries) {
-      if (!entry.streaming) continue;
-      entry.streaming = false;
-      this.#touch(entry);
+      if (entry.message.streaming) this.#update(entry, { streaming: false });
     }
     if (raw.subtype === 'success') return;
     // The notice goes on the turn's last reply; a turn that failed before replying gets a system row.
     const target =
       entries.sort(compareEntries).at(-1) ??
       this.#insert(
-        createEntry({
-          id: record.id,
-          role: 'system',
-          at: record.id,
-          turnId: record.turnId,
-          timestamp: record.timestamp,
-          // Whose reply failed: the turn's first agent, by the name it was heard with.
-          agentId: raw.agentIds?.[0],
-          senderName: raw.agentIds?.[0] ? this.#agentNames[raw.agentIds[0]] : undefined,
-        }),
+        createEntry(
+          createMessage({
+            id: record.id,
+            role: 'system',
+            turnId: record.turnId,
+            timestamp: record.timestamp,
+            // Whose reply failed: the turn's first agent, by the name it was heard with.
+            agentId: raw.agentIds?.[0],
+            senderName: raw.agentIds?.[0] ? this.#agentNames[raw.agentIds[0]] : undefined,
+          }),
+          record.id,
+        ),
+        false,
       );
-    if (raw.subtype === 'error') target.error = raw.error || TURN_FAILED;
-    else target.interrupted = true;
-    this.#touch(target);
+    this.#update(target, raw.subtype === 'error' ? { error: raw.error || TURN_FAILED } : { interrupted: true });
   }
 
-  #addAgentEntry(record: ChatStreamRecord, id: string, agentId: string, fields: Partial<Entry>): Entry {
-    const entry = createEntry({
-      id,
-      role: 'agent',
-      at: record.id,
-      agentId,
-      senderName: record.agentName,
-      turnId: record.turnId,
-      timestamp: record.timestamp,
-      ...fields,
-    });
+  #addAgentEntry(
+    record: ChatStreamRecord,
+    id: string,
+    agentId: string,
+    fields: Partial<Pick<ChatMessage, 'attachment' | 'payment' | 'streaming'>>,
+  ): Entry {
+    const entry = createEntry(
+      createMessage({
+        id,
+        role: 'agent',
+        agentId,
+        senderName: record.agentName,
+        turnId: record.turnId,
+        timestamp: record.timestamp,
+        ...fields,
+      }),
+      record.id,
+    );
     const turn = this.#turnOf(record);
     const entries = this.#turns.get(turn);
     if (entries) entries.push(entry);
@@ -480,23 +491,16 @@ export class MessageLog {
     }
   }
 
-  #snapshot(entry: Entry): ChatMessage {
-    const payment = entry.payment;
-    return Object.freeze({
-      id: entry.id,
-      key: entry.key,
-      role: entry.role,
-      agentId: entry.agentId,
-      turnId: entry.turnId,
-      timestamp: entry.timestamp,
-      senderName: entry.senderName,
-      senderAvatar: entry.senderAvatar,
-      text: textOf(entry),
-      blocks: entry.blocks,
-      blocksBeforeText: entry.blocksBeforeText,
-      parts: entry.parts,
-      attachment: entry.attachment,
-      payment: payment && { gate: payment, status: this.#resolutions.get(payment.orderId)?.status ?? 'pending' },
+  /** The entry's snapshot, made again first when something it derives from changed. */
+  #current(entry: Entry): ChatMessage {
+    if (!entry.stale) return entry.message;
+    entry.stale = false;
+    const { message, chunks } = entry;
+    entry.chunks = undefined;
+    entry.message = createMessage({
+      ...message,
+      text: chunks ? message.text + chunks.join('') : message.text,
+      payment: message.payment && this.#paymentCard(message.payment.gate),
       infoCollect: orNone(
         entry.infoCollect.map(({ request, answer }) => ({
           request,
@@ -509,13 +513,12 @@ export class MessageLog {
       connectorSetup: orNone(
         entry.connectorSetup.map(({ request, answer }) => ({ request, answered: answer !== undefined })),
       ),
-      delegations: entry.delegations,
-      suggestions: entry.suggestions,
-      streaming: entry.streaming,
-      status: entry.status,
-      error: entry.error,
-      interrupted: entry.interrupted,
     });
+    return entry.message;
+  }
+
+  #paymentCard(gate: PaymentGatePayload): PaymentCard {
+    return { gate, status: this.#resolutions.get(gate.orderId)?.status ?? 'pending' };
   }
 
   #turnOf(record: ChatStreamRecord): string {
@@ -540,8 +543,9 @@ export class MessageLog {
     if (this.#lastId === undefined || compareRecordIds(recordId, this.#lastId) > 0) this.#lastId = recordId;
   }
 
-  #insert(entry: Entry): Entry {
-    this.#byId.set(entry.id, entry);
+  /** `indexed`: found by id later (replies and their deltas by message id, unsent messages by local id). */
+  #insert(entry: Entry, indexed = true): Entry {
+    if (indexed) this.#byId.set(entry.message.id, entry);
     const last = this.#order.at(-1);
     if (last && compareEntries(entry, last) < 0) this.#sorted = false;
     this.#order.push(entry);
@@ -551,13 +555,20 @@ export class MessageLog {
 
   #remove(entry: Entry): void {
     this.#order.splice(this.#order.indexOf(entry), 1);
-    this.#byId.delete(entry.id);
+    this.#byId.delete(entry.message.id);
     this.#locals.delete(entry);
     this.#list = undefined;
   }
 
+  /** Something the snapshot derives from changed. */
   #touch(entry: Entry): void {
-    entry.snapshot = undefined;
+    entry.stale = true;
+    this.#list = undefined;
+  }
+
+  /** Fields of the message changed: a new snapshot. */
+  #update(entry: Entry, fields: Partial<ChatMessage>): void {
+    entry.message = Object.freeze({ ...entry.message, ...fields });
     this.#list = undefined;
   }
 
@@ -566,23 +577,27 @@ export class MessageLog {
     return entry?.local ? entry : undefined;
   }
 
-  #setLocal(localId: string, fields: Partial<Entry>): boolean {
+  #setLocal(localId: string, fields: Partial<ChatMessage>): boolean {
     const entry = this.#local(localId);
     if (!entry) return false;
-    Object.assign(entry, fields);
-    this.#touch(entry);
+    this.#update(entry, fields);
     return true;
   }
 
-  #moveLocal(localId: string, fields: Partial<Entry>): boolean {
+  /** `at`: where it stays from now on (a failed message); without it, it goes last again. */
+  #moveLocal(localId: string, fields: Partial<ChatMessage>, at?: string): boolean {
+    const entry = this.#local(localId);
+    if (!entry) return false;
     this.#sorted = false;
-    return this.#setLocal(localId, { ...fields, n: ++this.#localCount });
+    if (at !== undefined) entry.at = at;
+    entry.n = ++this.#localCount;
+    return this.#setLocal(localId, fields);
   }
 
   #matchLocal(text: string, parts: MessagePart[] | undefined): Entry | undefined {
     const key = JSON.stringify(parts ?? []);
     for (const entry of this.#locals) {
-      if (textOf(entry) === text && JSON.stringify(entry.parts) === key) return entry;
+      if (entry.message.text === text && JSON.stringify(entry.message.parts) === key) return entry;
     }
     return undefined;
   }
