@@ -36,9 +36,22 @@ export async function fillConversation(
   return records;
 }
 
-/** The bytes the service writes for one record on a stream. */
-export const frameBytes = (record: ChatStreamRecord) =>
-  Buffer.byteLength(`id: ${record.id}\nevent: record\ndata: ${JSON.stringify(record)}\n\n`);
+/** How much of a frame the service writes at a time (server/http/sse.ts): each piece is a chunk of its own. */
+const SLICE_BYTES = 64 * 1024;
+
+/**
+ * The bytes the service writes for one record on a stream: its SSE frame, in HTTP/1.1 chunks (each with its size
+ * in hex and two line ends: 7 bytes on a 1.4 KB frame, which a socket's bound of one frame must count).
+ */
+export function frameBytes(record: ChatStreamRecord): number {
+  const length = Buffer.byteLength(`id: ${record.id}\nevent: record\ndata: ${JSON.stringify(record)}\n\n`);
+  let bytes = 0;
+  for (let at = 0; at < length; at += SLICE_BYTES) {
+    const size = Math.min(SLICE_BYTES, length - at);
+    bytes += size.toString(16).length + 2 + size + 2;
+  }
+  return bytes;
+}
 
 /** A record stream opened on a raw socket whose reader reads nothing until told to. */
 export interface StalledReader {
