@@ -71,6 +71,9 @@ describe('acting on messages in <svc-chat>', () => {
     await exchange(el, 'first');
     await exchange(el, 'second');
     const [older, newest] = replies(el);
+    // The older reply's row stops being the last reply's once the list has rendered it again (WebKit did so after
+    // the send button was back once).
+    await until(() => !actionsOf(older!)!.classList.contains('last'), 'the older reply to be no longer the last');
     // With a hovering pointer the older reply's actions wait for hover or focus; the newest reply's show.
     const hovers = matchMedia('(hover: hover) and (pointer: fine)').matches;
     expect(getComputedStyle(actionsOf(older!)!).opacity).to.equal(hovers ? '0' : '1');
