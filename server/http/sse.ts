@@ -52,7 +52,7 @@ export const sseFrame = (record: ChatStreamRecord) =>
  * stream that stopped reading holds its socket's high-water mark and one slice, not a whole record (up to a
  * turn's 4 MB).
  */
-const SLICE_BYTES = 64 * 1024;
+export const SLICE_BYTES = 64 * 1024;
 
 /**
  * The frames larger than a slice, by record: streams writing the same record share one copy, which goes with

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { connect, type Socket } from 'node:net';
+import { SLICE_BYTES } from '../../server/http/sse.js';
 import type { ChatStreamRecord } from '../../src/protocol/types.js';
 import { readTurn, send, sessionToken } from './conversation.js';
 import { startTestServer, type TestServer } from './server.js';
@@ -36,12 +37,10 @@ export async function fillConversation(
   return records;
 }
 
-/** How much of a frame the service writes at a time (server/http/sse.ts): each piece is a chunk of its own. */
-const SLICE_BYTES = 64 * 1024;
-
 /**
- * The bytes the service writes for one record on a stream: its SSE frame, in HTTP/1.1 chunks (each with its size
- * in hex and two line ends: 7 bytes on a 1.4 KB frame, which a socket's bound of one frame must count).
+ * The bytes the service writes for one record on a stream: its SSE frame, in HTTP/1.1 chunks of at most
+ * `SLICE_BYTES` (each with its size in hex and two line ends: 7 bytes on a 1.4 KB frame, which a socket's bound of
+ * one frame must count).
  */
 export function frameBytes(record: ChatStreamRecord): number {
   const length = Buffer.byteLength(`id: ${record.id}\nevent: record\ndata: ${JSON.stringify(record)}\n\n`);
