@@ -28,6 +28,13 @@ import { renderPrompts } from './starter-prompts.js';
 import './svc-markdown.js';
 import { imageAllowed, safeUrl } from '../internal/safe-url.js';
 
+/**
+ * A streaming reply renders 30 times a second (every other frame at 60 Hz): each render costs the page a frame's
+ * style, layout and paint however few characters it adds, and ten characters at a time read as smoothly as five
+ * (docs/performance.md, paced streaming).
+ */
+const REPLY_RENDER_INTERVAL_MS = 1000 / 30;
+
 /** What rendering a message needs from the chat around it. */
 export interface ViewContext {
   labels: ChatLabels;
@@ -143,6 +150,7 @@ function renderAgent(message: ChatMessage, view: ViewContext): TemplateResult {
         message.text || message.streaming
           ? html`<div part="bubble" class=${message.streaming ? 'cursor' : ''}>
             <svc-markdown
+              throttle=${REPLY_RENDER_INTERVAL_MS}
               .imageHosts=${view.imageHosts}
               copy-label=${view.labels.copy}
               copied-label=${view.labels.copied}

@@ -1,3 +1,4 @@
+import type { PropertyValues } from 'lit';
 import { hostList, imageAllowed } from '../internal/safe-url.js';
 import { SvcElement } from '../internal/svc-element.js';
 import { loadMarkdownEngine, markdownEngine } from './markdown/engine.js';
@@ -40,6 +41,7 @@ export class SvcMarkdown extends SvcElement {
     },
     copyLabel: { attribute: 'copy-label' },
     copiedLabel: { attribute: 'copied-label' },
+    throttle: { type: Number },
   };
 
   /** True while a reply streams in (between the first `append` and `finish`). Reflected as `streaming`. */
@@ -48,6 +50,12 @@ export class SvcMarkdown extends SvcElement {
   copyLabel = 'Copy';
   /** Label a copy button shows for a moment after copying. */
   copiedLabel = 'Copied';
+  /**
+   * While text streams in, the least milliseconds between two renders; 0 renders at every animation frame. Each
+   * render costs the page a frame's style, layout and paint however little it adds: the chat's replies render 30
+   * times a second (docs/performance.md, paced streaming).
+   */
+  throttle = 0;
 
   #base = document.createElement('div');
   /** What `image-hosts` says, as set; the sanitizer asks `#options.imageAllowed` (the page's host always). */
@@ -82,8 +90,8 @@ export class SvcMarkdown extends SvcElement {
   }
 
   /**
-   * Adds streamed text; the view catches up once per animation frame. (This replaces the DOM's `append`:
-   * the element takes no child nodes.)
+   * Adds streamed text; the view catches up at the next animation frame (or once `throttle` has passed). (This
+   * replaces the DOM's `append`: the element takes no child nodes.)
    */
   override append(delta: string): void {
     this.streaming = true;
@@ -124,6 +132,10 @@ export class SvcMarkdown extends SvcElement {
     this.#imageHosts = value;
     if (this.text) this.#markdown.renderAll();
     this.requestUpdate('imageHosts', old);
+  }
+
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    if (changed.has('throttle')) this.#options.interval = this.throttle;
   }
 
   protected override render() {

@@ -322,7 +322,8 @@ describe('StreamMarkdown', function () {
       stream.push('\n\n```js\nconst a = 1;');
       stream.flush();
       const code = target.querySelector('code')!;
-      for (const piece of deltas('\nconst b = 2;\nconst c = a + b;', 4, 5)) {
+      // Code's `<`, `&` and quotes are text too (escaped by marked), not raw HTML: still added in place.
+      for (const piece of deltas('\nconst b = 2;\nif (a < b && b > 0) log("<b>");', 4, 5)) {
         stream.push(piece);
         stream.flush();
         expect(unboxed(target)).to.equal(whole(stream.text));
@@ -427,6 +428,45 @@ describe('StreamMarkdown', function () {
       lexed.restore();
     }
     expect(unboxed(target)).to.equal(whole(stream.text));
+  });
+
+  it('catches up at every frame, or at most as often as its interval allows, whatever the frame rate', () => {
+    const { requestAnimationFrame: request, cancelAnimationFrame: cancel } = window;
+    let due: FrameRequestCallback | undefined;
+    window.requestAnimationFrame = (callback) => {
+      due = callback;
+      return 1;
+    };
+    window.cancelAnimationFrame = () => {
+      due = undefined;
+    };
+    try {
+      for (const interval of [undefined, 1000 / 30]) {
+        for (const hz of [60, 120, 30]) {
+          const target = document.createElement('div');
+          const stream = new StreamMarkdown(target, { interval });
+          let shown = '';
+          let catchUps = 0;
+          // One second of frames, a word arriving before each.
+          for (let frame = 0; frame < hz; frame++) {
+            stream.push(`word${frame} `);
+            const callback = due;
+            due = undefined;
+            callback?.((frame * 1000) / hz);
+            if (target.textContent !== shown) catchUps++;
+            shown = target.textContent ?? '';
+            // The first word shows in the first frame after it came.
+            if (frame === 0) expect(shown.trim()).to.equal('word0');
+          }
+          expect(catchUps, `at ${hz} Hz, interval ${interval}`).to.equal(interval ? Math.min(hz, 30) : hz);
+          stream.finish();
+          expect(unboxed(target)).to.equal(whole(stream.text));
+        }
+      }
+    } finally {
+      window.requestAnimationFrame = request;
+      window.cancelAnimationFrame = cancel;
+    }
   });
 
   it('joins a CRLF line break split across two deltas', () => {

@@ -144,6 +144,19 @@ describe('<svc-markdown>', () => {
     expect(base(el).querySelectorAll('[part=copy]').length).to.equal(1);
   });
 
+  it('renders a stream no more often than its throttle allows, and whole when it finishes', async () => {
+    const el = await fixture<SvcMarkdown>(html`<svc-markdown throttle="100000"></svc-markdown>`);
+    el.append('Hello');
+    await nextFrame();
+    expect(content(el)).to.equal('<p>Hello</p>\n');
+    el.append(' **world**');
+    for (let frame = 0; frame < 5; frame++) await nextFrame();
+    // 100 seconds have not passed since the last render.
+    expect(content(el)).to.equal('<p>Hello</p>\n');
+    el.finish();
+    expect(content(el)).to.equal('<p>Hello <strong>world</strong></p>\n');
+  });
+
   it('lays a streamed reply out exactly as the same text rendered whole (its boxes of settled blocks unseen)', async () => {
     const text = Array.from({ length: 30 }, (_, i) => REPLY.replace('# Plan', `# Plan ${i}`)).join('\n\n---\n\n');
     const host = await fixture<HTMLDivElement>(html`<div style="width: 320px"></div>`);

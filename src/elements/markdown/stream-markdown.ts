@@ -10,6 +10,11 @@ export interface StreamMarkdownOptions extends SanitizeOptions {
    * end of the turn; never the live tail while it grows. The highlighter loads when the first one comes.
    */
   highlight?: boolean;
+  /**
+   * While text streams in, the least milliseconds between two renders (a frame may come up to `FRAME_SLACK_MS`
+   * early). 0, or none: the view catches up at every animation frame that follows new text.
+   */
+  interval?: number;
 }
 
 /**
@@ -18,6 +23,8 @@ export interface StreamMarkdownOptions extends SanitizeOptions {
  * (docs/performance.md, paced streaming). A box per block was slower: the browser's bookkeeping per box.
  */
 const BOX_CHARS = 2000;
+/** How much earlier than `interval` says a frame may render: frames do not come exactly on time. */
+const FRAME_SLACK_MS = 4;
 const BLANK_LINE_END = /\n[ \t]*\n$/;
 const TAG = /<(\/?)([a-z][\w-]*)[^>]*>|<!--[\s\S]*?-->/gi;
 const VOID_TAG = /^(?:area|base|br|col|embed|hr|img|input|link|meta|param|source|track|wbr)$/i;
@@ -36,11 +43,16 @@ const UNESCAPED: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '
  * so far; a text rendered whole (`replace`, `renderAll`) has no boxes.
  */
 export class StreamMarkdown {
-  #text = '';
+  /**
+   * The text, in two parts: settled and the live tail. Apart, so that a render reads the tail alone: a slice of
+   * the whole text would copy all of it (a string grown by `+=` is flattened when read), at every render of a
+   * long reply.
+   */
+  #settled = '';
+  #tail = '';
   /** The text ended with `\r`, so a `\n` opening the next piece belongs to the same line break. */
   #cr = false;
-  /** Where the live tail starts in `#text`, and how many child nodes of `target` come before it. */
-  #settledEnd = 0;
+  /** How many child nodes of `target` come before the live tail. */
   #settledNodes = 0;
   /** Link definitions in the settled text, which the tail's references may use. */
   #links: Links = {};
@@ -57,6 +69,8 @@ export class StreamMarkdown {
    */
   #htmlAfterStart = false;
   #frame = 0;
+  /** The time of the frame the view last caught up in. */
+  #renderedAt = -Infinity;
   /** The box settled blocks are appended to, and how much text it holds. */
   #box?: HTMLElement;
   #boxChars = 0;
@@ -70,17 +84,29 @@ export class StreamMarkdown {
 
   /** The whole text received so far. */
   get text(): string {
-    return this.#text;
+    return this.#settled + this.#tail;
   }
 
-  /** Adds a piece of text; the view catches up at the next animation frame (at most one render per frame). */
+  /**
+   * Adds a piece of text; the view catches up at the next animation frame, or, when it caught up less than
+   * `options.interval` ago, at the first frame after that.
+   */
   push(delta: string): void {
     if (!delta) return;
     const text = delta.replace(/\r\n?/g, '\n');
-    this.#text += this.#cr && delta[0] === '\n' ? text.slice(1) : text;
+    this.#tail += this.#cr && delta[0] === '\n' ? text.slice(1) : text;
     this.#cr = delta.endsWith('\r');
-    this.#frame ||= requestAnimationFrame(() => this.flush());
+    this.#frame ||= requestAnimationFrame(this.#onFrame);
   }
+
+  readonly #onFrame = (now: number): void => {
+    if (now - this.#renderedAt < (this.options.interval ?? 0) - FRAME_SLACK_MS) {
+      this.#frame = requestAnimationFrame(this.#onFrame);
+      return;
+    }
+    this.#renderedAt = now;
+    this.flush();
+  };
 
   /** Renders what has arrived now instead of at the next frame. */
   flush(): void {
@@ -104,14 +130,16 @@ export class StreamMarkdown {
 
   /** Replaces the text and renders it whole. */
   replace(text: string): void {
-    this.#text = '';
+    this.#settled = this.#tail = '';
     this.#cr = false;
     this.push(text);
     this.renderAll();
   }
 
   #reset(): void {
-    this.#settledEnd = this.#settledNodes = 0;
+    this.#tail = this.#settled + this.#tail;
+    this.#settled = '';
+    this.#settledNodes = 0;
     this.#links = {};
     this.#seen = '';
     this.#settledHasBrackets = false;
@@ -127,7 +155,7 @@ export class StreamMarkdown {
     this.#frame = 0;
     const lexer = new Lexer(markdown.defaults);
     Object.assign(lexer.tokens.links, this.#links);
-    const tokens = lexer.lex(this.#text.slice(this.#settledEnd));
+    const tokens = lexer.lex(this.#tail);
     const seen = JSON.stringify(lexer.tokens.links);
     if (!this.#settledHasBrackets) this.#seen = seen;
     else if (seen !== this.#seen) {
@@ -136,7 +164,8 @@ export class StreamMarkdown {
       this.#render(settle);
       return;
     }
-    if (exact && this.#settledEnd > 0 && (this.#htmlAfterStart || hasHtml(tokens))) {
+    const html = hasHtml(tokens);
+    if (exact && this.#settled && (this.#htmlAfterStart || html)) {
       this.renderAll();
       return;
     }
@@ -144,32 +173,32 @@ export class StreamMarkdown {
     const count = settle ? settledCount(tokens) : 0;
     const tail = markdown.parser(tokens.slice(count));
     // Most deltas only add words to the tail's last text: that text is added to its node, rather than the tail
-    // parsed, sanitized and laid out anew (a third of a frame's script, docs/performance.md). Not when raw HTML
-    // is about, whose sanitizing can depend on text.
+    // parsed, sanitized and laid out anew (a third of a frame's script, docs/performance.md). Not when the tail
+    // holds raw HTML, whose sanitizing can depend on text (a `<` in code is text, and marked escapes it).
     const tailHtml = this.#tailHtml;
-    this.#tailHtml = settle ? tail : undefined;
-    if (!count && settle && tailHtml && !this.#text.includes('<', this.#settledEnd)) {
-      if (insertText(target, tailHtml, tail)) return;
-    }
+    this.#tailHtml = settle && !html ? tail : undefined;
+    if (!count && tailHtml && this.#tailHtml && insertText(target, tailHtml, tail)) return;
     while (target.childNodes.length > this.#settledNodes) target.lastChild!.remove();
     if (count) {
       const settled = tokens.slice(0, count);
       markdown.walkTokens(settled, (token) => {
         if (token.type === 'def') this.#links[token.tag] ??= { href: token.href, title: token.title };
-        else if (token.type === 'html' && this.#settledEnd > 0) this.#htmlAfterStart = true;
+        else if (token.type === 'html' && this.#settled) this.#htmlAfterStart = true;
       });
-      const start = this.#settledEnd;
+      let end = 0;
       for (const token of settled) {
-        this.#settledEnd += token.raw.length;
+        end += token.raw.length;
         this.#settledHasBrackets ||= token.raw.includes(']');
       }
+      this.#settled += this.#tail.slice(0, end);
+      this.#tail = this.#tail.slice(end);
       if (!this.#box || this.#boxChars >= BOX_CHARS) {
         this.#box = document.createElement('div');
         this.#box.className = 'settled';
         this.#boxChars = 0;
         target.append(this.#box);
       }
-      this.#boxChars += this.#settledEnd - start;
+      this.#boxChars += end;
       this.#box.append(this.#fragment(markdown.parser(settled), true));
       this.#settledNodes = target.childNodes.length;
     }
