@@ -92,15 +92,14 @@ export default css`
     padding: 1px 10px;
     font-size: 0.95em;
   }
+  /*
+   * The caret of a reply that streams in. It does not blink: a blinking caret is an animation the browser
+   * updates every frame, a quarter of a millisecond each, for as long as the reply streams (docs/performance.md,
+   * paced streaming); a caret holds still while text is typed anyway.
+   */
   .cursor::after {
     content: '▍';
-    animation: svc-blink 1s steps(2) infinite;
     color: ${token('colorMuted')};
-  }
-  @keyframes svc-blink {
-    50% {
-      opacity: 0;
-    }
   }
   [part~='tool-call'] pre {
     margin: 4px 0 0;

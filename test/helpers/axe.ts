@@ -42,8 +42,8 @@ export function axeViolations(context: Element | Document = document): Promise<R
 
 /**
  * Resolves once the animations that end (a panel rising into view) have ended in `context` and the shadow
- * roots inside it: colors measured halfway through a fade are not the ones a visitor reads. Endless ones
- * (the blinking cursor of a streaming reply) are left running.
+ * roots inside it: colors measured halfway through a fade are not the ones a visitor reads. An endless one
+ * would never end, so it is left running.
  */
 export async function animationsEnded(context: Element | Document): Promise<void> {
   const roots: (Document | ShadowRoot)[] = context instanceof Document ? [context] : [];
