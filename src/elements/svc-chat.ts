@@ -244,8 +244,8 @@ export class SvcChat extends SvcPlainElement {
   /** Everything but the launcher, once its module has arrived (`load-panel.ts`): `<svc-chat-panel>`. */
   #panel?: SvcChatPanel;
   #loading?: Promise<SvcChatPanel | undefined>;
-  /** Stands in the panel's place until it has arrived. */
-  readonly #loadingState = new LoadingState(() => this.close());
+  /** Stands in the panel's place until it has arrived; made when first shown, not for a closed launcher. */
+  #loadingState?: LoadingState;
   #launcher?: HTMLButtonElement;
   /** What the launcher shows (its icon and badge), to draw them again only when it changes. */
   #launcherShows?: string;
@@ -297,9 +297,9 @@ export class SvcChat extends SvcPlainElement {
     this.#loading ??= loadPanel().then(
       () => {
         const panel = document.createElement('svc-chat-panel');
+        // What the visitor wrote in the loading state, if it was shown, goes on in the panel.
         const loading = this.#loadingState;
-        panel.composerText = loading.typed;
-        panel.sendOnConnect = loading.sent;
+        if (loading) Object.assign(panel, { composerText: loading.typed, sendOnConnect: loading.sent });
         // The page's slotted content goes on into the panel's slots.
         panel.append(
           h('slot', { name: 'header-actions', slot: 'header-actions' }),
@@ -308,7 +308,7 @@ export class SvcChat extends SvcPlainElement {
         );
         panel.addEventListener('svc-panel-close', () => this.close());
         // The visitor may be writing in the loading state's field: the panel's takes the text and the focus.
-        if (this.renderRoot.activeElement === loading.input) panel.focusInput();
+        if (loading && this.renderRoot.activeElement === loading.input) panel.focusInput();
         this._failed = false;
         this.#panel = panel;
         this.requestUpdate();
@@ -372,7 +372,7 @@ export class SvcChat extends SvcPlainElement {
     void this.#load();
     this.emit('svc-open', {});
     // The field of the panel, or of its loading state: the visitor can write at once.
-    this.#rendered().then(() => (this.#panel ? this.#panel.focusInput() : this.#loadingState.input.focus()));
+    this.#rendered().then(() => (this.#panel ? this.#panel.focusInput() : this.#loadingState?.input.focus()));
   }
 
   /** Closes the launcher's panel; focus returns to the launcher. */
@@ -400,16 +400,18 @@ export class SvcChat extends SvcPlainElement {
     const modal = launcher && this.#fullScreen.matches;
     const panel = this.#panel;
     if (panel) {
-      this.#loadingState.section.remove();
+      this.#loadingState?.section.remove();
       for (const name of PANEL_SETTINGS) (panel as unknown as Record<string, unknown>)[name] = this[name];
       Object.assign(panel, { shown, modal });
       setAttributes(panel, { lang: this.language.tag, dir: this.language.dir });
       if (!panel.parentNode) this.renderRoot.prepend(panel);
     } else if (shown) {
       const title = this.heading || labels.title;
-      this.#loadingState.draw(labels, { title, dir: this.language.dir, launcher, modal }, this._failed);
-      if (!this.#loadingState.section.parentNode) this.renderRoot.prepend(this.#loadingState.section);
-    } else this.#loadingState.section.remove();
+      this.#loadingState ??= new LoadingState(() => this.close());
+      const loading = this.#loadingState;
+      loading.draw(labels, { title, dir: this.language.dir, launcher, modal }, this._failed);
+      if (!loading.section.parentNode) this.renderRoot.prepend(loading.section);
+    } else this.#loadingState?.section.remove();
     if (launcher) this.#drawLauncher(labels);
     else this.#launcher?.remove();
   }
