@@ -44,6 +44,8 @@ export class ScrollFollowController implements ReactiveController {
   #holdAtQuestion = false;
   /** The chat stopped at the question of a long reply (not the reader): only their move to the end resumes. */
   #held = false;
+  /** Where the chat stopped: the browser may move the list back there (scroll anchoring), the reader goes past. */
+  #heldTop = 0;
   /** A reply ran at the last update: the start of the next one is where the hold is decided. */
   #wasRunning = false;
   #restoreFrom?: { height: number; top: number };
@@ -55,7 +57,14 @@ export class ScrollFollowController implements ReactiveController {
     this.#growFrame ||= requestAnimationFrame(() => {
       this.#growFrame = 0;
       const list = this.#list;
-      if (this.#follow && list) this.#toEnd(list);
+      if (!list) return;
+      if (this.#follow) this.#toEnd(list);
+      // Held at a question, and clamped above it while the reply's tail was shorter: back to the question (what
+      // scroll anchoring does, where the browser has it).
+      else if (this.#held && list.scrollTop < this.#heldTop - 1) {
+        list.scrollTop = this.#heldTop;
+        this.#lastTop = list.scrollTop;
+      }
     });
   });
 
@@ -91,13 +100,20 @@ export class ScrollFollowController implements ReactiveController {
     if (!list) return;
     // Within a pixel: Firefox keeps fractional positions, and may round one once rows change.
     const moved = list.scrollTop - this.#lastTop;
+    // The browser's move, not the reader's: the list's content got shorter (a reply's tail may, as it renders)
+    // and the list came up to its new end.
+    const clamped = moved < 0 && this.#lastTop > list.scrollHeight - list.clientHeight + 1;
     this.#lastTop = list.scrollTop;
-    // Held at a question, the list is the chat's own until the reader moves down to the end.
-    if (isAtEnd(list) && !(this.#held && moved < 1)) {
+    // Held at a question, the list is the chat's own until the reader moves down to the end, past where it
+    // stopped (scroll anchoring brings a clamped list back there as the reply grows again: the browser's move).
+    if (isAtEnd(list) && !(this.#held && (moved < 1 || list.scrollTop <= this.#heldTop + 1))) {
       this.#follow = true;
       if (this.#held) this.#release();
-    } else if (moved <= -1 || (moved >= 1 && this.#atCard)) {
+    } else if (!clamped && (moved <= -1 || (moved >= 1 && this.#atCard))) {
       this.#follow = false;
+      // Gone up from a question the chat stopped at: the chat does not bring the list back there, and the end,
+      // when the reader goes there, is followed to its end.
+      if (this.#held) this.#release();
       list.style.overflowAnchor = '';
     }
     if (this.#follow && this.awayFromEnd) {
@@ -138,6 +154,7 @@ export class ScrollFollowController implements ReactiveController {
     }
     list.scrollTop = top;
     this.#lastTop = list.scrollTop;
+    if (this.#held) this.#heldTop = this.#lastTop;
     this.#atCard = !!card && this.#lastTop < end - 1;
     // While it follows, the chat places the list itself: scroll anchoring would move it as rows above grow,
     // and such a move could not be told from the reader's. Held, the list keeps what it shows as rows above
