@@ -248,9 +248,16 @@ export class SvcChatPanel extends SvcLocalizedElement implements PanelSettings {
   };
 
   /** Where images may come from besides this page: the service (which serves uploads), and `image-hosts`. */
+  /** The hosts images may load from, and what they were made from: the panel renders at every streamed delta. */
+  #hosts = { from: '', list: [] as string[] };
+
   #imageHosts(): string[] {
-    const service = safeUrl(this.client?.chat.http.baseUrl ?? this.serviceUrl)?.host ?? '';
-    return [service, ...hostList(this.imageHosts)];
+    const base = this.client?.chat.http.baseUrl ?? this.serviceUrl;
+    const from = `${base} ${this.imageHosts ?? ''}`;
+    if (from !== this.#hosts.from) {
+      this.#hosts = { from, list: [safeUrl(base)?.host ?? '', ...hostList(this.imageHosts)] };
+    }
+    return this.#hosts.list;
   }
 
   override disconnectedCallback(): void {
