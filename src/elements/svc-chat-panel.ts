@@ -247,10 +247,10 @@ export class SvcChatPanel extends SvcLocalizedElement implements PanelSettings {
     this.requestUpdate();
   };
 
-  /** Where images may come from besides this page: the service (which serves uploads), and `image-hosts`. */
   /** The hosts images may load from, and what they were made from: the panel renders at every streamed delta. */
   #hosts = { from: '', list: [] as string[] };
 
+  /** Where images may come from besides this page: the service (which serves uploads), and `image-hosts`. */
   #imageHosts(): string[] {
     const base = this.client?.chat.http.baseUrl ?? this.serviceUrl;
     const from = `${base} ${this.imageHosts ?? ''}`;
