@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { connect, type Socket } from 'node:net';
-import { SLICE_BYTES } from '../../server/http/sse.js';
+import { SLICE_BYTES, sseFrame } from '../../server/http/sse.js';
 import type { ChatStreamRecord } from '../../src/protocol/types.js';
 import { readTurn, send, sessionToken } from './conversation.js';
 import { startTestServer, type TestServer } from './server.js';
@@ -43,7 +43,7 @@ export async function fillConversation(
  * one frame must count).
  */
 export function frameBytes(record: ChatStreamRecord): number {
-  const length = Buffer.byteLength(`id: ${record.id}\nevent: record\ndata: ${JSON.stringify(record)}\n\n`);
+  const length = Buffer.byteLength(sseFrame(record));
   let bytes = 0;
   for (let at = 0; at < length; at += SLICE_BYTES) {
     const size = Math.min(SLICE_BYTES, length - at);
