@@ -30,6 +30,7 @@ export async function buildPages(outDir: string): Promise<void> {
           stream: join(ROOT, 'bench/pages/stream.ts'),
           history: join(ROOT, 'bench/pages/history.ts'),
           'deep-chat-stream': join(ROOT, 'bench/pages/deep-chat-stream.ts'),
+          'deep-chat-history': join(ROOT, 'bench/pages/deep-chat-history.ts'),
         },
         output: {
           entryFileNames: '[name].js',

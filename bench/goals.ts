@@ -7,8 +7,13 @@ import type { PacedFigures } from './render.js';
 interface Results {
   size: { files: Record<string, { gzip: number }>; completeScriptTag?: { gzip: number }; deepChat: { gzip: number } };
   paced: Record<string, Record<string, PacedFigures> | string>;
-  history: { mount: { longestTaskMs: number }; atEnd: { heapMb: number } };
+  history: HistoryFigures & { deepChat?: HistoryFigures };
   startup: Record<string, unknown>;
+}
+
+interface HistoryFigures {
+  mount: { longestTaskMs: number };
+  atEnd: { heapMb: number };
 }
 
 export interface GoalRow {
@@ -16,6 +21,8 @@ export interface GoalRow {
   before: string;
   now: string;
   goal: string;
+  /** deep-chat's figure from the same run. */
+  deepChat: string;
   met: boolean | undefined;
 }
 
@@ -26,12 +33,16 @@ export function goalRows(results: Results): GoalRow[] {
   const partial = results.paced.deepChatPartialRender as Record<string, PacedFigures> | undefined;
   const perSecond = (cells: Record<string, PacedFigures> | undefined, kb: number) =>
     cells?.[`${kb}KB`]?.mainThreadMsPerSecond;
-  const growth60 = (perSecond(ours, 60) ?? Number.NaN) / (perSecond(ours, 6) ?? Number.NaN);
-  const growth200 = (perSecond(ours, 200) ?? Number.NaN) / (perSecond(ours, 6) ?? Number.NaN);
+  const growth = (cells: Record<string, PacedFigures> | undefined, kb: number) =>
+    (perSecond(cells, kb) ?? Number.NaN) / (perSecond(cells, 6) ?? Number.NaN);
   const versusPartial = (perSecond(ours, 60) ?? Number.NaN) / (perSecond(partial, 60) ?? Number.NaN);
   const frame6 = ours?.['6KB']?.mainThreadMsPerFrame;
-  const phone = results.startup.mobile as { launcherVisibleMs?: number } | undefined;
+  const visible = (name: string) =>
+    (results.startup[name] as { launcherVisibleMs?: number } | undefined)?.launcherVisibleMs;
+  const phone = visible('mobile');
   const phoneClick = results.startup['mobile, click at once'] as { clickToReadyWorstMs?: number } | undefined;
+  const deepChatShown = `${fixed(visible('mobile, deep-chat (its text field)'), 0)} ms`;
+  const peerHistory = results.history.deepChat;
   const { files } = results.size;
   const firstLoad = (files['dist/svc-chat.js']?.gzip ?? 0) + (files['dist/svc-chat.esm.js']?.gzip ?? 0);
   const complete = results.size.completeScriptTag?.gzip ?? Number.NaN;
@@ -40,15 +51,17 @@ export function goalRows(results: Results): GoalRow[] {
     {
       figure: 'paced stream: main-thread ms per second at 60 KB ÷ at 6 KB (and 200 KB ÷ 6 KB)',
       before: '1.57–1.69',
-      now: `${fixed(growth60)} (${fixed(growth200)})`,
+      now: `${fixed(growth(ours, 60))} (${fixed(growth(ours, 200))})`,
       goal: '≤ 1.2, also at 200 KB',
-      met: growth60 <= 1.2 && growth200 <= 1.2,
+      deepChat: `partialRender ${fixed(growth(partial, 60))} (${fixed(growth(partial, 200))})`,
+      met: growth(ours, 60) <= 1.2 && growth(ours, 200) <= 1.2,
     },
     {
       figure: 'paced stream at 60 KB: ours ÷ deep-chat partialRender, main thread',
       before: '2.33–2.39',
-      now: fixed(versusPartial),
+      now: `${fixed(versusPartial)} (${fixed(perSecond(ours, 60), 0)} ms/s)`,
       goal: '≤ 0.5',
+      deepChat: `partialRender ${fixed(perSecond(partial, 60), 0)} ms/s`,
       met: versusPartial <= 0.5,
     },
     {
@@ -56,6 +69,7 @@ export function goalRows(results: Results): GoalRow[] {
       before: '~9 ms',
       now: `${fixed(frame6)} ms`,
       goal: '≤ 3 ms',
+      deepChat: `partialRender ${fixed(partial?.['6KB']?.mainThreadMsPerFrame)} ms`,
       met: frame6 === undefined ? undefined : frame6 <= 3,
     },
     {
@@ -63,6 +77,9 @@ export function goalRows(results: Results): GoalRow[] {
       before: '0.4–1.1 s; 8.3 MB',
       now: `${fixed(results.history.mount.longestTaskMs, 0)} ms; ${fixed(results.history.atEnd.heapMb, 1)} MB`,
       goal: '≤ 50 ms; ≤ 6 MB',
+      deepChat: peerHistory
+        ? `${fixed(peerHistory.mount.longestTaskMs, 0)} ms; ${fixed(peerHistory.atEnd.heapMb, 1)} MB`
+        : 'n/a',
       met: results.history.mount.longestTaskMs <= 50 && results.history.atEnd.heapMb <= 6,
     },
     {
@@ -70,20 +87,28 @@ export function goalRows(results: Results): GoalRow[] {
       before: '1.6 s',
       now: `${fixed(phoneClick?.clickToReadyWorstMs, 0)} ms`,
       goal: '≤ 0.6 s',
+      deepChat: `no launcher: loads all first, its field at ${deepChatShown}`,
       met: phoneClick?.clickToReadyWorstMs === undefined ? undefined : phoneClick.clickToReadyWorstMs <= 600,
     },
     {
       figure: 'phone profile: launcher visible',
       before: '552 ms (quiet machine)',
-      now: `${fixed(phone?.launcherVisibleMs, 0)} ms`,
+      // What any embed gets on this profile, measured in the same run: the launcher in the page's HTML, and
+      // drawn by one classic script of our launcher's bytes that does nothing else.
+      now: `${fixed(phone, 0)} ms (ES module ${fixed(visible('mobile, ES module'), 0)}; floor: one script ${fixed(
+        visible("mobile, one script of the launcher's bytes drawing a button"),
+        0,
+      )}, HTML ${fixed(visible('mobile, the launcher in the HTML'), 0)})`,
       goal: '≤ 400 ms',
-      met: phone?.launcherVisibleMs === undefined ? undefined : phone.launcherVisibleMs <= 400,
+      deepChat: deepChatShown,
+      met: phone === undefined ? undefined : phone <= 400,
     },
     {
       figure: `first load; complete widget (deep-chat ${fixed(deepChat / 1000, 1)} KB in this run)`,
       before: '6.4 KB; 73.1 KB',
       now: `${fixed(firstLoad / 1000, 1)} KB; ${fixed(complete / 1000, 1)} KB (${fixed(complete / deepChat)}× deep-chat)`,
       goal: '≤ 8 KB; ≤ 0.7× deep-chat',
+      deepChat: `${fixed(deepChat / 1000, 1)} KB`,
       met: firstLoad <= 8000 && complete <= 0.7 * deepChat,
     },
   ];
@@ -93,11 +118,12 @@ export function goalRows(results: Results): GoalRow[] {
 export function printGoals(rows: GoalRow[]): void {
   console.log("\nissue 27's figures (ratios from this run):");
   console.table(
-    rows.map(({ figure, before, now, goal, met }) => ({
+    rows.map(({ figure, before, now, goal, deepChat, met }) => ({
       figure,
       before,
       now,
       goal,
+      'deep-chat': deepChat,
       met: met === undefined ? '?' : met ? 'yes' : 'no',
     })),
   );

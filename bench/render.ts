@@ -61,13 +61,17 @@ export async function renderBenchmarks(workloads: RenderWorkloads = BENCH_WORKLO
       '/stream.html': page('stream'),
       '/history.html': page('history'),
       '/deep-chat.html': page('deep-chat-stream'),
+      '/deep-chat-history.html': page('deep-chat-history'),
     },
   );
   const browser = await launch();
   try {
     const streaming = await streamBenchmark(browser, url, workloads);
     const paced = await pacedBenchmark(browser, url, workloads.paced, workloads.pacedOptions);
-    const history = await historyBenchmark(browser, url, workloads.historyMessages);
+    const history = {
+      ...(await historyBenchmark(browser, url, workloads.historyMessages)),
+      deepChat: await peerHistoryBenchmark(browser, `${url}/deep-chat-history.html`, workloads.historyMessages),
+    };
     return { streaming, paced, history };
   } finally {
     await browser.close();
@@ -221,8 +225,9 @@ async function pacedBenchmark(
   };
 }
 
-async function historyBenchmark(browser: Awaited<ReturnType<typeof launch>>, url: string, messages: number) {
-  const { page, cdp } = await openPage(browser, `${url}/history.html`);
+/** Opens `messages` of history on the page at `url`: until the newest is painted, then the heap and elements. */
+async function openHistory(browser: Awaited<ReturnType<typeof launch>>, url: string, messages: number) {
+  const { page, cdp } = await openPage(browser, url);
   await page.waitForFunction(() => (window as any).bench);
   await bench(page, (b: Bench, n: number) => b.prepare(n), messages);
   let firstPaintMs = 0;
@@ -231,6 +236,18 @@ async function historyBenchmark(browser: Awaited<ReturnType<typeof launch>>, url
   });
   await cdp.send('HeapProfiler.collectGarbage');
   const atEnd = await bench(page, (b) => b.stats());
+  return { page, cdp, firstPaintMs: round(firstPaintMs), mount, atEnd: { ...atEnd, heapMb: round(atEnd.heapMb) } };
+}
+
+/** The same history in deep-chat, which renders every message. */
+async function peerHistoryBenchmark(browser: Awaited<ReturnType<typeof launch>>, url: string, messages: number) {
+  const { page, cdp: _, ...figures } = await openHistory(browser, url, messages);
+  await page.close();
+  return figures;
+}
+
+async function historyBenchmark(browser: Awaited<ReturnType<typeof launch>>, url: string, messages: number) {
+  const { page, cdp, firstPaintMs, mount, atEnd } = await openHistory(browser, `${url}/history.html`, messages);
   let frames: number[] = [];
   const scrolling = await measure(page, cdp, async () => {
     frames = await bench(page, (b) => b.scrollToTop());
@@ -241,9 +258,9 @@ async function historyBenchmark(browser: Awaited<ReturnType<typeof launch>>, url
   return {
     source: `fake ChatApi: one history page of ${messages} messages into the real <svc-chat>`,
     messages,
-    firstPaintMs: round(firstPaintMs),
+    firstPaintMs,
     mount,
-    atEnd: { ...atEnd, heapMb: round(atEnd.heapMb) },
+    atEnd,
     scrollToTop: {
       frames: frames.length,
       p50Ms: round(percentile(frames, 50)),

@@ -1,3 +1,5 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startTestServer } from '../test/helpers/server.js';
@@ -6,13 +8,17 @@ import { launch, ROOT, round, serve } from './browser.js';
 /**
  * Records in `window.__marks` when the launcher is first laid out, when the chat is ready (`svc-ready`) and when
  * the service stored a message. On a page opened with `?click` the launcher is clicked in the frame it is first
- * laid out: before anything could be fetched ahead of the click (the worst case of issue 27).
+ * laid out: before anything could be fetched ahead of the click (the worst case of issue 27). On the floor pages
+ * the launcher is a plain `#launcher` button; deep-chat has none, and its text field counts.
  * Source text, not a function: tsx would wrap a function's inner functions in a helper the page lacks.
  */
 const MARKS = `
   const marks = (window.__marks = {});
   const poll = () => {
-    const launcher = document.querySelector('svc-chat')?.shadowRoot?.querySelector('[part~=launcher]');
+    const launcher =
+      document.querySelector('svc-chat')?.shadowRoot?.querySelector('[part~=launcher]') ??
+      document.querySelector('#launcher') ??
+      document.querySelector('deep-chat')?.shadowRoot?.querySelector('#text-input');
     if (!launcher || launcher.getBoundingClientRect().width === 0) return requestAnimationFrame(poll);
     marks.launcher = performance.now();
     if (location.search === '?click') {
@@ -24,6 +30,10 @@ const MARKS = `
   document.addEventListener('svc-ready', () => { marks.ready = performance.now(); });
   document.addEventListener('svc-message-sent', () => { marks.sent = performance.now(); });
 `;
+
+/** The floor pages' launcher: a button where `<svc-chat>` draws its own. */
+const LAUNCHER_HTML =
+  '<button id="launcher" style="position:fixed;right:20px;bottom:20px;width:56px;height:56px;border-radius:50%">Chat</button>';
 
 /** A mid-range phone on a slow network (Chromium's "Fast 3G" and a 4× slower CPU), and no throttling. */
 const PROFILES = {
@@ -59,11 +69,27 @@ export async function startupBenchmark(runs = 5, dist = join(ROOT, 'dist')) {
 <svc-chat mode="launcher" base-url="${service.url}" token="${session.body.token}" agent-id="agent_echo"></svc-chat>
 ${script}`;
     // The one-tag embed (a classic script), and the ES module build on its own.
+    // What the phone profile allows any embed: the page with its launcher as HTML, and with a launcher drawn by one
+    // classic script as large as ours (the launcher's file as a string) that does nothing else. And deep-chat.
+    const floor = mkdtempSync(join(tmpdir(), 'svc-bench-floor-'));
+    writeFileSync(
+      join(floor, 'launcher-bytes.js'),
+      `const bytes = ${JSON.stringify(readFileSync(join(dist, 'svc-chat.esm.js'), 'utf8'))};
+document.body.insertAdjacentHTML('beforeend', ${JSON.stringify(LAUNCHER_HTML)});`,
+    );
+    const host = (body: string) => `<!doctype html><meta charset="utf-8"><body><h1>A host page</h1>\n${body}`;
     const pages = {
       '/': page('<script src="/dist/svc-chat.js"></script>'),
       '/module': page('<script type="module" src="/dist/svc-chat.esm.js"></script>'),
+      '/html': host(LAUNCHER_HTML),
+      '/script': host('<script src="/floor/launcher-bytes.js"></script>'),
+      '/deep-chat': host(`<deep-chat style="display:block;width:400px;height:600px"></deep-chat>
+<script type="module" src="/deep-chat/deepChat.bundle.js"></script>`),
     };
-    const { url, server } = await serve({ '/dist/': dist }, pages);
+    const { url, server } = await serve(
+      { '/dist/': dist, '/floor/': floor, '/deep-chat/': join(ROOT, 'node_modules/deep-chat/dist') },
+      pages,
+    );
     const results: Record<string, Record<string, number>> = {};
     // The worst case of a click: at once, in the frame the launcher shows, to a panel that can be used.
     for (const [name, profile] of Object.entries(PROFILES)) {
@@ -108,7 +134,26 @@ ${script}`;
         clickToMessageSentMs: median('clickToSentMs'),
       };
     }
+    // Only as far as the launcher (deep-chat's text field) on the phone: the floors have no chat behind them.
+    const phone = [
+      ['mobile, the launcher in the HTML', '/html'],
+      ["mobile, one script of the launcher's bytes drawing a button", '/script'],
+      ['mobile, deep-chat (its text field)', '/deep-chat'],
+    ] as const;
+    for (const [name, path] of phone) {
+      const samples: number[] = [];
+      for (let i = 0; i < runs; i++) {
+        const { tab, context } = await openTab(browser, PROFILES.mobile, `${url}${path}`);
+        await tab.waitForFunction(() => (window as unknown as { __marks: { launcher?: number } }).__marks.launcher);
+        samples.push(
+          await tab.evaluate(() => (window as unknown as { __marks: { launcher: number } }).__marks.launcher),
+        );
+        await context.close();
+      }
+      results[name] = { launcherVisibleMs: round(samples.sort((a, b) => a - b)[Math.floor(samples.length / 2)]) };
+    }
     server.close();
+    rmSync(floor, { recursive: true, force: true });
     return {
       source: `${dist}/svc-chat.js (or svc-chat.esm.js) gzipped from a loopback server, the real service (echo agent); medians`,
       runs,

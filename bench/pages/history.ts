@@ -4,24 +4,15 @@ import { loadMarkdownEngine } from '../../src/elements/markdown/engine.js';
 import type { ChatStreamRecord } from '../../src/protocol/types.js';
 import { FakeChatApi } from './fake-chat-api.js';
 import { conversationOf, countElements, frames, mountChat } from './mount.js';
-import { RecordWriter } from './records.js';
-
-const REPLIES = [
-  'Sure. Here is **what changed** since your last visit:\n\n- the `billing` page loads faster\n- invoices can be exported as CSV\n\nAnything else?',
-  'The order ships on *Monday*. You can follow it at [the tracking page](https://example.com/track).',
-  '```js\nconst total = items.reduce((sum, item) => sum + item.price, 0);\n```\n\nThat sums the prices.',
-  '| plan | price |\n| --- | --- |\n| basic | 5 |\n| pro | 12 |\n\nThe **pro** plan includes priority support.',
-];
+import { historyTurns, RecordWriter } from './records.js';
 
 function conversation(messages: number): ChatStreamRecord[] {
   const writer = new RecordWriter('c_bench');
-  const records: ChatStreamRecord[] = [];
-  for (let turn = 1; turn <= messages / 2; turn++) {
-    records.push(writer.user(`Question number ${turn}: how does this work?`, turn));
-    records.push(writer.reply(`m_${turn}`, `${REPLIES[turn % REPLIES.length]}\n\n(reply ${turn})`, turn));
-    records.push(writer.result(turn));
-  }
-  return records;
+  return historyTurns(messages).flatMap(({ question, reply }, i) => [
+    writer.user(question, i + 1),
+    writer.reply(`m_${i + 1}`, reply, i + 1),
+    writer.result(i + 1),
+  ]);
 }
 
 let api = new FakeChatApi();
@@ -32,7 +23,9 @@ Object.assign(window, {
   bench: {
     async prepare(messages: number) {
       document.querySelector('svc-chat')?.remove();
-      api = new FakeChatApi(conversation(messages));
+      // As text and parsed, as the client reads records from the service: one flat string per field, not the
+      // templates' joined strings, which a page never holds.
+      api = new FakeChatApi(JSON.parse(JSON.stringify(conversation(messages))));
       await loadMarkdownEngine(); // Outside the measured first paint (see mountChat).
     },
     /** Milliseconds from adding the element to the newest message painted at the bottom of the list. */

@@ -9,7 +9,7 @@ import { renderBenchmarks } from '../../bench/render.js';
  * prints the figures.
  */
 describe('bench pages (smoke run)', () => {
-  it('stream fast and paced in <svc-chat> and deep-chat, and open a history, showing what they were fed', async () => {
+  it('stream fast and paced in <svc-chat> and deep-chat, and open a history in both, showing what they were fed', async () => {
     const results = await renderBenchmarks({
       copies: 1,
       paced: { kilobytes: [2], seconds: 0.3, rounds: 1 },
@@ -29,5 +29,10 @@ describe('bench pages (smoke run)', () => {
     // Virtualized: the newest rows only, and the oldest once scrolled to the top (the page checks both texts).
     assert.ok(history.atEnd.rows > 0 && history.atEnd.rows < 240, JSON.stringify(history.atEnd));
     assert.ok(history.scrollToTop.frames > 0 && history.atTop.rows > 0, JSON.stringify(history.atTop));
+    // deep-chat renders every message of the same history (its page checks the newest).
+    assert.ok(
+      history.deepChat.atEnd.rows >= 240 && history.deepChat.atEnd.heapMb > 0,
+      JSON.stringify(history.deepChat),
+    );
   });
 });
