@@ -107,6 +107,12 @@ describe('the visitor journey', { timeout: 300_000 }, () => {
 
 async function walk(browser: Driver) {
   const { evaluate, look, press, send } = visitor(browser);
+  // The list shows what it read before while it reads again (`aria-busy`): a conversation written in since then
+  // moves to the top when the read arrives, so a row is pressed once the list is read.
+  const openList = async () => {
+    await press('[part~="list-button"]');
+    await look('shown', ['[part~="conversations"][aria-busy="false"]']);
+  };
   await browser.goto(site.url);
 
   // A reply streams in and is rendered as markdown.
@@ -155,7 +161,7 @@ async function walk(browser: Driver) {
   await send('hello');
   assert.equal(await look('turn', 1), 'success');
   assert.equal(await look<string[]>('transcript').then((lines) => lines.length), 2);
-  await press('[part~="list-button"]');
+  await openList();
   await look('shown', ['[part~="conversation"]:nth-child(2)']);
   // Newest first: the first conversation is the list's last row.
   await press('[part~="conversation"]:last-child [part~="conversation-open"]');
@@ -164,7 +170,7 @@ async function walk(browser: Driver) {
   await send('/help');
   assert.equal(await look('turn', 2), 'success');
   // The other one (now the older, so the last row) is deleted after a confirmation; the first is left alone.
-  await press('[part~="list-button"]');
+  await openList();
   await press('[part~="conversation"]:last-child [part~="delete-button"]');
   await press('[part~="confirm-delete"]');
   await evaluate('__journey.until(() => __journey.count(\'[part~="conversation"]\') === 1)');
