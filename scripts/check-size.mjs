@@ -45,12 +45,13 @@ import { gzipSync } from 'node:zlib';
  * +53 B, 28,533 B; panel +10 B with the caret's blink gone, 48,285 B), the launcher's loading state made when first
  * shown (+11 B, 6,696 B): complete widget 83,733 B; and by 132 B on the panel for a list held at a long reply's
  * question that stays there when the reply's tail shrinks (+74 B) and the image hosts worked out once, not at every
- * render (+58 B): panel 48,417 B, complete widget 83,865 B.
+ * render (+58 B): panel 48,417 B, complete widget 83,865 B; and by 95 B on the panel for the panel's update held
+ * to the reply's render rate while a reply only streams text (issue 27): panel 48,512 B, complete widget 83,960 B.
  */
 const BUDGETS = {
   'dist/svc-chat.js': 220,
   'dist/svc-chat.esm.js': 6_696,
-  'dist/svc-chat-panel.js': 48_417,
+  'dist/svc-chat-panel.js': 48_512,
   'dist/svc-chat-markdown.js': 28_533,
   // The code highlighter, loaded when a reply first has a code block (issue 30: at most 12 KB).
   'dist/svc-chat-highlight.js': 12_000,
@@ -67,7 +68,7 @@ const FIRST_LOAD = {
 };
 const FIRST_LOAD_TARGET = 8_000;
 const COMPLETE_TARGET = 70_000;
-const COMPLETE_BUDGET = 83_865;
+const COMPLETE_BUDGET = 83_960;
 
 const kb = (n) => `${(n / 1000).toFixed(2)} KB`;
 const gzip = (file) => gzipSync(readFileSync(file), { level: 9 }).length;

@@ -85,6 +85,7 @@ export class ChatStore {
   #conversationId: string | null = null;
   #version = 0;
   #notifying = false;
+  #streamedOnly = false;
   /**
    * Aborted by `reset`, `load` and `dispose`: every request and the stream of the conversation shown
    * before, whose results are then dropped.
@@ -214,6 +215,15 @@ export class ChatStore {
   /** Grows with every change. */
   get version(): number {
     return this.#version;
+  }
+
+  /**
+   * Every change since the last notification only added streamed text to replies that show text already: a view
+   * may render it with the reply's next render instead of at once (`<svc-chat>` renders a streaming reply 30
+   * times a second, and its panel's update waits for that).
+   */
+  get streamedOnly(): boolean {
+    return this.#streamedOnly;
   }
 
   /**
@@ -534,14 +544,17 @@ export class ChatStore {
 
   /** Applies records (the log moves the turn and the agents' statuses); a live one that ends the turn is told. */
   #ingest(records: readonly ChatStreamRecord[], live: boolean, localId?: string): void {
+    let streamed = true;
     for (const record of records) {
+      const { raw } = record;
+      streamed &&= raw.type === 'assistant_delta' && this.#log.streamsText(raw.messageId);
       const applied = this.#log.apply(record, localId);
       // A `result` ends the turn shown only as the newest record; an older one is history.
       if (applied && live && record.raw.type === 'result' && this.#log.lastId === record.id) {
         this.#turnComplete(record, record.raw);
       }
     }
-    this.#changed();
+    this.#changed(streamed);
   }
 
   #turnComplete(record: ChatStreamRecord, raw: ResultRawEvent): void {
@@ -681,8 +694,10 @@ export class ChatStore {
     this.#changed();
   }
 
-  #changed(): void {
+  /** `streamed`: the change only added streamed text (`streamedOnly`, for the changes of one notification). */
+  #changed(streamed = false): void {
     this.#version++;
+    this.#streamedOnly = streamed && (!this.#notifying || this.#streamedOnly);
     if (this.#notifying || this.#disposed) return;
     this.#notifying = true;
     afterTask(() => {

@@ -184,6 +184,12 @@ export class MessageLog {
     return this.#list;
   }
 
+  /** A reply with this id streams and shows text already: a delta to it only adds text. */
+  streamsText(messageId: string): boolean {
+    const entry = this.#byId.get(messageId);
+    return !!entry?.message.streaming && !!(entry.chunks || entry.message.text);
+  }
+
   /**
    * Applies one record; false when its id was applied before. `localId` names the unsent message this
    * user record stores (from the send's result); without it a user record adopts the oldest unsent message

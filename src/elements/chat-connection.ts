@@ -8,6 +8,7 @@ import { cardHostContext } from '../internal/context.js';
 import type { SvcEmitter } from '../internal/emit.js';
 import type { PersistedChat } from '../internal/persist.js';
 import { type ChatSettings, persistedConversation, targetAgentIds } from './chat-settings.js';
+import { REPLY_RENDER_INTERVAL_MS } from './reply-render-interval.js';
 
 /** What the connection needs of the chat's panel: its settings, and what it does when the connection changes. */
 export interface ConnectionHost extends ReactiveControllerHost, SvcEmitter, ChatSettings {
@@ -51,6 +52,11 @@ export class ChatConnection implements ReactiveController {
   /** While the service does not answer: the next check, and the wait before it (doubling to 8 s). */
   #recheck?: ReturnType<typeof setTimeout>;
   #recheckMs = 1000;
+  /**
+   * The host's update for text streamed into a reply: it comes a render interval later (`REPLY_RENDER_INTERVAL_MS`,
+   * the rate the reply renders at), so the panel's rows are not compared again for every delta.
+   */
+  #streamed?: ReturnType<typeof setTimeout>;
   /** The browser is online again: ask the service at once, and send the outbox. */
   readonly #online = (): void => {
     if (!this.host.client) void this.checkReachability();
@@ -74,6 +80,9 @@ export class ChatConnection implements ReactiveController {
 
   hostUpdate(): void {
     const { host } = this;
+    // This update renders the store as it is now, streamed text included.
+    clearTimeout(this.#streamed);
+    this.#streamed = undefined;
     if (this.#settings().some((value, i) => value !== this.#setup?.[i])) this.start();
     else if (host.conversationId !== this.#conversationId) {
       this.#conversationId = host.conversationId;
@@ -107,6 +116,8 @@ export class ChatConnection implements ReactiveController {
     this.unreachable = undefined;
     clearTimeout(this.#recheck);
     this.#recheck = undefined;
+    clearTimeout(this.#streamed);
+    this.#streamed = undefined;
     for (const off of this.#unsubscribes) off();
     this.#unsubscribes = [];
     this.store?.dispose();
@@ -173,7 +184,12 @@ export class ChatConnection implements ReactiveController {
           if (this.unreachable) this.unreachable = false;
           if (store.waiting.length) void store.sendWaiting();
         }
-        host.requestUpdate();
+        if (!store.streamedOnly) host.requestUpdate();
+        else
+          this.#streamed ??= setTimeout(() => {
+            this.#streamed = undefined;
+            host.requestUpdate();
+          }, REPLY_RENDER_INTERVAL_MS);
       }),
       store.on('message-sent', ({ request, result }) => {
         // A message that went through (a retry too) makes the last failure old news: its notice goes, while

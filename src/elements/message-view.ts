@@ -24,16 +24,10 @@ import type { ImageViewerController } from './image-viewer.js';
 import { markdownText } from './markdown-text.js';
 import type { ReadAloudController } from './read-aloud.js';
 import type { ReplyActionsController } from './reply-actions.js';
+import { REPLY_RENDER_INTERVAL_MS } from './reply-render-interval.js';
 import { renderPrompts } from './starter-prompts.js';
 import './svc-markdown.js';
 import { imageAllowed, safeUrl } from '../internal/safe-url.js';
-
-/**
- * A streaming reply renders 30 times a second (every other frame at 60 Hz): each render costs the page a frame's
- * style, layout and paint however few characters it adds, and ten characters at a time read as smoothly as five
- * (docs/performance.md, paced streaming).
- */
-const REPLY_RENDER_INTERVAL_MS = 1000 / 30;
 
 /** What rendering a message needs from the chat around it. */
 export interface ViewContext {

@@ -456,6 +456,31 @@ describe('ChatStore: notifications', () => {
     assert.ok(store.version >= version + 200);
   });
 
+  it('says when a notification only streamed text into a reply that shows text already', async () => {
+    const { api, store } = setup();
+    await store.send('hello');
+    await settle();
+    const seen: { streamedOnly: boolean; text?: string }[] = [];
+    store.subscribe(() => seen.push({ streamedOnly: store.streamedOnly, text: store.messages[1]?.text }));
+    api.lastStream.push(delta(2, 'm_1', 'Echo'));
+    await settle();
+    api.lastStream.push(delta(3, 'm_1', ': '), delta(4, 'm_1', 'hello'));
+    await settle();
+    api.lastStream.push(delta(5, 'm_1', '!'), status(6, 'agent_echo', 'idle'));
+    await settle();
+    api.lastStream.push(delta(7, 'm_1', ' Done.'));
+    await settle();
+    api.lastStream.push(delta(8, 'm_1', ' Bye.'), assistant(9, 'm_1', 'Echo: hello! Done. Bye.'));
+    await settle();
+    assert.deepEqual(seen, [
+      { streamedOnly: false, text: 'Echo' }, // the reply's first text
+      { streamedOnly: true, text: 'Echo: hello' },
+      { streamedOnly: false, text: 'Echo: hello!' }, // an agent's status came with it
+      { streamedOnly: true, text: 'Echo: hello! Done.' },
+      { streamedOnly: false, text: 'Echo: hello! Done. Bye.' }, // the final reply
+    ]);
+  });
+
   it('stops notifying after unsubscribe and after dispose, which also closes the stream', async () => {
     const { api, store } = setup();
     let calls = 0;
