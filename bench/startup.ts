@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startTestServer } from '../test/helpers/server.js';
-import { launch, ROOT, round, serve } from './browser.js';
+import { launch, percentile, ROOT, round, serve } from './browser.js';
 
 /**
  * Records in `window.__marks` when the launcher is first laid out, when the chat is ready (`svc-ready`) and when
@@ -102,10 +102,9 @@ document.body.insertAdjacentHTML('beforeend', ${JSON.stringify(LAUNCHER_HTML)});
         samples.push(Math.max(marks.ready, marks.clicked) - marks.clicked);
         await context.close();
       }
-      samples.sort((a, b) => a - b);
       results[`${name}, click at once`] = {
-        clickToReadyMedianMs: round(samples[Math.floor(samples.length / 2)]),
-        clickToReadyWorstMs: round(samples.at(-1)!),
+        clickToReadyMedianMs: round(percentile(samples, 50)),
+        clickToReadyWorstMs: round(Math.max(...samples)),
       };
     }
     const cases = Object.entries(PROFILES).flatMap(([name, profile]) => [
@@ -127,7 +126,12 @@ document.body.insertAdjacentHTML('beforeend', ${JSON.stringify(LAUNCHER_HTML)});
         await context.close();
       }
       const median = (key: keyof (typeof samples)[number]) =>
-        round(samples.map((s) => s[key]).sort((a, b) => a - b)[Math.floor(samples.length / 2)]);
+        round(
+          percentile(
+            samples.map((s) => s[key]),
+            50,
+          ),
+        );
       results[name] = {
         launcherVisibleMs: median('launcherMs'),
         firstMessageSentMs: median('sentMs'),
@@ -150,7 +154,7 @@ document.body.insertAdjacentHTML('beforeend', ${JSON.stringify(LAUNCHER_HTML)});
         );
         await context.close();
       }
-      results[name] = { launcherVisibleMs: round(samples.sort((a, b) => a - b)[Math.floor(samples.length / 2)]) };
+      results[name] = { launcherVisibleMs: round(percentile(samples, 50)) };
     }
     server.close();
     rmSync(floor, { recursive: true, force: true });
