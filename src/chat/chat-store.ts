@@ -550,8 +550,8 @@ export class ChatStore {
       streamed &&= raw.type === 'assistant_delta' && this.#log.streamsText(raw.messageId);
       const applied = this.#log.apply(record, localId);
       // A `result` ends the turn shown only as the newest record; an older one is history.
-      if (applied && live && record.raw.type === 'result' && this.#log.lastId === record.id) {
-        this.#turnComplete(record, record.raw);
+      if (applied && live && raw.type === 'result' && this.#log.lastId === record.id) {
+        this.#turnComplete(record, raw);
       }
     }
     this.#changed(streamed);
