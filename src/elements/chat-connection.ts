@@ -198,7 +198,11 @@ export class ChatConnection implements ReactiveController {
         this.#recheckMs = 1000;
         host.emit('svc-message-sent', { conversationId: result.conversationId, text: request.message, result });
       }),
-      store.on('turn-complete', (detail) => host.emit('svc-turn-complete', detail)),
+      // Told once the chat shows the turn: a page (or its tests) that then reads the chat finds the reply there.
+      store.on('turn-complete', (detail) => {
+        host.requestUpdate();
+        void host.updateComplete.then(() => host.emit('svc-turn-complete', detail));
+      }),
       store.on('error', ({ message, status, cause }) => {
         // A reply that failed has the turn's `result` record as its cause.
         this.failure = { status, reply: (cause as { type?: unknown } | undefined)?.type === 'result' };

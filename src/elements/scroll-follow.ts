@@ -57,14 +57,7 @@ export class ScrollFollowController implements ReactiveController {
     this.#growFrame ||= requestAnimationFrame(() => {
       this.#growFrame = 0;
       const list = this.#list;
-      if (!list) return;
-      if (this.#follow) this.#toEnd(list);
-      // Held at a question, and clamped above it while the reply's tail was shorter: back to the question (what
-      // scroll anchoring does, where the browser has it).
-      else if (this.#held && list.scrollTop < this.#heldTop - 1) {
-        list.scrollTop = this.#heldTop;
-        this.#lastTop = list.scrollTop;
-      }
+      if (list) this.#keepPlace(list);
     });
   });
 
@@ -93,6 +86,21 @@ export class ScrollFollowController implements ReactiveController {
     this.#holdAtQuestion = false;
     this.#held = false;
   }
+
+  /**
+   * The virtual list rendered rows on its own, with no update of the panel: the list keeps its place, and the
+   * rows it added are watched as they grow. Placed now, not at the `scroll` event a frame later: rows that
+   * came in shorter than estimated may have clamped the list to a shorter end, and by that event rows may have
+   * grown again, which made the browser's move read as the reader's (WebKit stopped following, 205 px above
+   * the end of a long conversation). A move up the reader made since the chat placed the list (it is neither
+   * there nor at the list's end) is theirs: the `scroll` event judges it.
+   */
+  readonly rowsChanged = (): void => {
+    const list = this.#list;
+    if (!list) return;
+    if (list.scrollTop >= Math.min(this.#lastTop, list.scrollHeight - list.clientHeight) - 1) this.#keepPlace(list);
+    this.#observeRows(list);
+  };
 
   /** The list's `scroll` listener. */
   readonly onScroll = (): void => {
@@ -162,6 +170,23 @@ export class ScrollFollowController implements ReactiveController {
     list.style.overflowAnchor = this.#follow ? 'none' : '';
   }
 
+  /** Rows changed size: the list follows the end, or stays at the question it is held at. */
+  #keepPlace(list: HTMLElement): void {
+    if (this.#follow) this.#toEnd(list);
+    // Held at a question, and clamped above it while the reply's tail was shorter: back to the question (what
+    // scroll anchoring does, where the browser has it).
+    else if (this.#held && list.scrollTop < this.#heldTop - 1) {
+      list.scrollTop = this.#heldTop;
+      this.#lastTop = list.scrollTop;
+    }
+  }
+
+  /** Every row is watched as it grows (markdown renders, a card draws itself, an image loads). */
+  #observeRows(list: HTMLElement): void {
+    this.#grown.disconnect();
+    for (const row of list.children) this.#grown.observe(row);
+  }
+
   /**
    * Where the list stops following the newest reply: its question (the visitor's newest message) at the top
    * of the view, or the reply's start below a question taller than a third of the view; undefined when the
@@ -201,8 +226,7 @@ export class ScrollFollowController implements ReactiveController {
       this.#holdAtQuestion = at !== undefined && at >= list.scrollTop - CARD_MARGIN_PX - 1;
     }
     this.#wasRunning = running;
-    this.#grown.disconnect();
-    for (const row of list.children) this.#grown.observe(row);
+    this.#observeRows(list);
     // A page of history that does not fill the list cannot be scrolled up: fetch the next one.
     if (list.scrollHeight <= list.clientHeight) this.#loadOlderNearTop(list);
   }

@@ -12,7 +12,7 @@ import { localize } from '../internal/localize.js';
 import { hostList, safeUrl } from '../internal/safe-url.js';
 import { lockPageScroll } from '../internal/scroll-lock.js';
 import { SvcLocalizedElement } from '../internal/svc-localized-element.js';
-import { virtualList } from '../internal/virtual-list.js';
+import { type VirtualListOptions, virtualList } from '../internal/virtual-list.js';
 import { whenIdle } from '../internal/when-idle.js';
 import type { SendResult } from '../protocol/types.js';
 import { AnnouncerController } from './announcer.js';
@@ -126,7 +126,11 @@ export class SvcChatPanel extends SvcLocalizedElement implements PanelSettings {
   readonly #prompts = new StarterPromptsController(this);
   #chat?: ChatClient;
   readonly #list = new ConversationListController(this);
-  readonly #scrollFollowing = () => this.#scroll.following;
+  /** The conversation's rows render from its end while the chat follows it, and keep their place as they change. */
+  readonly #rowsOptions: VirtualListOptions = {
+    followsEnd: () => this.#scroll.following,
+    rendered: this.#scroll.rowsChanged,
+  };
 
   constructor() {
     super();
@@ -459,7 +463,7 @@ export class SvcChatPanel extends SvcLocalizedElement implements PanelSettings {
                 messages,
                 (m) => m.key,
                 (m) => renderMessage(m, view),
-                this.#scrollFollowing,
+                this.#rowsOptions,
               )
         }
       </div>

@@ -143,7 +143,7 @@ export type ChatTheme = 'light' | 'dark' | 'auto';
  * @fires svc-ready - The chat can be used; `detail: { conversationId }`.
  * @fires svc-signed-in - A visitor signed in by SMS; `detail: { user_id, expires_at }` (never the token).
  * @fires svc-message-sent - The service stored a message; `detail: { conversationId, text, result }`.
- * @fires svc-turn-complete - A reply ended; `detail: { conversationId, text, subtype, error? }`.
+ * @fires svc-turn-complete - A reply ended, and the chat shows it; `detail: { conversationId, text, subtype, error? }`.
  * @fires svc-feedback - The visitor rated a reply 👍/👎 (and maybe said why), and the service stored it; `detail: { conversationId, messageId, agentId, rating, reason, created_at, updated_at }`.
  * @fires svc-error - Something failed (also: the service at `base-url` does not answer); `detail: { message, status? }`.
  * @fires svc-open - The launcher's panel opened.

@@ -25,6 +25,21 @@ const RENDER_ALL = 100;
 type Key<T> = (item: T) => string;
 type Template<T> = (item: T) => unknown;
 
+/** What the list's host tells the directive, and is told by it. */
+export interface VirtualListOptions {
+  /**
+   * Whether the list is kept at its end now (a chat following new messages): the view then renders from the
+   * end. Asked at every render, the directive's own after a scroll included.
+   */
+  followsEnd?: () => boolean;
+  /**
+   * Called after the directive rendered rows on its own (a scroll, a row measured, a step of overscan), which
+   * no update of the host sees: rows came and went, and the content's height changed (the browser may have
+   * clamped the list to a shorter end).
+   */
+  rendered?: () => void;
+}
+
 /**
  * Renders only the rows of a long list that are in view of its scrolling parent, plus overscan, between two
  * spacers that stand for the rest (design.md "History": 5,000 messages were 30,000 elements and 1.7 s; a
@@ -39,7 +54,7 @@ class VirtualList<T> extends AsyncDirective {
   #items!: readonly T[];
   #key!: Key<T>;
   #template!: Template<T>;
-  #followsEnd?: () => boolean;
+  #options: VirtualListOptions = {};
   #range!: [number, number];
   readonly #heights = new Map<string, number>();
   #part?: ChildPart;
@@ -50,17 +65,17 @@ class VirtualList<T> extends AsyncDirective {
   #growing?: boolean;
   readonly #onScroll = () => this.#reflow();
 
-  render(items: readonly T[], key: Key<T>, template: Template<T>, followsEnd?: () => boolean): unknown {
+  render(items: readonly T[], key: Key<T>, template: Template<T>, options: VirtualListOptions = {}): unknown {
     this.#items = items;
     this.#key = key;
     this.#template = template;
-    this.#followsEnd = followsEnd;
+    this.#options = options;
     return this.#view();
   }
 
   override update(
     part: ChildPart,
-    [items, key, template, followsEnd]: [readonly T[], Key<T>, Template<T>, (() => boolean)?],
+    [items, key, template, options]: [readonly T[], Key<T>, Template<T>, VirtualListOptions?],
   ): unknown {
     if (!this.#part) {
       // A part keeps its place, so the scrolling element is the same for the directive's life.
@@ -69,7 +84,7 @@ class VirtualList<T> extends AsyncDirective {
       this.reconnected();
     }
     this.#measureSoon();
-    return this.render(items, key, template, followsEnd);
+    return this.render(items, key, template, options);
   }
 
   protected override disconnected(): void {
@@ -91,8 +106,8 @@ class VirtualList<T> extends AsyncDirective {
     if (items.length <= RENDER_ALL) return [0, items.length];
     if (!list?.clientHeight) return [Math.max(0, items.length - FIRST_ROWS), items.length];
     // Following the end, the view renders from it even when rows just measured above moved the list off it
-    // (the chat puts it back at the next frame).
-    if (this.#followsEnd?.() || isAtEnd(list)) {
+    // (the chat puts it back, told by `rendered`).
+    if (this.#options.followsEnd?.() || isAtEnd(list)) {
       let start = items.length;
       for (let filled = 0; start > 0 && filled < list.clientHeight + this.#overscan; )
         filled += this.#height(items[--start]);
@@ -164,6 +179,7 @@ class VirtualList<T> extends AsyncDirective {
   #reflow(): void {
     if (!this.isConnected) return;
     this.setValue(this.#view());
+    this.#options.rendered?.();
     this.#measureSoon();
   }
 
@@ -184,13 +200,12 @@ class VirtualList<T> extends AsyncDirective {
 }
 
 /**
- * `${virtualList(messages, (m) => m.key, (m) => renderMessage(m, view), following)}` inside the scrolling
- * element; `followsEnd` says whether the list is kept at its end now (the chat follows new messages): asked
- * at every render, the directive's own after a scroll included.
+ * `${virtualList(messages, (m) => m.key, (m) => renderMessage(m, view), { followsEnd, rendered })}` inside the
+ * scrolling element (`VirtualListOptions`).
  */
 export const virtualList = directive(VirtualList) as <T>(
   items: readonly T[],
   key: Key<T>,
   template: Template<T>,
-  followsEnd?: () => boolean,
+  options?: VirtualListOptions,
 ) => DirectiveResult<typeof VirtualList>;
