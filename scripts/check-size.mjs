@@ -47,13 +47,13 @@ import { gzipSync } from 'node:zlib';
  * question that stays there when the reply's tail shrinks (+74 B) and the image hosts worked out once, not at every
  * render (+58 B): panel 48,417 B, complete widget 83,865 B; and by 95 B on the panel for the panel's update held
  * to the reply's render rate while a reply only streams text (issue 27): panel 48,512 B, complete widget 83,960 B;
- * and by 93 B on the panel for a list that keeps its place when the virtual list renders rows on its own, and
- * `svc-turn-complete` told once the chat shows the turn: panel 48,605 B, complete widget 84,053 B.
+ * and by 115 B on the panel for a list that keeps its place when the virtual list renders other rows on its own,
+ * and `svc-turn-complete` told once the chat shows the turn: panel 48,627 B, complete widget 84,075 B.
  */
 const BUDGETS = {
   'dist/svc-chat.js': 220,
   'dist/svc-chat.esm.js': 6_696,
-  'dist/svc-chat-panel.js': 48_605,
+  'dist/svc-chat-panel.js': 48_627,
   'dist/svc-chat-markdown.js': 28_533,
   // The code highlighter, loaded when a reply first has a code block (issue 30: at most 12 KB).
   'dist/svc-chat-highlight.js': 12_000,
@@ -70,7 +70,7 @@ const FIRST_LOAD = {
 };
 const FIRST_LOAD_TARGET = 8_000;
 const COMPLETE_TARGET = 70_000;
-const COMPLETE_BUDGET = 84_053;
+const COMPLETE_BUDGET = 84_075;
 
 const kb = (n) => `${(n / 1000).toFixed(2)} KB`;
 const gzip = (file) => gzipSync(readFileSync(file), { level: 9 }).length;

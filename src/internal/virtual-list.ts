@@ -33,9 +33,9 @@ export interface VirtualListOptions {
    */
   followsEnd?: () => boolean;
   /**
-   * Called after the directive rendered rows on its own (a scroll, a row measured, a step of overscan), which
-   * no update of the host sees: rows came and went, and the content's height changed (the browser may have
-   * clamped the list to a shorter end).
+   * Called after the directive rendered other rows on its own (after a scroll, a row measured, a step of
+   * overscan), which no update of the host sees: rows came and went, and the content's height changed (the
+   * browser may have clamped the list to a shorter end).
    */
   rendered?: () => void;
 }
@@ -178,8 +178,9 @@ class VirtualList<T> extends AsyncDirective {
   /** Renders again when the rows needed for the view (or the spacers' heights) changed. */
   #reflow(): void {
     if (!this.isConnected) return;
+    const [start, end] = this.#range;
     this.setValue(this.#view());
-    this.#options.rendered?.();
+    if (this.#range[0] !== start || this.#range[1] !== end) this.#options.rendered?.();
     this.#measureSoon();
   }
 

@@ -141,6 +141,12 @@ describe('scroll follow', () => {
       expect(box.top).to.be.at.least(shown.top);
       expect(box.top).to.be.below(shown.top + 40);
       await visualDiff(frame, 'card-top-in-view-phone');
+      // The visitor reads on to its end (its send button), the end of the conversation: the list stays there.
+      const scrolled = oneEvent(list, 'scroll');
+      list.scrollTop = list.scrollHeight;
+      await scrolled;
+      await nextFrame();
+      expect(belowView(list)).to.be.below(2);
     } finally {
       frame.remove();
     }
