@@ -1,5 +1,7 @@
 import { expect, fixture, html, nextFrame, oneEvent } from '@open-wc/testing';
 import '../../src/elements/svc-chat.js';
+import { FakeChatApi } from '../../bench/pages/fake-chat-api.js';
+import { RecordWriter } from '../../bench/pages/records.js';
 import { ChatClient } from '../../src/client/chat.js';
 import { HttpClient } from '../../src/client/http.js';
 import type { SvcChat } from '../../src/elements/svc-chat.js';
@@ -83,6 +85,28 @@ describe('<svc-chat>', () => {
     const markdown = part(el, 'message-agent')!.querySelector('svc-markdown')!;
     expect(markdown.shadowRoot!.querySelector('strong')?.textContent).to.equal('world');
     expect(part(el, 'name')?.textContent).to.equal('Echo');
+  });
+
+  it('tells svc-turn-complete once it shows the turn, also a whole turn that came in one network read', async () => {
+    const api = new FakeChatApi();
+    const el = await fixture<SvcChat>(
+      html`<div style="height: 600px"><svc-chat conversation-id="c_read" .client=${{ chat: api as unknown as ChatClient }}></svc-chat></div>`,
+    ).then((d) => chatReady(d.querySelector('svc-chat')!));
+    // What a page that reads the chat when the turn ends finds there.
+    const shown = new Promise<{ questions: (string | undefined)[]; replies: number }>((resolve) =>
+      el.addEventListener(
+        'svc-turn-complete',
+        () =>
+          resolve({
+            questions: parts(el, 'message-user').map((m) => m.querySelector('[part~=bubble]')?.textContent?.trim()),
+            replies: parts(el, 'message-agent').length,
+          }),
+        { once: true },
+      ),
+    );
+    const writer = new RecordWriter('c_read');
+    await api.deliver([writer.user('Hello there', 1), writer.reply('m_1', 'Hi, **you**.', 1), writer.result(1)], 3);
+    expect(await shown).to.deep.equal({ questions: ['Hello there'], replies: 1 });
   });
 
   it('shows one avatar and name for a run of messages from the same agent', async () => {
