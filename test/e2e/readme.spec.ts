@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
-import { expect, test } from '@playwright/test';
+import { expect, type Request, test } from '@playwright/test';
 import { freePort } from '../helpers/free-port.mjs';
 import { agentReplies, send, shot } from './demo-page.js';
 
@@ -177,6 +177,13 @@ test('a service not running yet: the chat says it cannot reach it, and Retry con
   // The script comes from a running service; `base-url` and `token-endpoint` name the port not yet started.
   const html = snippet(port).replace(`http://127.0.0.1:${port}/dist/`, `${process.env.SVC_E2E_URL}/dist/`);
   const site = await ownSite(html);
+  // The chat also asks again on its own (after 1 s, doubling to 8 s): its clock stops while the service starts,
+  // so that what finds the service is the visitor's Retry, and the button is still there to click.
+  await page.clock.install();
+  const checks = new Set<Request>();
+  page.on('request', (request) => request.url().startsWith(`http://127.0.0.1:${port}/`) && checks.add(request));
+  page.on('requestfailed', (request) => checks.delete(request));
+  page.on('requestfinished', (request) => checks.delete(request));
   let service: Started | undefined;
   try {
     await page.goto(site.url);
@@ -186,9 +193,13 @@ test('a service not running yet: the chat says it cannot reach it, and Retry con
     await expect(notice).toContainText('Could not reach the service.');
     await shot(page, 'readme-unreachable');
 
+    await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 1000);
+    // A check made before the pause has had its answer (none) before the service starts.
+    await expect.poll(() => checks.size).toBe(0);
     service = await npmStart(port, dir);
     await notice.getByRole('button', { name: 'Retry' }).click();
     await expect(notice).toHaveCount(0);
+    await page.clock.resume();
     await send(chat, '/help');
     await expect(agentReplies(chat).last()).toContainText('/markdown');
     await expect(chat.locator('[part~="send-button"]')).toBeVisible();
