@@ -40,6 +40,8 @@ export class ScrollFollowController implements ReactiveController {
   #lastTop = 0;
   /** The chat shows a card from its top: reading on below it is the reader's move too. */
   #atCard = false;
+  /** The last card the chat showed from its top: once the reader reads on below its top, its end is followed. */
+  #card?: Element;
   /** The newest reply started while the chat followed: it is followed only until its question reaches the top. */
   #holdAtQuestion = false;
   /** The chat stopped at the question of a long reply (not the reader): only their move to the end resumes. */
@@ -112,12 +114,15 @@ export class ScrollFollowController implements ReactiveController {
     // and the list came up to its new end.
     const clamped = moved < 0 && this.#lastTop > list.scrollHeight - list.clientHeight + 1;
     this.#lastTop = list.scrollTop;
+    // Down from a card the chat showed from its top: the reader reads on, and the chat no longer brings it back.
+    const readOn = moved >= 1 && this.#atCard;
+    if (readOn) this.#atCard = false;
     // Held at a question, the list is the chat's own until the reader moves down to the end, past where it
     // stopped (scroll anchoring brings a clamped list back there as the reply grows again: the browser's move).
     if (isAtEnd(list) && !(this.#held && (moved < 1 || list.scrollTop <= this.#heldTop + 1))) {
       this.#follow = true;
       if (this.#held) this.#release();
-    } else if (!clamped && (moved <= -1 || (moved >= 1 && this.#atCard))) {
+    } else if (!clamped && (moved <= -1 || readOn)) {
       this.#follow = false;
       // Gone up from a question the chat stopped at: the chat does not bring the list back there, and the end,
       // when the reader goes there, is followed to its end.
@@ -144,15 +149,19 @@ export class ScrollFollowController implements ReactiveController {
   };
 
   /**
-   * Shows the end of the conversation, or the top of a card ending it that is taller than the view, or, for a
-   * long reply, its question at the top of the view (and from then on stops following).
+   * Shows the end of the conversation, or the top of a card ending it that is taller than the view (until the
+   * reader reads on below it), or, for a long reply, its question at the top of the view (and from then on
+   * stops following).
    */
   #toEnd(list: HTMLElement): void {
     const view = list.getBoundingClientRect();
     const card = list.lastElementChild?.querySelector('[part~=card]');
     const cardTop = card ? card.getBoundingClientRect().top - view.top + list.scrollTop - CARD_MARGIN_PX : Infinity;
     const end = list.scrollHeight - list.clientHeight;
-    let top = card && card.getBoundingClientRect().height > list.clientHeight ? Math.min(cardTop, end) : end;
+    const fromTop =
+      !!card && card.getBoundingClientRect().height > list.clientHeight && (card !== this.#card || this.#atCard);
+    if (fromTop) this.#card = card;
+    let top = fromTop ? Math.min(cardTop, end) : end;
     const question = card ? undefined : this.#questionTop(list, view);
     if (question !== undefined && question < top - 1) {
       // Never up: a question that already left the top keeps the list where it is.
@@ -163,7 +172,7 @@ export class ScrollFollowController implements ReactiveController {
     list.scrollTop = top;
     this.#lastTop = list.scrollTop;
     if (this.#held) this.#heldTop = this.#lastTop;
-    this.#atCard = !!card && this.#lastTop < end - 1;
+    this.#atCard = fromTop && this.#lastTop < end - 1;
     // While it follows, the chat places the list itself: scroll anchoring would move it as rows above grow,
     // and such a move could not be told from the reader's. Held, the list keeps what it shows as rows above
     // it change.

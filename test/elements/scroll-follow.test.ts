@@ -147,6 +147,13 @@ describe('scroll follow', () => {
       await scrolled;
       await nextFrame();
       expect(belowView(list)).to.be.below(2);
+      // A message above grows meanwhile (an image in it loads late): the list stays at the end the visitor
+      // reads, not back at the card's top.
+      const moved = oneEvent(list, 'scroll');
+      list.firstElementChild!.querySelector<HTMLElement>('[part~=bubble]')!.style.paddingBottom = '120px';
+      await moved;
+      await nextFrame();
+      expect(belowView(list)).to.be.below(2);
     } finally {
       frame.remove();
     }
