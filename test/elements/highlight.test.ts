@@ -2,6 +2,7 @@ import { expect, fixture, html } from '@open-wc/testing';
 import '../../src/elements/svc-markdown.js';
 import type { SvcMarkdown } from '../../src/elements/svc-markdown.js';
 import { PLATFORM_DARK_TOKENS, PLATFORM_TOKENS, tokenStyle } from '../../src/internal/tokens.js';
+import { until } from '../helpers/browser-service.js';
 
 /** Highlighted code (issue 30): tokens coloured from the theme, the highlighter loaded only for code, code kept text. */
 
@@ -11,16 +12,6 @@ const JS = `${FENCE}js\nconst answer = "forty-two"; // the answer\nfunction ask(
 const base = (el: SvcMarkdown) => el.shadowRoot!.querySelector<HTMLElement>('[part=base]')!;
 const highlighterRequested = () =>
   performance.getEntriesByType('resource').some((entry) => /markdown\/highlight\.(ts|js)/.test(entry.name));
-
-async function until<T>(check: () => T, what: string, ms = 5000): Promise<NonNullable<T>> {
-  const end = performance.now() + ms;
-  for (;;) {
-    const value = check();
-    if (value) return value;
-    if (performance.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 /** An element with the tokens of a theme declared on it, as `theme` (or CHAT_CSS) declares them. */
 async function themed(tokens: typeof PLATFORM_TOKENS, text: string): Promise<SvcMarkdown> {
