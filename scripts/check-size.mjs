@@ -48,14 +48,14 @@ import { gzipSync } from 'node:zlib';
  * render (+58 B): panel 48,417 B, complete widget 83,865 B; and by 95 B on the panel for the panel's update held
  * to the reply's render rate while a reply only streams text (issue 27): panel 48,512 B, complete widget 83,960 B;
  * and by 115 B on the panel for a list that keeps its place when the virtual list renders other rows on its own,
- * and `svc-turn-complete` told once the chat shows the turn: panel 48,627 B, complete widget 84,075 B; and by 31 B
+ * and `svc-turn-complete` told once the chat shows the turn: panel 48,627 B, complete widget 84,075 B; and by 55 B
  * on the panel for a visitor who read on to the end of a card taller than the view kept there as rows above change
- * size: panel 48,658 B, complete widget 84,106 B.
+ * size, also once the virtual list renders the card's row again: panel 48,682 B, complete widget 84,130 B.
  */
 const BUDGETS = {
   'dist/svc-chat.js': 220,
   'dist/svc-chat.esm.js': 6_696,
-  'dist/svc-chat-panel.js': 48_658,
+  'dist/svc-chat-panel.js': 48_682,
   'dist/svc-chat-markdown.js': 28_533,
   // The code highlighter, loaded when a reply first has a code block (issue 30: at most 12 KB).
   'dist/svc-chat-highlight.js': 12_000,
@@ -72,7 +72,7 @@ const FIRST_LOAD = {
 };
 const FIRST_LOAD_TARGET = 8_000;
 const COMPLETE_TARGET = 70_000;
-const COMPLETE_BUDGET = 84_106;
+const COMPLETE_BUDGET = 84_130;
 
 const kb = (n) => `${(n / 1000).toFixed(2)} KB`;
 const gzip = (file) => gzipSync(readFileSync(file), { level: 9 }).length;

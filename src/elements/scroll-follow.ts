@@ -40,8 +40,11 @@ export class ScrollFollowController implements ReactiveController {
   #lastTop = 0;
   /** The chat shows a card from its top: reading on below it is the reader's move too. */
   #atCard = false;
-  /** The last card the chat showed from its top: once the reader reads on below its top, its end is followed. */
-  #card?: Element;
+  /**
+   * The message (its key) whose card the chat last showed from its top: once the reader reads on below the top,
+   * its end is followed, also when the virtual list renders its row again.
+   */
+  #cardOf?: string;
   /** The newest reply started while the chat followed: it is followed only until its question reaches the top. */
   #holdAtQuestion = false;
   /** The chat stopped at the question of a long reply (not the reader): only their move to the end resumes. */
@@ -158,9 +161,10 @@ export class ScrollFollowController implements ReactiveController {
     const card = list.lastElementChild?.querySelector('[part~=card]');
     const cardTop = card ? card.getBoundingClientRect().top - view.top + list.scrollTop - CARD_MARGIN_PX : Infinity;
     const end = list.scrollHeight - list.clientHeight;
+    const newest = this.host.store?.messages.at(-1)?.key;
     const fromTop =
-      !!card && card.getBoundingClientRect().height > list.clientHeight && (card !== this.#card || this.#atCard);
-    if (fromTop) this.#card = card;
+      !!card && card.getBoundingClientRect().height > list.clientHeight && (newest !== this.#cardOf || this.#atCard);
+    if (fromTop) this.#cardOf = newest;
     let top = fromTop ? Math.min(cardTop, end) : end;
     const question = card ? undefined : this.#questionTop(list, view);
     if (question !== undefined && question < top - 1) {
