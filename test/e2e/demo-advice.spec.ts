@@ -6,9 +6,14 @@ import { agentReplies, inline, send, shot, url } from './demo-page.js';
  * keeps the chat readable, `/think` shows its reasoning on the demo pages, and free text is answered
  * briefly with a pointer to `/help`. Against the real service that `npm start` runs (global-setup.ts).
  */
-/** Sends `text` and waits for the whole reply (the send button is back). */
+/**
+ * Sends `text` and waits for the whole reply: a new reply is there, and then the send button is back. (The chat
+ * shows the stop button a task after the send, so without the reply a wait for its absence could end at once.)
+ */
 async function ask(chat: Locator, text: string) {
+  const replies = await agentReplies(chat).count();
   await send(chat, text);
+  await expect.poll(() => agentReplies(chat).count()).toBeGreaterThan(replies);
   await expect(chat.locator('[part~="stop-button"]')).toBeHidden();
   await expect(chat.locator('[part~="send-button"]')).toBeVisible();
 }
