@@ -1,23 +1,11 @@
 import { expect, type Locator, test } from '@playwright/test';
-import { agentReplies, inline, send, shot, url } from './demo-page.js';
+import { agentReplies, ask, inline, shot, url } from './demo-page.js';
 
 /**
  * What the demo agent tells a site owner works when they do it: the `/markdown` reply's theming advice
  * keeps the chat readable, `/think` shows its reasoning on the demo pages, and free text is answered
  * briefly with a pointer to `/help`. Against the real service that `npm start` runs (global-setup.ts).
  */
-/**
- * Sends `text` and waits for the whole reply: a new reply is there, and then the send button is back. (The chat
- * shows the stop button a task after the send, so without the reply a wait for its absence could end at once.)
- */
-async function ask(chat: Locator, text: string) {
-  const replies = await agentReplies(chat).count();
-  await send(chat, text);
-  await expect.poll(() => agentReplies(chat).count()).toBeGreaterThan(replies);
-  await expect(chat.locator('[part~="stop-button"]')).toBeHidden();
-  await expect(chat.locator('[part~="send-button"]')).toBeVisible();
-}
-
 /** What the demo said before: near-white text on the panel's white, and a property that does not exist. */
 const OLD_ADVICE = {
   theme: 'light',

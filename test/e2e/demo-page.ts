@@ -1,4 +1,4 @@
-import type { Locator, Page } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 
 /** The demo pages of the service that global-setup.ts started, and the parts of a chat the e2e tests use. */
 export const url = (path: string) => `${process.env.SVC_E2E_URL}${path}`;
@@ -23,4 +23,16 @@ export const agentReplies = (chat: Locator) => chat.locator('[part~="message-age
 export async function send(chat: Locator, text: string) {
   await input(chat).fill(text);
   await input(chat).press('Enter');
+}
+
+/**
+ * Sends `text` and waits for the whole reply: a new reply is there, and then the send button is back. (The chat
+ * shows the stop button a task after the send, so without the reply a wait for its absence could end at once.)
+ */
+export async function ask(chat: Locator, text: string) {
+  const replies = await agentReplies(chat).count();
+  await send(chat, text);
+  await expect.poll(() => agentReplies(chat).count()).toBeGreaterThan(replies);
+  await expect(chat.locator('[part~="stop-button"]')).toBeHidden();
+  await expect(chat.locator('[part~="send-button"]')).toBeVisible();
 }

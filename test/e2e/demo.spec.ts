@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect, test } from '@playwright/test';
-import { agentReplies, inline, input, send, shot, url, watchErrors } from './demo-page.js';
+import { agentReplies, ask, inline, input, send, shot, url, watchErrors } from './demo-page.js';
 
 /**
  * The demo pages as a visitor uses them, against the real service that `npm start` runs (started by
@@ -45,9 +45,8 @@ test('a visitor stops a slow reply and sends again', async ({ page }) => {
 test('the conversation continues after a reload', async ({ page }) => {
   await page.goto(url('/'));
   const chat = inline(page);
-  await send(chat, '/help');
-  // A reply still running keeps the send button hidden: wait for it, as a visitor would.
-  await expect(chat.locator('[part~="send-button"]')).toBeVisible();
+  // A reply still running keeps the send button hidden: wait for the whole reply, as a visitor would.
+  await ask(chat, '/help');
   await send(chat, 'remember this line');
   await expect(chat.locator('[part~="message-user"]').last()).toHaveText('remember this line');
   await expect(chat.locator('[part~="send-button"]')).toBeVisible();
@@ -106,8 +105,7 @@ test('dark theme follows the system with theme="auto"', async ({ browser }) => {
   await page.goto(url('/'));
   const panel = inline(page).locator('[part~="panel"]');
   await expect(panel).toHaveCSS('background-color', 'rgb(21, 23, 28)');
-  await send(inline(page), '/markdown');
-  await expect(inline(page).locator('[part~="send-button"]')).toBeVisible();
+  await ask(inline(page), '/markdown');
   await shot(page, 'dark-theme');
   await page.close();
 });
