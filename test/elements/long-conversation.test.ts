@@ -1,14 +1,12 @@
-import { expect, fixture, html, nextFrame, oneEvent } from '@open-wc/testing';
+import { expect, nextFrame, oneEvent } from '@open-wc/testing';
 import '../../src/elements/svc-chat.js';
 import { FakeChatApi } from '../../bench/pages/fake-chat-api.js';
 import { RecordWriter } from '../../bench/pages/records.js';
-import type { ChatClient } from '../../src/client/chat.js';
 import { loadMarkdownEngine } from '../../src/elements/markdown/engine.js';
-import type { SvcChat } from '../../src/elements/svc-chat.js';
 import type { ChatRawEvent, ChatStreamRecord } from '../../src/protocol/types.js';
 import { until } from '../helpers/browser-service.js';
 import { part } from '../helpers/chat-parts.js';
-import { chatReady } from '../helpers/chat-ready.js';
+import { fakeChat } from '../helpers/fake-chat.js';
 
 /** A conversation of `turns` questions, each answered in markdown. */
 function conversation(turns: number, writer = new RecordWriter('c_long')): ChatStreamRecord[] {
@@ -41,9 +39,7 @@ describe('a long conversation', () => {
   it('shows its newest messages first, with only the rows in view, and the rows around them after that paint', async () => {
     await loadMarkdownEngine();
     const api = new FakeChatApi(conversation(400));
-    const el = await fixture<SvcChat>(
-      html`<div style="height: 500px"><svc-chat conversation-id="c_long" .client=${{ chat: api as unknown as ChatClient }}></svc-chat></div>`,
-    ).then((d) => chatReady(d.querySelector('svc-chat')!));
+    const el = await fakeChat(api, 'c_long', 500);
     const rows = () => [...(part(el, 'messages')?.querySelectorAll<HTMLElement>(':scope > [part~=message]') ?? [])];
     // The first frame that shows rows (this waits a frame at a time).
     await until(() => rows().length, 'the newest rows');
@@ -69,9 +65,7 @@ describe('a long conversation', () => {
   it('keeps a visitor who read on to the end of a tall form there, also once its row is rendered again', async () => {
     await loadMarkdownEngine();
     const api = new FakeChatApi(endingInForm(60));
-    const el = await fixture<SvcChat>(
-      html`<div style="height: 500px"><svc-chat conversation-id="c_long" .client=${{ chat: api as unknown as ChatClient }}></svc-chat></div>`,
-    ).then((d) => chatReady(d.querySelector('svc-chat')!));
+    const el = await fakeChat(api, 'c_long', 500);
     const list = await until(() => part(el, 'messages'), 'the list');
     const card = () => list.querySelector<HTMLElement>('[part~=card]');
     const cardTop = () => card()!.getBoundingClientRect().top - list.getBoundingClientRect().top;

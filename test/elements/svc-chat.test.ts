@@ -9,6 +9,7 @@ import { EN_LABELS } from '../../src/internal/labels/en.js';
 import { lastSmsCode, mintVisitorSession, service, until } from '../helpers/browser-service.js';
 import { inShadow, panelRoot, part, parts } from '../helpers/chat-parts.js';
 import { chatReady } from '../helpers/chat-ready.js';
+import { fakeChat } from '../helpers/fake-chat.js';
 
 const agentTexts = (el: SvcChat) =>
   parts(el, 'message-agent').map((m) => m.querySelector('svc-markdown')?.shadowRoot?.textContent?.trim() ?? '');
@@ -89,9 +90,7 @@ describe('<svc-chat>', () => {
 
   it('tells svc-turn-complete once it shows the turn, also a whole turn that came in one network read', async () => {
     const api = new FakeChatApi();
-    const el = await fixture<SvcChat>(
-      html`<div style="height: 600px"><svc-chat conversation-id="c_read" .client=${{ chat: api as unknown as ChatClient }}></svc-chat></div>`,
-    ).then((d) => chatReady(d.querySelector('svc-chat')!));
+    const el = await fakeChat(api, 'c_read', 600);
     // What a page that reads the chat when the turn ends finds there.
     const shown = new Promise<{ questions: (string | undefined)[]; replies: number }>((resolve) =>
       el.addEventListener(
