@@ -5,7 +5,7 @@ import { RecordWriter } from '../../bench/pages/records.js';
 import { loadMarkdownEngine } from '../../src/elements/markdown/engine.js';
 import type { ChatRawEvent, ChatStreamRecord } from '../../src/protocol/types.js';
 import { until } from '../helpers/browser-service.js';
-import { part } from '../helpers/chat-parts.js';
+import { belowView, part } from '../helpers/chat-parts.js';
 import { fakeChat } from '../helpers/fake-chat.js';
 
 /** A conversation of `turns` questions, each answered in markdown. */
@@ -32,9 +32,6 @@ function endingInForm(turns: number): ChatStreamRecord[] {
   ];
 }
 
-/** How far the end of the conversation is below the view, in pixels. */
-const belowView = (list: HTMLElement) => list.scrollHeight - list.scrollTop - list.clientHeight;
-
 describe('a long conversation', () => {
   it('shows its newest messages first, with only the rows in view, and the rows around them after that paint', async () => {
     await loadMarkdownEngine();
@@ -58,7 +55,7 @@ describe('a long conversation', () => {
       'the rows around the view',
     );
     // And the chat still shows the end of the conversation.
-    await until(() => list.scrollHeight - list.scrollTop - list.clientHeight < 2, 'the end of the conversation');
+    await until(() => belowView(list) < 2, 'the end of the conversation');
     expect(newest()).to.equal('Answer 400, in two paragraphs. with a list');
   });
 

@@ -5,14 +5,11 @@ import { ChatClient } from '../../src/client/chat.js';
 import { HttpClient } from '../../src/client/http.js';
 import type { SvcChat } from '../../src/elements/svc-chat.js';
 import { mintVisitorSession, service, until } from '../helpers/browser-service.js';
-import { allInShadow, inShadow, part } from '../helpers/chat-parts.js';
+import { allInShadow, belowView, inShadow, part } from '../helpers/chat-parts.js';
 import { chatReady } from '../helpers/chat-ready.js';
 import { phonePage } from '../helpers/phone-page.js';
 
 type Updating = Element & { updateComplete: Promise<unknown> };
-
-/** How far the end of the conversation is below the view, in pixels. */
-const belowView = (list: HTMLElement) => list.scrollHeight - list.scrollTop - list.clientHeight;
 
 /** Resolves once each image in view of `list` has loaded (those out of view load lazily, when they come in). */
 async function imagesInViewLoaded(list: HTMLElement): Promise<void> {

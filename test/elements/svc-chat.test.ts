@@ -7,7 +7,7 @@ import { HttpClient } from '../../src/client/http.js';
 import type { SvcChat } from '../../src/elements/svc-chat.js';
 import { EN_LABELS } from '../../src/internal/labels/en.js';
 import { lastSmsCode, mintVisitorSession, service, until } from '../helpers/browser-service.js';
-import { inShadow, panelRoot, part, parts } from '../helpers/chat-parts.js';
+import { belowView, inShadow, panelRoot, part, parts } from '../helpers/chat-parts.js';
 import { chatReady } from '../helpers/chat-ready.js';
 import { fakeChat } from '../helpers/fake-chat.js';
 
@@ -319,10 +319,7 @@ describe('<svc-chat>', () => {
     await card.updateComplete;
     await until(() => list.scrollHeight > list.clientHeight, 'a list taller than its view');
     // The card's fields and buttons are in view, not below the fold.
-    await until(
-      () => list.scrollHeight - list.scrollTop - list.clientHeight < 2,
-      'the list scrolled to the end of the card',
-    );
+    await until(() => belowView(list) < 2, 'the list scrolled to the end of the card');
     expect(part(el, 'jump-button')).to.equal(null);
   });
 

@@ -32,3 +32,6 @@ export const part = <T extends Element = HTMLElement>(el: Element, name: string)
 
 export const parts = <T extends Element = HTMLElement>(el: Element, name: string) =>
   allInShadow<T>(el, `[part~="${name}"]`);
+
+/** How far the end of the conversation is below the view of `list` (its `messages` part), in pixels. */
+export const belowView = (list: HTMLElement) => list.scrollHeight - list.scrollTop - list.clientHeight;
