@@ -3,6 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { namesTwice } from '../helpers/names-twice.js';
 
 /*
  * The service's tree as docs/server.md "Where things are" describes it: a file's name says what it holds
@@ -26,13 +27,6 @@ const files = serverFiles();
 const modules = files.filter((file) => file.endsWith('.ts'));
 const folders = new Set(files.map(dirname).filter((folder) => folder !== '.'));
 const source = (module: string) => readFileSync(join(SERVER, module), 'utf8');
-
-/** The names that stand at more than one path. */
-function namesTwice(paths: string[]): string[] {
-  const seen = new Map<string, string[]>();
-  for (const path of paths) seen.set(basename(path), [...(seen.get(basename(path)) ?? []), path]);
-  return [...seen.values()].filter((at) => at.length > 1).map((at) => at.join(' and '));
-}
 
 /** The `server/…` files and folders (`…/`) a document names. */
 const serverPaths = (text: string) =>
