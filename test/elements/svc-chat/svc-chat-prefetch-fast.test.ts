@@ -10,7 +10,7 @@ const requested = (file: RegExp) => performance.getEntriesByType('resource').som
 const timing = (file: RegExp) =>
   (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).find((entry) => file.test(entry.name))!;
 const PANEL = /\/src\/panel\.[jt]s/;
-const ENGINE = /\/markdown\/stream-markdown\.[jt]s/;
+const ENGINE = /\/svc-markdown\/stream-markdown\.[jt]s/;
 
 /** On a slow connection they wait for the visitor: svc-chat-prefetch.test.ts. */
 describe('<svc-chat> as a launcher on a fast connection', () => {

@@ -10,7 +10,7 @@ await import('../../../src/elements/svc-chat/svc-chat.js');
 
 const requested = (file: RegExp) => performance.getEntriesByType('resource').some((entry) => file.test(entry.name));
 const PANEL = /\/src\/panel\.[jt]s/;
-const ENGINE = /\/markdown\/stream-markdown\.[jt]s/;
+const ENGINE = /\/svc-markdown\/stream-markdown\.[jt]s/;
 
 /** On a fast connection both load once the launcher has painted: svc-chat-prefetch-fast.test.ts. */
 describe('<svc-chat> as a launcher on a slow connection', () => {

@@ -11,7 +11,7 @@ const JS = `${FENCE}js\nconst answer = "forty-two"; // the answer\nfunction ask(
 
 const base = (el: SvcMarkdown) => el.shadowRoot!.querySelector<HTMLElement>('[part=base]')!;
 const highlighterRequested = () =>
-  performance.getEntriesByType('resource').some((entry) => /markdown\/highlight\.(ts|js)/.test(entry.name));
+  performance.getEntriesByType('resource').some((entry) => /svc-markdown\/highlight\.(ts|js)/.test(entry.name));
 
 /** An element with the tokens of a theme declared on it, as `theme` (or CHAT_CSS) declares them. */
 async function themed(tokens: typeof PLATFORM_TOKENS, text: string): Promise<SvcMarkdown> {

@@ -50,7 +50,7 @@ describe('XSS vectors through <svc-markdown>', function () {
   let vectors: Vector[] = [];
 
   before(async () => {
-    const response = await fetch(new URL('../fixtures/xss-vectors.json', import.meta.url));
+    const response = await fetch(new URL('../../fixtures/xss-vectors.json', import.meta.url));
     vectors = ((await response.json()) as { vectors: Vector[] }).vectors;
   });
 
