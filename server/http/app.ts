@@ -1,19 +1,22 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
 import type { FastifyRouteSchemaDef } from 'fastify/types/schema.js';
 import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { ZodTypeAny } from 'zod';
 import { routeModules } from '../routes/all-routes.js';
 import { recordComponents } from '../routes/record-schemas.js';
+import { answerOf } from '../routes/refusal-answers.js';
 import type { AppContext } from '../services/context.js';
 import { LIMITS } from '../services/limits.js';
+import { Refusal } from '../services/refusal.js';
 import {
   badRequest,
   CORS_HEADERS,
   clientErrorHandler,
   errorHandler,
   frameworkErrors,
+  type HttpError,
   SAFETY_HEADERS,
   schemaErrorFormatter,
   tooDeep,
@@ -142,7 +145,10 @@ export async function buildApp(ctx: AppContext, options: AppOptions): Promise<Fa
   });
   await registerOverload(app, options.overload);
 
-  app.setErrorHandler(errorHandler);
+  // A refusal of a service or a turn gets its status and detail from the one table of routes/refusal-answers.ts.
+  app.setErrorHandler<FastifyError | HttpError | Refusal>((error, req, reply) =>
+    errorHandler(error instanceof Refusal ? answerOf(error) : error, req, reply),
+  );
   app.setNotFoundHandler((_req, reply) => reply.code(404).send({ detail: 'route not found' }));
 
   healthRoutes(app, ctx);

@@ -7,6 +7,7 @@ import { mcpServersOf } from '../runtimes/model/options.js';
 import type { AppContext } from '../services/context.js';
 import { saveConnectorCredentials, serverCredentialKey } from '../store/connector-credential-rows.js';
 import { allowedAgent } from '../turns/send-target.js';
+import { documentedRefusals } from './refusal-answers.js';
 import type { ZodApp } from './route-module.js';
 
 const MAX_FIELDS = 50;
@@ -80,11 +81,9 @@ export default function profileRoutes(app: ZodApp, ctx: AppContext) {
               'body/credentials must hold at least one non-empty value': 'No field, or only empty values.',
               [`body/credentials must hold at most ${MAX_FIELDS} fields`]: 'Too many fields.',
             },
-            404: {
-              'agent not found': '`agentId` names no agent the caller may talk to.',
-              [NO_SERVER]: "The agent's settings name no MCP server `connectorTypeId`.",
-            },
+            404: { [NO_SERVER]: "The agent's settings name no MCP server `connectorTypeId`." },
           },
+          documentedRefusals({ agent_not_found: '`agentId` names no agent the caller may talk to.' }),
         ],
       },
       schemaErrorFormatter: fixedValidationDetail(CONNECTOR_TYPE, 'params'),

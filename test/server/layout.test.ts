@@ -73,6 +73,21 @@ function storeProblems(module: string, text: string): string[] {
   return problems.filter((problem) => problem !== false).map((problem) => `${module}: ${problem}`);
 }
 
+/**
+ * What a module of services/ or turns/ imports of http/errors.ts that decides an HTTP answer: they refuse with a
+ * Refusal by name, and routes/refusal-answers.ts gives it its status and detail. `errorText` (a log line) is all
+ * they may take from there.
+ */
+function httpAnswers(module: string, text: string): string[] {
+  if (!/^(services|turns)\//.test(module)) return [];
+  const found = text.matchAll(/^import (?:type )?\{([^}]*)\} from '(\.[^']+)'/gms);
+  return [...found]
+    .filter((match) => join(dirname(module), match[2]!) === 'http/errors.js')
+    .flatMap((match) => match[1]!.split(',').map((name) => name.replace(/^\s*type\s+/, '').trim()))
+    .filter((name) => name !== '' && name !== 'errorText')
+    .map((name) => `${module}: ${name}`);
+}
+
 describe('the layout of server/', () => {
   it('has every file name once', () => {
     assert.deepEqual(namesTwice(['routes/files.ts', 'store/files.ts', 'store/db.ts']), [
@@ -153,6 +168,22 @@ describe('the layout of server/', () => {
     assert.ok(rows.length >= 10, 'the table modules of the store are found');
     assert.deepEqual(
       rows.flatMap((module) => storeProblems(module, source(module))),
+      [],
+    );
+  });
+
+  it('leaves HTTP to the routes: services and turns refuse by name, never with a status', () => {
+    assert.deepEqual(
+      httpAnswers(
+        'services/x.ts',
+        "import { errorText, HttpError } from '../http/errors.js';\nimport {\n  type Refusals,\n  notFound,\n} from '../http/errors.js';",
+      ),
+      ['services/x.ts: HttpError', 'services/x.ts: Refusals', 'services/x.ts: notFound'],
+    );
+    assert.deepEqual(httpAnswers('routes/x.ts', "import { notFound } from '../http/errors.js';"), []);
+    assert.ok(modules.filter((module) => module.startsWith('services/')).length >= 10, 'the services are found');
+    assert.deepEqual(
+      modules.flatMap((module) => httpAnswers(module, source(module))),
       [],
     );
   });
