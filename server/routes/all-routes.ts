@@ -11,11 +11,13 @@ import type { RouteModule } from './route-module.js';
 import sms from './sms.js';
 import training from './training.js';
 import workspaceFeedback from './workspace-feedback.js';
+import workspaceMembers from './workspace-members.js';
 import workspaces from './workspaces.js';
 
 /** Every area of the service, one module each. `payPage` and `demoSite` set their own prefix (`/`). */
 export const routeModules: RouteModule[] = [
   workspaces,
+  workspaceMembers,
   workspaceFeedback,
   sms,
   conversations,

@@ -8,7 +8,6 @@ import { randomId } from '../store/ids.js';
 import {
   deleteUnreferencedUploads,
   insertUpload,
-  insertUploadWithinQuota,
   UPLOAD_ID_IN_URL,
   type UploadRow,
   uploadById,
@@ -76,11 +75,16 @@ export async function registerUpload(
   const now = clock.now();
   if (!quota) await insertUpload(ctx.db, row, iso(now));
   else {
-    const bytes = ctx.quotas.uploadBytesPerHour;
-    const refused = await insertUploadWithinQuota(ctx.db, row, iso(now), { bytes, since: iso(now - HOUR_MS) });
-    if (refused) {
+    // Usage read and upload stored in one transaction: parallel uploads cannot overshoot the quota together.
+    const over = await ctx.db.transaction(async (tx) => {
+      const usage = await uploadUsage(tx, row.ownerId, iso(now - HOUR_MS));
+      if (usage.bytes + row.size > ctx.quotas.uploadBytesPerHour) return usage;
+      await insertUpload(tx, row, iso(now));
+      return undefined;
+    });
+    if (over) {
       rmSync(join(ctx.filesDir, 'uploads', o.id), { force: true });
-      throw quotaReached(ctx, refused.oldest, now);
+      throw quotaReached(ctx, over.oldest, now);
     }
   }
   return {
