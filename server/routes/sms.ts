@@ -1,4 +1,4 @@
-import type { SessionToken } from '@svc/agent-sdk/protocol';
+import { E164, type SessionToken } from '@svc/agent-sdk/protocol';
 import ipaddr from 'ipaddr.js';
 import { type ZodIssue, z } from 'zod';
 import { NO_CREDENTIAL_REFUSALS, noCredentialHook, security } from '../http/auth.js';
@@ -11,8 +11,7 @@ import { documentedRefusals } from './refusal-answers.js';
 import type { ZodApp } from './route-module.js';
 import { sessionToken } from './session-schemas.js';
 
-/** E.164: `+`, then 8 to 15 digits, the first not 0. */
-const phone = z.string().regex(/^\+[1-9]\d{7,14}$/);
+const phone = z.string().regex(E164);
 const params = z.object({ slug: z.string() });
 
 const PHONE = '+14155550123';

@@ -6,6 +6,7 @@ import type { ChatLabels } from '../internal/labels/types.js';
 import { localize } from '../internal/localize.js';
 import { SvcLocalizedElement } from '../internal/svc-localized-element.js';
 import { themeStyles, token } from '../internal/theme.js';
+import { E164 } from '../protocol/phone-number.js';
 import type { SessionToken } from '../protocol/types.js';
 
 /** Who signed in. `token` is there only on the sign-in element's own event, for pages that use it alone. */
@@ -28,7 +29,6 @@ export interface SmsChallengeRequest {
   respond(answer: string | Promise<string>): void;
 }
 
-const E164 = /^\+[1-9]\d{7,14}$/;
 /** The service accepts a new code for a phone after 30 s. */
 const RESEND_SECONDS = 30;
 
