@@ -22,13 +22,11 @@ export const routeModules: RouteModule[] = [
   sms,
   conversations,
   conversationList,
-  // After training: the router names a path parameter shared by two routes after the first one registered
-  // (`/agents/:id/…`), and the route table the fuzz suite reads has always said `:id`.
-  training,
   replies,
-  files,
-  payments,
   audio,
+  files,
+  training,
+  payments,
   profile,
   payPage,
   demoSite,
