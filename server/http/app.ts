@@ -1,6 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
-import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
+import { type IncomingMessage, Server } from 'node:http';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyServerFactory,
+} from 'fastify';
 import type { FastifyRouteSchemaDef } from 'fastify/types/schema.js';
 import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { ZodTypeAny } from 'zod';
@@ -59,6 +64,25 @@ export function discardBody(req: IncomingMessage, bound: number): Promise<boolea
   });
 }
 
+/**
+ * Node's HTTP server, answering also a client that closed its sending side once its request was written (`nc -N`,
+ * some proxies) when the answer waits (on the database, a verifier): as Node handles the end of a socket it drops
+ * the requests not answered yet unless the server's `httpAllowHalfOpen` is set, and no option of Node 20's
+ * `http.createServer` sets it. Fastify's `serverFactory` is where a server of our own goes; Fastify applies its
+ * timeouts only to a server it makes, so they are applied here as it would.
+ */
+class HalfOpenServer extends Server {
+  httpAllowHalfOpen = true;
+}
+
+const halfOpenServer: FastifyServerFactory = (handler, options) => {
+  const server = new HalfOpenServer(handler);
+  server.keepAliveTimeout = Number(options.keepAliveTimeout);
+  server.requestTimeout = Number(options.requestTimeout);
+  server.setTimeout(Number(options.connectionTimeout));
+  return server;
+};
+
 /** How the app is run: its log, its proxies, its bounds (docs/server.md "Running it" and "Deployment"). */
 export interface AppOptions {
   logger: FastifyBaseLogger;
@@ -91,11 +115,8 @@ export async function buildApp(ctx: AppContext, options: AppOptions): Promise<Fa
     frameworkErrors,
     clientErrorHandler,
     schemaErrorFormatter,
+    serverFactory: halfOpenServer,
   }).withTypeProvider<ZodTypeProvider>();
-  // A client may close its sending side once its request is written (`nc -N`, some proxies): it is still
-  // answered, also when the answer waits on the database. Node's HTTP server reads this property as it
-  // handles the end of a socket; without it, an answer not written yet is dropped.
-  (app.server as typeof app.server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
 
   // Fastify hands a missing body to the validator as null; zod then calls it `Required`, as it does a field.
   app.setValidatorCompiler((route) => {

@@ -110,6 +110,32 @@ describe('service basics', () => {
   });
 });
 
+describe('clients that close their sending side', () => {
+  it('are answered after their request however long the answer waits (nc -N, some proxies)', async () => {
+    let heard!: () => void;
+    const endHeard = new Promise<void>((resolve) => {
+      heard = resolve;
+    });
+    // The answer waits until the service has handled the end of the client's sending side.
+    const server = await startTestServer({ smsChallenge: { verify: () => endHeard.then(() => true) } });
+    try {
+      // Node's HTTP server listens to a socket's end first (its own `connection` listener comes first): once
+      // this one hears it, a server that drops half-closed clients has dropped this one.
+      server.app.server.on('connection', (socket) => socket.once('end', heard));
+      const body = JSON.stringify({ phone: '+14155550142', challenge: 'answered' });
+      const headers = { host: 'x', 'content-type': 'application/json' };
+      // rawRequest ends its sending side once the request is written.
+      const res = await rawRequest(server.url, requestText('POST', '/api/v2/workspaces/acme/sms/send', headers, body));
+      assert.equal(res.status, 204);
+      // The server made for this keeps Fastify's timeouts (Node's own differ: 5 s keep-alive, 300 s per request).
+      const { keepAliveTimeout, requestTimeout, timeout } = server.app.server;
+      assert.deepEqual([keepAliveTimeout, requestTimeout, timeout], [72_000, 0, 0]);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe('failures nobody caused', () => {
   it('logs every 500 with its cause on stderr when no log is configured, and answers only { detail }', async () => {
     const broken = await startTestServer();
