@@ -6,9 +6,9 @@ import Fastify, {
   type FastifyInstance,
   type FastifyServerFactory,
 } from 'fastify';
-import type { FastifyRouteSchemaDef } from 'fastify/types/schema.js';
-import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { ZodTypeAny } from 'zod';
+import type { FastifyRouteSchemaDef, FastifySerializerCompiler } from 'fastify/types/schema.js';
+import { ResponseSerializationError, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { ZodType, type ZodTypeAny } from 'zod';
 import { routeModules } from '../routes/all-routes.js';
 import { recordComponents } from '../routes/record-schemas.js';
 import { answerOf } from '../routes/refusal-answers.js';
@@ -83,6 +83,20 @@ const halfOpenServer: FastifyServerFactory = (handler, options) => {
   return server;
 };
 
+/**
+ * Answers checked against their route's response schema (zod), and written as the handler made them: the type
+ * provider's own serializer writes what zod parsed instead, which drops what a schema does not name. An answer
+ * that does not fit is the type provider's ResponseSerializationError: a 500, logged with zod's issues.
+ */
+const checkedAnswers: FastifySerializerCompiler<unknown> = ({ schema, method, url }) => {
+  if (!(schema instanceof ZodType)) return JSON.stringify;
+  return (data) => {
+    const checked = schema.safeParse(data);
+    if (!checked.success) throw new ResponseSerializationError(method, url, { cause: checked.error });
+    return JSON.stringify(data);
+  };
+};
+
 /** How the app is run: its log, its proxies, its bounds (docs/server.md "Running it" and "Deployment"). */
 export interface AppOptions {
   logger: FastifyBaseLogger;
@@ -94,6 +108,8 @@ export interface AppOptions {
   overload: OverloadOptions;
   /** The bearer token `GET /metrics` asks for; without it the metrics are open. */
   metricsToken?: string;
+  /** Checks every JSON answer against its route's response schema (the test suites' mode; see checkedAnswers). */
+  checkResponses?: boolean;
 }
 
 /**
@@ -123,9 +139,9 @@ export async function buildApp(ctx: AppContext, options: AppOptions): Promise<Fa
     const validate = validatorCompiler(route as FastifyRouteSchemaDef<ZodTypeAny>);
     return route.httpPart === 'body' ? (data) => validate(data ?? undefined) : validate;
   });
-  // Replies are written as the handlers make them: the handlers' types already hold them to the response
-  // schemas, and the type provider's serializer would parse each reply again (dropping undocumented fields).
-  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+  // Replies are written as the handlers make them: their types already hold them to the response schemas. The
+  // test suites check them at run time too (checkResponses).
+  app.setSerializerCompiler(options.checkResponses ? checkedAnswers : () => JSON.stringify);
 
   // JSON is the one body the API reads (uploads are multipart, in their own scope): a text/plain body gets
   // the 415 of docs/protocol.md rather than Fastify's built-in text parser.
