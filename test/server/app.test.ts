@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { rawRequest, requestText } from '../helpers/raw-http.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
+import { stderrOf } from '../helpers/stderr.js';
 
 describe('service basics', () => {
   let server: TestServer;
@@ -139,22 +140,17 @@ describe('clients that close their sending side', () => {
 describe('failures nobody caused', () => {
   it('logs every 500 with its cause on stderr when no log is configured, and answers only { detail }', async () => {
     const broken = await startTestServer();
-    const written: string[] = [];
-    const write = process.stderr.write;
-    process.stderr.write = ((chunk: string | Uint8Array) => {
-      written.push(String(chunk));
-      return true;
-    }) as typeof process.stderr.write;
-    try {
-      // The database goes away under the service: every route that reads it fails.
-      await broken.ctx.db.close();
-      const res = await broken.api('/workspaces/whoami', { token: 'sk_acme_1' });
-      assert.deepEqual([res.status, res.body], [500, { detail: 'internal server error' }]);
-      assert.equal(res.headers.get('access-control-allow-origin'), '*');
-    } finally {
-      process.stderr.write = write;
-      await broken.close();
-    }
+    const written = await stderrOf(async () => {
+      try {
+        // The database goes away under the service: every route that reads it fails.
+        await broken.ctx.db.close();
+        const res = await broken.api('/workspaces/whoami', { token: 'sk_acme_1' });
+        assert.deepEqual([res.status, res.body], [500, { detail: 'internal server error' }]);
+        assert.equal(res.headers.get('access-control-allow-origin'), '*');
+      } finally {
+        await broken.close();
+      }
+    });
     const line = written.find((l) => l.includes('"msg":"500 GET /api/v2/workspaces/whoami"'));
     assert.ok(line, `nothing logged: ${JSON.stringify(written)}`);
     const entry = JSON.parse(line);
