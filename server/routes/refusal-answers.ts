@@ -39,6 +39,8 @@ const ANSWERS: Record<RefusalReason, Answer> = {
     detail: (limit) => `file too large to read (limit ${formatBytes(limit)}); download it instead`,
   },
 
+  mcp_server_unknown: { status: 404, detail: 'the agent has no MCP server of that name' },
+
   speech_unavailable: { status: 503, detail: 'speech synthesis is not available on this server' },
   speech_too_slow: { status: 503, detail: 'speech synthesis took too long' },
 

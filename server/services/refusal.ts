@@ -20,6 +20,8 @@ export type RefusalReason =
   | 'path_escapes'
   | 'file_not_found'
   | 'file_too_large_to_read'
+  // A visitor's credentials for an agent's MCP server.
+  | 'mcp_server_unknown'
   // Reading a reply aloud.
   | 'speech_unavailable'
   | 'speech_too_slow'

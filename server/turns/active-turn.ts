@@ -6,13 +6,13 @@ import { safeFilename } from '../http/file-names.js';
 import { runtimeFor } from '../runtimes/all-runtimes.js';
 import { tokensForDelegate } from '../runtimes/model/options.js';
 import { ReplyFailure, type TextStream, TURN_FAILED, type TurnInput, type TurnIO } from '../runtimes/types.js';
+import { connectorCredentials, serverCredentials } from '../services/connector-credentials.js';
 import type { AppContext } from '../services/context.js';
 import { conversationDir } from '../services/conversation-files.js';
 import { LIMITS } from '../services/limits.js';
 import type { AppendRecord } from '../services/record-log.js';
 import { readUploadAt, storeUpload } from '../services/uploads.js';
 import { type AgentRow, agentById, agentsOfWorkspace } from '../store/agent-rows.js';
-import { getConnectorCredentials, serverCredentialKey } from '../store/connector-credential-rows.js';
 import type { StoredConversation } from '../store/conversation-rows.js';
 import type { Db } from '../store/db.js';
 import { randomId } from '../store/ids.js';
@@ -307,9 +307,8 @@ export class ActiveTurn implements RunningTurnHandle {
       },
       workspaceDir: () => conversationDir(ctx, conversation.id),
       upload: (file) => storeUpload(ctx, { ownerId: message.userId, ...file, baseUrl: message.baseUrl }),
-      connectorCredentials: (typeId) => getConnectorCredentials(ctx.db, ctx.secret, message.userId, typeId),
-      serverCredentials: (url) =>
-        getConnectorCredentials(ctx.db, ctx.secret, message.userId, serverCredentialKey(agent.workspace_id, url)),
+      connectorCredentials: (typeId) => connectorCredentials(ctx, message.userId, typeId),
+      serverCredentials: (url) => serverCredentials(ctx, message.userId, agent.workspace_id, url),
       readUpload: (url) => readUploadAt(ctx, url),
       log: (line) => ctx.log(`turn ${turn.turnId} agent ${agentId}: ${line}`),
       model: {

@@ -234,6 +234,7 @@ describe('the layout of server/', () => {
     assert.deepEqual(pastTheService('services/uploads.ts', "import { x } from '../store/upload-rows.js';", made), []);
     const owned = tablesOfServices(modules);
     assert.deepEqual([...owned.keys()].sort(), [
+      'store/connector-credential-rows.ts',
       'store/member-rows.ts',
       'store/payment-order-rows.ts',
       'store/sms-code-rows.ts',
