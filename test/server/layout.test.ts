@@ -112,6 +112,13 @@ function pastTheService(module: string, text: string, owned: Map<string, string>
     .map(({ target }) => `${module} -> ${target} (not through ${owned.get(target)})`);
 }
 
+/** A module too long to read at once: over 400 lines (as `wc -l` counts them). */
+const MAX_LINES = 400;
+function tooLong(module: string, text: string): string[] {
+  const lines = text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
+  return lines > MAX_LINES ? [`${module}: ${lines} lines`] : [];
+}
+
 describe('the layout of server/', () => {
   it('has every file name once', () => {
     assert.deepEqual(namesTwice(['routes/files.ts', 'store/files.ts', 'store/db.ts']), [
@@ -242,6 +249,15 @@ describe('the layout of server/', () => {
     ]);
     assert.deepEqual(
       modules.flatMap((module) => pastTheService(module, source(module), owned)),
+      [],
+    );
+  });
+
+  it(`keeps every module to ${MAX_LINES} lines at most`, () => {
+    assert.deepEqual(tooLong('routes/x.ts', 'line\n'.repeat(401)), ['routes/x.ts: 401 lines']);
+    assert.deepEqual(tooLong('routes/x.ts', 'line\n'.repeat(400)), []);
+    assert.deepEqual(
+      modules.flatMap((module) => tooLong(module, source(module))),
       [],
     );
   });
