@@ -89,7 +89,7 @@ const halfOpenServer: FastifyServerFactory = (handler, options) => {
  * that does not fit is the type provider's ResponseSerializationError: a 500, logged with zod's issues.
  */
 const checkedAnswers: FastifySerializerCompiler<unknown> = ({ schema, method, url }) => {
-  if (!(schema instanceof ZodType)) return JSON.stringify;
+  if (!(schema instanceof ZodType)) return (data) => JSON.stringify(data);
   return (data) => {
     const checked = schema.safeParse(data);
     if (!checked.success) throw new ResponseSerializationError(method, url, { cause: checked.error });
@@ -141,7 +141,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions): Promise<Fa
   });
   // Replies are written as the handlers make them: their types already hold them to the response schemas. The
   // test suites check them at run time too (checkResponses).
-  app.setSerializerCompiler(options.checkResponses ? checkedAnswers : () => JSON.stringify);
+  app.setSerializerCompiler(options.checkResponses ? checkedAnswers : () => (data) => JSON.stringify(data));
 
   // JSON is the one body the API reads (uploads are multipart, in their own scope): a text/plain body gets
   // the 415 of docs/protocol.md rather than Fastify's built-in text parser.
