@@ -10,6 +10,7 @@ import type { FastifyRouteSchemaDef, FastifySerializerCompiler } from 'fastify/t
 import { ResponseSerializationError, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ZodType, type ZodTypeAny } from 'zod';
 import { routeModules } from '../routes/all-routes.js';
+import { handoffComponents } from '../routes/handoff-schemas.js';
 import { recordComponents } from '../routes/record-schemas.js';
 import { answerOf } from '../routes/refusal-answers.js';
 import type { AppContext } from '../services/context.js';
@@ -194,7 +195,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions): Promise<Fa
   for (const name of ['caller', 'credential', 'workspace', 'training', 'smsWorkspace'] as const) {
     app.decorateRequest(name, null as never);
   }
-  await registerOpenApi(app, { schemas: recordComponents, jsonDepth: LIMITS.jsonDepth });
+  await registerOpenApi(app, { schemas: { ...recordComponents, ...handoffComponents }, jsonDepth: LIMITS.jsonDepth });
   for (const routes of routeModules) {
     await app.register(async (scope) => routes(scope, ctx), { prefix: routes.prefix ?? API_PREFIX });
   }

@@ -214,9 +214,11 @@ export default function conversationListRoutes(app: ZodApp, ctx: AppContext) {
       },
     },
     async (req, reply) => {
-      const { id } = await ownConversation(ctx.db, req.caller, req.params.id);
+      const conversation = await ownConversation(ctx.db, req.caller, req.params.id);
+      const { id } = conversation;
       await ctx.db.transaction(async (tx) => {
         if (await isTurnRunning(tx, id)) throw conflict(RUNNING);
+        await ctx.handoffs.deleting(tx, conversation);
         await deleteConversation(tx, id);
       });
       await rm(join(ctx.filesDir, 'conversations', id), { recursive: true, force: true });

@@ -235,7 +235,7 @@ export default function conversationsRoutes(app: ZodApp, ctx: AppContext) {
         summary: 'Read a page of history',
         description:
           'The records (as `messages` keeps them), oldest first, of at most `turns` turns and `maxEntries` records ' +
-          'before the cursor `before`. A turn starts at a user record.',
+          'before the cursor `before`, and who holds the conversation now (`handoff`). A turn starts at a user record.',
         security: security.user,
         params: idParams,
         querystring: historyQuery,
@@ -246,7 +246,8 @@ export default function conversationsRoutes(app: ZodApp, ctx: AppContext) {
     async (req) => {
       const page = historyPageOf(req.query);
       const conversation = await ownConversation(ctx.db, req.caller, req.params.id);
-      return historyPage(ctx.db, conversation.id, page);
+      const entries = await historyPage(ctx.db, conversation.id, page);
+      return { ...entries, handoff: await ctx.handoffs.status(ctx.db, conversation.id) };
     },
   );
 

@@ -27,6 +27,12 @@ const ANSWERS: Record<RefusalReason, Answer> = {
   // Worded as the validation of a missing field: a personal key's first send names no agent.
   no_agent_named: { status: 400, detail: 'body/targetAgentIds Required' },
 
+  operators_off: { status: 403, detail: 'this workspace has no operators' },
+  person_holds: { status: 409, detail: 'a person is answering in this conversation: the agents do not answer now' },
+  already_taken: { status: 409, detail: 'another person has already taken this conversation' },
+  not_waiting: { status: 409, detail: 'this conversation is not waiting for a person' },
+  not_holder: { status: 409, detail: 'you do not hold this conversation' },
+
   upload_quota: {
     status: 429,
     detail: (bytesPerHour) => `upload quota reached (${formatBytes(bytesPerHour)} per hour), try again later`,

@@ -14,6 +14,12 @@ export type RefusalReason =
   | 'conversation_changed'
   | 'agent_not_found'
   | 'no_agent_named'
+  // A person in the conversation: operators, and who holds a conversation (services/handoffs.ts).
+  | 'operators_off'
+  | 'person_holds'
+  | 'already_taken'
+  | 'not_waiting'
+  | 'not_holder'
   // Files: uploads, and the agents' workspace of a conversation.
   | 'upload_quota'
   | 'path_required'

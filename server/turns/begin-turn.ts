@@ -1,6 +1,7 @@
-import type { ChatStreamRecord, MessagePart, SendResult, UserRawEvent } from '@svc/agent-sdk/protocol';
+import type { ChatStreamRecord, MessagePart, ResultRawEvent, SendResult, UserRawEvent } from '@svc/agent-sdk/protocol';
 import type { AppContext } from '../services/context.js';
 import { LIMITS } from '../services/limits.js';
+import type { AppendRecord } from '../services/record-log.js';
 import { Refusal } from '../services/refusal.js';
 import { clock } from '../store/clock.js';
 import { getConversation, type StoredConversation } from '../store/conversation-rows.js';
@@ -13,7 +14,7 @@ import { insertTurn, insertTurnIfIdle, isTurnRunning } from '../store/turn-rows.
 import { ActiveTurn, type TurnMessage } from './active-turn.js';
 
 /** How many earlier entries a runtime sees as context. */
-const HISTORY_FOR_RUNTIME = 100;
+export const HISTORY_FOR_RUNTIME = 100;
 
 /** A user's message as send and training send take it. */
 export interface UserMessage {
@@ -40,7 +41,8 @@ export interface UserMessage {
  * With `once` (a send's `Idempotency-Key`), a repeat of the key answers the first result again instead, and a
  * repeat with another request is refused (`send_key_reused`); so is a send while a turn runs (`reply_running`),
  * to a full conversation (`conversation_full`), and to a draining instance (`draining`: the client sends it
- * again, reaching another).
+ * again, reaching another). While a person is asked for or holds the conversation, the message is stored for them
+ * and no agent answers (keepForPerson); asking again in place of a turn is refused then (`person_holds`).
  */
 export async function beginTurn(
   ctx: AppContext,
@@ -53,6 +55,7 @@ export async function beginTurn(
   const rawBytes = Buffer.byteLength(JSON.stringify(raw));
   const turnId = randomId('t');
 
+  /** `replay`: an answer that starts no turn (a repeated key, or a message to a person). */
   type Begun = { replay: SendResult } | { result: SendResult; turn: ActiveTurn; instanceId: string };
   const begun = await ctx.records.write(async (append, tx): Promise<Begun> => {
     const now = clock.now();
@@ -64,6 +67,15 @@ export async function beginTurn(
       throw new Refusal('conversation_full');
     }
     if (await isTurnRunning(tx, conversation.id)) throw new Refusal('reply_running');
+    const held = await ctx.handoffs.holding(tx, conversation.id);
+    if (held) {
+      // A person is asked for or answers: the message is theirs, and no agent replies (docs/protocol.md).
+      if (message.replaces) throw new Refusal('person_holds');
+      const result = await keepForPerson(append, conversation.id, raw, turnId);
+      await ctx.handoffs.touched(tx, held.workspace_id);
+      if (once) await rememberSend(tx, once, JSON.stringify(result), now);
+      return { replay: result };
+    }
     await insertTurn(tx, conversation.id, turnId);
     const userRecord = await append(conversation.id, { sender: 'user', event: 'message', raw, turnId });
     const firstMessageIds = new Map(conversation.agentIds.map((agentId) => [agentId, randomId('m')]));
@@ -154,7 +166,12 @@ export async function followPayment(
 }
 
 /** Registers a stored turn as running on this instance and runs it after the request that began it is answered. */
-function startTurn(ctx: AppContext, turn: ActiveTurn, instanceId: string, read: () => Promise<TurnMessage>): void {
+export function startTurn(
+  ctx: AppContext,
+  turn: ActiveTurn,
+  instanceId: string,
+  read: () => Promise<TurnMessage>,
+): void {
   ctx.turns.add(turn, instanceId);
   setImmediate(() => {
     void turn.run(read);
@@ -172,6 +189,22 @@ export function withoutReplaced(history: ChatStreamRecord[], replacing?: string)
   }
   if (!replaced.size) return history;
   return history.filter((record) => !record.turnId || !replaced.has(record.turnId));
+}
+
+/**
+ * A message while a person is asked for or holds the conversation: stored with a `result` that names no agent in
+ * the same transaction, so that every client waiting for the end of its turn hears it at once, and nothing answers.
+ */
+async function keepForPerson(
+  append: AppendRecord,
+  conversationId: string,
+  raw: UserRawEvent,
+  turnId: string,
+): Promise<SendResult> {
+  const userRecord = await append(conversationId, { sender: 'user', event: 'message', raw, turnId });
+  const result: ResultRawEvent = { type: 'result', subtype: 'success', is_error: false, duration_ms: 0, agentIds: [] };
+  await append(conversationId, { sender: 'system', event: 'result', raw: result, turnId });
+  return { conversationId, userMessage: userRecord, userEventId: userRecord.id, results: [] };
 }
 
 /** The `user` raw event of a message: only the fields it has. */

@@ -5,6 +5,7 @@
  */
 
 export * from './card-answers.js';
+export * from './handoff.js';
 export * from './phone-number.js';
 export * from './records.js';
 export * from './retry.js';

@@ -35,6 +35,8 @@ export const RESERVED_TOOL_NAMES = {
   connectorSetup: 'setup_connector',
   delegate: 'delegate',
   suggestReplies: 'suggest_replies',
+  /** An agent asks for a person of the site's staff (our extension: docs/protocol.md "A person in the conversation"). */
+  handoff: 'handoff',
 } as const;
 
 /** Follow-up replies a `suggest_replies` call offers, at most, and the characters of each (docs/protocol.md). */

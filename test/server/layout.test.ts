@@ -236,7 +236,9 @@ describe('the layout of server/', () => {
     const owned = tablesOfServices(modules);
     assert.deepEqual([...owned.keys()].sort(), [
       'store/connector-credential-rows.ts',
+      'store/handoff-rows.ts',
       'store/member-rows.ts',
+      'store/operator-rows.ts',
       'store/payment-order-rows.ts',
       'store/sms-code-rows.ts',
       'store/upload-rows.ts',

@@ -9,6 +9,7 @@ import { RESERVED_TOOL_NAMES, readCardAnswer } from '@svc/agent-sdk/protocol';
 import type { ChatCompletionContentPart, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import type { StoredFile, TurnInput } from '../types.js';
 import { PAYMENT_TOOL } from './cards.js';
+import { HANDOFF_ASKED, handoffNote } from './handoff.js';
 import { type AttachmentBudget, attachmentBudget, attachmentParts } from './parts.js';
 
 /** A tool call as the history shows it; its result is filled in as later records answer it. */
@@ -33,8 +34,9 @@ const CARDS: ReadonlySet<string> = new Set([RESERVED_TOOL_NAMES.infoCollect, RES
 /**
  * The conversation as chat-completion messages, from this agent's point of view: the visitor's messages
  * (with their attachments), the agent's own replies and tool calls, each followed by its result (a card's
- * answer, a payment's status, what a delegate replied, an MCP tool's output), and other agents' replies as
- * quoted user messages. The turn's own message comes last; a card answer becomes the card's result.
+ * answer, a payment's status, what a delegate replied, an MCP tool's output), other agents' replies as
+ * quoted user messages, and a handoff's changes and a person's messages as notes (handoff.ts). The turn's own
+ * message comes last; a card answer becomes the card's result.
  */
 export function modelMessages(
   input: TurnInput,
@@ -111,6 +113,14 @@ export function modelMessages(
     } else if (raw.type === 'payment_gate_resolution') {
       const call = payments.get(raw.orderId);
       if (call?.payment) call.payment.status = raw.status;
+    } else {
+      const note = handoffNote(record);
+      if (note)
+        entries.push({
+          role: 'user',
+          text: note,
+          parts: record.raw.type === 'operator_message' ? (record.raw.parts ?? []) : [],
+        });
     }
   }
   if (input.payment) followPayment(input.payment, payments.get(input.payment.orderId), entries);
@@ -189,6 +199,7 @@ function resultOf(call: Call): string {
   }
   if (CARDS.has(call.name)) return 'The card was shown; the visitor has not answered it.';
   if (call.name === RESERVED_TOOL_NAMES.suggestReplies) return SUGGESTED;
+  if (call.name === RESERVED_TOOL_NAMES.handoff) return HANDOFF_ASKED;
   return 'No result: the reply ended before this call completed.';
 }
 

@@ -13,6 +13,7 @@ import {
   type TurnIO,
 } from '../types.js';
 import { type CardCall, cardTools, PAYMENT_TOOL } from './cards.js';
+import { HANDOFF_ASKED } from './handoff.js';
 import { modelMessages, SUGGESTED } from './history.js';
 import { McpToolset } from './mcp.js';
 import {
@@ -34,7 +35,8 @@ const PAYMENT_EXPIRES_IN_SECONDS = 900;
  * The `model` runtime: an OpenAI-compatible chat-completions endpoint (through the `openai` client, streamed)
  * speaks for the agent. The reserved cards are offered as functions; a card call shows the card and ends the
  * turn, and the visitor's answer is the call's result in the next one. Suggested replies (`suggest_replies`)
- * are stored with the reply and end the turn too, without waiting for anything. MCP tools are called in the turn and
+ * are stored with the reply and end the turn too, without waiting for anything, as does `handoff` (a person is asked
+ * for). MCP tools are called in the turn and
  * their results stored (as `tool_result` blocks) with the agent's next message.
  */
 export const modelRuntime: Runtime = {
@@ -49,7 +51,7 @@ export const modelRuntime: Runtime = {
       maxRetries: 0,
       fetch: boundedFetch,
     });
-    const cards = cardTools(input.agent, input.workspaceAgents, input.delegatedBy !== undefined);
+    const cards = cardTools(input.agent, input.workspaceAgents, input.delegatedBy !== undefined, input.operators);
     // A turn's time limit, beside its 4 MB: past it the reply stops with an error saying so.
     const limitMs = options.turn_timeout_ms ?? DEFAULT_TURN_TIMEOUT_MS;
     const limit = new AbortController();
@@ -229,6 +231,10 @@ class ModelTurn {
       return 'ended';
     }
     if (card.name === RESERVED_TOOL_NAMES.suggestReplies) return { content: SUGGESTED };
+    if (card.name === RESERVED_TOOL_NAMES.handoff) {
+      this.io.handoff(card.input.reason);
+      return { content: HANDOFF_ASKED };
+    }
     return { content: 'The card is shown; wait for the visitor to answer it.' };
   }
 }
