@@ -4,6 +4,7 @@ import type { Fixture } from '../../server/boot/fixture.js';
 import { NOBODY_THERE } from '../../server/runtimes/nobody-there.js';
 import type { ChatStreamRecord, OperatorQueue } from '../../src/protocol/types.js';
 import { kinds, replyText, send, sessionToken, streamUrl } from '../helpers/conversation.js';
+import { type ModelServer, pieces, startModelServer } from '../helpers/model-server.mjs';
 import { testPostgres } from '../helpers/postgres.js';
 import { FIXTURE, startTestServer, type TestServer } from '../helpers/server.js';
 import { openSse, type SseReader } from '../helpers/sse.js';
@@ -17,11 +18,31 @@ import { uniqueRef } from '../helpers/workspace.js';
  */
 
 const [acme, globex] = FIXTURE.workspaces!;
-/** acme's staff take conversations; globex has none; hooli's visitors wait a second for a person. */
-const HANDOFF_FIXTURE: Fixture = {
+const MODEL_KEY_ENV = 'SVC_TEST_MODEL_KEY';
+/** The scripted model server a `model` agent of acme (Ada) talks to. */
+let model: ModelServer;
+/**
+ * acme's staff take conversations (and it has a model agent); globex has none; hooli's visitors wait a second
+ * for a person.
+ */
+const handoffFixture = (modelUrl = 'http://127.0.0.1:9/v1'): Fixture => ({
   ...FIXTURE,
   workspaces: [
-    { ...acme!, operators: {} },
+    {
+      ...acme!,
+      operators: {},
+      agents: [
+        ...acme!.agents!,
+        {
+          id: 'agent_ada',
+          name: 'Ada',
+          runtime: 'model',
+          model: 'scripted-1',
+          base_url: modelUrl,
+          api_key_env: MODEL_KEY_ENV,
+        },
+      ],
+    },
     globex!,
     {
       slug: 'hooli',
@@ -32,15 +53,21 @@ const HANDOFF_FIXTURE: Fixture = {
       agents: [{ id: 'agent_hooli', name: 'Hooli Echo', runtime: 'echo' }],
     },
   ],
-};
+});
+const HANDOFF_FIXTURE = handoffFixture();
 
 const KEYS: Record<string, string> = { acme: 'sk_acme_1', globex: 'sk_globex_1', hooli: 'sk_hooli_1' };
 
 let server: TestServer;
 before(async () => {
-  server = await startTestServer({ fixture: HANDOFF_FIXTURE });
+  process.env[MODEL_KEY_ENV] = 'sk-test-handoffs';
+  model = await startModelServer();
+  server = await startTestServer({ fixture: handoffFixture(model.url) });
 });
-after(() => server.close());
+after(async () => {
+  await server.close();
+  await model.close();
+});
 
 /** An operator of `slug`, signed in over HTTP with the workspace key. */
 async function operator(name = 'Alex', slug = 'acme', at: TestServer = server) {
@@ -299,6 +326,42 @@ describe('a conversation handed to a person', () => {
     await next(visitor.reader, count, (r) => r.raw.type === 'result');
     assert.equal(replyText(visitor.reader.records.slice(count)), '');
     queue.close();
+    visitor.reader.close();
+  });
+
+  it('the model agent calls handoff; after the person releases it, the model reads what the person wrote', async () => {
+    const call = (name: string, args: unknown) => ({ name, arguments: pieces(JSON.stringify(args), 3) });
+    model.script({ text: 'Let me find you a person.', toolCalls: [call('handoff', { reason: 'refund' })] });
+    const before = model.requests.length;
+    const visitor = await visitorWithConversation('acme', 'agent_ada');
+    const asked = model.requests[before]!.body;
+    const tools = asked.tools!.map((t: { function: { name: string } }) => t.function.name);
+    assert.ok(tools.includes('handoff'), `offered where the workspace has operators: ${tools}`);
+    const requested = await next(visitor.reader, 0, (r) => r.raw.type === 'handoff_requested');
+    assert.deepEqual(requested.raw, { type: 'handoff_requested', by: 'agent', reason: 'refund', agentId: 'agent_ada' });
+    assert.equal(model.requests.length, before + 1, 'the call ended the turn');
+
+    const alex = await operator('Alex');
+    await hold(server, alex.token, visitor.conversationId, 'take');
+    const said = await server.api(`/operators/conversations/${visitor.conversationId}/messages`, {
+      method: 'POST',
+      token: alex.token,
+      json: { message: 'Your refund of order 42 is done.' },
+    });
+    assert.equal(said.status, 200);
+    await hold(server, alex.token, visitor.conversationId, 'release');
+    model.script({ text: 'Glad Alex sorted out order 42.' });
+    const count = visitor.reader.records.length;
+    await send(server, visitor.token, { message: 'thanks!', conversationId: visitor.conversationId });
+    await next(visitor.reader, count, (r) => r.raw.type === 'result');
+    assert.equal(replyText(visitor.reader.records.slice(count)), 'Glad Alex sorted out order 42.');
+    const read = model.requests.at(-1)!.body.messages.map((m: { content: unknown }) => m.content);
+    assert.ok(
+      read.includes('Alex (a person from the team) wrote:\nYour refund of order 42 is done.'),
+      JSON.stringify(read),
+    );
+    assert.ok(read.includes('(Alex gave the conversation back to you; you answer again.)'));
+    assert.equal(read.at(-1), 'thanks!');
     visitor.reader.close();
   });
 
