@@ -8,7 +8,7 @@ import { resumeCursor, sendRecordStream } from '../http/sse.js';
 import type { AppContext } from '../services/context.js';
 import { boundedText, LIMITS } from '../services/limits.js';
 import type { Db } from '../store/db.js';
-import { historyPage, messagesAfter, parseCursor } from '../store/record-rows.js';
+import { messagesAfter, parseCursor } from '../store/record-rows.js';
 import { beginTurn } from '../turns/begin-turn.js';
 import { resolveConversation } from '../turns/send-target.js';
 import {
@@ -246,8 +246,7 @@ export default function conversationsRoutes(app: ZodApp, ctx: AppContext) {
     async (req) => {
       const page = historyPageOf(req.query);
       const conversation = await ownConversation(ctx.db, req.caller, req.params.id);
-      const entries = await historyPage(ctx.db, conversation.id, page);
-      return { ...entries, handoff: await ctx.handoffs.status(ctx.db, conversation.id) };
+      return ctx.handoffs.historyPage(conversation.id, page);
     },
   );
 

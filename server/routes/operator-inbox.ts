@@ -12,7 +12,6 @@ import { queueFrame, sendQueueStream } from '../http/queue-stream.js';
 import { EXPIRED, resumeCursor, STREAM_HEADERS, sendRecordStream } from '../http/sse.js';
 import type { AppContext } from '../services/context.js';
 import { formatBytes, LIMITS } from '../services/limits.js';
-import { historyPage } from '../store/record-rows.js';
 import {
   expiredEvent,
   HISTORY_REFUSALS,
@@ -179,8 +178,7 @@ export default function operatorRoutes(app: ZodApp, ctx: AppContext) {
     async (req) => {
       const page = historyPageOf(req.query);
       const conversation = await operatorConversation(ctx.db, req.operator, req.params.id);
-      const entries = await historyPage(ctx.db, conversation.id, page);
-      return { ...entries, handoff: await ctx.handoffs.status(ctx.db, conversation.id) };
+      return ctx.handoffs.historyPage(conversation.id, page);
     },
   );
 

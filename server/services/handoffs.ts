@@ -2,6 +2,7 @@ import type {
   ChatStreamRecord,
   HandoffResult,
   HandoffStatus,
+  HistoryResult,
   MessagePart,
   OperatorIdentity,
 } from '@svc/agent-sdk/protocol';
@@ -19,7 +20,7 @@ import {
   waitingHandoffs,
 } from '../store/handoff-rows.js';
 import { randomId } from '../store/ids.js';
-import { cursorOf, parseCursor } from '../store/record-rows.js';
+import { cursorOf, type HistoryPage, historyPage, parseCursor } from '../store/record-rows.js';
 import { priorSend, rememberSend, type SendKey } from '../store/send-result-rows.js';
 import { workspaceById } from '../store/workspace-rows.js';
 import { LIMITS } from './limits.js';
@@ -90,6 +91,12 @@ export class Handoffs {
       return { state: 'human', ...(operator ? { operator } : {}), at };
     }
     return { state: 'agent', at };
+  }
+
+  /** A page of a chat's history and who holds the conversation now, as its visitor and its operators read it. */
+  async historyPage(conversationId: string, page: HistoryPage): Promise<HistoryResult> {
+    const entries = await historyPage(this.db, conversationId, page);
+    return { ...entries, handoff: await this.status(this.db, conversationId) };
   }
 
   /** The handoff that keeps a conversation from its agents (waiting for a person, or held by one), if any. */
