@@ -81,6 +81,17 @@ describe('package: the built entries', () => {
     );
   });
 
+  it('no shipped file names a source map the package leaves out (`files` drops every `.map`)', () => {
+    const shipped = readdirSync(join(ROOT, 'dist'), { recursive: true, encoding: 'utf8' }).filter((file) =>
+      /\.(js|d\.ts)$/.test(file),
+    );
+    assert.ok(shipped.length > 100, `${shipped.length} files`);
+    const dangling = shipped.filter((file) =>
+      readFileSync(join(ROOT, 'dist', file), 'utf8').includes('sourceMappingURL'),
+    );
+    assert.deepEqual(dangling, []);
+  });
+
   it("a bundler keeps the element registrations of `import '@svc/agent-sdk/elements'`", async () => {
     const code = await bundleWithPackage(dir, `import '${pkg.name}/elements';\n`, pkg.sideEffects);
     assert.match(code, /customElements\.define\(/);
