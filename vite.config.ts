@@ -96,6 +96,11 @@ export default defineConfig(({ mode }) => {
       },
       rolldownOptions: {
         external: LIBRARY_EXTERNALS,
+        // `'use client'` (the React entry's modules, the elements' registration) stays at the top of each file: one
+        // output file per module keeps a module's directive (rolldown's directives guide), so its warning is noise.
+        onLog: (level, log, handler) => {
+          if (log.code !== 'MODULE_LEVEL_DIRECTIVE' || !log.message.includes('use client')) handler(level, log);
+        },
         output: {
           // One output file per source module (dist/lib/elements/svc-chat.js, …), so package.json
           // `sideEffects` can name exactly the modules that register elements and a user's bundler keeps them.

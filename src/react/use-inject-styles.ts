@@ -1,3 +1,5 @@
+'use client';
+
 import { useInsertionEffect } from 'react';
 import { CHAT_CSS } from '../internal/chat-css.js';
 
