@@ -5,6 +5,7 @@ import { watchErrors } from '../e2e/demo-page.js';
 import { chatThrough } from '../embed/chat-through.js';
 import { filesUnder, type Site, startSite } from '../embed/site.js';
 import { freePort } from '../helpers/free-port.mjs';
+import { type TestPostgres, testPostgres } from '../helpers/postgres.js';
 import {
   consumerProject,
   filesMatching,
@@ -43,7 +44,7 @@ const REACT_PEERS = ['react', 'react-dom', '@lit/react'];
 let packs: Awaited<ReturnType<typeof packBoth>>;
 let sdkUser: string;
 let sdkInstall: Output;
-/** The server's install, started first (it builds better-sqlite3, a minute or two) and awaited by its tests. */
+/** The server's install, started first and awaited by its tests. */
 let serverInstall: Promise<{ dir: string; output: Output }>;
 const projects: string[] = [];
 /** Stops each server a test started. */
@@ -55,9 +56,8 @@ test.describe.configure({ mode: 'serial' });
 test.beforeAll(async () => {
   test.setTimeout(15 * 60_000);
   packs = await packBoth();
-  // npm asks a project to allow a package's install script (better-sqlite3 builds its native module): an
-  // operator's project says so, as docs/server.md shows.
-  const serverUser = consumerProject('server-user', { allowScripts: { 'better-sqlite3': true } });
+  // An operator on PostgreSQL: better-sqlite3 is an optional peer, which this install leaves out.
+  const serverUser = consumerProject('server-user');
   projects.push(serverUser);
   serverInstall = npmInstall(serverUser, [packs.sdk, packs.server]).then((output) => ({ dir: serverUser, output }));
   serverInstall.catch(() => {});
@@ -268,6 +268,7 @@ test.describe('a Next.js app built against the installed SDK', () => {
 test.describe('the server installed from its tarball', () => {
   let dir: string;
   let service: string;
+  let postgres: TestPostgres;
 
   test.beforeAll(async () => {
     test.setTimeout(10 * 60_000);
@@ -275,11 +276,13 @@ test.describe('the server installed from its tarball', () => {
     dir = install.dir;
     figures.push(['server install: npm warnings on Node 20.19+', String(npmWarnings(install.output).length), '0']);
     expect(npmWarnings(install.output)).toEqual([]);
+    postgres = await testPostgres();
+    const db = await postgres.createDatabase();
     const started = performance.now();
     const { stop, match } = await startUntil(
       dir,
       'npx',
-      ['svc-server', '--demo', '--port', '0'],
+      ['svc-server', '--demo', '--port', '0', '--db', db],
       /^listening on (\S+)$/,
     );
     servers.push(stop);
@@ -291,11 +294,34 @@ test.describe('the server installed from its tarball', () => {
     ]);
   });
 
+  test.afterAll(() => postgres?.stop());
+
+  test('a PostgreSQL-only install compiles nothing; asked for SQLite, it says in one line how to add it', async () => {
+    expect(installedPackages(dir)).not.toContain('better-sqlite3');
+    expect(filesMatching(join(dir, 'node_modules'), /\.node$|^binding\.gyp$/)).toEqual([]);
+    const lock = JSON.parse(readFileSync(join(dir, 'package-lock.json'), 'utf8')) as {
+      packages: Record<string, { hasInstallScript?: boolean }>;
+    };
+    expect(Object.keys(lock.packages).filter((path) => lock.packages[path]!.hasInstallScript)).toEqual([]);
+    const refused = await sh(dir, 'npx', ['svc-server', '--port', '0']).then(
+      () => '',
+      (err: Error) => err.message,
+    );
+    expect(refused).toContain(
+      '--db :memory: is SQLite, which needs better-sqlite3: npm install better-sqlite3 (or give --db postgres://…)',
+    );
+    figures.push(['PostgreSQL-only server install: native modules compiled', '0', '0']);
+  });
+
   test('runs compiled JavaScript, with no TypeScript at run time', async () => {
     const installed = join(dir, 'node_modules/@svc/agent-server');
     expect(filesMatching(join(installed, 'dist'), /\.ts$/).filter((file) => !file.endsWith('.d.ts'))).toEqual([]);
     expect(installedPackages(dir)).not.toContain('tsx');
     expect(readFileSync(join(installed, 'LICENSE'), 'utf8')).toMatch(/^MIT License/);
+    // Its own README: how to install it (with SQLite or without) and run it.
+    expect(readFileSync(join(installed, 'README.md'), 'utf8')).toMatch(
+      /^# @svc\/agent-server\n[^]*npm install @svc\/agent-server better-sqlite3/,
+    );
   });
 
   test('`npx svc-server --demo` serves its demo page, where a visitor chats with the demo agent', async ({ page }) => {
