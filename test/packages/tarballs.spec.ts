@@ -320,7 +320,7 @@ test.describe('the server installed from its tarball', () => {
     expect(readFileSync(join(installed, 'LICENSE'), 'utf8')).toMatch(/^MIT License/);
     // Its own README: how to install it (with SQLite or without) and run it.
     expect(readFileSync(join(installed, 'README.md'), 'utf8')).toMatch(
-      /^# @svc\/agent-server\n[^]*npm install @svc\/agent-server better-sqlite3/,
+      /^# @svc\/agent-server\n[\s\S]*npm install @svc\/agent-server better-sqlite3/,
     );
   });
 
