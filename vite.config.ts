@@ -38,7 +38,11 @@ const CHUNK_FILES: Record<string, string> = {
   'zh-CN': 'lang-zh-CN',
   ar: 'lang-ar',
 };
-const chunkFile = ({ name }: { name: string }) => `svc-chat-${CHUNK_FILES[name] ?? name}.js`;
+/**
+ * `svc-chat-panel.<hash>.js`: named by its content, so a server or CDN lets browsers keep it for good (`immutable`);
+ * only the two entries, which name them, keep their names (docs/elements.md, serving the files).
+ */
+const chunkFile = ({ name }: { name: string }) => `svc-chat-${CHUNK_FILES[name] ?? name}.[hash].js`;
 
 /**
  * Three builds from one config:
