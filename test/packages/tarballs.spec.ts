@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { watchErrors } from '../e2e/demo-page.js';
 import { chatThrough } from '../embed/chat-through.js';
-import { filesUnder, type Site, startSite } from '../embed/site.js';
+import { filesUnder, page, type Site, startSite } from '../embed/site.js';
 import { freePort } from '../helpers/free-port.mjs';
 import { type TestPostgres, testPostgres } from '../helpers/postgres.js';
 import {
@@ -18,6 +18,7 @@ import {
   packBoth,
   ROOT,
   sh,
+  startCdn,
   startUntil,
 } from './consumer.js';
 
@@ -157,6 +158,52 @@ test('publint --strict and arethetypeswrong find no problem in either tarball', 
     // ESM only: `esm-only` leaves out the resolutions of CommonJS `require` (docs/packages.md).
     await sh(ROOT, 'npx', ['attw', tarball, '--profile', 'esm-only', '--format', 'ascii']);
   }
+});
+
+test.describe("the README's CDN snippet, from the tarball's files served as an npm CDN serves them", () => {
+  let site: Site;
+  let cdn: { url: string; close: () => Promise<void> };
+
+  test.beforeAll(async () => {
+    const installed = join(sdkUser, 'node_modules/@svc/agent-sdk');
+    const { version } = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as { version: string };
+    cdn = await startCdn(`/npm/@svc/agent-sdk@${version}/`, installed);
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const snippet = /\*\*From a CDN, pinned to a release\.\*\*[\s\S]*?```html\n([\s\S]*?)```/.exec(readme)?.[1] ?? '';
+    expect(snippet).toContain(`https://cdn.jsdelivr.net/npm/@svc/agent-sdk@${version}/dist/svc-chat.js`);
+    // The one change: the CDN's origin. The page is the site's own; the element talks to its origin.
+    site = await startSite({ '/': page(snippet.replace('https://cdn.jsdelivr.net', cdn.url)) });
+  });
+
+  test.afterAll(async () => {
+    await site?.close();
+    await cdn?.close();
+  });
+
+  test("its integrity is the release's, and the chat loads every file from the CDN path and chats", async ({
+    page: browser,
+  }) => {
+    const errors = watchErrors(browser);
+    const fromCdn: string[] = [];
+    browser.on('response', (response) => {
+      if (response.url().startsWith(cdn.url)) fromCdn.push(new URL(response.url()).pathname.replace(/^.*\/dist\//, ''));
+    });
+    await browser.goto(site.url);
+    const chat = browser.locator('svc-chat');
+    await chat.locator('[part~="launcher"]').click();
+    const input = chat.locator('[part~="input"]');
+    await input.fill('/help');
+    await input.press('Enter');
+    await expect(chat.locator('[part~="message-agent"] [part~="bubble"]').last()).toContainText('/markdown');
+    // The browser checked the script against `integrity` (a mismatch blocks it): the README names this release's.
+    const published = JSON.parse(
+      readFileSync(join(sdkUser, 'node_modules/@svc/agent-sdk/dist/integrity.json'), 'utf8'),
+    ) as Record<string, string>;
+    expect(readFileSync(join(ROOT, 'README.md'), 'utf8')).toContain(`integrity="${published['svc-chat.js']}"`);
+    expect(fromCdn).toEqual(expect.arrayContaining(['svc-chat.js', 'svc-chat.esm.js']));
+    expect(fromCdn.some((file) => /^svc-chat-panel\.[\w-]{8}\.js$/.test(file))).toBe(true);
+    expect(errors).toEqual([]);
+  });
 });
 
 test.describe('a Vite site built against the installed SDK', () => {
