@@ -1,11 +1,11 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { watchErrors } from '../e2e/demo-page.js';
 import { chatThrough } from '../embed/chat-through.js';
-import { filesUnder, type Site, startSite } from '../embed/site.js';
-import { npmInstall, packBoth, ROOT, sh } from './consumer.js';
+import { filesUnder, page, type Site, startSite } from '../embed/site.js';
+import { consumerProject, npmInstall, packBoth, ROOT, sh } from './consumer.js';
 
 /**
  * Each framework guide of docs/frameworks/ as an adopter follows it: a project made by that framework's own
@@ -17,7 +17,7 @@ import { npmInstall, packBoth, ROOT, sh } from './consumer.js';
 
 /** The starters, pinned so that a run is the same: the official scaffolding of each framework. */
 const CREATE_VITE = 'vite@9.3.0';
-const ANGULAR_CLI = '@angular/cli@20.3.43';
+const ANGULAR_CLI = '@angular/cli@20.3.41';
 
 interface Guide {
   /** The guide's file in docs/frameworks/. */
@@ -44,7 +44,7 @@ const GUIDES: Record<string, Guide> = {
   React: { file: 'react.md', create: viteStarter('react'), out: 'dist' },
   Vue: { file: 'vue.md', create: viteStarter('vue'), out: 'dist' },
   Svelte: { file: 'svelte.md', create: viteStarter('svelte'), out: 'dist' },
-  // Angular 20: the last major whose CLI runs on Node 20 (21 needs Node 22).
+  // Angular 20: the last major whose CLI runs on Node 20 (21 needs Node 22); the release whose @angular/build the registry has too.
   Angular: {
     file: 'angular.md',
     create: [
@@ -124,3 +124,32 @@ for (const [name, guide] of Object.entries(GUIDES)) {
     });
   });
 }
+
+test.describe('docs/frameworks/html.md on a site of plain HTML', () => {
+  let site: Site;
+
+  test.beforeAll(async () => {
+    const markdown = readFileSync(join(ROOT, 'docs/frameworks/html.md'), 'utf8');
+    const snippet = /^```html\n([\s\S]*?)^```$/m.exec(markdown)?.[1] ?? '';
+    expect(snippet).toContain('<script src="/assets/svc-chat.js"></script>');
+    const dir = consumerProject('html-site');
+    dirs.push(dir);
+    await npmInstall(dir, guideInstall(markdown, packs.sdk));
+    // As the guide says: every `dist/svc-chat*.js` file of the installed package, in one folder of the site.
+    const dist = join(dir, 'node_modules/@svc/agent-sdk/dist');
+    const scripts = readdirSync(dist).filter((file) => /^svc-chat.*\.js$/.test(file));
+    site = await startSite({
+      ...Object.fromEntries(scripts.map((file) => [`/assets/${file}`, join(dist, file)])),
+      '/': page(snippet),
+    });
+  });
+
+  test.afterAll(() => site?.close());
+
+  test('the page chats with the agent', async ({ page: browser }) => {
+    const errors = watchErrors(browser);
+    await browser.goto(`${site.url}/`);
+    await chatThrough(browser.locator('svc-chat'), 'hello from plain HTML');
+    expect(errors).toEqual([]);
+  });
+});
