@@ -75,8 +75,6 @@ export default function demoSiteRoutes(app: ZodApp, ctx: AppContext) {
       'cache-control': file.cacheControl,
       etag: file.etag,
       vary: 'Accept-Encoding',
-      // The demo pages load the script cross-origin too (`crossorigin` with `integrity`).
-      'access-control-allow-origin': '*',
     });
     if (req.headers['if-none-match'] === file.etag) return reply.code(304).send();
     const encoding = chooseEncoding(req.headers['accept-encoding']);
