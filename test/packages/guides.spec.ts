@@ -65,13 +65,13 @@ const GUIDES: Record<string, Guide> = {
 };
 
 /** The code blocks of `markdown` that name a file (`title="path"`), by path. */
-export function guideFiles(markdown: string): Record<string, string> {
+function guideFiles(markdown: string): Record<string, string> {
   const blocks = [...markdown.matchAll(/^```\w+ title="([^"]+)"\n([\s\S]*?)^```$/gm)];
   return Object.fromEntries(blocks.map(([, path, code]) => [path!, code!]));
 }
 
 /** The packages of the guide's first `npm install` line, the SDK as `tarball`; none where it has no such line. */
-export function guideInstall(markdown: string, tarball: string): string[] {
+function guideInstall(markdown: string, tarball: string): string[] {
   const line = /^npm install (.+)$/m.exec(markdown)?.[1] ?? '@svc/agent-sdk';
   return line.split(/\s+/).map((name) => (name === '@svc/agent-sdk' ? tarball : name));
 }
