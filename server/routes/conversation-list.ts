@@ -17,6 +17,7 @@ import {
 } from '../store/conversation-rows.js';
 import type { Db } from '../store/db.js';
 import { messageRecords, previewOf, titleOf } from '../store/record-rows.js';
+import { BIDI_CONTROLS, visible } from '../store/shown-text.js';
 import { isTurnRunning } from '../store/turn-rows.js';
 import { idParams } from './conversation-schemas.js';
 import type { ZodApp } from './route-module.js';
@@ -100,9 +101,12 @@ const titleBody = described(
   z.object({
     title: z
       .string()
-      .transform((t) => t.replace(/\s+/g, ' ').trim())
-      .pipe(z.string().min(1).max(200))
-      .describe('1 to 200 characters once whitespace runs are one space and the ends are trimmed.'),
+      .transform((t) => t.replace(BIDI_CONTROLS, '').replace(/\s+/g, ' ').trim())
+      .pipe(z.string().min(1).max(200).refine(visible, 'must hold a character that can be seen'))
+      .describe(
+        '1 to 200 characters once bidirectional controls are removed, whitespace runs are one space and the ends ' +
+          'are trimmed; at least one of them visible (not only zero-width or other invisible characters).',
+      ),
   }),
   { title: 'Trip to Hangzhou' },
 );
@@ -181,6 +185,8 @@ export default function conversationListRoutes(app: ZodApp, ctx: AppContext) {
               'body/title Required': 'No `title`.',
               'body/title String must contain at least 1 character(s)': 'A title of nothing but whitespace.',
               'body/title String must contain at most 200 character(s)': 'A title over 200 characters.',
+              'body/title must hold a character that can be seen':
+                'A title of nothing but invisible characters (U+200B and the like).',
             },
           },
         ],

@@ -169,6 +169,37 @@ describe('conversation list: list with a cursor, rename, delete; owner-only', ()
     assert.deepEqual((await rename(undefined)).body, { detail: 'body/title Required' });
   });
 
+  it('keeps titles and previews to what can be seen: no bidirectional controls, not only invisible characters', async () => {
+    const { token } = await sessionToken(server);
+    // A first message that would show the rest of its row backwards, and one that shows nothing at all.
+    const spoofed = await sendAndRead(server, token, {
+      message: 'invoice \u202Efdp.exe\u202C paid?',
+      targetAgentIds: ['agent_echo'],
+      newConversation: true,
+    });
+    const blank = await sendAndRead(server, token, {
+      message: '\u200B\u2060\u200D \uFEFF\u3164',
+      targetAgentIds: ['agent_echo'],
+      newConversation: true,
+    });
+    const listed = (await list(token)).body.conversations as ConversationSummary[];
+    const byId = (id: string) => listed.find((c) => c.id === id)!;
+    assert.equal(byId(spoofed.sent.conversationId).title, 'invoice fdp.exe paid?');
+    assert.equal(byId(spoofed.sent.conversationId).lastMessage!.text, 'Echo: invoice fdp.exe paid?');
+    assert.equal(byId(blank.sent.conversationId).title, null, 'untitled rather than a title that shows nothing');
+
+    const rename = (title: string) =>
+      server.api(`/conversations/${spoofed.sent.conversationId}`, { method: 'PATCH', token, json: { title } });
+    for (const title of ['\u200B\u200B\u200B', '\u2060 \u180E \uFE0F', '\u{E0041}\u{E0042}']) {
+      assert.deepEqual((await rename(title)).body, { detail: 'body/title must hold a character that can be seen' });
+    }
+    assert.deepEqual((await rename('\u202E\u2066')).body, {
+      detail: 'body/title String must contain at least 1 character(s)',
+    });
+    const renamed = await rename('Trip \u202Eto\u202C Hangzhou \u{1F468}\u200D\u{1F469}');
+    assert.equal(renamed.body.title, 'Trip to Hangzhou \u{1F468}\u200D\u{1F469}', 'a joiner inside an emoji stays');
+  });
+
   it('deletes a conversation: gone from the list and from every route; refused while a reply runs', async () => {
     const { token } = await sessionToken(server);
     const kept = await send(server, token, { message: 'keep', targetAgentIds: ['agent_echo'], newConversation: true });
