@@ -2,6 +2,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
 import { type ZodIssue, z } from 'zod';
+import { DatabaseUnavailable } from '../store/db.js';
 import { routeOf } from './request-log.js';
 
 /** An error that becomes an HTTP response `{ "detail": detail }` with `status` (and `headers`, e.g. `retry-after`). */
@@ -27,6 +28,10 @@ export const tooMany = (detail: string, retryAfterMs: number) => new HttpError(4
 /** 503 with `Retry-After` in whole seconds (at least 1): this instance cannot serve it now, another may. */
 export const unavailable = (detail: string, retryAfterMs: number) =>
   new HttpError(503, detail, retryAfter(retryAfterMs));
+
+/** What a request answers while the database cannot be reached, and how long its client waits. */
+export const DATABASE_AWAY = 'the database cannot be reached, try again';
+const DATABASE_RETRY_MS = 2000;
 
 /** Every error body (spec section 7). */
 export const errorBody = z.object({ detail: z.string() }).describe('Every error answers with this body.');
@@ -77,6 +82,10 @@ export function errorText(err: unknown): string {
  */
 export function errorHandler(error: FastifyError | HttpError, req: FastifyRequest, reply: FastifyReply) {
   if (error instanceof HttpError) return reply.code(error.status).headers(error.headers).send({ detail: error.detail });
+  // The database is away (restarting, cut off): another try soon may succeed; /readyz says so to the proxy.
+  if (error instanceof DatabaseUnavailable) {
+    return reply.code(503).headers(retryAfter(DATABASE_RETRY_MS)).send({ detail: DATABASE_AWAY });
+  }
   const status = error.statusCode ?? 500;
   if (status >= 400 && status < 500) {
     const detail = (error.code && FASTIFY_DETAILS[error.code]) || error.message || 'bad request';
@@ -145,6 +154,13 @@ export const REQUEST_REFUSALS: Refusals = {};
 for (const { status, detail, when } of Object.values(CLIENT_ERRORS)) {
   REQUEST_REFUSALS[status] = { ...REQUEST_REFUSALS[status], [detail]: when };
 }
+
+/** What any route answers while the database cannot be reached (errorHandler). */
+export const DATABASE_REFUSALS: Refusals = {
+  503: {
+    [DATABASE_AWAY]: 'The database cannot be reached (restarting, cut off); `Retry-After` says when to try again.',
+  },
+};
 
 /** What the router refuses of a path parameter (frameworkErrors), on every route that has one. */
 export const PATH_REFUSALS: Refusals = {

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { ignoreOverride, type Options, zodToJsonSchema } from 'zod-to-json-schema';
 import { credentialHeaders, ownerLoginHeaders, security, securitySchemes } from './auth.js';
 import {
+  DATABASE_REFUSALS,
   errorBody,
   jsonBodyRefusals,
   PATH_REFUSALS,
@@ -210,6 +211,7 @@ function transform(schema: FastifySchema, names: Names, jsonBody: Refusals) {
   const readsJson = isZod(body) && !rest.consumes?.includes('multipart/form-data');
   const errors = refusalResponses([
     REQUEST_REFUSALS,
+    DATABASE_REFUSALS,
     params ? PATH_REFUSALS : {},
     readsJson ? jsonBody : {},
     ...refusals,

@@ -41,6 +41,35 @@ export interface Db {
   close(): Promise<void>;
 }
 
+/**
+ * The database could not be reached: the connection was refused, dropped or timed out, or the server is
+ * starting, stopping or out of connections. Another try may succeed once it is back (HTTP answers 503 with
+ * `Retry-After`, server/http/errors.ts).
+ */
+export class DatabaseUnavailable extends Error {
+  override name = 'DatabaseUnavailable';
+}
+
+/**
+ * A statement PostgreSQL refused, told by what an operator needs: its SQLSTATE `code` and the constraint,
+ * table and column concerned. The row's values that pg's error carries (`detail`, `where`, the parameters
+ * quoted in a message) are left out, so no log line holds them.
+ */
+export class DatabaseRefusal extends Error {
+  override name = 'DatabaseRefusal';
+  constructor(
+    readonly code: string,
+    readonly constraint?: string,
+    readonly table?: string,
+    readonly column?: string,
+  ) {
+    const about = [constraint && `constraint ${constraint}`, table && `table ${table}`, column && `column ${column}`];
+    super(
+      `PostgreSQL refused a statement: SQLSTATE ${code}${about.some(Boolean) ? ` (${about.filter(Boolean).join(', ')})` : ''}`,
+    );
+  }
+}
+
 /** A connection pool's connections: serving a query or transaction, idle, and queries waiting for one. */
 export interface PoolUse {
   inUse: number;

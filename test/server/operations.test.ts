@@ -173,7 +173,7 @@ describe('overload', () => {
     }
   });
 
-  it('sheds requests with 503 { detail } and Retry-After while the heap is over its bound, but not the probes', async () => {
+  it('sheds requests with 503 { detail } and Retry-After while the heap is over its bound, but not the probes; not ready meanwhile', async () => {
     // Any heap is over one byte: the service sheds from its first sample on.
     const server = await startTestServer({ overload: { maxHeapBytes: 1 } });
     try {
@@ -187,7 +187,13 @@ describe('overload', () => {
         [shed.status, shed.body, shed.headers.get('retry-after')],
         [503, { detail: 'the service is overloaded, try again later' }, '5'],
       );
-      for (const path of ['/healthz', '/readyz', '/metrics']) assert.equal((await get(server, path)).status, 200);
+      for (const path of ['/healthz', '/metrics']) assert.equal((await get(server, path)).status, 200);
+      // /readyz answers too, and says what every other request meets: a balancer that probes sends them elsewhere.
+      const ready = await get(server, '/readyz');
+      assert.deepEqual(
+        [ready.status, ready.body, ready.headers.get('retry-after')],
+        [503, { detail: 'this instance is overloaded' }, '5'],
+      );
     } finally {
       await server.close();
     }

@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
+import { createLogger } from '../../server/boot/logger.js';
 import { getConnectorCredentials, saveConnectorCredentials } from '../../server/store/connector-credential-rows.js';
 import { createConversation, getConversation } from '../../server/store/conversation-rows.js';
-import { type Db, migrations, openDb } from '../../server/store/db.js';
+import { type DatabaseRefusal, type Db, migrations, openDb } from '../../server/store/db.js';
 import { grantCredits, listMembers, provisionMember } from '../../server/store/member-rows.js';
 import { metaValue, setMetaValue } from '../../server/store/meta-rows.js';
 import {
@@ -269,6 +270,35 @@ for (const engine of engines) {
     it('reads a conversation back as it was stored', async () => {
       const c = await conversation();
       assert.deepEqual(await getConversation(db, c.id), c);
+    });
+
+    it('logs a refused statement by its code and constraint, never with the values of its row', async () => {
+      const values = ['m_valueOfTheRow', 'u_valueOfTheRow', 'c_valueOfTheRow'];
+      const refused = await db
+        .run(
+          `INSERT INTO feedback (workspace_id, conversation_id, message_id, agent_id, user_id, rating, text,
+             created_at, updated_at) VALUES (?, ?, ?, 'agent_a', ?, 'up', 'a reply', 'now', 'now')`,
+          workspaceId,
+          values[2],
+          values[0],
+          values[1],
+        )
+        .then(
+          () => assert.fail('a feedback on a conversation that does not exist is refused'),
+          (err: unknown) => err,
+        );
+      const lines: string[] = [];
+      createLogger({ destination: { write: (line) => lines.push(line) } }).error({ err: refused }, 'refused');
+      // The positive control: the line is the error as the service logs it.
+      assert.match(lines[0]!, /"err":\{"type":/);
+      for (const value of values) assert.ok(!lines[0]!.includes(value), `${value} is not logged: ${lines[0]}`);
+      if (engine.name === 'PostgreSQL') {
+        assert.match(lines[0]!, /SQLSTATE 23503 \(constraint feedback_conversation_id_fkey, table feedback\)/);
+        assert.deepEqual(
+          [(refused as DatabaseRefusal).code, (refused as DatabaseRefusal).constraint],
+          ['23503', 'feedback_conversation_id_fkey'],
+        );
+      }
     });
   });
 }
