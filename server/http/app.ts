@@ -151,6 +151,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions): Promise<Fa
   for (const name of ['caller', 'credential', 'workspace', 'training', 'smsWorkspace'] as const) {
     app.decorateRequest(name, null as never);
   }
+  app.decorateRequest('credentialChecked', false);
   await registerOpenApi(app, { schemas: recordComponents, jsonDepth: LIMITS.jsonDepth });
   for (const routes of routeModules) {
     await app.register(async (scope) => routes(scope, ctx), { prefix: routes.prefix ?? API_PREFIX });

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
+import { Agent, request } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createLogger } from '../../server/boot/logger.js';
@@ -169,6 +171,45 @@ describe('overload', () => {
       assert.equal((await whoami()).status, 429);
       for (let i = 0; i < 5; i++) assert.equal((await get(server, '/healthz')).status, 200, 'probes are not limited');
     } finally {
+      await server.close();
+    }
+  });
+
+  it('counts a made-up token against its address: no counter of its own, none pushed out by thousands', async () => {
+    const server = await startTestServer({ overload: { rateLimit: { max: 5, windowMs: 60_000 } } });
+    const agent = new Agent({ keepAlive: true, maxSockets: 16 });
+    try {
+      /** A request from the loopback address `from`, by default to a route that takes no credential (an unknown file: 404). */
+      const from = (address: string, token?: string, path = '/files/f_0000000000000000000000/x.txt') =>
+        new Promise<number>((resolve, reject) => {
+          const req = request(
+            `${server.url}/api/v2${path}`,
+            { localAddress: address, agent, headers: token ? { authorization: `Bearer ${token}` } : {} },
+            (res) => {
+              res.resume();
+              resolve(res.statusCode!);
+            },
+          );
+          req.on('error', reject).end();
+        });
+      const madeUp = () => `st_${randomBytes(16).toString('hex')}`;
+      // An address over its limit is refused whatever token it makes up.
+      for (let i = 0; i < 5; i++) assert.equal(await from('127.0.0.21', madeUp()), 404);
+      for (let i = 0; i < 20; i++) assert.equal(await from('127.0.0.21', madeUp()), 429, `made-up token ${i}`);
+      assert.equal(await from('127.0.0.21'), 429, 'and without one');
+      // 5,100 made-up tokens from another address leave the first address's counter where it was.
+      assert.equal(await from('127.0.0.22', 'pk_alice', '/conversations'), 200, 'a credential, checked');
+      for (let i = 0; i < 5; i++) assert.equal(await from('127.0.0.22'), 404);
+      assert.equal(await from('127.0.0.22'), 429);
+      const flood: Promise<number>[] = [];
+      for (let i = 0; i < 5_100; i++) flood.push(from('127.0.0.23', madeUp()));
+      const answers = await Promise.all(flood);
+      assert.equal(answers.filter((status) => status === 404).length, 5, 'the flooding address had its 5');
+      assert.equal(await from('127.0.0.22'), 429, 'the first address is still over its limit');
+      // A credential once checked counts apart from its address: a visitor behind a busy address goes on.
+      assert.equal(await from('127.0.0.22', 'pk_alice', '/conversations'), 200);
+    } finally {
+      agent.destroy();
       await server.close();
     }
   });
