@@ -124,11 +124,13 @@ const MIGRATIONS_DIR = new URL('./migrations/', import.meta.url);
 
 /** What the placeholders of a migration file stand for, per engine. */
 const PLACEHOLDERS: Record<Db['engine'], Record<string, string>> = {
-  sqlite: { id: 'INTEGER PRIMARY KEY AUTOINCREMENT', blob: 'BLOB', rowid: '' },
+  sqlite: { id: 'INTEGER PRIMARY KEY AUTOINCREMENT', blob: 'BLOB', rowid: '', instr: 'instr' },
   postgres: {
     id: 'BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY',
     blob: 'BYTEA',
     rowid: ', rowid BIGINT GENERATED ALWAYS AS IDENTITY',
+    // Where a text first holds another, from 1 (0: nowhere).
+    instr: 'strpos',
   },
 };
 

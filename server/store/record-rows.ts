@@ -122,7 +122,7 @@ export async function insertRecord(db: Db, conversationId: string, r: NewRecord)
     preview?.role === 'user' ? titleOf(preview.text) : null,
     conversationId,
   );
-  await markUploadsReferenced(db, raw);
+  await markUploadsReferenced(db, conversationId, raw);
   return toRecord({ id, ...row });
 }
 

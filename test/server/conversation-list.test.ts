@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { ConversationSummary } from '../../src/protocol/types.js';
-import { send, sendAndRead, sessionToken } from '../helpers/conversation.js';
+import { send, sendAndRead, sessionToken, streamUrl } from '../helpers/conversation.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
+import { openSse } from '../helpers/sse.js';
 
 /** The conversation list of our own (docs/protocol.md "Conversation list"), over HTTP, on either database. */
 describe('conversation list: list with a cursor, rename, delete; owner-only', () => {
@@ -200,7 +201,7 @@ describe('conversation list: list with a cursor, rename, delete; owner-only', ()
     assert.equal(renamed.body.title, 'Trip to Hangzhou \u{1F468}\u200D\u{1F469}', 'a joiner inside an emoji stays');
   });
 
-  it('deletes a conversation: gone from the list and from every route; refused while a reply runs', async () => {
+  it('deletes a conversation: gone from the list and from every route; a reply running in it stops', async () => {
     const { token } = await sessionToken(server);
     const kept = await send(server, token, { message: 'keep', targetAgentIds: ['agent_echo'], newConversation: true });
     const { sent } = await sendAndRead(server, token, {
@@ -226,17 +227,22 @@ describe('conversation list: list with a cursor, rename, delete; owner-only', ()
     assert.deepEqual([again.status, again.body.detail], [404, 'conversation not found']);
     assert.equal((await del()).status, 404);
 
+    // A reply that runs when its conversation is deleted stops, and the stream open on it ends.
     const slow = await send(server, token, {
-      message: '/slow 5',
+      message: '/slow 60',
       targetAgentIds: ['agent_demo'],
       newConversation: true,
     });
+    const reader = await openSse(streamUrl(server, slow.conversationId, slow.userEventId), { token });
+    await reader.waitFor((records) => records.some((r) => r.raw.type === 'assistant_delta'));
     const running = await server.api(`/conversations/${slow.conversationId}`, { method: 'DELETE', token });
-    assert.deepEqual(
-      [running.status, running.body],
-      [409, { detail: 'a reply is still running in this conversation' }],
-    );
-    await server.api(`/conversations/${slow.conversationId}/interrupt`, { method: 'POST', token });
+    assert.equal(running.status, 204);
+    await reader.ended;
+    await server.readersGone(slow.conversationId);
+    await Promise.all(server.instances.map(({ ctx }) => ctx.turns.whenIdle()));
+    assert.deepEqual((await server.api(`/conversations/${slow.conversationId}/messages`, { token })).body, {
+      detail: 'conversation not found',
+    });
   });
 
   it('is owner-only: another user lists none of them, renames and deletes nothing (404)', async () => {

@@ -272,6 +272,80 @@ for (const engine of engines) {
       assert.deepEqual(await getConversation(db, c.id), c);
     });
 
+    it('brings what an earlier version stored to the rules of migration 0007, and takes it again unchanged', async () => {
+      const c = await conversation();
+      const other = await createConversation(db, {
+        kind: 'chat',
+        ownerId: 'alice',
+        workspaceId: 'ws_other',
+        agentIds: ['agent_b'],
+      });
+      await db.run(
+        "INSERT INTO agents (id, workspace_id, name, runtime, created_at, ord) VALUES ('agent_b', ?, 'B', 'echo', 'now', 1)",
+        workspaceId,
+      );
+      const upload = (id: string, referenced: number) =>
+        db.run(
+          `INSERT INTO uploaded_files (id, owner_id, filename, mime_type, size, created_at, referenced)
+           VALUES (?, 'alice', 'a.txt', 'text/plain', 1, 'now', ?)`,
+          id,
+          referenced,
+        );
+      // Upload ids as the service makes them: `f_` and 22 characters.
+      const [linked, twice, orphaned] = ['linked', 'twice', 'orphaned'].map((word) => `f_${word.padEnd(22, 'x')}`) as [
+        string,
+        string,
+        string,
+      ];
+      for (const id of [linked, twice, orphaned]) await upload(id, 1);
+      const url = (id: string) => `https://chat.example/api/v2/files/${id}/a.txt`;
+      await db.transaction(async (tx) => {
+        await insertRecord(tx, c.id, agentMessage('m_links', `see ${url(linked)} and ${url(twice)}`));
+        await insertRecord(tx, other.id, agentMessage('m_other', `also ${url(twice)}`));
+      });
+      // As an earlier version left them: no links, a feedback under the conversation's workspace, an order whose
+      // conversation is gone.
+      await db.run('DELETE FROM upload_links');
+      await db.run(
+        `INSERT INTO feedback (workspace_id, conversation_id, message_id, agent_id, user_id, rating, text, created_at,
+           updated_at) VALUES ('ws_other', ?, 'm_links', 'agent_b', 'alice', 'up', 'x', 'now', 'now')`,
+        c.id,
+      );
+      await db.run(
+        `INSERT INTO payment_orders (id, conversation_id, user_id, agent_id, amount_fen, title, status, expires_at,
+           created_at) VALUES ('ord_gone', 'c_gone', 'alice', 'agent_b', 100, 'x', 'pending', '9999', 'now')`,
+      );
+      const migration = migrations(db.engine).find((m) => m.version === 7)!;
+      const again = async () =>
+        db.engine === 'sqlite'
+          ? (db as unknown as { raw: { exec(sql: string): void } }).raw.exec(migration.sql)
+          : db.run(migration.sql);
+      const state = async () => ({
+        links: await db.all('SELECT upload_id, conversation_id FROM upload_links ORDER BY upload_id, conversation_id'),
+        referenced: await db.all('SELECT id, referenced FROM uploaded_files ORDER BY id'),
+        feedback: await db.all('SELECT workspace_id FROM feedback WHERE message_id = ?', 'm_links'),
+        order: await db.get('SELECT status FROM payment_orders WHERE id = ?', 'ord_gone'),
+      });
+      await again();
+      const migrated = await state();
+      assert.deepEqual(migrated, {
+        links: [
+          { upload_id: linked, conversation_id: c.id },
+          { upload_id: twice, conversation_id: c.id },
+          { upload_id: twice, conversation_id: other.id },
+        ].sort((a, b) => (a.upload_id + a.conversation_id < b.upload_id + b.conversation_id ? -1 : 1)),
+        referenced: [
+          { id: linked, referenced: 1 },
+          { id: orphaned, referenced: 0 },
+          { id: twice, referenced: 1 },
+        ],
+        feedback: [{ workspace_id: workspaceId }],
+        order: { status: 'canceled' },
+      });
+      await again();
+      assert.deepEqual(await state(), migrated);
+    });
+
     it('logs a refused statement by its code and constraint, never with the values of its row', async () => {
       const values = ['m_valueOfTheRow', 'u_valueOfTheRow', 'c_valueOfTheRow'];
       const refused = await db
