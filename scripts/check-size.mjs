@@ -50,17 +50,20 @@ import { gzipSync } from 'node:zlib';
  * and by 115 B on the panel for a list that keeps its place when the virtual list renders other rows on its own,
  * and `svc-turn-complete` told once the chat shows the turn: panel 48,627 B, complete widget 84,075 B; and by 55 B
  * on the panel for a visitor who read on to the end of a card taller than the view kept there as rows above change
- * size, also once the virtual list renders the card's row again: panel 48,682 B, complete widget 84,130 B.
+ * size, also once the virtual list renders the card's row again: panel 48,682 B, complete widget 84,130 B; and by
+ * 68 B on the panel for a delete that failed said as such, its confirmation kept to try again (issue 41: the list's
+ * state says what failed; the sentence in zh-CN 2,499 B and in ar 2,796 B): panel 48,750 B, complete widget
+ * 84,198 B.
  */
 const BUDGETS = {
   'dist/svc-chat.js': 220,
   'dist/svc-chat.esm.js': 6_696,
-  'dist/svc-chat-panel.js': 48_682,
+  'dist/svc-chat-panel.js': 48_750,
   'dist/svc-chat-markdown.js': 28_533,
   // The code highlighter, loaded when a reply first has a code block (issue 30: at most 12 KB).
   'dist/svc-chat-highlight.js': 12_000,
-  'dist/svc-chat-lang-zh-CN.js': 2_490,
-  'dist/svc-chat-lang-ar.js': 2_790,
+  'dist/svc-chat-lang-zh-CN.js': 2_499,
+  'dist/svc-chat-lang-ar.js': 2_796,
 };
 /**
  * Before the launcher paints: the classic script and the ES module it imports, or the ES module alone, each with
@@ -72,7 +75,7 @@ const FIRST_LOAD = {
 };
 const FIRST_LOAD_TARGET = 8_000;
 const COMPLETE_TARGET = 70_000;
-const COMPLETE_BUDGET = 84_130;
+const COMPLETE_BUDGET = 84_198;
 
 const kb = (n) => `${(n / 1000).toFixed(2)} KB`;
 const gzip = (file) => gzipSync(readFileSync(file), { level: 9 }).length;

@@ -5,6 +5,7 @@ import { Agent, request } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createLogger } from '../../server/boot/logger.js';
+import { DatabaseUnavailable, type Db } from '../../server/store/db.js';
 import { readTurn, send, sessionToken } from '../helpers/conversation.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { openSse } from '../helpers/sse.js';
@@ -312,5 +313,55 @@ describe('the readable log format', () => {
       written[0]!,
       /^\d\d:\d\d:\d\d\.\d{3} INFO {2}GET \/healthz 200 {2}route=\/healthz {2}status=200 {2}headers=\{"authorization":"\[redacted\]"\}\n$/,
     );
+  });
+});
+
+describe('a database that goes away', () => {
+  it('ends the turn of a send whose commit went unheard, so the conversation takes the next message', async () => {
+    const server = await startTestServer();
+    try {
+      const { token } = await sessionToken(server);
+      const first = await send(server, token, {
+        message: 'hello',
+        targetAgentIds: ['agent_echo'],
+        newConversation: true,
+      });
+      await readTurn(server, token, first.conversationId, first.userEventId!);
+      const { db } = server.ctx;
+      const transaction = db.transaction;
+      // The next transaction commits, and its answer is lost as a connection cut during COMMIT loses it.
+      Object.assign(db, {
+        async transaction(fn: Parameters<Db['transaction']>[0]) {
+          await transaction.call(db, fn);
+          Object.assign(db, { transaction });
+          throw new DatabaseUnavailable('Connection terminated unexpectedly');
+        },
+      });
+      const sent = () =>
+        server.api('/conversations/send', {
+          method: 'POST',
+          token,
+          headers: { 'idempotency-key': 'lost-answer' },
+          json: { message: 'is anyone there?', conversationId: first.conversationId },
+        });
+      const lost = await sent();
+      assert.deepEqual(
+        [lost.status, lost.body, lost.headers.get('retry-after')],
+        [503, { detail: 'the database cannot be reached, try again' }, '2'],
+      );
+      // Sent again under its key, it answers what was stored; the reply it began ended, cut off by the database.
+      const again = await sent();
+      assert.equal(again.status, 200);
+      const records = await readTurn(server, token, first.conversationId, again.body.userEventId);
+      assert.deepEqual(
+        [records.at(-1)!.raw.type, (records.at(-1)!.raw as { error?: string }).error],
+        ['result', 'the service lost its database connection during this reply'],
+      );
+      const next = await send(server, token, { message: 'and now?', conversationId: first.conversationId });
+      const reply = await readTurn(server, token, first.conversationId, next.userEventId!);
+      assert.equal((reply.at(-1)!.raw as { subtype: string }).subtype, 'success');
+    } finally {
+      await server.close();
+    }
   });
 });
