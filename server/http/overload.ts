@@ -137,8 +137,10 @@ async function registerRateLimit(app: FastifyInstance, { max, windowMs }: Overlo
     reply.raw.once('close', () => {
       if (req.rateUnchecked !== unchecked) return;
       req.rateUnchecked = null;
-      landed(address);
-      spend(req, address).catch(() => {});
+      // Out of flight once counted: never a moment when it is neither (a request then would find room too many).
+      spend(req, address)
+        .catch(() => {})
+        .finally(() => landed(address));
     });
   });
   // After every onRequest hook, the routes' credential checks included: a token found there is a credential.

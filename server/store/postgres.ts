@@ -8,6 +8,17 @@ const MIGRATE_LOCK = 7_190_002;
 /** How long a request waits for a new connection to the database before it is answered 503. */
 const CONNECT_MS = 5000;
 
+/**
+ * A connection that gives up connecting after CONNECT_MS: a database host that does not answer fails a request
+ * (503) rather than holding it for the minutes TCP tries. Set on the connection, not the pool, whose same option
+ * would also bound the wait for a free connection, and refuse requests that only queue behind a busy pool.
+ */
+class BoundedClient extends pg.Client {
+  constructor(config?: pg.ClientConfig) {
+    super({ ...config, connectionTimeoutMillis: CONNECT_MS });
+  }
+}
+
 /** BIGINT (counts, ids, times in ms) and NUMERIC come back as numbers: every value the store keeps fits in 2^53. */
 const types = {
   getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
@@ -227,8 +238,7 @@ class PostgresDb implements Db {
 
 /** Connects to `url` and applies the migrations it has not had (one instance at a time). */
 export async function openPostgres(url: string): Promise<Db> {
-  // A database that does not answer fails a request within CONNECT_MS (503) rather than holding it.
-  const pool = new pg.Pool({ connectionString: url, types, max: 10, connectionTimeoutMillis: CONNECT_MS });
+  const pool = new pg.Pool({ connectionString: url, types, max: 10, Client: BoundedClient });
   // An idle client that loses its connection (the database restarted) is dropped, not thrown in the process.
   pool.on('error', () => {});
   let connection: InstanceConnection;
