@@ -33,7 +33,20 @@ function readStateProperties(ts, node) {
   return names;
 }
 
-/** `src/elements/svc-chat.ts` → `dist/lib/elements/svc-chat.js`: the module a user's tools find in the package. */
+/**
+ * The events each module declares in `GlobalEventHandlersEventMap` (`'svc-copy': CustomEvent<{ text: string }>`):
+ * name → the type's text on one line. The analyzer reads an event's name from `@fires`, and its type from here,
+ * the declaration TypeScript users get, so the two cannot drift.
+ */
+function readEventMap(ts, node, into) {
+  if (!ts.isInterfaceDeclaration(node) || node.name.text !== 'GlobalEventHandlersEventMap') return;
+  for (const member of node.members) {
+    if (!ts.isPropertySignature(member) || !member.type || !ts.isStringLiteral(member.name)) continue;
+    into.set(member.name.text, member.type.getText().replace(/\s+/g, ' ').replace(/;? }/g, ' }'));
+  }
+}
+
+/** `src/elements/svc-chat/svc-chat.ts` → `dist/lib/elements/svc-chat/svc-chat.js`: the module a user's tools find in the package. */
 const shipped = (path) => path.replace(/^\/?src\/(.*)\.[jt]s$/, 'dist/lib/$1.js');
 
 /** Every module path of the manifest (`path`, and the `module` of references) as the shipped JavaScript. */
@@ -56,9 +69,11 @@ function shippedPaths(value) {
  */
 function svcConventionsPlugin() {
   const stateByClass = new Map();
+  const eventTypes = new Map();
   return {
     name: 'svc-conventions',
     analyzePhase({ ts, node, moduleDoc }) {
+      readEventMap(ts, node, eventTypes);
       if (ts.isClassDeclaration(node) && node.name) {
         stateByClass.set(`${moduleDoc.path}#${node.name.text}`, readStateProperties(ts, node));
         return;
@@ -100,6 +115,13 @@ function svcConventionsPlugin() {
         moduleDoc.exports = (moduleDoc.exports ?? []).filter((e) => elements.has(e.declaration.name));
       }
       customElementsManifest.modules = customElementsManifest.modules.filter((m) => m.declarations.length);
+      for (const { declarations } of customElementsManifest.modules) {
+        for (const event of declarations.flatMap((d) => d.events ?? [])) {
+          const type = eventTypes.get(event.name);
+          if (!type) throw new Error(`${event.name} is fired but not declared in GlobalEventHandlersEventMap`);
+          event.type ??= { text: type };
+        }
+      }
       shippedPaths(customElementsManifest);
     },
   };
@@ -107,9 +129,9 @@ function svcConventionsPlugin() {
 
 export default {
   // The elements, and the base classes they inherit members from.
-  globs: ['src/elements/svc-*.ts', 'src/cards/svc-*.ts', 'src/internal/svc-*.ts'],
+  globs: ['src/elements/*/svc-*.ts', 'src/cards/svc-*.ts', 'src/internal/svc-*.ts'],
   // `<svc-chat-panel>` is the chat's own: a page meets it only as `<svc-chat>`, which exports its parts.
-  exclude: ['src/**/*.styles.ts', 'src/elements/svc-chat-panel.ts'],
+  exclude: ['src/**/*.styles.ts', 'src/elements/svc-chat-panel/svc-chat-panel.ts'],
   outdir: '.',
   litelement: true,
   // package.json already names the manifest; the check writes to a temporary folder and must not touch it.

@@ -1,3 +1,5 @@
+'use client';
+
 /**
  * `@svc/agent-sdk/elements`: importing this registers `<svc-chat>` at once and every other element with the
  * chat's panel, which loads apart (a chunk of its own in a site's bundle): when the page is idle, when a
@@ -6,10 +8,11 @@
  * however often this is loaded. It gathers the elements (`elements/`), the cards (`cards/`) and what they
  * share (`internal/`), which import neither each other nor this file.
  */
-import { loadPanel, loadPanelWhenIdle } from './elements/load-panel.js';
+import { loadPanel, loadPanelWhenIdle } from './elements/svc-chat/load-panel.js';
 
 export * from './customize-elements.js';
-export { type ChatMode, type ChatTheme, SvcChat } from './elements/svc-chat.js';
+export type { SvcElementProps } from './element-props.js';
+export { type ChatMode, type ChatTheme, SvcChat } from './elements/svc-chat/svc-chat.js';
 export type {
   SignedIn,
   SvcAnswerCard,

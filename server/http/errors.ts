@@ -2,7 +2,6 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
 import { type ZodIssue, z } from 'zod';
-import { DatabaseUnavailable } from '../store/db.js';
 import { routeOf } from './request-log.js';
 
 /** An error that becomes an HTTP response `{ "detail": detail }` with `status` (and `headers`, e.g. `retry-after`). */
@@ -24,16 +23,13 @@ export const notFound = (detail: string) => new HttpError(404, detail);
 export const conflict = (detail: string) => new HttpError(409, detail);
 /** 410: it was there and is gone for good (an order whose conversation was deleted). */
 export const gone = (detail: string) => new HttpError(410, detail);
-const retryAfter = (ms: number) => ({ 'retry-after': String(Math.max(1, Math.ceil(ms / 1000))) });
+/** `Retry-After` in whole seconds (at least 1). */
+export const retryAfter = (ms: number) => ({ 'retry-after': String(Math.max(1, Math.ceil(ms / 1000))) });
 /** 429 with `Retry-After` in whole seconds (at least 1). */
 export const tooMany = (detail: string, retryAfterMs: number) => new HttpError(429, detail, retryAfter(retryAfterMs));
 /** 503 with `Retry-After` in whole seconds (at least 1): this instance cannot serve it now, another may. */
 export const unavailable = (detail: string, retryAfterMs: number) =>
   new HttpError(503, detail, retryAfter(retryAfterMs));
-
-/** What a request answers while the database cannot be reached, and how long its client waits. */
-export const DATABASE_AWAY = 'the database cannot be reached, try again';
-const DATABASE_RETRY_MS = 2000;
 
 /** Every error body (spec section 7). */
 export const errorBody = z.object({ detail: z.string() }).describe('Every error answers with this body.');
@@ -84,10 +80,6 @@ export function errorText(err: unknown): string {
  */
 export function errorHandler(error: FastifyError | HttpError, req: FastifyRequest, reply: FastifyReply) {
   if (error instanceof HttpError) return reply.code(error.status).headers(error.headers).send({ detail: error.detail });
-  // The database is away (restarting, cut off): another try soon may succeed; /readyz says so to the proxy.
-  if (error instanceof DatabaseUnavailable) {
-    return reply.code(503).headers(retryAfter(DATABASE_RETRY_MS)).send({ detail: DATABASE_AWAY });
-  }
   const status = error.statusCode ?? 500;
   if (status >= 400 && status < 500) {
     const detail = (error.code && FASTIFY_DETAILS[error.code]) || error.message || 'bad request';
@@ -156,13 +148,6 @@ export const REQUEST_REFUSALS: Refusals = {};
 for (const { status, detail, when } of Object.values(CLIENT_ERRORS)) {
   REQUEST_REFUSALS[status] = { ...REQUEST_REFUSALS[status], [detail]: when };
 }
-
-/** What any route answers while the database cannot be reached (errorHandler). */
-export const DATABASE_REFUSALS: Refusals = {
-  503: {
-    [DATABASE_AWAY]: 'The database cannot be reached (restarting, cut off); `Retry-After` says when to try again.',
-  },
-};
 
 /** What the router refuses of a path parameter (frameworkErrors), on every route that has one. */
 export const PATH_REFUSALS: Refusals = {

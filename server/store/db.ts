@@ -44,19 +44,19 @@ export interface Db {
 /**
  * The database could not be reached: the connection was refused, dropped or timed out, or the server is
  * starting, stopping or out of connections. Another try may succeed once it is back (HTTP answers 503 with
- * `Retry-After`, server/http/errors.ts).
+ * `Retry-After`, server/routes/refusal-answers.ts).
  */
 export class DatabaseUnavailable extends Error {
   override name = 'DatabaseUnavailable';
 }
 
 /**
- * A statement PostgreSQL refused, told by what an operator needs: its SQLSTATE `code` and the constraint,
- * table and column concerned. The row's values that pg's error carries (`detail`, `where`, the parameters
+ * A statement PostgreSQL rejected (a fault of the service, answered 500, not a refusal of a request), told by
+ * what an operator needs: its SQLSTATE `code` and the constraint, table and column concerned. The row's values that pg's error carries (`detail`, `where`, the parameters
  * quoted in a message) are left out, so no log line holds them.
  */
-export class DatabaseRefusal extends Error {
-  override name = 'DatabaseRefusal';
+export class StatementRejected extends Error {
+  override name = 'StatementRejected';
   constructor(
     readonly code: string,
     readonly constraint?: string,
@@ -108,7 +108,13 @@ export async function openDb(location: string): Promise<Db> {
     const { openPostgres } = await import('./postgres.js');
     return openPostgres(location);
   }
-  const { openSqlite } = await import('./sqlite.js');
+  const { openSqlite } = await import('./sqlite.js').catch((err: NodeJS.ErrnoException) => {
+    // better-sqlite3 is an optional peer (a native module): a PostgreSQL-only install has none to compile.
+    if (err.code !== 'ERR_MODULE_NOT_FOUND' || !err.message.includes("'better-sqlite3'")) throw err;
+    throw new Error(
+      `--db ${location} is SQLite, which needs better-sqlite3: npm install better-sqlite3 (or give --db postgres://…)`,
+    );
+  });
   return openSqlite(location);
 }
 

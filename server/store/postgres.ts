@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { DatabaseRefusal, DatabaseUnavailable, type Db, type Liveness, migrate, type PoolUse } from './db.js';
+import { DatabaseUnavailable, type Db, type Liveness, migrate, type PoolUse, StatementRejected } from './db.js';
 import { INSTANCE_LOCKS, InstanceConnection } from './instance-connection.js';
 
 /** Advisory lock keys (any two numbers the service owns): every write transaction, and migrating at start. */
@@ -70,7 +70,7 @@ const CONNECTION_LOST = /^Connection terminated|not queryable|timeout exceeded w
 
 /**
  * An error of pg as the store throws it: DatabaseUnavailable when the database went away (the caller may try
- * again), DatabaseRefusal (code and constraint, none of the row's values) when it refused the statement.
+ * again), StatementRejected (code and constraint, none of the row's values) when it refused the statement.
  */
 export function storeError(err: unknown): unknown {
   if (!(err instanceof Error)) return err;
@@ -79,7 +79,7 @@ export function storeError(err: unknown): unknown {
     if (typeof code === 'string' && GONE_CODES.test(code)) {
       return new DatabaseUnavailable(`${err.message} (SQLSTATE ${code})`);
     }
-    return new DatabaseRefusal(err.code ?? 'unknown', err.constraint, err.table, err.column);
+    return new StatementRejected(err.code ?? 'unknown', err.constraint, err.table, err.column);
   }
   if ((typeof code === 'string' && SOCKET_ERRORS.has(code)) || CONNECTION_LOST.test(err.message)) {
     return new DatabaseUnavailable(err.message);

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { TURN_FAILED } from '../../server/turns/active-turn.js';
+import { TURN_FAILED } from '../../server/runtimes/types.js';
 import { ABANDONED } from '../../server/turns/end-turn.js';
 import { LOST_LIVENESS } from '../../server/turns/registry.js';
 import { type ChatStreamRecord, type SendResult, SvcClient } from '../../src/index.js';
