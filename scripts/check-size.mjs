@@ -55,17 +55,19 @@ import { scriptTagFiles } from './script-tag-files.mjs';
  * 47 B for the same code in another order once `src/elements/` had a folder per component (issue 42: the panel's
  * modules laid out in another order, +51 B; the launcher's, −4 B): panel 48,733 B, complete widget 84,177 B; and by
  * 8 B on the launcher for chunks named by their content's hash (issue 43: the four names it imports carry 9
- * characters of hash each, +40 B, of which 32 B were under the budget): launcher 6,704 B.
+ * characters of hash each, +40 B, of which 32 B were under the budget): launcher 6,704 B; and by 52 B on the
+ * panel for a delete that failed said as such, its confirmation kept to try again (issue 41: the list's state says
+ * what failed; the sentence in zh-CN 2,499 B and in ar 2,796 B): panel 48,785 B, complete widget 84,229 B.
  */
 const BUDGETS = {
   'dist/svc-chat.js': 220,
   'dist/svc-chat.esm.js': 6_704,
-  'dist/svc-chat-panel.js': 48_733,
+  'dist/svc-chat-panel.js': 48_785,
   'dist/svc-chat-markdown.js': 28_533,
   // The code highlighter, loaded when a reply first has a code block (issue 30: at most 12 KB).
   'dist/svc-chat-highlight.js': 12_000,
-  'dist/svc-chat-lang-zh-CN.js': 2_490,
-  'dist/svc-chat-lang-ar.js': 2_790,
+  'dist/svc-chat-lang-zh-CN.js': 2_499,
+  'dist/svc-chat-lang-ar.js': 2_796,
 };
 /** The files the budgets name, as built: a chunk's name carries its content's hash (`svc-chat-panel.<hash>.js`). */
 const BUILT = Object.fromEntries(Object.entries(scriptTagFiles('dist')).map(([name, file]) => [`dist/${name}`, file]));
@@ -81,7 +83,7 @@ const FIRST_LOAD = {
 };
 const FIRST_LOAD_TARGET = 8_000;
 const COMPLETE_TARGET = 70_000;
-const COMPLETE_BUDGET = 84_177;
+const COMPLETE_BUDGET = 84_229;
 
 const kb = (n) => `${(n / 1000).toFixed(2)} KB`;
 const gzip = (file) => gzipSync(readFileSync(built(file)), { level: 9 }).length;
