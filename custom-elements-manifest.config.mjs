@@ -33,6 +33,9 @@ function readStateProperties(ts, node) {
   return names;
 }
 
+/** What Lit's analyzer plugin leaves out of a class's members (its `member-denylist.js`). */
+const LIT_STATICS = new Set(['properties', 'styles']);
+
 /** `src/elements/svc-chat/svc-chat.ts` → `dist/lib/elements/svc-chat/svc-chat.js`: the module a user's tools find in the package. */
 const shipped = (path) => path.replace(/^\/?src\/(.*)\.[jt]s$/, 'dist/lib/$1.js');
 
@@ -86,6 +89,9 @@ function svcConventionsPlugin() {
         (e) => e.kind !== 'custom-element-definition' || elements.has(e.declaration.name),
       );
       for (const declaration of moduleDoc.declarations) {
+        // Lit's plugin leaves a class's `static properties` and `styles` out of its members; a mixin's too.
+        if (declaration.kind === 'mixin')
+          declaration.members = declaration.members?.filter((m) => !LIT_STATICS.has(m.name));
         if (declaration.kind !== 'class') continue;
         const state = new Set(stateByClass.get(`${moduleDoc.path}#${declaration.name}`));
         declaration.members = declaration.members?.filter((m) => m.privacy !== 'private' && !state.has(m.name));
@@ -106,8 +112,13 @@ function svcConventionsPlugin() {
 }
 
 export default {
-  // The elements, and the base classes they inherit members from.
-  globs: ['src/elements/*/svc-*.ts', 'src/cards/svc-*.ts', 'src/internal/svc-*.ts'],
+  // The elements, and the base classes and the chat's settings (a mixin) they inherit members from.
+  globs: [
+    'src/elements/*/svc-*.ts',
+    'src/elements/svc-chat/chat-settings.ts',
+    'src/cards/svc-*.ts',
+    'src/internal/svc-*.ts',
+  ],
   // `<svc-chat-panel>` is the chat's own: a page meets it only as `<svc-chat>`, which exports its parts.
   exclude: ['src/**/*.styles.ts', 'src/elements/svc-chat-panel/svc-chat-panel.ts'],
   outdir: '.',

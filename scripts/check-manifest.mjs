@@ -1,12 +1,14 @@
 /**
- * Fails when `custom-elements.json` is not what the analyzer makes of the current sources: regenerates it
- * into a temporary folder and compares. `npm run manifest` brings the committed file up to date.
+ * Fails when `custom-elements.json` is not what the analyzer makes of the current sources (regenerated into a
+ * temporary folder and compared), or docs/elements.md's table of `<svc-chat>`'s attributes and properties not
+ * what that manifest makes (`attribute-table.mjs`). `npm run manifest` brings both up to date.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
+import { DOC, withAttributeTable } from './attribute-table.mjs';
 
 const root = join(import.meta.dirname, '..');
 const cli = createRequire(import.meta.url).resolve('@custom-elements-manifest/analyzer/cem.js');
@@ -27,7 +29,12 @@ try {
     console.error("custom-elements.json is out of date with the elements' JSDoc: run `npm run manifest`.");
     process.exit(1);
   }
-  console.log('custom-elements.json is current.');
+  const doc = readFileSync(join(root, DOC), 'utf8');
+  if (withAttributeTable(doc, JSON.parse(fresh)) !== doc) {
+    console.error(`${DOC}'s table of <svc-chat>'s attributes and properties is out of date: run \`npm run manifest\`.`);
+    process.exit(1);
+  }
+  console.log(`custom-elements.json and ${DOC}'s attribute table are current.`);
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
+import { attributeTable, MARK } from '../../scripts/attribute-table.mjs';
 import { LONG_MARKDOWN } from '../../server/runtimes/demo-content.js';
+import { SvcChat } from '../../src/elements/svc-chat/svc-chat.js';
+import { SvcChatPanel } from '../../src/elements/svc-chat-panel/svc-chat-panel.js';
 import { CARD_PARTS } from '../../src/internal/card-parts.js';
 
 /**
@@ -12,10 +15,16 @@ import { CARD_PARTS } from '../../src/internal/card-parts.js';
 interface Named {
   name: string;
 }
+interface Field extends Named {
+  kind: string;
+  attribute?: string;
+  inheritedFrom?: Named;
+}
 interface ElementDeclaration {
   tagName?: string;
   customElement?: boolean;
-  attributes?: Named[];
+  members?: Field[];
+  attributes?: (Named & { fieldName?: string })[];
   events?: Named[];
   slots?: Named[];
   cssParts?: Named[];
@@ -65,6 +74,36 @@ describe('docs/elements.md', () => {
     assert.deepEqual(missing, []);
     // Control: the rows are read at all.
     assert.ok(rows.has('base-url') && rows.has('token-endpoint'));
+  });
+});
+
+describe("<svc-chat>'s settings: the elements, the manifest and the docs agree", () => {
+  const chat = element('svc-chat');
+  const settings = (chat.members ?? []).filter(
+    (m) => m.kind === 'field' && m.inheritedFrom?.name === 'ChatSettingsMixin',
+  );
+
+  it('docs/elements.md has the table of attributes and properties the manifest makes', () => {
+    const table = attributeTable(manifest);
+    assert.ok(table.includes('| `base-url`') && table.includes('| `tokenProvider`'), 'the table has rows');
+    assert.ok(DOC.includes(`${MARK}\n${table}\n`), 'run `npm run manifest`');
+  });
+
+  it('<svc-chat> observes exactly the attributes of the manifest', () => {
+    assert.deepEqual([...SvcChat.observedAttributes].sort(), (chat.attributes ?? []).map((a) => a.name).sort());
+  });
+
+  it("the panel has each of the chat's settings as a property, with the launcher's attribute", () => {
+    assert.ok(settings.length >= 20, `${settings.length} settings read`);
+    const panel = SvcChatPanel.elementProperties;
+    const differ = settings.filter(({ name, attribute }) => {
+      const declared = panel.get(name);
+      return !declared || (declared.attribute === false ? undefined : (declared.attribute ?? name)) !== attribute;
+    });
+    assert.deepEqual(
+      differ.map((s) => s.name),
+      [],
+    );
   });
 });
 

@@ -1,7 +1,6 @@
-import { html, nothing, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
+import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import type { ChatStore } from '../../chat/chat-store.js';
 import type { ChatClientOptions } from '../../chat/create-chat-client.js';
-import type { TokenProvider } from '../../client/auth.js';
 import type { ChatClient } from '../../client/chat.js';
 import { CARD_PARTS } from '../../internal/card-parts.js';
 import { listIcon, plusIcon, previousIcon, stopIcon } from '../../internal/content-icons.js';
@@ -19,13 +18,7 @@ import { ConversationListController } from '../conversation-list/conversation-li
 import listStyles from '../conversation-list/conversation-list.styles.js';
 import { agentStatusLine, continuedRuns, renderMessage, type ViewContext } from '../message-view/message-view.js';
 import messageViewStyles from '../message-view/message-view.styles.js';
-import {
-  type ChatMode,
-  PANEL_SETTINGS,
-  type PanelSettings,
-  persistedConversation,
-  targetAgentIds,
-} from '../svc-chat/chat-settings.js';
+import { ChatSettingsMixin, persistedConversation, targetAgentIds } from '../svc-chat/chat-settings.js';
 import { loadMarkdownEngine } from '../svc-markdown/engine.js';
 import type { SignedIn } from '../svc-sms-sign-in/svc-sms-sign-in.js';
 import { AnnouncerController } from './announcer.js';
@@ -64,44 +57,22 @@ const EXPORTED_PARTS = [
 
 /**
  * The panel of `<svc-chat>`: its header, the conversation and the composer, in a module loaded after the
- * launcher (`load-panel.ts`), which brings Lit. The launcher creates it once that module has arrived, gives it
- * the chat's settings as properties of the same names (`PANEL_SETTINGS`) and hears its events. It connects to the
+ * launcher (`load-panel.ts`), which brings Lit. The launcher creates it once that module has arrived, hands it
+ * the chat's settings (`ChatSettingsMixin`, which both declare) and hears its events. It connects to the
  * service (`ChatConnection`, which also provides the cards their context), signs visitors in by SMS, follows
  * the end of the conversation, and holds the composer, the rich content and what screen readers hear.
  * Internal: a page meets it only through `<svc-chat>`, which exports its parts.
  *
  * @fires svc-panel-close - The close button was pressed (not composed: only the launcher hears it).
  */
-export class SvcChatPanel extends SvcLocalizedElement implements PanelSettings {
+export class SvcChatPanel extends ChatSettingsMixin(SvcLocalizedElement) {
   static override styles = [...styles, messageViewStyles, attachmentsStyles, listStyles, phoneStyles];
 
-  static override properties: PropertyDeclarations = {
-    ...Object.fromEntries(PANEL_SETTINGS.map((name) => [name, { attribute: false }])),
-    mode: { reflect: true },
+  static override properties = {
     shown: { type: Boolean },
     modal: { type: Boolean },
   };
 
-  declare baseUrl?: string;
-  declare agentId?: string;
-  declare agentIds?: string;
-  declare conversationId?: string;
-  declare token?: string;
-  declare tokenEndpoint?: string;
-  declare tokenCredentials?: RequestCredentials;
-  declare tokenProvider?: TokenProvider;
-  declare client?: { chat: ChatClient };
-  declare signIn?: string;
-  declare workspace?: string;
-  declare persist?: string;
-  mode: ChatMode = 'inline';
-  persistSession = false;
-  declare heading?: string;
-  declare imageHosts?: string;
-  declare labels?: Partial<ChatLabels>;
-  declare agents?: Record<string, { name: string; avatar?: string }>;
-  showThinking = false;
-  declare accept?: string;
   /** The chat shows: inline, or the launcher's panel open. */
   shown = false;
   /** The launcher's panel covers the screen (a phone): a modal dialog that keeps the focus. */
