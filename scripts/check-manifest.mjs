@@ -1,7 +1,8 @@
 /**
  * Fails when `custom-elements.json` is not what the analyzer makes of the current sources (regenerated into a
- * temporary folder and compared), or docs/elements.md's table of `<svc-chat>`'s attributes and properties not
- * what that manifest makes (`attribute-table.mjs`). `npm run manifest` brings both up to date.
+ * temporary folder and compared), docs/elements.md's table of `<svc-chat>`'s attributes and properties not what
+ * that manifest makes (`attribute-table.mjs`), or the parts the panel exports not those its templates declare
+ * (`exported-parts.mjs`). `npm run manifest` brings all three up to date.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -9,6 +10,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { DOC, withAttributeTable } from './attribute-table.mjs';
+import { exportedParts, PARTS_FILE } from './exported-parts.mjs';
 
 const root = join(import.meta.dirname, '..');
 const cli = createRequire(import.meta.url).resolve('@custom-elements-manifest/analyzer/cem.js');
@@ -34,7 +36,11 @@ try {
     console.error(`${DOC}'s table of <svc-chat>'s attributes and properties is out of date: run \`npm run manifest\`.`);
     process.exit(1);
   }
-  console.log(`custom-elements.json and ${DOC}'s attribute table are current.`);
+  if (exportedParts() !== readFileSync(join(root, PARTS_FILE), 'utf8')) {
+    console.error(`${PARTS_FILE} is not what the templates declare: run \`npm run manifest\`.`);
+    process.exit(1);
+  }
+  console.log(`custom-elements.json, ${DOC}'s attribute table and ${PARTS_FILE} are current.`);
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

@@ -4,8 +4,8 @@ import { describe, it } from 'node:test';
 import { attributeTable, MARK } from '../../scripts/attribute-table.mjs';
 import { LONG_MARKDOWN } from '../../server/runtimes/demo-content.js';
 import { SvcChat } from '../../src/elements/svc-chat/svc-chat.js';
+import { CARD_EXPORTS, PANEL_EXPORTS } from '../../src/elements/svc-chat-panel/exported-parts.js';
 import { SvcChatPanel } from '../../src/elements/svc-chat-panel/svc-chat-panel.js';
-import { CARD_PARTS } from '../../src/internal/card-parts.js';
 
 /**
  * What the docs and the demo agent tell a site owner about the elements is what the elements have: checked
@@ -135,10 +135,10 @@ describe("the demo agent's /markdown advice", () => {
 });
 
 describe("<svc-chat>'s parts in its panel", () => {
-  /** The parts `<svc-chat-panel>` exports to the chat (`EXPORTED_PARTS`), read from its source. */
-  const panelSource = readFileSync('src/elements/svc-chat-panel/svc-chat-panel.ts', 'utf8');
-  const list = /const EXPORTED_PARTS = \[([^\]]*)\]/.exec(panelSource)?.[1] ?? '';
-  const exported = new Set([...list.matchAll(/'([^']*)'/g)].flatMap((m) => m[1]!.split(' ')));
+  /** The parts `<svc-chat-panel>` exports to the chat, made from its templates (`exported-parts.ts`). */
+  const exported = new Set(PANEL_EXPORTS.split(','));
+  /** The cards' parts, as a card inside the chat exports them (`name:card-name`). */
+  const CARD_PARTS = CARD_EXPORTS.split(',').map((name) => name.split(':')[0]!);
   /** Every part named in a template of the files the panel renders with: `part="…"` and `part=${… ? '…' : '…'}`. */
   const rendered = new Set(
     [

@@ -2,7 +2,6 @@ import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import type { ChatStore } from '../../chat/chat-store.js';
 import type { ChatClientOptions } from '../../chat/create-chat-client.js';
 import type { ChatClient } from '../../client/chat.js';
-import { CARD_PARTS } from '../../internal/card-parts.js';
 import { listIcon, plusIcon, previousIcon, stopIcon } from '../../internal/content-icons.js';
 import { trapTab } from '../../internal/focus-trap.js';
 import { closeIcon, sendIcon } from '../../internal/icons.js';
@@ -25,6 +24,7 @@ import { AnnouncerController } from './announcer.js';
 import { renderAttachButton, renderAttachments, renderDropZone } from './attachments.js';
 import attachmentsStyles from './attachments.styles.js';
 import { ChatConnection } from './chat-connection.js';
+import { PANEL_EXPORTS } from './exported-parts.js';
 import { ReplyActionsController } from './reply-actions.js';
 import { RichContent } from './rich-content.js';
 import { ScrollFollowController } from './scroll-follow.js';
@@ -32,28 +32,6 @@ import { SmsSession } from './sms-session.js';
 import { StarterPromptsController } from './starter-prompts.js';
 import styles, { phoneStyles } from './svc-chat-panel.styles.js';
 import '../svc-sms-sign-in/svc-sms-sign-in.js';
-
-/**
- * The parts of the panel that `<svc-chat>` exports, so that a page styles them as `svc-chat::part(…)`
- * (docs/elements.md lists them): a part added to the panel's template is added here too.
- */
-const EXPORTED_PARTS = [
-  'panel header title new-button previous-button close-button notice messages empty',
-  'message message-user message-agent message-system avatar name bubble message-error retry-button tool-call',
-  'image jump-button status announcer composer input send-button stop-button sign-in attach-button attachments',
-  'attachment-list attachment attachment-preview attachment-icon attachment-name upload-progress',
-  'remove-attachment attachment-error drop-zone file file-icon file-name download-button file-chip image-button',
-  'lightbox lightbox-image lightbox-close read-aloud-button audio delegation thinking card payment-card info-card',
-  'connector-card message-actions copy-button copy-markdown-button feedback-up-button feedback-down-button',
-  'regenerate-button feedback-form feedback-reason feedback-send-button feedback-thanks edit-button edit-form',
-  'edit-input edit-send-button edit-cancel-button starter-prompts starter-prompt suggestions suggestion',
-  'list-button conversations conversations-heading conversation-list conversation conversation-open',
-  'conversation-title conversation-meta conversation-preview rename-button delete-button confirm confirm-delete',
-  'cancel-button rename-form rename-input save-button more-button',
-  CARD_PARTS.map((name) => `card-${name}`).join(' '),
-]
-  .join(' ')
-  .replaceAll(' ', ',');
 
 /**
  * The panel of `<svc-chat>`: its header, the conversation and the composer, in a module loaded after the
@@ -116,7 +94,7 @@ export class SvcChatPanel extends ChatSettingsMixin(SvcLocalizedElement) {
 
   override connectedCallback(): void {
     super.connectedCallback();
-    this.setAttribute('exportparts', EXPORTED_PARTS);
+    this.setAttribute('exportparts', PANEL_EXPORTS);
     // What the visitor was writing before a reload (with `persist`).
     if (this.composerText) this.#draft()?.save(this.composerText);
     else this.composerText = this.#draft()?.load() ?? '';
