@@ -58,12 +58,14 @@ import { gzipSync } from 'node:zlib';
  * instead of copied by hand (panel +21 B, 48,754 B; launcher −2 B, 7,128 B): complete widget 84,634 B; and by 5 B
  * for the chat's settings declared once, a mixin of the launcher and the panel (issue 42: launcher +32 B, 7,160 B;
  * panel −27 B, 48,727 B): complete widget 84,639 B; and lowered by 18 B for the exported parts made from the templates,
- * their words in the templates' order (issue 42: panel 48,709 B, complete widget 84,621 B).
+ * their words in the templates' order (issue 42: panel 48,709 B, complete widget 84,621 B); and by 205 B for the
+ * panel's header, composer and SMS form in modules of their own, to keep the panel under 400 lines (issue 42: panel
+ * 48,914 B, complete widget 84,826 B, 0.77 % over the 84,177 B before issue 42's part C).
  */
 const BUDGETS = {
   'dist/svc-chat.js': 220,
   'dist/svc-chat.esm.js': 7_160,
-  'dist/svc-chat-panel.js': 48_709,
+  'dist/svc-chat-panel.js': 48_914,
   'dist/svc-chat-markdown.js': 28_533,
   // The code highlighter, loaded when a reply first has a code block (issue 30: at most 12 KB).
   'dist/svc-chat-highlight.js': 12_000,
@@ -80,7 +82,7 @@ const FIRST_LOAD = {
 };
 const FIRST_LOAD_TARGET = 8_000;
 const COMPLETE_TARGET = 70_000;
-const COMPLETE_BUDGET = 84_621;
+const COMPLETE_BUDGET = 84_826;
 
 const kb = (n) => `${(n / 1000).toFixed(2)} KB`;
 const gzip = (file) => gzipSync(readFileSync(file), { level: 9 }).length;

@@ -143,6 +143,9 @@ describe("<svc-chat>'s parts in its panel", () => {
   const rendered = new Set(
     [
       'svc-chat-panel/svc-chat-panel.ts',
+      'svc-chat-panel/panel-header.ts',
+      'svc-chat-panel/composer.ts',
+      'svc-chat-panel/sms-session.ts',
       'message-view/message-view.ts',
       'svc-chat-panel/attachments.ts',
       'svc-chat-panel/announcer.ts',

@@ -8,7 +8,7 @@ import { type PlatformTokens, tokenStyle } from '../../theme/tokens.js';
 import type { SvcChatPanel } from '../svc-chat-panel/svc-chat-panel.js';
 import { loadMarkdownEngine } from '../svc-markdown/engine.js';
 import { ChatSettingsMixin, handOverSettings, persistedConversation } from './chat-settings.js';
-import { loadPanel } from './load-panel.js';
+import { fastConnection, loadPanel } from './load-panel.js';
 import { LoadingState } from './loading-state.js';
 import { FULL_SCREEN } from './panel-frame.styles.js';
 import styles from './svc-chat.styles.js';
@@ -372,12 +372,6 @@ export class SvcChat extends ChatSettingsMixin(SvcPlainElement) {
     }
     if (!button.parentNode) this.renderRoot.append(button);
   }
-}
-
-/** Not a slow network and no data saving asked for; where the browser does not say (Firefox, Safari): fast. */
-function fastConnection(): boolean {
-  const connection = (navigator as { connection?: { effectiveType?: string; saveData?: boolean } }).connection;
-  return !connection?.saveData && (connection?.effectiveType ?? '4g') === '4g';
 }
 
 SvcChat.define('svc-chat');
