@@ -26,7 +26,11 @@ function collectProperties(element: typeof SvcPlainElement): Record<string, Plai
   return Object.hasOwn(element, 'properties') ? { ...inherited, ...element.properties } : inherited;
 }
 
-const declared = (element: object): Record<string, PlainProperty> => propertiesOf.get(element)!;
+/**
+ * Every property an element class declares, by name: its own and those of the classes it extends (a base's, a
+ * mixin's), as Lit's `elementProperties` has them. Known once the element is defined (`define`).
+ */
+export const declaredProperties = (element: object): Record<string, PlainProperty> => propertiesOf.get(element)!;
 
 /** Each element class's sheet, made from its `styles` once. */
 const sheets = new WeakMap<object, CSSStyleSheet>();
@@ -126,7 +130,7 @@ export abstract class SvcPlainElement extends Base {
 
   constructor() {
     super();
-    for (const name of Object.keys(declared(this.constructor))) {
+    for (const name of Object.keys(declaredProperties(this.constructor))) {
       if (Object.hasOwn(this, name)) {
         this.#early ??= new Map();
         this.#early.set(name, (this as Record<string, unknown>)[name]);
@@ -153,13 +157,13 @@ export abstract class SvcPlainElement extends Base {
       this.requestUpdate(attribute, old);
       return;
     }
-    const boolean = declared(this.constructor)[name]!.type === Boolean;
+    const boolean = declaredProperties(this.constructor)[name]!.type === Boolean;
     (this as Record<string, unknown>)[name] = boolean ? value !== null : (value ?? undefined);
   }
 
   /** Sets the attributes of the reflected properties that changed (an element may not in its constructor). */
   #reflect(changed: Map<string, unknown>): void {
-    const properties = declared(this.constructor);
+    const properties = declaredProperties(this.constructor);
     this.#reflecting = true;
     for (const name of changed.keys()) {
       const { reflect, attribute } = properties[name] ?? {};
