@@ -18,6 +18,8 @@ interface Named {
 interface Field extends Named {
   kind: string;
   attribute?: string;
+  description?: string;
+  default?: string;
   inheritedFrom?: Named;
 }
 interface ElementDeclaration {
@@ -104,6 +106,26 @@ describe("<svc-chat>'s settings: the elements, the manifest and the docs agree",
       differ.map((s) => s.name),
       [],
     );
+  });
+
+  it("src/element-props.ts types each setting in JSX by its attribute and its property, with the mixin's JSDoc", () => {
+    const props = readFileSync('src/element-props.ts', 'utf8');
+    const chatProps = props.slice(
+      props.indexOf("'svc-chat': {"),
+      props.indexOf('\n  };', props.indexOf("'svc-chat': {")),
+    );
+    const key = (name: string) => (name.includes('-') ? `'${name}'` : name);
+    const missing = settings.flatMap(({ name, attribute, description, default: value }) => {
+      const names = [...(attribute ? [attribute] : []), ...(attribute === name ? [] : [name])];
+      const said = (description ?? '').split('\n')[0]!;
+      return names.filter(
+        (prop) =>
+          !chatProps.includes(`${key(prop)}?: SvcChat['${name}'];`) ||
+          !chatProps.includes(said) ||
+          (value !== undefined && !chatProps.includes(`@default ${value}`)),
+      );
+    });
+    assert.deepEqual(missing, []);
   });
 });
 
