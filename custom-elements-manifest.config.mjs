@@ -33,6 +33,25 @@ function readStateProperties(ts, node) {
   return names;
 }
 
+/** `type ChatMode = 'inline' | 'launcher'`: the alias's name and the union of literals it stands for, else none. */
+function readLiteralUnion(ts, node) {
+  if (!ts.isTypeAliasDeclaration(node) || !ts.isUnionTypeNode(node.type)) return undefined;
+  if (!node.type.types.every((type) => ts.isLiteralTypeNode(type))) return undefined;
+  return [node.name.text, node.type.getText()];
+}
+
+/**
+ * A field's or attribute's type written as the union an alias of its module stands for (`ChatMode` →
+ * `'inline' | 'launcher'`): the docs table and the editors' data list an attribute's values from it, while
+ * TypeScript users still meet the alias by name.
+ */
+function spellOutAliases(declaration, aliases) {
+  for (const item of [...(declaration.members ?? []), ...(declaration.attributes ?? [])]) {
+    const [name, optional] = item.type?.text.split(' | undefined') ?? [];
+    if (aliases.has(name)) item.type.text = `${aliases.get(name)}${optional === undefined ? '' : ' | undefined'}`;
+  }
+}
+
 /** What Lit's analyzer plugin leaves out of a class's members (its `member-denylist.js`). */
 const LIT_STATICS = new Set(['properties', 'styles']);
 
@@ -73,10 +92,13 @@ function shippedPaths(value) {
 function svcConventionsPlugin() {
   const stateByClass = new Map();
   const eventTypes = new Map();
+  const aliasesByModule = new Map();
   return {
     name: 'svc-conventions',
     analyzePhase({ ts, node, moduleDoc }) {
       readEventMap(ts, node, eventTypes);
+      const alias = readLiteralUnion(ts, node);
+      if (alias) aliasesByModule.set(moduleDoc.path, new Map([...(aliasesByModule.get(moduleDoc.path) ?? []), alias]));
       if (ts.isClassDeclaration(node) && node.name) {
         stateByClass.set(`${moduleDoc.path}#${node.name.text}`, readStateProperties(ts, node));
         return;
@@ -104,6 +126,7 @@ function svcConventionsPlugin() {
         (e) => e.kind !== 'custom-element-definition' || elements.has(e.declaration.name),
       );
       for (const declaration of moduleDoc.declarations) {
+        spellOutAliases(declaration, aliasesByModule.get(moduleDoc.path) ?? new Map());
         // Lit's plugin leaves a class's `static properties` and `styles` out of its members; a mixin's too.
         if (declaration.kind === 'mixin')
           declaration.members = declaration.members?.filter((m) => !LIT_STATICS.has(m.name));

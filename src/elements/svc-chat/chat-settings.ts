@@ -8,6 +8,9 @@ import type { ChatLabels } from '../../labels/label-types.js';
 // biome-ignore lint/suspicious/noExplicitAny: the form TypeScript requires of a mixin's base class.
 type ElementClass = abstract new (...args: any[]) => object;
 
+/** `inline` fills its container; `launcher` is a floating button that opens a panel. */
+export type ChatMode = 'inline' | 'launcher';
+
 /**
  * The chat's settings, declared once: the properties, attributes and defaults `<svc-chat>` (plain DOM) and its
  * panel (`<svc-chat-panel>`, Lit) both have, mixed into each (`class SvcChat extends ChatSettingsMixin(…)`). The
@@ -71,7 +74,7 @@ export function ChatSettingsMixin<Base extends ElementClass>(base: Base) {
      * `inline` fills its container; `launcher` is a floating button that opens a panel (full screen under 520 px
      * wide).
      */
-    mode: 'inline' | 'launcher' = 'inline';
+    mode: ChatMode = 'inline';
     /**
      * Present: the conversation continues after a reload (its id in `localStorage`), and in the same tab the
      * launcher's panel opens again if it was open, with the text the visitor had not sent (`sessionStorage`). A
@@ -113,8 +116,6 @@ export function ChatSettingsMixin<Base extends ElementClass>(base: Base) {
 /** The chat's settings, by name: what an element with {@link ChatSettingsMixin} has besides an element's own. */
 export type ChatSettings = Omit<InstanceType<ReturnType<typeof ChatSettingsMixin<ElementClass>>>, keyof object>;
 type SettingName = keyof ChatSettings;
-
-export type ChatMode = ChatSettings['mode'];
 
 /** Every setting's name: the properties {@link ChatSettingsMixin} declares, read from a class it makes once. */
 const SETTING_NAMES = Object.keys(ChatSettingsMixin(Object).properties) as SettingName[];
