@@ -82,6 +82,15 @@ function shippedPaths(value) {
   }
 }
 
+/** A class's or mixin's members without Lit's statics, `#private` members and `state` properties (`state`). */
+function publicMembersOnly(declaration, state) {
+  // Lit's plugin leaves a class's `static properties` and `styles` out of its members; a mixin's too.
+  if (declaration.kind === 'mixin') declaration.members = declaration.members?.filter((m) => !LIT_STATICS.has(m.name));
+  if (declaration.kind !== 'class') return;
+  declaration.members = declaration.members?.filter((m) => m.privacy !== 'private' && !state.has(m.name));
+  declaration.attributes = declaration.attributes?.filter((a) => !state.has(a.fieldName));
+}
+
 /**
  * Fits the analyzer to our conventions: elements register with `SvcChat.define('svc-chat')` (tolerant of a
  * second registration), which it does not recognise, and the generic `customElements.define(tag, this)` in
@@ -127,13 +136,7 @@ function svcConventionsPlugin() {
       );
       for (const declaration of moduleDoc.declarations) {
         spellOutAliases(declaration, aliasesByModule.get(moduleDoc.path) ?? new Map());
-        // Lit's plugin leaves a class's `static properties` and `styles` out of its members; a mixin's too.
-        if (declaration.kind === 'mixin')
-          declaration.members = declaration.members?.filter((m) => !LIT_STATICS.has(m.name));
-        if (declaration.kind !== 'class') continue;
-        const state = new Set(stateByClass.get(`${moduleDoc.path}#${declaration.name}`));
-        declaration.members = declaration.members?.filter((m) => m.privacy !== 'private' && !state.has(m.name));
-        declaration.attributes = declaration.attributes?.filter((a) => !state.has(a.fieldName));
+        publicMembersOnly(declaration, new Set(stateByClass.get(`${moduleDoc.path}#${declaration.name}`)));
       }
     },
     packageLinkPhase({ customElementsManifest }) {
