@@ -55,14 +55,19 @@ import { scriptTagFiles } from './script-tag-files.mjs';
  * 47 B for the same code in another order once `src/elements/` had a folder per component (issue 42: the panel's
  * modules laid out in another order, +51 B; the launcher's, −4 B): panel 48,733 B, complete widget 84,177 B; and by
  * 8 B on the launcher for chunks named by their content's hash (issue 43: the four names it imports carry 9
- * characters of hash each, +40 B, of which 32 B were under the budget): launcher 6,704 B; and by 52 B on the
- * panel for a delete that failed said as such, its confirmation kept to try again (issue 41: the list's state says
- * what failed; the sentence in zh-CN 2,499 B and in ar 2,796 B): panel 48,785 B, complete widget 84,229 B.
+ * characters of hash each, +40 B, of which 32 B were under the budget): launcher 6,704 B; and by 457 B for two
+ * tricks gone (issue 42): the launcher's styles plain strings, no longer minified through a fake `css` tag (+438 B
+ * on the launcher), and the panel's phone query imported from the launcher's module instead of copied by hand
+ * (panel +21 B, launcher −2 B); and by 5 B for the chat's settings declared once, a mixin of the launcher and the
+ * panel (issue 42: launcher +32 B, panel −27 B); and lowered by 18 B for the exported parts made from the
+ * templates, their words in the templates' order (issue 42); and by 205 B for the panel's header, composer and SMS
+ * form in modules of their own, to keep the panel under 400 lines (issue 42): launcher 7,165 B, panel 48,886 B,
+ * complete widget 84,758 B (0.76 % over the 84,115 B main measured before issue 42's part C).
  */
 const BUDGETS = {
   'dist/svc-chat.js': 220,
-  'dist/svc-chat.esm.js': 6_704,
-  'dist/svc-chat-panel.js': 48_785,
+  'dist/svc-chat.esm.js': 7_165,
+  'dist/svc-chat-panel.js': 48_946,
   'dist/svc-chat-markdown.js': 28_533,
   // The code highlighter, loaded when a reply first has a code block (issue 30: at most 12 KB).
   'dist/svc-chat-highlight.js': 12_000,
@@ -83,7 +88,7 @@ const FIRST_LOAD = {
 };
 const FIRST_LOAD_TARGET = 8_000;
 const COMPLETE_TARGET = 70_000;
-const COMPLETE_BUDGET = 84_229;
+const COMPLETE_BUDGET = 84_818;
 
 const kb = (n) => `${(n / 1000).toFixed(2)} KB`;
 const gzip = (file) => gzipSync(readFileSync(built(file)), { level: 9 }).length;
