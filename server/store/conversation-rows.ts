@@ -200,8 +200,9 @@ export async function renameConversation(db: Db, id: string, title: string): Pro
   await db.run('UPDATE conversations SET title = ? WHERE id = ?', title, id);
 }
 
-/** Deletes a conversation with its records and turns (call it in a transaction, with no turn running). */
+/** Deletes a conversation with its records, turns and page tool calls (in a transaction, with no turn running). */
 export async function deleteConversation(db: Db, id: string): Promise<void> {
+  await db.run('DELETE FROM client_tool_calls WHERE conversation_id = ?', id);
   await db.run('DELETE FROM records WHERE conversation_id = ?', id);
   await db.run('DELETE FROM turns WHERE conversation_id = ?', id);
   await db.run('DELETE FROM conversations WHERE id = ?', id);
