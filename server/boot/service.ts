@@ -48,6 +48,7 @@ export interface ServiceOptions {
   fixture?: Fixture;
   smsOutbox?: string;
   filesDir?: string;
+  /** Seeds the demo workspace (if missing) and serves the demo pages; without it nothing is seeded. */
   demo?: boolean;
   heartbeatMs?: number;
   maxUploadBytes?: number;
@@ -134,13 +135,17 @@ async function serve(db: Db, options: ServiceOptions): Promise<RunningService> {
   // One transaction: instances starting together on one database seed it once.
   const demoApiKey = await db.transaction(async (tx) => {
     if (options.fixture) await loadFixture(tx, options.fixture, options.model);
-    else if (!(await hasWorkspaces(tx)) || options.demo) {
+    else if (options.demo) {
       const key = await seedDemo(tx);
       await setDemoModel(tx, options.model?.base_url ? options.model : undefined);
       return key;
     }
     return undefined;
   });
+  // Nothing is seeded unasked (a production database stays as the operator made it): say how to get a workspace.
+  if (!options.fixture && !options.demo && !(await hasWorkspaces(db))) {
+    logger.warn('the database has no workspace: --demo seeds the demo workspace, --fixture FILE loads yours');
+  }
 
   const metrics = new Metrics({
     openStreams: () => ctx.streams.total,
