@@ -145,10 +145,9 @@ export class Conversation {
     return collectTurn(sent.conversationId, this.chat.followTurn(sent, wait));
   }
 
-  /** The page's tools of a request: its own, else the conversation's. */
+  /** The page's tools of a request: its own, else the conversation's (none: left out of the JSON body). */
   #tools(own: ClientToolDeclaration[] | undefined): { clientTools?: ClientToolDeclaration[] } {
-    const clientTools = own ?? this.options.clientTools;
-    return clientTools ? { clientTools } : {};
+    return { clientTools: own ?? this.options.clientTools };
   }
 
   #requireId(): string {
