@@ -62,12 +62,17 @@ import { scriptTagFiles } from './script-tag-files.mjs';
  * panel (issue 42: launcher +32 B, panel −27 B); and lowered by 18 B for the exported parts made from the
  * templates, their words in the templates' order (issue 42); and by 205 B for the panel's header, composer and SMS
  * form in modules of their own, to keep the panel under 400 lines (issue 42): launcher 7,165 B, panel 48,886 B,
- * complete widget 84,758 B (0.76 % over the 84,115 B main measured before issue 42's part C).
+ * complete widget 84,758 B (0.76 % over the 84,115 B main measured before issue 42's part C); and by 60 B on the
+ * panel for a delete that failed said as such, its confirmation kept to try again (issue 41: the list's state says
+ * what failed; the sentence in zh-CN 2,499 B and in ar 2,796 B; 52 B on its own, 8 B more merged with the above);
+ * and by 153 B on the panel for the client's part of the page's tools (issue 45: `Conversation` declares them with
+ * every send, regenerate and edit, and `answerClientTool`; the panel bundles the client's `Conversation`): panel
+ * 49,099 B, complete widget 84,971 B, and the launcher 7,167 B (+2 B: the panel's new hash, in the name it imports).
  */
 const BUDGETS = {
   'dist/svc-chat.js': 220,
-  'dist/svc-chat.esm.js': 7_165,
-  'dist/svc-chat-panel.js': 48_946,
+  'dist/svc-chat.esm.js': 7_167,
+  'dist/svc-chat-panel.js': 49_099,
   'dist/svc-chat-markdown.js': 28_533,
   // The code highlighter, loaded when a reply first has a code block (issue 30: at most 12 KB).
   'dist/svc-chat-highlight.js': 12_000,
@@ -88,7 +93,7 @@ const FIRST_LOAD = {
 };
 const FIRST_LOAD_TARGET = 8_000;
 const COMPLETE_TARGET = 70_000;
-const COMPLETE_BUDGET = 84_818;
+const COMPLETE_BUDGET = 84_971;
 
 const kb = (n) => `${(n / 1000).toFixed(2)} KB`;
 const gzip = (file) => gzipSync(readFileSync(built(file)), { level: 9 }).length;

@@ -27,6 +27,7 @@ const ANSWERS: Record<RefusalReason, Answer> = {
   agent_not_found: { status: 404, detail: 'agent not found' },
   // Worded as the validation of a missing field: a personal key's first send names no agent.
   no_agent_named: { status: 400, detail: 'body/targetAgentIds Required' },
+  client_tool_not_pending: { status: 409, detail: 'no call of a page tool with this toolUseId waits for an answer' },
 
   upload_quota: {
     status: 429,

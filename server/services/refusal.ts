@@ -14,6 +14,8 @@ export type RefusalReason =
   | 'conversation_changed'
   | 'agent_not_found'
   | 'no_agent_named'
+  // An answer to a call of a tool the page gave the chat (services/client-tool-calls.ts).
+  | 'client_tool_not_pending'
   // Files: uploads, and the agents' workspace of a conversation.
   | 'upload_quota'
   | 'path_required'

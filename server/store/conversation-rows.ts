@@ -204,7 +204,7 @@ export async function renameConversation(db: Db, id: string, title: string): Pro
 /**
  * Deletes a conversation with everything it owns, in the transaction `db` (docs/server.md "What a conversation
  * owns", which test/server/schema-coverage.test.ts holds to the schema): its records, turns (a running one too:
- * the caller stops it), feedback, its links to uploads and the uploads that go with it (`deleteUploadsOf`), and
+ * the caller stops it), feedback, the calls of page tools, its links to uploads and the uploads that go with it (`deleteUploadsOf`), and
  * the pending payment orders it asked for, canceled (orders are kept: they are the money's record). Returns the
  * ids of the uploads removed, whose files the caller deletes once committed; undefined when there was no such
  * conversation.
@@ -218,6 +218,7 @@ export async function deleteConversation(db: Db, id: string): Promise<{ uploads:
     id,
   );
   await db.run('DELETE FROM feedback WHERE conversation_id = ?', id);
+  await db.run('DELETE FROM client_tool_calls WHERE conversation_id = ?', id);
   const uploads = await deleteUploadsOf(db, id, conversation.ownerId);
   await db.run('DELETE FROM records WHERE conversation_id = ?', id);
   await db.run('DELETE FROM turns WHERE conversation_id = ?', id);

@@ -1,4 +1,12 @@
-import type { ChatStreamRecord, MessagePart, SendResult, UserRawEvent } from '@svc/agent-sdk/protocol';
+import type {
+  ChatStreamRecord,
+  ClientToolDeclaration,
+  MessagePart,
+  SendResult,
+  UserRawEvent,
+} from '@svc/agent-sdk/protocol';
+import { readClientToolAnswer } from '@svc/agent-sdk/protocol';
+import { answerClientToolCall, dropClientToolCalls } from '../services/client-tool-calls.js';
 import type { AppContext } from '../services/context.js';
 import { LIMITS } from '../services/limits.js';
 import { Refusal } from '../services/refusal.js';
@@ -27,6 +35,8 @@ export interface UserMessage {
   senderAvatar?: string;
   /** Reaches the runtimes only; never stored. */
   mcpTokens?: Record<string, string>;
+  /** The page's tools for this turn: reach the runtimes only. */
+  clientTools?: ClientToolDeclaration[];
   baseUrl: string;
   /** The turn this message asks again in place of (regenerate, edit): see replace-turn.ts. */
   replaces?: string;
@@ -41,8 +51,8 @@ export interface UserMessage {
  *
  * With `once` (a send's `Idempotency-Key`), a repeat of the key answers the first result again instead, and a
  * repeat with another request is refused (`send_key_reused`); so is a send while a turn runs (`reply_running`),
- * to a full conversation (`conversation_full`), and to a draining instance (`draining`: the client sends it
- * again, reaching another).
+ * to a full conversation (`conversation_full`), to a draining instance (`draining`: the client sends it
+ * again, reaching another), and an answer to a page tool call that waits for none (`client_tool_not_pending`).
  */
 export async function beginTurn(
   ctx: AppContext,
@@ -52,6 +62,7 @@ export async function beginTurn(
 ): Promise<SendResult> {
   ctx.drain.refuseWork();
   const raw = userEvent(message);
+  const answer = readClientToolAnswer(raw);
   const rawBytes = Buffer.byteLength(JSON.stringify(raw));
   const turnId = randomId('t');
 
@@ -67,6 +78,9 @@ export async function beginTurn(
         throw new Refusal('conversation_full');
       }
       if (await isTurnRunning(tx, conversation.id)) throw new Refusal('reply_running');
+      // A question asked again drops the calls its old reply made; its answer (a regenerated one) answers again.
+      if (message.replaces) await dropClientToolCalls(tx, conversation.id, message.replaces);
+      else if (answer) await answerClientToolCall(tx, conversation.id, answer.toolUseId);
       await insertTurn(tx, conversation.id, turnId);
       const userRecord = await append(conversation.id, { sender: 'user', event: 'message', raw, turnId });
       const firstMessageIds = new Map(conversation.agentIds.map((agentId) => [agentId, randomId('m')]));
@@ -109,6 +123,7 @@ export async function beginTurn(
     toolAction: message.toolAction ?? false,
     senderName: message.senderName,
     mcpTokens: message.mcpTokens ?? {},
+    clientTools: message.clientTools ?? [],
     history: withoutReplaced(
       await recentEntries(ctx.db, conversationId, userEventId!, HISTORY_FOR_RUNTIME),
       message.replaces,
@@ -154,6 +169,7 @@ export async function followPayment(
       parts: [],
       toolAction: false,
       mcpTokens: {},
+      clientTools: [],
       history: [
         ...withoutReplaced(await recentEntries(ctx.db, conversation.id, resolution.id, HISTORY_FOR_RUNTIME - 1)),
         resolution,

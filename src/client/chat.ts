@@ -65,7 +65,7 @@ export class ChatClient {
       ...sendCall(opts),
       method: 'POST',
       path: path`/conversations/${conversationId}/regenerate`,
-      body: { mcpTokens },
+      body: { mcpTokens, clientTools: req.clientTools },
     });
   }
 

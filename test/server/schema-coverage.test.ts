@@ -170,6 +170,12 @@ for (const engine of engines) {
       await acknowledged.untilResult();
       acknowledged.close();
       const pending = gateOf((await sendAndRead(server, token, { message: '/pay 5', conversationId: id })).records);
+      // A call of a tool the page gives the chat, waiting for the page's answer.
+      await sendAndRead(server, token, {
+        message: '/cart add Tea',
+        conversationId: id,
+        clientTools: [{ name: 'add_to_cart', description: 'Adds a product to the cart.', parameters: { type: 'object' } }],
+      });
       // The visitor's uploads: one only this conversation links to, one another conversation links to as well,
       // one made for it (chatGroupId) that nothing links to.
       const own = await upload(token, 'own.txt');

@@ -4,7 +4,7 @@ import { z } from 'zod/v4';
 import type { AgentRow } from '../../store/agent-rows.js';
 
 /** The function a model calls for a payment card (the card itself is a `payment_gate` record). */
-export const PAYMENT_TOOL = 'request_payment';
+export const PAYMENT_TOOL = RESERVED_TOOL_NAMES.requestPayment;
 
 const FIELD_NAME = z.string().regex(/^[A-Za-z][A-Za-z0-9_]{0,39}$/);
 

@@ -5,10 +5,11 @@ import type {
   PaymentStatus,
   UserRawEvent,
 } from '@svc/agent-sdk/protocol';
-import { RESERVED_TOOL_NAMES, readCardAnswer } from '@svc/agent-sdk/protocol';
+import { RESERVED_TOOL_NAMES, readCardAnswer, readClientToolAnswer } from '@svc/agent-sdk/protocol';
 import type { ChatCompletionContentPart, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import type { StoredFile, TurnInput } from '../types.js';
 import { PAYMENT_TOOL } from './cards.js';
+import { PAGE_WAITING, pageAnswerText } from './client-tools.js';
 import { type AttachmentBudget, attachmentBudget, attachmentParts } from './parts.js';
 
 /** A tool call as the history shows it; its result is filled in as later records answer it. */
@@ -17,6 +18,8 @@ interface Call {
   name: string;
   input: Record<string, unknown>;
   result?: string;
+  /** A call of a tool the page gave the chat: its result is the page's answer. */
+  client?: boolean;
   /** A payment card's order and latest status. */
   payment?: { orderId: string; status: PaymentStatus };
   /** The replies of the agent a `delegate` call handed over to, in the same turn. */
@@ -33,8 +36,9 @@ const CARDS: ReadonlySet<string> = new Set([RESERVED_TOOL_NAMES.infoCollect, RES
 /**
  * The conversation as chat-completion messages, from this agent's point of view: the visitor's messages
  * (with their attachments), the agent's own replies and tool calls, each followed by its result (a card's
- * answer, a payment's status, what a delegate replied, an MCP tool's output), and other agents' replies as
- * quoted user messages. The turn's own message comes last; a card answer becomes the card's result.
+ * answer, a page's answer, a payment's status, what a delegate replied, an MCP tool's output), and other agents'
+ * replies as quoted user messages. The turn's own message comes last; a card's or a page's answer becomes the
+ * call's result.
  */
 export function modelMessages(
   input: TurnInput,
@@ -55,7 +59,8 @@ export function modelMessages(
       const card = named ?? openCards.findLast((c) => c.name === answer.card);
       if (card && card.result === undefined) {
         card.result = answer.text;
-        openCards.splice(openCards.indexOf(card), 1);
+        const open = openCards.indexOf(card);
+        if (open >= 0) openCards.splice(open, 1);
         return;
       }
     }
@@ -74,7 +79,9 @@ export function modelMessages(
         }
       }
       const own = raw.message.content.flatMap((block): Call[] =>
-        block.type === 'tool_use' ? [{ id: block.id, name: block.name, input: block.input }] : [],
+        block.type === 'tool_use'
+          ? [{ id: block.id, name: block.name, input: block.input, ...(block.client && { client: true }) }]
+          : [],
       );
       for (const call of own) {
         calls.set(call.id, call);
@@ -188,12 +195,18 @@ function resultOf(call: Call): string {
     return replies.length ? `${name} took over and replied:\n${replies.join('\n\n')}` : `${name} took over.`;
   }
   if (CARDS.has(call.name)) return 'The card was shown; the visitor has not answered it.';
+  if (call.client) return PAGE_WAITING;
   if (call.name === RESERVED_TOOL_NAMES.suggestReplies) return SUGGESTED;
   return 'No result: the reply ended before this call completed.';
 }
 
-/** The card a `toolAction` message answers, and the answer as the model reads it. */
-function cardAnswer(raw: UserRawEvent): { card: string; toolUseId?: string; text: string } | undefined {
+/**
+ * The card (or page tool call) a `toolAction` message answers, and the answer as the model reads it. A page's answer
+ * names its call; a card's may name only its kind (`card`), answering the latest one open.
+ */
+function cardAnswer(raw: UserRawEvent): { card?: string; toolUseId?: string; text: string } | undefined {
+  const page = readClientToolAnswer(raw);
+  if (page) return { toolUseId: page.toolUseId, text: pageAnswerText(page) };
   const answer = raw.toolAction ? readCardAnswer(raw, '') : undefined;
   if (answer?.kind === 'infoCollect') {
     return {
