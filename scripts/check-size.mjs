@@ -67,7 +67,7 @@ import { scriptTagFiles } from './script-tag-files.mjs';
  * what failed; the sentence in zh-CN 2,499 B and in ar 2,796 B; 52 B on its own, 8 B more merged with the above);
  * and by 153 B on the panel for the client's part of the page's tools (issue 45: `Conversation` declares them with
  * every send, regenerate and edit, and `answerClientTool`; the panel bundles the client's `Conversation`): panel
- * 49,099 B, complete widget 84,971 B, and the launcher 7,167 B (+2 B: the panel's new hash, in the name it imports).
+ * 49,099 B, complete widget 84,973 B, and the launcher 7,167 B (+2 B: the panel's new hash, in the name it imports).
  */
 const BUDGETS = {
   'dist/svc-chat.js': 220,
@@ -93,7 +93,7 @@ const FIRST_LOAD = {
 };
 const FIRST_LOAD_TARGET = 8_000;
 const COMPLETE_TARGET = 70_000;
-const COMPLETE_BUDGET = 84_971;
+const COMPLETE_BUDGET = 84_973;
 
 const kb = (n) => `${(n / 1000).toFixed(2)} KB`;
 const gzip = (file) => gzipSync(readFileSync(built(file)), { level: 9 }).length;
