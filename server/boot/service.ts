@@ -53,6 +53,7 @@ export interface ServiceOptions {
   fixture?: Fixture;
   smsOutbox?: string;
   filesDir?: string;
+  /** Seeds the demo workspace (if missing) and serves the demo pages; without it nothing is seeded. */
   demo?: boolean;
   heartbeatMs?: number;
   maxUploadBytes?: number;
@@ -144,7 +145,7 @@ async function serve(db: Db, options: ServiceOptions): Promise<RunningService> {
   // One transaction: instances starting together on one database seed it once.
   const demoApiKey = await db.transaction(async (tx) => {
     if (options.fixture) await loadFixture(tx, options.fixture, options.model);
-    else if (!(await hasWorkspaces(tx)) || options.demo) {
+    else if (options.demo) {
       const key = await seedDemo(tx);
       await setDemoModel(tx, options.model?.base_url ? options.model : undefined);
       await enableDemoOperators(tx);
@@ -152,6 +153,10 @@ async function serve(db: Db, options: ServiceOptions): Promise<RunningService> {
     }
     return undefined;
   });
+  // Nothing is seeded unasked (a production database stays as the operator made it): say how to get a workspace.
+  if (!options.fixture && !options.demo && !(await hasWorkspaces(db))) {
+    logger.warn('the database has no workspace: --demo seeds the demo workspace, --fixture FILE loads yours');
+  }
 
   const metrics = new Metrics({
     openStreams: () => ctx.streams.total,
@@ -204,7 +209,7 @@ async function serve(db: Db, options: ServiceOptions): Promise<RunningService> {
   await ctx.handoffs.armWaiting();
   await housekeeping(ctx);
   const sweeper = setInterval(() => housekeeping(ctx), HOUSEKEEPING_MS).unref();
-  const recovery = db.engine === 'postgres' ? repeat(() => recover(ctx), RECOVERY_MS) : undefined;
+  const recovery = db.engine === 'postgres' ? repeat('recovery', () => recover(ctx), RECOVERY_MS, logError) : undefined;
 
   const app = await buildApp(ctx, {
     logger,
@@ -271,12 +276,33 @@ async function housekeeping(ctx: AppContext): Promise<void> {
   }
 }
 
-/** Runs `job` every `ms` after the previous run has finished (runs never overlap); `stop` ends it. */
-function repeat(job: () => Promise<void>, ms: number): { stop(): void } {
+/**
+ * Runs `job` every `ms` after the previous run has finished (runs never overlap); `stop` ends it. A failure is
+ * logged when the job starts failing or fails otherwise than the run before, and the run that works again says
+ * so: a database away for minutes, or an order that cannot be expired, is not a line a second.
+ */
+function repeat(
+  name: string,
+  job: () => Promise<void>,
+  ms: number,
+  logError: (line: string) => void,
+): { stop(): void } {
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
+  let failing: string | undefined;
+  const run = async () => {
+    try {
+      await job();
+      if (failing !== undefined) logError(`${name} works again`);
+      failing = undefined;
+    } catch (err) {
+      const why = err instanceof Error ? err.message : String(err);
+      if (why !== failing) logError(`${name} failed (logged again when it fails otherwise): ${errorText(err)}`);
+      failing = why;
+    }
+  };
   const next = () => {
-    if (!stopped) timer = setTimeout(() => void job().finally(next), ms).unref();
+    if (!stopped) timer = setTimeout(() => void run().finally(next), ms).unref();
   };
   next();
   return {
@@ -292,13 +318,9 @@ function repeat(job: () => Promise<void>, ms: number): { stop(): void } {
  * their deadline (the claimed jobs).
  */
 async function recover(ctx: AppContext): Promise<void> {
-  try {
-    await endAbandonedTurns(ctx, ABANDONED.stopped);
-    await ctx.payments.expireDue();
-    await ctx.handoffs.missDue();
-  } catch (err) {
-    ctx.logError(`recovery failed: ${errorText(err)}`);
-  }
+  await endAbandonedTurns(ctx, ABANDONED.stopped);
+  await ctx.payments.expireDue();
+  await ctx.handoffs.missDue();
 }
 
 /** `SVC_SERVER_SECRET` (64 hex digits) or a random secret kept in the database (the first instance's). */

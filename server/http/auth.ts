@@ -80,6 +80,8 @@ declare module 'fastify' {
     training: { agent: AgentRow; conversation: StoredConversation };
     /** The person of the staff behind an operators' call (operatorHook). */
     operator: OperatorCaller;
+    /** The bearer token named a credential (the rate limit then counts the request as that credential's). */
+    credentialChecked: boolean;
   }
 }
 
@@ -99,6 +101,7 @@ async function requireCredential(db: Db, req: FastifyRequest): Promise<Credentia
   const token = bearerToken(req);
   const credential = token ? await findCredential(db, token) : undefined;
   if (!credential) throw unauthorized(INVALID);
+  req.credentialChecked = true;
   const actAs = req.headers['x-act-as'];
   const user =
     credential.kind === 'workspace_key'

@@ -39,6 +39,12 @@ const toolUseBlock = z.object({
       'Reserved names are cards: `collect_info`, `setup_connector`, `delegate`; `suggest_replies` offers the visitor replies to tap; `handoff` asks for a person of the staff.',
     ),
   input: z.record(z.unknown()),
+  client: z
+    .boolean()
+    .optional()
+    .describe(
+      'A call of a tool the page gave the chat (`clientTools`): the turn ended waiting for the page, which answers with `toolAction` and `metadata.clientTool`.',
+    ),
 });
 const imageBlock = z.object({
   type: z.literal('image'),

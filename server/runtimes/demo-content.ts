@@ -7,6 +7,7 @@ export const COMMANDS = `- \`/markdown\`: a long formatted reply
 - \`/suggest\`: a reply that offers follow-up replies to tap
 - \`/connect NAME\`: connects a service with your own key
 - \`/pay AMOUNT [SECONDS]\`: a payment card, in CNY
+- \`/cart add ITEM [N]\`: adds to the cart of the page you chat on (its shop gives the chat a tool)
 - \`/file [NAME]\`: files the agent writes for you (the report named NAME)
 - \`/image\`: a picture
 - \`/delegate [TASK]\`: hands a task to another agent

@@ -1,9 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { ContentBlock, ToolUseBlock } from '@svc/agent-sdk/protocol';
 import { CONNECTOR_TYPE_ID, RESERVED_TOOL_NAMES } from '@svc/agent-sdk/protocol';
-import { randomId } from '../store/ids.js';
 import {
   chartSvg,
   DATA_CSV,
@@ -14,16 +12,18 @@ import {
   SLOW_WORDS,
   SUGGESTIONS,
 } from './demo-content.js';
+import { cart, pageAnswered } from './demo-page-tools.js';
+import { say, toolUse } from './demo-say.js';
 import { paymentProblem, ReplyFailure, type Runtime, type TurnInput, type TurnIO } from './types.js';
 
 /**
  * The demo agent: each slash command shows one kind of record, so the widget can be tried (and tested)
- * end to end without a model. Card answers (`toolAction` with `metadata`) are handled before commands.
+ * end to end without a model. Card and page tool answers (`toolAction` with `metadata`) are handled before commands.
  */
 export const demoRuntime: Runtime = {
   async run(input, io) {
     if (input.payment) return paymentSettled(input, io);
-    const cardAnswer = input.toolAction ? answerCard(input, io) : undefined;
+    const cardAnswer = input.toolAction ? (pageAnswered(input, io) ?? answerCard(input, io)) : undefined;
     if (cardAnswer) return cardAnswer;
     const [command = '', ...args] = input.text.trim().split(/\s+/);
     const handler = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
@@ -55,6 +55,7 @@ const COMMANDS: Record<string, Command> = {
     }),
   '/connect': connect,
   '/pay': pay,
+  '/cart': cart,
   '/file': file,
   '/image': image,
   '/delegate': delegate,
@@ -68,34 +69,6 @@ const COMMANDS: Record<string, Command> = {
     throw new ReplyFailure(DEMO_FAILURE);
   },
 };
-
-interface SayOptions {
-  /** Characters per delta. */
-  chunk?: number;
-  /** Pause between deltas, so the reply visibly streams. */
-  delayMs?: number;
-  before?: ContentBlock[];
-  after?: ContentBlock[];
-}
-
-/** Streams `text` as one message in small deltas; stops at once on interrupt. */
-async function say(io: TurnIO, text: string, options: SayOptions = {}): Promise<void> {
-  const { chunk = 16, delayMs = 15 } = options;
-  const stream = io.streamText();
-  const chars = [...text];
-  for (let i = 0; i < chars.length; i += chunk) {
-    if (i > 0) await sleep(delayMs, undefined, { signal: io.signal });
-    stream.write(chars.slice(i, i + chunk).join(''));
-  }
-  stream.end({ before: options.before, after: options.after });
-}
-
-const toolUse = (name: string, input: Record<string, unknown>): ToolUseBlock => ({
-  type: 'tool_use',
-  id: randomId('toolu', 12),
-  name,
-  input,
-});
 
 async function slow([seconds]: string[], _input: TurnInput, io: TurnIO): Promise<void> {
   const duration = Math.min(Math.max(Number(seconds) || 5, 1), 120);

@@ -2,6 +2,7 @@ import type {
   AgentStatus,
   ChatRawEvent,
   ChatStreamRecord,
+  ClientToolDeclaration,
   ContentBlock,
   FileAttachment,
   MessagePart,
@@ -38,6 +39,12 @@ export interface TurnInput {
    * never stored or logged.
    */
   mcpTokens: Record<string, string>;
+  /**
+   * The tools the page gave the chat for this turn (docs/protocol.md "Tools the page gives the chat"): a runtime
+   * calls one with a `tool_use` block marked `client: true` and ends its part of the turn; the page's answer is
+   * the next message (`toolAction`, `metadata.clientTool`). A call of any other name is not marked (ActiveTurn).
+   */
+  clientTools: ClientToolDeclaration[];
   /** Earlier entries of the conversation, oldest first (no deltas or status records). */
   history: ChatStreamRecord[];
   /** The origin the caller used, e.g. `http://127.0.0.1:8787`, for links the agent hands out. */

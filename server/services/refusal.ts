@@ -20,6 +20,8 @@ export type RefusalReason =
   | 'already_taken'
   | 'not_waiting'
   | 'not_holder'
+  // An answer to a call of a tool the page gave the chat (services/client-tool-calls.ts).
+  | 'client_tool_not_pending'
   // Files: uploads, and the agents' workspace of a conversation.
   | 'upload_quota'
   | 'path_required'

@@ -1,12 +1,18 @@
-import { setTimeout as sleep } from 'node:timers/promises';
-import type { AgentStatus, ChatRawEvent, ChatStreamRecord, ContentBlock, ResultSubtype } from '@svc/agent-sdk/protocol';
-import { backoff } from '@svc/agent-sdk/protocol';
+import type {
+  AgentStatus,
+  AssistantRawEvent,
+  ChatRawEvent,
+  ChatStreamRecord,
+  ContentBlock,
+  ResultSubtype,
+} from '@svc/agent-sdk/protocol';
 import { errorText } from '../http/errors.js';
 import { safeFilename } from '../http/file-names.js';
 import { runtimeFor } from '../runtimes/all-runtimes.js';
 import { tokensForDelegate } from '../runtimes/model/options.js';
 import { nobodyThereRuntime } from '../runtimes/nobody-there.js';
 import { ReplyFailure, type TextStream, TURN_FAILED, type TurnInput, type TurnIO } from '../runtimes/types.js';
+import { recordClientToolCalls } from '../services/client-tool-calls.js';
 import { connectorCredentials, serverCredentials } from '../services/connector-credentials.js';
 import type { AppContext } from '../services/context.js';
 import { conversationDir } from '../services/conversation-files.js';
@@ -18,7 +24,7 @@ import type { StoredConversation } from '../store/conversation-rows.js';
 import type { Db } from '../store/db.js';
 import { randomId } from '../store/ids.js';
 import type { NewRecord } from '../store/record-rows.js';
-import { endTurn } from './end-turn.js';
+import { endTurnSurely } from './end-turn.js';
 import type { RunningTurnHandle } from './registry.js';
 
 /** What the turn's user message says; the same for every agent of the turn. */
@@ -70,6 +76,8 @@ export class ActiveTurn implements RunningTurnHandle {
   private writing: Promise<void> | undefined;
   /** Settles once the turn has ended and its `result` is stored (or could not be). */
   private finished: Promise<void> | undefined;
+  /** The names of the tools the page gave the chat for this turn: the only calls marked the page's. */
+  private pageTools = new Set<string>();
 
   constructor(
     private readonly ctx: AppContext,
@@ -90,6 +98,7 @@ export class ActiveTurn implements RunningTurnHandle {
   async run(read: () => Promise<TurnMessage>): Promise<void> {
     try {
       const message = await read();
+      this.pageTools = new Set(message.clientTools.map((tool) => tool.name));
       for (const agentId of this.conversation.agentIds) {
         if (this.ended) return;
         const agent = await agentById(this.ctx.db, agentId);
@@ -132,30 +141,9 @@ export class ActiveTurn implements RunningTurnHandle {
     this.controller.abort();
     this.open.clear();
     this.finished = this.drained()
-      .then(() => this.storeEnd(subtype, error))
+      .then(() => endTurnSurely(this.ctx, this.turnId, subtype, error))
       .finally(() => this.ctx.turns.remove(this));
     return this.finished;
-  }
-
-  /**
-   * Stores the turn's end (endTurn), trying again while the database refuses it: a turn left running would
-   * refuse every next message of its conversation (409) until the service restarts. Once the service stops it
-   * gives up; the next start, or another instance, ends the turn then (endAbandonedTurns).
-   */
-  private async storeEnd(subtype: ResultSubtype, error?: string): Promise<void> {
-    for (let attempt = 0; ; attempt++) {
-      try {
-        await endTurn(this.ctx, this.turnId, subtype, error);
-        return;
-      } catch (err) {
-        this.ctx.logError(`turn ${this.turnId} could not be ended: ${errorText(err)}`);
-      }
-      try {
-        await sleep(backoff(attempt), undefined, { signal: this.ctx.turns.stopped });
-      } catch {
-        return;
-      }
-    }
   }
 
   /** Queues a write after the turn's earlier ones. */
@@ -220,16 +208,39 @@ export class ActiveTurn implements RunningTurnHandle {
     if (this.ended) return;
     // A runtime names its files as it likes: the visitor sees and saves them by the upload name rule.
     if (raw.type === 'attachment') raw = { ...raw, file: { ...raw.file, name: safeFilename(raw.file.name) } };
+    if (raw.type === 'assistant') raw = this.pageCallsOnly(raw);
     this.bytes += Buffer.byteLength(JSON.stringify(raw));
     if (this.bytes > LIMITS.turnBytes) {
       void this.end('error', TURN_FAILED.tooLong(LIMITS.turnBytes));
       return;
     }
     const record = this.agentRecord(agentId, raw);
+    const calls =
+      raw.type === 'assistant'
+        ? raw.message.content.flatMap((block) => (block.type === 'tool_use' && block.client ? [block.id] : []))
+        : [];
     this.enqueue(async (append, tx) => {
       await before?.(tx);
+      if (calls.length) await recordClientToolCalls(tx, this.conversation.id, this.turnId, calls);
       await append(this.conversation.id, record);
     });
+  }
+
+  /**
+   * The message as stored: a call marked the page's (`client: true`) stays so only when the page gave the chat a
+   * tool of that name in this turn, so that no runtime can have the page run anything else.
+   */
+  private pageCallsOnly(raw: AssistantRawEvent): AssistantRawEvent {
+    const foreign = (block: ContentBlock) =>
+      block.type === 'tool_use' && block.client && !this.pageTools.has(block.name);
+    if (!raw.message.content.some(foreign)) return raw;
+    this.ctx.log(`turn ${this.turnId}: a call of a tool the page did not give this turn is not marked the page's`);
+    const content = raw.message.content.map((block) => {
+      if (!foreign(block) || block.type !== 'tool_use') return block;
+      const { client: _, ...plain } = block;
+      return plain;
+    });
+    return { ...raw, message: { ...raw.message, content } };
   }
 
   private setStatus(agentId: string, status: AgentStatus): void {
@@ -314,6 +325,8 @@ export class ActiveTurn implements RunningTurnHandle {
             metadata: undefined,
             toolAction: false,
             payment: undefined,
+            // The page's tools are for the agents it spoke to: a delegated agent answers with its own.
+            clientTools: [],
             mcpTokens: tokensForDelegate(message.mcpTokens, agent, other),
           },
           agent,

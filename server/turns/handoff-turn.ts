@@ -45,6 +45,8 @@ export async function followUnanswered(
       parts: [],
       toolAction: false,
       mcpTokens: {},
+      // The page's tools come with a visitor's send; this turn answers none (nobody came).
+      clientTools: [],
       history: [...(await recentEntries(ctx.db, conversation.id, record.id, HISTORY_FOR_RUNTIME - 1)), record],
       baseUrl: ctx.publicUrl ?? ctx.linkHosts.own,
       unanswered: { waitedSeconds },

@@ -67,7 +67,7 @@ export class ChatClient {
       ...sendCall(opts),
       method: 'POST',
       path: path`/conversations/${conversationId}/regenerate`,
-      body: { mcpTokens },
+      body: { mcpTokens, clientTools: req.clientTools },
     });
   }
 

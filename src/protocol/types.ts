@@ -116,7 +116,37 @@ export interface SendRequest {
   toolAction?: boolean;
   senderName?: string;
   senderAvatar?: string;
+  /**
+   * Our extension: the tools the host page offers the model for this turn (docs/protocol.md "Tools the page
+   * gives the chat"); a call of one ends the turn, and the page answers it with `toolAction` and `metadata`
+   * from `clientToolResultMetadata` or `clientToolErrorMetadata`.
+   */
+  clientTools?: ClientToolDeclaration[];
 }
+
+/** A tool the host page offers the model (our extension): what the model reads of it. */
+export interface ClientToolDeclaration {
+  /** CLIENT_TOOL_NAME, and never a reserved tool's name (`clientToolNameProblem`). */
+  name: string;
+  /** What it does and when to use it, for the model. */
+  description: string;
+  /** A JSON Schema of an object: the input the model writes. */
+  parameters: Record<string, unknown>;
+}
+
+/** A call of a page tool, as `extractClientToolCalls` reads it from an `assistant` record. */
+export interface ClientToolCall {
+  /** The `tool_use` block's id: the answer names it. */
+  toolUseId: string;
+  name: string;
+  /** As the model wrote it: a JSON object, not checked against the tool's `parameters`. */
+  input: Record<string, unknown>;
+  /** The agent that called it. */
+  agentId?: string;
+}
+
+/** How a page answers a call of one of its tools: what it returned (JSON), or a sentence saying why it could not. */
+export type ClientToolAnswer = { output: unknown } | { error: string };
 
 /**
  * Our extension: the body of `POST /conversations/{id}/regenerate` (no `message`: the last question is asked
@@ -126,6 +156,8 @@ export interface ReplaceRequest {
   message?: string;
   parts?: MessagePart[];
   mcpTokens?: Record<string, string>;
+  /** The page's tools for the new turn, as in a send. */
+  clientTools?: ClientToolDeclaration[];
 }
 
 /** Our extension: what a chat offers before its first message (`GET /agents/{agentId}/prompts`). */
@@ -263,6 +295,8 @@ export interface ToolUseBlock {
   id: string;
   name: string;
   input: Record<string, unknown>;
+  /** Our extension: a call of a tool the page declared (`clientTools`); the page answers it, and the turn ended waiting. */
+  client?: boolean;
 }
 export interface ImageBlock {
   type: 'image';

@@ -116,6 +116,37 @@ describe('svc-server command line', () => {
     assert.deepEqual(table(stdout), documented);
   });
 
+  it('on an empty database without --demo seeds and announces nothing; each log line is JSON', STARTUP, async () => {
+    const server = spawn(process.execPath, [BIN, '--port', '0', '--db', ':memory:', '--files-dir', dir], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, SVC_LOG_FORMAT: 'json', SVC_DEMO: '' },
+    });
+    const out = createInterface({ input: server.stdout });
+    const stdout: string[] = [];
+    out.on('line', (line) => stdout.push(line));
+    let stderr = '';
+    server.stderr.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    await once(out, 'line');
+    const url = stdout[0]!.replace('listening on ', '');
+    assert.equal((await fetch(`${url}/`)).status, 404);
+    const whoami = await fetch(`${url}/api/v2/workspaces/demo/members`, { method: 'POST' });
+    assert.ok(whoami.status === 401 || whoami.status === 404, `${whoami.status}`);
+    assert.equal(await stop(server), 0);
+    assert.deepEqual(stdout, [`listening on ${url}`]);
+    const lines = stderr.trim().split('\n');
+    const entries = lines.map((line) => JSON.parse(line) as { level: string; msg: string });
+    assert.ok(
+      entries.some(
+        (entry) =>
+          entry.level === 'warn' &&
+          entry.msg === 'the database has no workspace: --demo seeds the demo workspace, --fixture FILE loads yours',
+      ),
+      stderr,
+    );
+  });
+
   it('takes every setting from its environment variable when no flag gives it', STARTUP, async () => {
     const port = await freePort();
     const server = spawn(process.execPath, [BIN], {
@@ -252,4 +283,57 @@ describe('svc-server with a model endpoint', () => {
     assert.equal(code, 1);
     assert.match(stderr, /--model-base-url and --model go together/);
   });
+});
+
+describe('svc-server stops drained however it is started', () => {
+  const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+  const server = `"${process.execPath}" "${BIN}"`;
+  /** Each way an operator starts it: the launcher's command, and the service's flags after it. */
+  const launchers: [string, (flags: string) => [string, string[]]][] = [
+    ['npx svc-server', (flags) => ['sh', ['-c', `exec npx svc-server ${flags}`]]],
+    ['npm run server', (flags) => ['sh', ['-c', `exec npm run --silent server -- ${flags}`]]],
+    ['a shell', (flags) => ['sh', ['-c', `${server} ${flags}; echo "the shell went on"`]]],
+  ];
+
+  /** The processes below `pid` (Linux), deepest last. */
+  function descendants(pid: number): number[] {
+    let children: number[] = [];
+    try {
+      children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(' ').filter(Boolean).map(Number);
+    } catch {
+      // It has exited meanwhile.
+    }
+    return children.flatMap((child) => [child, ...descendants(child)]);
+  }
+
+  for (const [name, command] of launchers) {
+    it(`drains and exits when ${name} gets SIGTERM`, STARTUP, async () => {
+      const [file, args] = command('--port 0 --db :memory: --log-format json --log-level info');
+      const launcher = spawn(file, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+      let stderr = '';
+      launcher.stderr.on('data', (chunk) => {
+        stderr += chunk;
+      });
+      // Every process that holds the output pipes has exited once both have ended: the server too.
+      const ended = Promise.all([once(launcher.stdout, 'end'), once(launcher.stderr, 'end')]);
+      const [first] = (await once(createInterface({ input: launcher.stdout }), 'line')) as [string];
+      assert.match(first, /^listening on http:\/\/127\.0\.0\.1:\d+$/, stderr);
+      const below = descendants(launcher.pid!);
+      try {
+        launcher.kill('SIGTERM');
+        await ended;
+        assert.match(stderr, /"msg":"draining: not ready, no new streams or sends/, 'it drained before it exited');
+        await assert.rejects(fetch(`${first.replace('listening on ', '')}/healthz`), 'nothing listens any more');
+      } finally {
+        // Should it fail, nothing is left running.
+        for (const pid of below) {
+          try {
+            process.kill(pid, 'SIGKILL');
+          } catch {
+            // Gone already.
+          }
+        }
+      }
+    });
+  }
 });

@@ -5,7 +5,7 @@ import type { AgentRow } from '../../store/agent-rows.js';
 import { HANDOFF_DESCRIPTION, handoffInput } from './handoff.js';
 
 /** The function a model calls for a payment card (the card itself is a `payment_gate` record). */
-export const PAYMENT_TOOL = 'request_payment';
+export const PAYMENT_TOOL = RESERVED_TOOL_NAMES.requestPayment;
 
 const FIELD_NAME = z.string().regex(/^[A-Za-z][A-Za-z0-9_]{0,39}$/);
 
@@ -70,12 +70,27 @@ const suggestReplies = z.object({
 });
 
 export type CardCall =
-  | { name: typeof RESERVED_TOOL_NAMES.infoCollect; input: z.infer<typeof collectInfo> }
-  | { name: typeof RESERVED_TOOL_NAMES.connectorSetup; input: z.infer<typeof setupConnector> }
+  | {
+      name: typeof RESERVED_TOOL_NAMES.infoCollect;
+      input: z.infer<typeof collectInfo>;
+    }
+  | {
+      name: typeof RESERVED_TOOL_NAMES.connectorSetup;
+      input: z.infer<typeof setupConnector>;
+    }
   | { name: typeof PAYMENT_TOOL; input: z.infer<typeof requestPayment> }
-  | { name: typeof RESERVED_TOOL_NAMES.delegate; input: { agentId: string; agentName: string; task: string } }
-  | { name: typeof RESERVED_TOOL_NAMES.suggestReplies; input: z.infer<typeof suggestReplies> }
-  | { name: typeof RESERVED_TOOL_NAMES.handoff; input: z.infer<typeof handoffInput> };
+  | {
+      name: typeof RESERVED_TOOL_NAMES.delegate;
+      input: { agentId: string; agentName: string; task: string };
+    }
+  | {
+      name: typeof RESERVED_TOOL_NAMES.suggestReplies;
+      input: z.infer<typeof suggestReplies>;
+    }
+  | {
+      name: typeof RESERVED_TOOL_NAMES.handoff;
+      input: z.infer<typeof handoffInput>;
+    };
 
 /**
  * The reserved card tools as functions for the model, and a reader that checks a call's arguments. A card
@@ -114,7 +129,10 @@ export function cardTools(agent: AgentRow, workspaceAgents: AgentRow[], delegate
   };
   const definitions: ChatCompletionFunctionTool[] = Object.entries(schemas).map(([name, schema]) => {
     const { $schema: _, ...parameters } = z.toJSONSchema(schema) as Record<string, unknown>;
-    return { type: 'function', function: { name, description: descriptions[name], parameters } };
+    return {
+      type: 'function',
+      function: { name, description: descriptions[name], parameters },
+    };
   });
   return {
     definitions,
@@ -126,7 +144,10 @@ export function cardTools(agent: AgentRow, workspaceAgents: AgentRow[], delegate
       if (name !== RESERVED_TOOL_NAMES.delegate) return { name, input: parsed.data } as CardCall;
       const input = parsed.data as { agentId: string; task: string };
       const other = others.find((a) => a.id === input.agentId)!;
-      return { name, input: { agentId: other.id, agentName: other.name, task: input.task } };
+      return {
+        name,
+        input: { agentId: other.id, agentName: other.name, task: input.task },
+      };
     },
   };
 }

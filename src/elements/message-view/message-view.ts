@@ -2,7 +2,6 @@ import { html, nothing, type TemplateResult } from 'lit';
 import type { ChatMessage } from '../../chat/chat-message.js';
 import type { ReplyFeedback } from '../../chat/chat-store.js';
 import { TURN_FAILED } from '../../chat/message-log.js';
-import { CARD_EXPORTS } from '../../internal/card-parts.js';
 import {
   copyIcon,
   downloadIcon,
@@ -19,6 +18,7 @@ import type { Direction } from '../../internal/language.js';
 import type { ChatLabels } from '../../labels/label-types.js';
 import type { AgentStatus, ContentBlock, Delegation, ImageBlock, MessagePart } from '../../protocol/types.js';
 import { formatBytes } from '../svc-chat-panel/attachments.js';
+import { CARD_EXPORTS } from '../svc-chat-panel/exported-parts.js';
 import type { FileDownloadController } from '../svc-chat-panel/file-download.js';
 import type { ImageViewerController } from '../svc-chat-panel/image-viewer.js';
 import type { ReadAloudController } from '../svc-chat-panel/read-aloud.js';
