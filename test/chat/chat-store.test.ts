@@ -154,7 +154,7 @@ describe('ChatStore: sending', () => {
       ['first'],
     );
     assert.deepEqual(
-      store.waiting,
+      store.outbox.ids,
       store.messages.map((m) => m.id),
     );
     assert.deepEqual(
@@ -163,15 +163,15 @@ describe('ChatStore: sending', () => {
     );
     // Still unreachable: the first fails again and the second is not tried.
     api.sendAnswers.push(unreachable);
-    await store.sendWaiting();
+    await store.outbox.send();
     assert.deepEqual(
       api.sent.map((r) => r.message),
       ['first', 'first'],
     );
-    assert.equal(store.waiting.length, 2);
+    assert.equal(store.outbox.ids.length, 2);
     // Back: both go, in order, each under the key of its first try; twice asked, once sent. The second goes
     // once the first one's reply ended: the service takes no message while a reply runs.
-    const flushing = Promise.all([store.sendWaiting(), store.sendWaiting()]);
+    const flushing = Promise.all([store.outbox.send(), store.outbox.send()]);
     await settle();
     assert.deepEqual(
       api.sent.map((r) => r.message),
@@ -189,7 +189,7 @@ describe('ChatStore: sending', () => {
     assert.equal(api.keys[0], api.keys[1]);
     assert.equal(api.keys[1], api.keys[2]);
     assert.notEqual(api.keys[3], api.keys[0]);
-    assert.deepEqual(store.waiting, []);
+    assert.deepEqual(store.outbox.ids, []);
     assert.deepEqual(
       store.messages.map((m) => [m.text, m.status]),
       [
@@ -197,6 +197,16 @@ describe('ChatStore: sending', () => {
         ['second', 'sent'],
       ],
     );
+  });
+
+  it('lets the visitor write on while messages wait in the outbox: nothing is being sent', async () => {
+    const { api, store } = setup();
+    api.sendAnswers.push(() => Promise.reject(new TypeError('Failed to fetch')));
+    assert.equal(await store.send('first'), undefined);
+    assert.equal(store.running, false, 'after a message that got no answer');
+    assert.equal(await store.send('second'), undefined);
+    assert.deepEqual(store.outbox.ids.length, 2);
+    assert.equal(store.running, false, 'after a message that waits behind it, the send button is back');
   });
 
   it('sends each message under a key of its own, and a retry under its first try’s key and request', async () => {
