@@ -64,7 +64,6 @@ export const FOLLOW_TRANSITIONS: Readonly<Record<FollowState, Partial<Record<Fol
     'end-shown': 'following',
     'read-on': 'reading',
     'scrolled-up': 'reading',
-    'scrolled-to-end': 'following',
   },
   held: { follow: 'following', 'scrolled-up': 'reading', 'scrolled-to-end': 'following' },
   reading: { follow: 'following', 'scrolled-to-end': 'following' },
