@@ -13,8 +13,12 @@ export class CardSlots {
   readonly #entries = new Set<Entry>();
   readonly #answers: CardAnswer[] = [];
 
+  readonly #touch: (entry: Entry) => void;
+
   /** `touch`: a reply whose card got or lost its answer (its snapshot is made again). */
-  constructor(private readonly touch: (entry: Entry) => void) {}
+  constructor(touch: (entry: Entry) => void) {
+    this.#touch = touch;
+  }
 
   /** A card answer was applied, live or from history. */
   answer(answer: CardAnswer): void {
@@ -54,7 +58,7 @@ export class CardSlots {
       const answer = answered.get(slot);
       if (slot.answer === answer) continue;
       slot.answer = answer;
-      this.touch(entry);
+      this.#touch(entry);
     }
   }
 }

@@ -19,11 +19,14 @@ export class ConversationReader {
   /** The signal of the stream being read. */
   #stream?: AbortSignal;
 
+  readonly #state: ChatState;
+  readonly #historyTurns: number | undefined;
+
   /** `historyTurns`: turns per page (the service's default is 10). */
-  constructor(
-    private readonly state: ChatState,
-    private readonly historyTurns?: number,
-  ) {}
+  constructor(state: ChatState, historyTurns?: number) {
+    this.#state = state;
+    this.#historyTurns = historyTurns;
+  }
 
   get hasMore(): boolean {
     return this.#hasMore;
@@ -41,13 +44,13 @@ export class ConversationReader {
 
   /** Prepends the page of history before the oldest record shown, while `hasMore`. */
   async older(): Promise<void> {
-    const before = this.state.log.firstId;
-    if (!this.state.conversationId || !this.#hasMore || this.#loading || !before) return;
+    const before = this.#state.log.firstId;
+    if (!this.#state.conversationId || !this.#hasMore || this.#loading || !before) return;
     await this.#page(before);
   }
 
   async #page(before: string | undefined): Promise<void> {
-    const { state } = this;
+    const state = this.#state;
     const conversationId = state.conversationId!;
     const { signal } = state;
     this.#loading = true;
@@ -56,7 +59,7 @@ export class ConversationReader {
       const page = await state.api.history(conversationId, {
         before,
         includeThinking: true,
-        ...(this.historyTurns ? { turns: this.historyTurns } : {}),
+        ...(this.#historyTurns ? { turns: this.#historyTurns } : {}),
         signal,
       });
       if (signal.aborted) return;
@@ -94,7 +97,7 @@ export class ConversationReader {
 
   /** Reads the live records of the conversation unless already reading; resumes after `cursor` or the newest record. */
   async live(cursor?: string): Promise<void> {
-    const { state } = this;
+    const state = this.#state;
     const { conversationId } = state;
     if (this.#stream || this.#loadingLatest || !conversationId || state.disposed) return;
     const { signal } = state;

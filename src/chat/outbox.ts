@@ -34,11 +34,14 @@ export class Outbox {
   #waiting: string[] = [];
   #sending = false;
 
+  readonly #state: ChatState;
+  readonly #resend: (localId: string) => Promise<SendResult | undefined>;
+
   /** `resend`: sends a failed message again (the store's `retry`); undefined when it was not stored. */
-  constructor(
-    private readonly state: ChatState,
-    private readonly resend: (localId: string) => Promise<SendResult | undefined>,
-  ) {}
+  constructor(state: ChatState, resend: (localId: string) => Promise<SendResult | undefined>) {
+    this.#state = state;
+    this.#resend = resend;
+  }
 
   /** The ids of the messages in the outbox, oldest first: not sent because the service was not reached. */
   get ids(): readonly string[] {
@@ -67,7 +70,7 @@ export class Outbox {
   holds(localId: string): boolean {
     const waiting = this.#waiting;
     if (!waiting.length || waiting[0] === localId || waiting.includes(localId)) return false;
-    this.state.log.markFailed(localId, 'waiting for an earlier message');
+    this.#state.log.markFailed(localId, 'waiting for an earlier message');
     waiting.push(localId);
     return true;
   }
@@ -93,16 +96,16 @@ export class Outbox {
    * shown.
    */
   restore(messages: readonly OutboxMessage[]): void {
-    if (this.state.disposed) return;
+    if (this.#state.disposed) return;
     const known = new Set(this.messages.map((m) => m.key));
     for (const message of messages) {
       if (known.has(message.key)) continue;
-      const localId = this.state.log.addLocal({ ...message.options, text: message.text });
-      this.state.log.markFailed(localId, 'waiting to be sent');
+      const localId = this.#state.log.addLocal({ ...message.options, text: message.text });
+      this.#state.log.markFailed(localId, 'waiting to be sent');
       this.#outgoing.set(localId, { ...message });
       this.#waiting.push(localId);
     }
-    this.state.changed();
+    this.#state.changed();
   }
 
   /**
@@ -112,14 +115,14 @@ export class Outbox {
    * the service answers again; a second call while one runs does nothing.
    */
   async send(): Promise<void> {
-    if (this.#sending || this.state.disposed) return;
+    if (this.#sending || this.#state.disposed) return;
     this.#sending = true;
     try {
       while (this.#waiting.length) {
-        await this.state.replyEnded();
+        await this.#state.replyEnded();
         const next = this.#waiting[0];
-        if (next === undefined || this.state.signal.aborted) return;
-        if (!(await this.resend(next)) && this.#waiting[0] === next) return;
+        if (next === undefined || this.#state.signal.aborted) return;
+        if (!(await this.#resend(next)) && this.#waiting[0] === next) return;
       }
     } finally {
       this.#sending = false;
@@ -136,7 +139,7 @@ export class Outbox {
     let kept: string | undefined;
     let restored = false;
     const save = () => {
-      const { conversationId } = this.state;
+      const { conversationId } = this.#state;
       const now = this.#waiting.length ? JSON.stringify({ conversationId, messages: this.messages }) : undefined;
       if (restored && now !== kept) {
         kept = now;
@@ -145,11 +148,11 @@ export class Outbox {
     };
     const restore = () => {
       restored = true;
-      if (!earlier.messages.length || earlier.conversationId !== this.state.conversationId) return save();
+      if (!earlier.messages.length || earlier.conversationId !== this.#state.conversationId) return save();
       this.restore(earlier.messages);
       void this.send();
     };
-    return { restore, stop: this.state.subscribe(save) };
+    return { restore, stop: this.#state.subscribe(save) };
   }
 
   /** Another conversation is shown: its messages are not this one's. */

@@ -11,7 +11,11 @@ export interface ReplyFeedback {
 export class FeedbackState {
   #given: Readonly<Record<string, ReplyFeedback>> = Object.freeze({});
 
-  constructor(private readonly state: ChatState) {}
+  readonly #state: ChatState;
+
+  constructor(state: ChatState) {
+    this.#state = state;
+  }
 
   get given(): Readonly<Record<string, ReplyFeedback>> {
     return this.#given;
@@ -19,7 +23,7 @@ export class FeedbackState {
 
   /** Shown at once, then stored by the service; what was shown before comes back if that fails. */
   async set(messageId: string, rating: FeedbackRating, reason?: string): Promise<Feedback | undefined> {
-    const { state } = this;
+    const state = this.#state;
     const { conversationId, signal } = state;
     if (!conversationId || !state.api.setFeedback || state.disposed) return undefined;
     const before = this.#given;
@@ -48,7 +52,7 @@ export class FeedbackState {
 
   /** The visitor's feedback in the conversation just shown, kept by the service: shown again after a reload. */
   async load(): Promise<void> {
-    const { state } = this;
+    const state = this.#state;
     const { conversationId, signal } = state;
     if (!conversationId || !state.api.feedback) return;
     try {

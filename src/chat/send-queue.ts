@@ -18,34 +18,39 @@ export class SendQueue {
   #pending = 0;
   #queue: Promise<unknown> = Promise.resolve();
 
+  readonly #state: ChatState;
+  readonly #outbox: Outbox;
+  readonly #reader: ConversationReader;
+  readonly #agents: () => string[] | undefined;
+
   /** `agents`: the agents of a new conversation (the store's `targetAgentIds`). */
-  constructor(
-    private readonly state: ChatState,
-    private readonly outbox: Outbox,
-    private readonly reader: ConversationReader,
-    private readonly agents: () => string[] | undefined,
-  ) {}
+  constructor(state: ChatState, outbox: Outbox, reader: ConversationReader, agents: () => string[] | undefined) {
+    this.#state = state;
+    this.#outbox = outbox;
+    this.#reader = reader;
+    this.#agents = agents;
+  }
 
   get pending(): number {
     return this.#pending;
   }
 
   send(text: string, options: MessageFields): Promise<SendResult | undefined> {
-    if (this.state.disposed || (!text.trim() && !options.parts?.length && !options.toolAction)) {
+    if (this.#state.disposed || (!text.trim() && !options.parts?.length && !options.toolAction)) {
       return Promise.resolve(undefined);
     }
     const outgoing: Outgoing = { text, options, key: idempotencyKey() };
     let localId: string | undefined;
     if (!options.toolAction) {
-      localId = this.state.log.addLocal({ ...options, text });
-      this.outbox.add(localId, outgoing);
+      localId = this.#state.log.addLocal({ ...options, text });
+      this.#outbox.add(localId, outgoing);
     }
     return this.#enqueue((signal) => this.#message(signal, outgoing, localId));
   }
 
   retry(localId: string): Promise<SendResult | undefined> {
-    const outgoing = this.outbox.get(localId);
-    if (!outgoing || !this.state.log.markRetrying(localId)) return Promise.resolve(undefined);
+    const outgoing = this.#outbox.get(localId);
+    if (!outgoing || !this.#state.log.markRetrying(localId)) return Promise.resolve(undefined);
     return this.#enqueue((signal) => this.#message(signal, outgoing, localId));
   }
 
@@ -54,8 +59,8 @@ export class SendQueue {
    * what the page hears was sent. Undefined when nothing could be asked (no conversation, a reply runs).
    */
   askAgain(ask: Ask, request: (conversationId: string) => SendRequest): Promise<SendResult | undefined> {
-    const { conversationId } = this.state;
-    if (!conversationId || this.state.disposed || this.#pending > 0 || this.state.log.turn.open) {
+    const { conversationId } = this.#state;
+    if (!conversationId || this.#state.disposed || this.#pending > 0 || this.#state.log.turn.open) {
       return Promise.resolve(undefined);
     }
     return this.#enqueue(async (signal) => {
@@ -64,7 +69,7 @@ export class SendQueue {
         if (!signal.aborted) this.#sent(request(conversationId), result, undefined);
         return signal.aborted ? undefined : result;
       } catch (err) {
-        if (!signal.aborted) this.state.fail(err);
+        if (!signal.aborted) this.#state.fail(err);
         return undefined;
       }
     });
@@ -72,7 +77,7 @@ export class SendQueue {
 
   /** Stops the running reply (after a message still being sent is stored); the stream reports the end. */
   async interrupt(): Promise<InterruptResult | undefined> {
-    const { state } = this;
+    const state = this.#state;
     const { signal } = state;
     await this.#queue;
     const { conversationId } = state;
@@ -98,7 +103,7 @@ export class SendQueue {
   }
 
   #enqueue(request: (signal: AbortSignal) => Promise<SendResult | undefined>): Promise<SendResult | undefined> {
-    const { state } = this;
+    const state = this.#state;
     const { signal } = state;
     this.#pending++;
     state.changed();
@@ -121,7 +126,8 @@ export class SendQueue {
     outgoing: Outgoing,
     localId: string | undefined,
   ): Promise<SendResult | undefined> {
-    const { state, outbox } = this;
+    const state = this.#state;
+    const outbox = this.#outbox;
     // Behind a message in the outbox, a new one waits too: messages arrive in the order they were written.
     if (localId !== undefined && outbox.holds(localId)) return undefined;
     outgoing.request ??= this.#request(outgoing.text, outgoing.options);
@@ -144,16 +150,16 @@ export class SendQueue {
 
   #request(text: string, options: MessageFields): SendRequest {
     const request: SendRequest = { message: text, ...options };
-    const { conversationId } = this.state;
+    const { conversationId } = this.#state;
     if (conversationId) return { ...request, conversationId };
     // Without an id the service would continue the user's latest conversation, which this chat does not show.
-    const agents = this.agents();
+    const agents = this.#agents();
     return { ...request, newConversation: true, ...(agents?.length ? { targetAgentIds: agents } : {}) };
   }
 
   /** The service stored `request` (as the message shown as `localId`): shown as stored, and its reply read. */
   #sent(request: SendRequest, result: SendResult, localId: string | undefined): void {
-    const { state } = this;
+    const state = this.#state;
     const { log } = state;
     // A stream that is not open resumes after the newest record seen before, so no gap is left.
     const resumeFrom = log.lastId ?? result.userEventId;
@@ -164,6 +170,6 @@ export class SendQueue {
       log.turn.begin(result.userEventId);
     } else if (log.confirm(localId, result.userEventId)) log.turn.begin(result.userEventId);
     state.events.emit('message-sent', { request, result });
-    void this.reader.live(resumeFrom);
+    void this.#reader.live(resumeFrom);
   }
 }

@@ -31,11 +31,14 @@ export class Reachability {
   #recheck?: ReturnType<typeof setTimeout>;
   #attempt = 0;
 
+  readonly #host: ReachabilityHost;
+  readonly #answered: (was: boolean | undefined) => void;
+
   /** `answered(was)`: the service answers, after it did not when `was`. */
-  constructor(
-    private readonly host: ReachabilityHost,
-    private readonly answered: (was: boolean | undefined) => void,
-  ) {}
+  constructor(host: ReachabilityHost, answered: (was: boolean | undefined) => void) {
+    this.#host = host;
+    this.#answered = answered;
+  }
 
   /** The chat started with `setup`; nothing is known of its service yet. */
   start(setup: unknown): void {
@@ -57,21 +60,21 @@ export class Reachability {
 
   /** Once the chat shows: asks once for each setup, however often the chat starts or shows. */
   checkOnce(): void {
-    if (this.#asked === this.#setup || this.host.client || !this.host.shown) return;
+    if (this.#asked === this.#setup || this.#host.client || !this.#host.shown) return;
     this.#asked = this.#setup;
     void this.check();
   }
 
   /** A request got no answer: asks again after the next wait, unless a check is already waiting. */
   checkLater(): void {
-    if (this.#recheck || this.host.client) return;
+    if (this.#recheck || this.#host.client) return;
     this.#recheck = setTimeout(() => void this.check(true), backoff(this.#attempt++, RECHECK));
   }
 
   /** Asks now; `again`: a check of its own while waiting for the service, said only when the answer changed. */
   async check(again = false): Promise<void> {
     const setup = this.#setup;
-    const url = this.host.baseUrl || location.origin;
+    const url = this.#host.baseUrl || location.origin;
     const answered = await new HttpClient({ baseUrl: url }).reachable();
     // The chat started again meanwhile, with another setup: this answer is about the old one.
     if (setup !== this.#setup) return;
@@ -81,10 +84,10 @@ export class Reachability {
     this.#recheck = undefined;
     if (answered) {
       this.#attempt = 0;
-      this.answered(was);
+      this.#answered(was);
     } else this.checkLater();
-    this.host.requestUpdate();
+    this.#host.requestUpdate();
     // Said on each check the visitor asked for, not on every check made while waiting for the service.
-    if (!answered && !(again && was)) this.host.emit('svc-error', { message: `no answer from ${url}` });
+    if (!answered && !(again && was)) this.#host.emit('svc-error', { message: `no answer from ${url}` });
   }
 }

@@ -63,10 +63,10 @@ describe('highlighted code', () => {
 
   it('highlights a streamed code block once it has settled or the turn ends, not the growing tail', async () => {
     const el = await themed(PLATFORM_TOKENS, '');
-    el.append('Intro\n\n```python\ndef f():\n    return 1\n');
+    el.appendText('Intro\n\n```python\ndef f():\n    return 1\n');
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(base(el).querySelector('pre code span'), 'the live tail highlighted').to.equal(null);
-    el.append('```\n');
+    el.appendText('```\n');
     el.finish();
     await until(() => base(el).querySelector('pre code span.tok-kwd'), 'highlighted python');
   });
