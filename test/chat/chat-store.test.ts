@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
 import { ChatStore, type ChatStoreEvents } from '../../src/chat/chat-store.js';
 import type { SendResult } from '../../src/protocol/types.js';
-import { apiError, deferred, FakeChatApi, settle, storedAs } from './fake-api.js';
+import { apiError, deferred, FakeChatApi, settle, storedAs } from '../helpers/fake-chat-api.js';
 import {
   assistant,
   CONVERSATION,
@@ -16,7 +16,7 @@ import {
   status,
   suggestReplies,
   user,
-} from './records.js';
+} from '../helpers/records.js';
 
 const stores: ChatStore[] = [];
 

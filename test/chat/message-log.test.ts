@@ -14,7 +14,7 @@ import {
   setupConnector,
   status,
   user,
-} from './records.js';
+} from '../helpers/records.js';
 
 function logOf(...records: Parameters<MessageLog['apply']>[0][]): MessageLog {
   const log = new MessageLog();
