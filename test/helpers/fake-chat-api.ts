@@ -87,7 +87,8 @@ export class FakeChatApi implements ChatApi {
   readonly historyPages: (HistoryResult | Error)[] = [];
   interruptAnswer: InterruptResult = { interrupted: true, turnId: 't_1' };
   #nextRecord = 1;
-  #http?: HttpClient;
+  /** What the chat's panel reads of a real client besides the calls: the service's address (this page's). */
+  http: { readonly baseUrl: string } = new HttpClient({ baseUrl: globalThis.location?.origin });
   readonly #opened = deferred<FakeStream>();
 
   /** `history`: the first page `history()` hands over (not kept: a real client's page is garbage once applied). */
@@ -95,11 +96,6 @@ export class FakeChatApi implements ChatApi {
     if (history) this.historyPages.push({ entries: history, hasMore: false });
   }
 
-  /** What the chat's panel reads of a real client besides the calls: the service's address (this page's). */
-  get http(): HttpClient {
-    this.#http ??= new HttpClient({ baseUrl: globalThis.location?.origin });
-    return this.#http;
-  }
 
   /** Ids the default send answer gives the stored user record. */
   recordIdsFrom(n: number): void {
