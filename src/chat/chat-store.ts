@@ -57,18 +57,18 @@ export class ChatStore {
    */
   readonly outbox: Outbox;
   readonly #state: ChatState;
-  readonly #reader: ConversationReader;
-  readonly #sends: SendQueue;
-  readonly #feedback: FeedbackState;
+  // The parts of the conversation shown, made anew for each (`#show`).
+  #reader!: ConversationReader;
+  #sends!: SendQueue;
+  #feedback!: FeedbackState;
+  readonly #historyTurns?: number;
 
   constructor(options: ChatStoreOptions) {
     this.targetAgentIds = options.targetAgentIds;
-    const state = new ChatState(options.api);
-    this.#state = state;
-    this.#reader = new ConversationReader(state, options.historyTurns);
-    this.outbox = new Outbox(state, (localId) => this.retry(localId));
-    this.#sends = new SendQueue(state, this.outbox, this.#reader, () => this.targetAgentIds);
-    this.#feedback = new FeedbackState(state);
+    this.#historyTurns = options.historyTurns;
+    this.#state = new ChatState(options.api);
+    this.outbox = new Outbox(this.#state, (localId) => this.retry(localId));
+    this.#newParts();
   }
 
   get messages(): readonly ChatMessage[] {
@@ -178,9 +178,9 @@ export class ChatStore {
    * shown). Resolves to the result, or `undefined` when nothing could be asked (no conversation, a reply runs)
    * or it failed (the error is the store's `error`).
    */
-  regenerate(): Promise<SendResult | undefined> {
+  async regenerate(): Promise<SendResult | undefined> {
     const api = this.#state.api;
-    if (!this.canActOnReplies) return Promise.resolve(undefined);
+    if (!this.canActOnReplies) return undefined;
     return this.#sends.askAgain(
       (conversationId, opts) => api.regenerate!(conversationId, {}, opts),
       (conversationId) => ({ message: '', conversationId }),
@@ -188,9 +188,9 @@ export class ChatStore {
   }
 
   /** Replaces the visitor's last message with `text` and asks it again, as `regenerate` does. */
-  editLast(text: string): Promise<SendResult | undefined> {
+  async editLast(text: string): Promise<SendResult | undefined> {
     const api = this.#state.api;
-    if (!text.trim() || !this.canActOnReplies) return Promise.resolve(undefined);
+    if (!text.trim() || !this.canActOnReplies) return undefined;
     return this.#sends.askAgain(
       (conversationId, opts) => api.edit!(conversationId, { message: text }, opts),
       (conversationId) => ({ message: text, conversationId }),
@@ -214,7 +214,7 @@ export class ChatStore {
   /** Shows conversation `conversationId`: its latest page of history, then its live records. */
   async load(conversationId: string): Promise<void> {
     if (this.#state.disposed) return;
-    this.#clear(conversationId);
+    this.#show(conversationId);
     void this.#feedback.load();
     await this.#reader.latest();
   }
@@ -226,7 +226,7 @@ export class ChatStore {
 
   /** Starts a new conversation with the next message. */
   reset(): void {
-    if (!this.#state.disposed) this.#clear(null);
+    if (!this.#state.disposed) this.#show(null);
   }
 
   clearError(): void {
@@ -240,8 +240,17 @@ export class ChatStore {
     if (!this.#state.disposed) this.#state.dispose();
   }
 
-  #clear(conversationId: string | null): void {
-    for (const part of [this.#reader, this.#sends, this.outbox, this.#feedback]) part.clear();
+  /** Shows conversation `conversationId` (`null`: a new one) with parts of its own; the outbox keeps none of the last. */
+  #show(conversationId: string | null): void {
+    this.outbox.clear();
+    this.#newParts();
     this.#state.clear(conversationId);
+  }
+
+  #newParts(): void {
+    const state = this.#state;
+    this.#reader = new ConversationReader(state, this.#historyTurns);
+    this.#sends = new SendQueue(state, this.outbox, this.#reader, () => this.targetAgentIds);
+    this.#feedback = new FeedbackState(state);
   }
 }

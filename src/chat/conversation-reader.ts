@@ -9,7 +9,7 @@ const HISTORY_SLICE = 500;
 
 /**
  * Reads the conversation shown from the service: its latest page of history, then its live records from the
- * stream (opened again after a send when it had ended), and older pages on demand.
+ * stream (opened again after a send when it had ended), and older pages on demand. One per conversation shown.
  */
 export class ConversationReader {
   #hasMore = false;
@@ -123,13 +123,5 @@ export class ConversationReader {
         state.setConnection('idle');
       }
     }
-  }
-
-  /** Another conversation is shown (the state's signal aborted what was read of this one). */
-  clear(): void {
-    this.#hasMore = false;
-    this.#loading = false;
-    this.#loadingLatest = false;
-    this.#stream = undefined;
   }
 }

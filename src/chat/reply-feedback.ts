@@ -7,7 +7,10 @@ export interface ReplyFeedback {
   reason: string | null;
 }
 
-/** The visitor's feedback on the replies of the conversation shown, by message id: what they gave, and what the service kept. */
+/**
+ * The visitor's feedback on the replies of the conversation shown, by message id: what they gave, and what the
+ * service kept. One per conversation shown.
+ */
 export class FeedbackState {
   #given: Readonly<Record<string, ReplyFeedback>> = Object.freeze({});
 
@@ -65,10 +68,5 @@ export class FeedbackState {
     } catch {
       // Feedback shown again is a nicety: the conversation works without it.
     }
-  }
-
-  /** Another conversation is shown. */
-  clear(): void {
-    this.#given = Object.freeze({});
   }
 }

@@ -14,7 +14,7 @@ type Ask = (conversationId: string, opts: { signal: AbortSignal; idempotencyKey:
  * reply read after it; also asking the last message again (regenerate, edit) and stopping the reply.
  */
 export class SendQueue {
-  /** Messages being sent: a chat shows a stop button meanwhile. */
+  /** Messages being sent: a chat shows a stop button meanwhile. One queue per conversation shown. */
   #pending = 0;
   #queue: Promise<unknown> = Promise.resolve();
 
@@ -35,10 +35,8 @@ export class SendQueue {
     return this.#pending;
   }
 
-  send(text: string, options: MessageFields): Promise<SendResult | undefined> {
-    if (this.#state.disposed || (!text.trim() && !options.parts?.length && !options.toolAction)) {
-      return Promise.resolve(undefined);
-    }
+  async send(text: string, options: MessageFields): Promise<SendResult | undefined> {
+    if (this.#state.disposed || (!text.trim() && !options.parts?.length && !options.toolAction)) return undefined;
     const outgoing: Outgoing = { text, options, key: idempotencyKey() };
     let localId: string | undefined;
     if (!options.toolAction) {
@@ -48,9 +46,9 @@ export class SendQueue {
     return this.#enqueue((signal) => this.#message(signal, outgoing, localId));
   }
 
-  retry(localId: string): Promise<SendResult | undefined> {
+  async retry(localId: string): Promise<SendResult | undefined> {
     const outgoing = this.#outbox.get(localId);
-    if (!outgoing || !this.#state.log.markRetrying(localId)) return Promise.resolve(undefined);
+    if (!outgoing || !this.#state.log.markRetrying(localId)) return undefined;
     return this.#enqueue((signal) => this.#message(signal, outgoing, localId));
   }
 
@@ -58,11 +56,9 @@ export class SendQueue {
    * Asks the conversation's last message again with `ask` (the service's regenerate or edit), `request` being
    * what the page hears was sent. Undefined when nothing could be asked (no conversation, a reply runs).
    */
-  askAgain(ask: Ask, request: (conversationId: string) => SendRequest): Promise<SendResult | undefined> {
+  async askAgain(ask: Ask, request: (conversationId: string) => SendRequest): Promise<SendResult | undefined> {
     const { conversationId } = this.#state;
-    if (!conversationId || this.#state.disposed || this.#pending > 0 || this.#state.log.turn.open) {
-      return Promise.resolve(undefined);
-    }
+    if (!conversationId || this.#state.disposed || this.#pending > 0 || this.#state.log.turn.open) return undefined;
     return this.#enqueue(async (signal) => {
       try {
         const result = await ask(conversationId, { signal, idempotencyKey: idempotencyKey() });
@@ -94,12 +90,6 @@ export class SendQueue {
       if (!signal.aborted) state.fail(err);
       return undefined;
     }
-  }
-
-  /** Another conversation is shown: what was being sent for the one before is dropped. */
-  clear(): void {
-    this.#pending = 0;
-    this.#queue = Promise.resolve();
   }
 
   #enqueue(request: (signal: AbortSignal) => Promise<SendResult | undefined>): Promise<SendResult | undefined> {

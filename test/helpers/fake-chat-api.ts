@@ -96,7 +96,6 @@ export class FakeChatApi implements ChatApi {
     if (history) this.historyPages.push({ entries: history, hasMore: false });
   }
 
-
   /** Ids the default send answer gives the stored user record. */
   recordIdsFrom(n: number): void {
     this.#nextRecord = n;
