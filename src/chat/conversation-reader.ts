@@ -102,26 +102,26 @@ export class ConversationReader {
     if (this.#stream || this.#loadingLatest || !conversationId || state.disposed) return;
     const { signal } = state;
     this.#stream = signal;
+    // Aborted, the stream is another conversation's (the state shows a new one): nothing of it is applied.
+    const reading = () => this.#stream === signal && !signal.aborted;
     state.setConnection('connecting');
     const onConnectionChange = (connection: ConnectionState) => {
-      if (this.#stream === signal) state.setConnection(connection);
+      if (reading()) state.setConnection(connection);
     };
     try {
       const lastEventId = cursor ?? state.log.lastId;
       const records = state.api.stream(conversationId, { lastEventId, signal, onConnectionChange });
       for await (const record of records) {
-        if (this.#stream !== signal) break;
+        if (!reading()) break;
         // A record proves the connection is open, whatever the client reported.
         state.setConnection('open');
         state.apply([record], true);
       }
     } catch (err) {
-      if (this.#stream === signal) state.fail(err);
+      if (reading()) state.fail(err);
     } finally {
-      if (this.#stream === signal) {
-        this.#stream = undefined;
-        state.setConnection('idle');
-      }
+      if (reading()) state.setConnection('idle');
+      if (this.#stream === signal) this.#stream = undefined;
     }
   }
 }

@@ -635,6 +635,32 @@ describe('ChatStore: history and conversations', () => {
     assert.equal(store.error, null);
   });
 
+  it('says nothing of the stream of a conversation left, which the client ends with an abort error', async () => {
+    const { api, store, events } = setup();
+    // A client whose stream, aborted while it waits for bytes, throws (as a cut fetch does) instead of ending.
+    const stream = api.stream.bind(api);
+    api.stream = (conversationId, options) => {
+      const inner = stream(conversationId, options);
+      return (async function* () {
+        yield* inner;
+        throw Object.assign(new Error('request aborted'), { name: 'AbortError' });
+      })();
+    };
+    await store.load(CONVERSATION);
+    const left = api.lastStream;
+    api.historyPages.push({ entries: [user(7, 'other question')], hasMore: false });
+    await store.load('c_other');
+    left.push(user(3, 'late record of the conversation left'));
+    await settle();
+    assert.deepEqual(events.error, [], 'no error said');
+    assert.equal(store.error, null);
+    assert.deepEqual(
+      store.messages.map((m) => m.text),
+      ['other question'],
+    );
+    assert.equal(store.connection, 'connecting', 'the connection of the stream shown, not of the one left');
+  });
+
   it('starts a new conversation on reset and drops the answers of requests made before', async () => {
     const { api, store, events } = await inConversation(2);
     const answer = deferred<SendResult>();
