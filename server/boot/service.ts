@@ -48,6 +48,7 @@ export interface ServiceOptions {
   fixture?: Fixture;
   smsOutbox?: string;
   filesDir?: string;
+  /** Seeds the demo workspace (if missing) and serves the demo pages; without it nothing is seeded. */
   demo?: boolean;
   heartbeatMs?: number;
   maxUploadBytes?: number;
@@ -78,6 +79,11 @@ export interface ServiceOptions {
   metricsToken?: string;
   /** How long `drain` lets running turns finish (DEFAULT_DRAIN_GRACE_MS). */
   drainGraceMs?: number;
+  /**
+   * Checks every JSON answer against its route's response schema, and fails (500, logged) one that does not fit:
+   * the test suites turn it on (docs/server.md "OpenAPI document").
+   */
+  checkResponses?: boolean;
   /**
    * The endpoint and model (`--model-base-url`, `--model`): the defaults of the fixture's `model` agents, and
    * with `base_url` the demo workspace's main agent becomes a `model` agent.
@@ -129,13 +135,17 @@ async function serve(db: Db, options: ServiceOptions): Promise<RunningService> {
   // One transaction: instances starting together on one database seed it once.
   const demoApiKey = await db.transaction(async (tx) => {
     if (options.fixture) await loadFixture(tx, options.fixture, options.model);
-    else if (!(await hasWorkspaces(tx)) || options.demo) {
+    else if (options.demo) {
       const key = await seedDemo(tx);
       await setDemoModel(tx, options.model?.base_url ? options.model : undefined);
       return key;
     }
     return undefined;
   });
+  // Nothing is seeded unasked (a production database stays as the operator made it): say how to get a workspace.
+  if (!options.fixture && !options.demo && !(await hasWorkspaces(db))) {
+    logger.warn('the database has no workspace: --demo seeds the demo workspace, --fixture FILE loads yours');
+  }
 
   const metrics = new Metrics({
     openStreams: () => ctx.streams.total,
@@ -185,6 +195,7 @@ async function serve(db: Db, options: ServiceOptions): Promise<RunningService> {
     trustProxy: options.trustProxy,
     overload: { ...DEFAULT_OVERLOAD, ...options.overload },
     metricsToken: options.metricsToken,
+    checkResponses: options.checkResponses,
   });
   // Streams never end by themselves and turns may be mid-reply: end both so the service can close.
   app.addHook('preClose', async () => {

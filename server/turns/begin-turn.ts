@@ -1,7 +1,7 @@
 import type { ChatStreamRecord, MessagePart, SendResult, UserRawEvent } from '@svc/agent-sdk/protocol';
-import { conflict } from '../http/errors.js';
 import type { AppContext } from '../services/context.js';
-import { formatBytes, LIMITS } from '../services/limits.js';
+import { LIMITS } from '../services/limits.js';
+import { Refusal } from '../services/refusal.js';
 import { clock } from '../store/clock.js';
 import { getConversation, type StoredConversation } from '../store/conversation-rows.js';
 import type { Db } from '../store/db.js';
@@ -12,9 +12,6 @@ import { priorSend, rememberSend, type SendKey } from '../store/send-result-rows
 import { insertTurn, insertTurnIfIdle, isTurnRunning } from '../store/turn-rows.js';
 import { ActiveTurn, type TurnMessage } from './active-turn.js';
 
-const RUNNING = 'a reply is still running in this conversation';
-const FULL = `this conversation is full (${formatBytes(LIMITS.conversationBytes)}): start a new conversation`;
-const KEY_REUSED = 'Idempotency-Key was already used with a different request';
 /** How many earlier entries a runtime sees as context. */
 const HISTORY_FOR_RUNTIME = 100;
 
@@ -41,8 +38,9 @@ export interface UserMessage {
  * with an error `result`). So a send is either refused with nothing stored, or stored with its turn running.
  *
  * With `once` (a send's `Idempotency-Key`), a repeat of the key answers the first result again instead, and a
- * repeat with another request is 409. 409 also when a turn is already running or the conversation is full;
- * 503 from a draining instance (the client sends it again, reaching another).
+ * repeat with another request is refused (`send_key_reused`); so is a send while a turn runs (`reply_running`),
+ * to a full conversation (`conversation_full`), and to a draining instance (`draining`: the client sends it
+ * again, reaching another).
  */
 export async function beginTurn(
   ctx: AppContext,
@@ -59,11 +57,13 @@ export async function beginTurn(
   const begun = await ctx.records.write(async (append, tx): Promise<Begun> => {
     const now = clock.now();
     const prior = once && (await priorSend(tx, once, now - LIMITS.idempotencyMs));
-    if (prior === 'reused') throw conflict(KEY_REUSED);
+    if (prior === 'reused') throw new Refusal('send_key_reused');
     if (prior) return { replay: JSON.parse(prior.result) as SendResult };
     const conversation = await target(tx);
-    if ((await conversationBytes(tx, conversation.id)) + rawBytes > LIMITS.conversationBytes) throw conflict(FULL);
-    if (await isTurnRunning(tx, conversation.id)) throw conflict(RUNNING);
+    if ((await conversationBytes(tx, conversation.id)) + rawBytes > LIMITS.conversationBytes) {
+      throw new Refusal('conversation_full');
+    }
+    if (await isTurnRunning(tx, conversation.id)) throw new Refusal('reply_running');
     await insertTurn(tx, conversation.id, turnId);
     const userRecord = await append(conversation.id, { sender: 'user', event: 'message', raw, turnId });
     const firstMessageIds = new Map(conversation.agentIds.map((agentId) => [agentId, randomId('m')]));

@@ -5,6 +5,7 @@ import { sendSmsCode, verifySmsCode } from '../../client/sms.js';
 import { localize } from '../../internal/localize.js';
 import { SvcLocalizedElement } from '../../internal/svc-localized-element.js';
 import type { ChatLabels } from '../../labels/label-types.js';
+import { E164 } from '../../protocol/phone-number.js';
 import type { SessionToken } from '../../protocol/types.js';
 import { themeStyles, token } from '../../theme/theme.js';
 
@@ -28,7 +29,6 @@ export interface SmsChallengeRequest {
   respond(answer: string | Promise<string>): void;
 }
 
-const E164 = /^\+[1-9]\d{7,14}$/;
 /** The service accepts a new code for a phone after 30 s. */
 const RESEND_SECONDS = 30;
 
