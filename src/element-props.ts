@@ -119,7 +119,7 @@ export interface SvcElementProps {
     'onsvc-close'?: (event: GlobalEventHandlersEventMap['svc-close']) => void;
   };
   'svc-markdown': {
-    /** True while a reply streams in (between the first `append` and `finish`). Reflected as `streaming`. */
+    /** True while a reply streams in (between the first `appendText` and `finish`). Reflected as `streaming`. */
     streaming?: SvcMarkdown['streaming'];
     /**
      * Hosts images may load from besides the page's own (attribute `image-hosts`, space or comma separated:
@@ -140,7 +140,7 @@ export interface SvcElementProps {
     copyLabel?: SvcMarkdown['copyLabel'];
     /** Label a copy button shows for a moment after copying. */
     copiedLabel?: SvcMarkdown['copiedLabel'];
-    /** The whole markdown text. Setting it renders it whole; it also grows with `append`. */
+    /** The whole markdown text. Setting it renders it whole; it also grows with `appendText`. */
     text?: SvcMarkdown['text'];
     /**
      * Hosts images may load from besides the page's own (attribute `image-hosts`, space or comma separated:
@@ -176,10 +176,10 @@ export interface SvcElementProps {
     'onsvc-sms-challenge'?: (event: GlobalEventHandlersEventMap['svc-sms-challenge']) => void;
   };
   'svc-connector-setup': {
-    /** The card was answered (e.g. seen in history). */
-    answered?: SvcConnectorSetup['answered'];
     /** The conversation the card belongs to, when it is used alone with `client`. */
     'conversation-id'?: SvcConnectorSetup['conversationId'];
+    /** The card was answered (e.g. seen in history), even when the answer is unknown. */
+    answered?: SvcConnectorSetup['answered'];
     /**
      * `light`, `dark` or `auto`: the card sets the design tokens itself. Unset, it inherits them (inside
      * `<svc-chat>` the chat's theme, on a page whatever `--svc-*` values apply, else the light defaults).
@@ -205,10 +205,10 @@ export interface SvcElementProps {
     'onsvc-connector-saved'?: (event: GlobalEventHandlersEventMap['svc-connector-saved']) => void;
   };
   'svc-info-collect': {
-    /** The card was answered (e.g. seen in history), even when `answer` is unknown. */
-    answered?: SvcInfoCollect['answered'];
     /** The conversation the card belongs to, when it is used alone with `client`. */
     'conversation-id'?: SvcInfoCollect['conversationId'];
+    /** The card was answered (e.g. seen in history), even when the answer is unknown. */
+    answered?: SvcInfoCollect['answered'];
     /**
      * `light`, `dark` or `auto`: the card sets the design tokens itself. Unset, it inherits them (inside
      * `<svc-chat>` the chat's theme, on a page whatever `--svc-*` values apply, else the light defaults).
