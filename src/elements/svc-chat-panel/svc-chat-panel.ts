@@ -415,38 +415,8 @@ export class SvcChatPanel extends SvcLocalizedElement implements PanelSettings {
     if (this.#list.shown) {
       return html`${unreachable}${this.#list.render(labels, this.language.tag, store.conversationId, store.running)}`;
     }
-    const { messages } = store;
-    const newest = messages.at(-1);
-    const content = this.#content;
-    // Regenerate and edit act on the last turn, once nothing runs: its reply, and the visitor's message.
-    const acting = store.canActOnReplies && !store.running;
-    const lastUser = messages.findLast((m) => m.role === 'user');
-    const lastReply = newest?.role === 'agent' && lastUser ? newest : undefined;
-    const view: ViewContext = {
-      labels,
-      agents: this.agents,
-      imageHosts: this.#imageHosts(),
-      // A message in the outbox goes with those before it, in order.
-      retry: (id) => void (store.outbox.ids.includes(id) ? store.outbox.send() : store.retry(id)),
-      waiting: store.outbox.ids,
-      failedReply: newest && newest.role !== 'user' && newest.error ? newest.key : undefined,
-      retryReply: () => this.#retryReply(store),
-      lang: this.language.tag,
-      dir: this.language.dir,
-      showThinking: this.showThinking,
-      continued: continuedRuns(messages),
-      ...content.view,
-      readAloudStop: content.view.readAloud.tabStop(messages),
-      actions: this.#actions,
-      feedback: store.canActOnReplies ? store.feedback : undefined,
-      regenerable: acting && lastReply && !lastReply.error ? lastReply.key : undefined,
-      editable:
-        acting && lastUser?.status === 'sent' && !lastUser.parts.length && lastUser.text ? lastUser.key : undefined,
-      suggesting: store.suggestions.length ? newest?.key : undefined,
-      suggest: this.#sendPrompt,
-    };
-    // One button sends and, while a reply runs, stops it: the same element, so it keeps the focus.
-    const running = store.running;
+    const view = this.#viewContext(store, labels);
+    const { messages, running } = store;
     return html`
       ${unreachable}
       ${store.connection === 'reconnecting' ? html`<div part="notice" role="status">${labels.reconnecting}</div>` : nothing}
@@ -476,9 +446,52 @@ export class SvcChatPanel extends SvcLocalizedElement implements PanelSettings {
       }
       <div part="status" aria-live="polite">${agentStatusLine(store.agentStatus, store.agentNames, view)}</div>
       ${this.#announcer.render()}
-      ${renderAttachments(content.attachments, labels, view.lang)}
-      <form part="composer" @submit=${(e: Event) => this.#submit(e)}>
-        ${renderAttachButton(content.attachments, labels, this.accept)}
+      ${renderAttachments(this.#content.attachments, labels, view.lang)}
+      ${this.#renderComposer(store, labels)}
+      ${renderDropZone(this.#content.attachments, labels)} ${this.#content.renderOverlays(labels)}
+    `;
+  }
+
+  /** What each message's template needs of the chat (`renderMessage`). */
+  #viewContext(store: ChatStore, labels: ChatLabels): ViewContext {
+    const { messages } = store;
+    const newest = messages.at(-1);
+    const content = this.#content;
+    // Regenerate and edit act on the last turn, once nothing runs: its reply, and the visitor's message.
+    const acting = store.canActOnReplies && !store.running;
+    const lastUser = messages.findLast((m) => m.role === 'user');
+    const lastReply = newest?.role === 'agent' && lastUser ? newest : undefined;
+    return {
+      labels,
+      agents: this.agents,
+      imageHosts: this.#imageHosts(),
+      // A message in the outbox goes with those before it, in order.
+      retry: (id) => void (store.outbox.ids.includes(id) ? store.outbox.send() : store.retry(id)),
+      waiting: store.outbox.ids,
+      failedReply: newest && newest.role !== 'user' && newest.error ? newest.key : undefined,
+      retryReply: () => this.#retryReply(store),
+      lang: this.language.tag,
+      dir: this.language.dir,
+      showThinking: this.showThinking,
+      continued: continuedRuns(messages),
+      ...content.view,
+      readAloudStop: content.view.readAloud.tabStop(messages),
+      actions: this.#actions,
+      feedback: store.canActOnReplies ? store.feedback : undefined,
+      regenerable: acting && lastReply && !lastReply.error ? lastReply.key : undefined,
+      editable:
+        acting && lastUser?.status === 'sent' && !lastUser.parts.length && lastUser.text ? lastUser.key : undefined,
+      suggesting: store.suggestions.length ? newest?.key : undefined,
+      suggest: this.#sendPrompt,
+    };
+  }
+
+  /** The composer: attach, the text, and one button that sends or, while a reply runs, stops it. */
+  #renderComposer(store: ChatStore, labels: ChatLabels): TemplateResult {
+    // The same element either way, so it keeps the focus.
+    const running = store.running;
+    return html`<form part="composer" @submit=${(e: Event) => this.#submit(e)}>
+        ${renderAttachButton(this.#content.attachments, labels, this.accept)}
         <textarea part="input" rows="1" aria-label=${labels.placeholder} placeholder=${labels.placeholder}
           .value=${this.composerText}
           @input=${(e: Event) => {
@@ -494,9 +507,7 @@ export class SvcChatPanel extends SvcLocalizedElement implements PanelSettings {
           @click=${() => store.running && void store.interrupt()}>
           ${running ? stopIcon : sendIcon}
         </button>
-      </form>
-      ${renderDropZone(content.attachments, labels)} ${content.renderOverlays(labels)}
-    `;
+      </form>`;
   }
 
   /** The panel while the chat shows (the launcher's, closed, keeps its connection but draws nothing). */
