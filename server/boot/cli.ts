@@ -195,7 +195,8 @@ ${settingsTable()}
 Secrets come from the environment only, never from a flag (flags show in \`ps\`): SVC_SERVER_SECRET (64 hex
 digits), SVC_MODEL_API_KEY (else OPENAI_API_KEY), SVC_METRICS_TOKEN (the bearer token GET /metrics asks for),
 SVC_SMS_CHALLENGE_SECRET (the secret of --sms-challenge-url).
-SIGTERM or SIGINT drains the instance, then it exits with code 0; a second one stops it at once.`;
+SIGTERM or SIGINT drains the instance, then it exits with code 0; a second one stops it at once. It drains too
+when the process that started it ends (npx, npm run, a shell that dies of a SIGTERM without passing it on).`;
 
 /** Each setting's value: the flag, else its environment variable (when not empty), else its default. */
 function readSettings(): Map<string, string | string[] | boolean | undefined> {
@@ -279,6 +280,7 @@ async function main() {
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+  whenStarterGone(stop);
   // The first stdout line is the contract with scripts and the conformance suite.
   console.log(`listening on ${service.url}`);
   if (service.demoApiKey) {
@@ -290,6 +292,25 @@ async function main() {
         : 'demo agent Aria runs the demo runtime (give --model-base-url and --model for a real model)',
     );
   }
+}
+
+/** How often the process checks that whatever started it (`npx`, `npm run`, a shell) still runs. */
+const STARTER_CHECK_MS = 1000;
+
+/**
+ * Runs `stop` once the process that started svc-server is gone. `npx svc-server`, `npm run server` and
+ * `sh -c 'svc-server'` run it under a shell that dies of a SIGTERM without passing it on, which left the server
+ * running with no parent; when the parent goes, this one drains as on SIGTERM. Started by init or a supervisor
+ * that stays (systemd, a container's init), there is nothing to watch.
+ */
+function whenStarterGone(stop: () => void): void {
+  const starter = process.ppid;
+  if (starter <= 1) return;
+  const timer = setInterval(() => {
+    if (process.ppid === starter) return;
+    clearInterval(timer);
+    stop();
+  }, STARTER_CHECK_MS).unref();
 }
 
 /** `--sms-challenge-url` goes with the secret `SVC_SMS_CHALLENGE_SECRET` from the environment. */

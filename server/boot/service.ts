@@ -188,7 +188,7 @@ async function serve(db: Db, options: ServiceOptions): Promise<RunningService> {
   await ctx.payments.armPending();
   await housekeeping(ctx);
   const sweeper = setInterval(() => housekeeping(ctx), HOUSEKEEPING_MS).unref();
-  const recovery = db.engine === 'postgres' ? repeat(() => recover(ctx), RECOVERY_MS) : undefined;
+  const recovery = db.engine === 'postgres' ? repeat('recovery', () => recover(ctx), RECOVERY_MS, logError) : undefined;
 
   const app = await buildApp(ctx, {
     logger,
@@ -253,12 +253,33 @@ async function housekeeping(ctx: AppContext): Promise<void> {
   }
 }
 
-/** Runs `job` every `ms` after the previous run has finished (runs never overlap); `stop` ends it. */
-function repeat(job: () => Promise<void>, ms: number): { stop(): void } {
+/**
+ * Runs `job` every `ms` after the previous run has finished (runs never overlap); `stop` ends it. A failure is
+ * logged when the job starts failing or fails otherwise than the run before, and the run that works again says
+ * so: a database away for minutes, or an order that cannot be expired, is not a line a second.
+ */
+function repeat(
+  name: string,
+  job: () => Promise<void>,
+  ms: number,
+  logError: (line: string) => void,
+): { stop(): void } {
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
+  let failing: string | undefined;
+  const run = async () => {
+    try {
+      await job();
+      if (failing !== undefined) logError(`${name} works again`);
+      failing = undefined;
+    } catch (err) {
+      const why = err instanceof Error ? err.message : String(err);
+      if (why !== failing) logError(`${name} failed (logged again when it fails otherwise): ${errorText(err)}`);
+      failing = why;
+    }
+  };
   const next = () => {
-    if (!stopped) timer = setTimeout(() => void job().finally(next), ms).unref();
+    if (!stopped) timer = setTimeout(() => void run().finally(next), ms).unref();
   };
   next();
   return {
@@ -271,12 +292,8 @@ function repeat(job: () => Promise<void>, ms: number): { stop(): void } {
 
 /** Ends the turns of instances that are gone and expires the orders that are due (the claimed jobs). */
 async function recover(ctx: AppContext): Promise<void> {
-  try {
-    await endAbandonedTurns(ctx, ABANDONED.stopped);
-    await ctx.payments.expireDue();
-  } catch (err) {
-    ctx.logError(`recovery failed: ${errorText(err)}`);
-  }
+  await endAbandonedTurns(ctx, ABANDONED.stopped);
+  await ctx.payments.expireDue();
 }
 
 /** `SVC_SERVER_SECRET` (64 hex digits) or a random secret kept in the database (the first instance's). */

@@ -69,6 +69,8 @@ declare module 'fastify' {
     workspace: WorkspaceRow;
     /** The agent of a training call and the caller's training conversation with it (operatorHook). */
     training: { agent: AgentRow; conversation: StoredConversation };
+    /** The bearer token named a credential (the rate limit then counts the request as that credential's). */
+    credentialChecked: boolean;
   }
 }
 
@@ -87,6 +89,7 @@ async function requireCredential(db: Db, req: FastifyRequest): Promise<Credentia
   const token = bearerToken(req);
   const credential = token ? await findCredential(db, token) : undefined;
   if (!credential) throw unauthorized(INVALID);
+  req.credentialChecked = true;
   const actAs = req.headers['x-act-as'];
   const user = credential.kind === 'workspace_key' ? undefined : credential.userId;
   if (typeof actAs === 'string' && actAs !== '' && actAs !== user) throw forbidden('cannot act as this account');

@@ -193,7 +193,7 @@ const CACHE_CONTROL = {
  * refusals with those of the HTTP layer, of a path parameter and of a JSON body; `Cache-Control` on every
  * answer; `default` for what no route plans (a 500).
  */
-function transform(schema: FastifySchema, names: Names, jsonBody: Refusals) {
+function transform(schema: FastifySchema, names: Names, jsonBody: Refusals, everyRoute: Refusals) {
   const { body, querystring, params, headers, response = {}, refusals = [], ...rest } = schema;
   const transformed: Record<string, unknown> = { ...rest };
   const requirements = (rest.security ?? []).flatMap(Object.keys);
@@ -210,6 +210,7 @@ function transform(schema: FastifySchema, names: Names, jsonBody: Refusals) {
   const readsJson = isZod(body) && !rest.consumes?.includes('multipart/form-data');
   const errors = refusalResponses([
     REQUEST_REFUSALS,
+    everyRoute,
     params ? PATH_REFUSALS : {},
     readsJson ? jsonBody : {},
     ...refusals,
@@ -262,6 +263,8 @@ function finish(document: { paths?: Record<string, Record<string, Operation>> },
 export interface OpenApiOptions {
   schemas: Components;
   jsonDepth: number;
+  /** What any route may answer besides its own refusals (the database away, routes/refusal-answers.ts). */
+  everyRoute: Refusals;
 }
 
 const TAGS = [
@@ -341,7 +344,7 @@ export async function registerOpenApi(app: FastifyInstance, options: OpenApiOpti
       if (isZod(schema.body) && schema.body.isOptional()) {
         optionalBodies.add(`${route.method} ${url.replace(/:(\w+)/g, '{$1}')}`);
       }
-      return { schema: transform(schema, names, jsonBody) as FastifySchema, url };
+      return { schema: transform(schema, names, jsonBody, options.everyRoute) as FastifySchema, url };
     },
     transformObject: (document) =>
       finish((document as { openapiObject: never }).openapiObject, optionalBodies) as never,

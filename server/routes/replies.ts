@@ -213,8 +213,7 @@ export default function repliesRoutes(app: ZodApp, ctx: AppContext) {
       const conversation = await ownConversation(ctx.db, req.caller, req.params.id);
       const message = await agentMessage(ctx.db, conversation.id, req.params.messageId);
       if (!message) throw notFound('message not found');
-      return saveFeedback(ctx.db, {
-        workspaceId: conversation.workspaceId,
+      const saved = await saveFeedback(ctx.db, {
         conversationId: conversation.id,
         messageId: req.params.messageId,
         agentId: message.agentId,
@@ -223,6 +222,9 @@ export default function repliesRoutes(app: ZodApp, ctx: AppContext) {
         reason: req.body.reason?.trim() || null,
         text: message.text,
       });
+      // An agent no longer there has no workspace to read the feedback.
+      if (!saved) throw notFound('message not found');
+      return saved;
     },
   );
 

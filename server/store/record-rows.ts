@@ -7,6 +7,7 @@ import type {
 } from '@svc/agent-sdk/protocol';
 import type { Db } from './db.js';
 import { nowIso } from './ids.js';
+import { oneLine } from './shown-text.js';
 import { markUploadsReferenced } from './upload-rows.js';
 
 /**
@@ -121,13 +122,13 @@ export async function insertRecord(db: Db, conversationId: string, r: NewRecord)
     preview?.role === 'user' ? titleOf(preview.text) : null,
     conversationId,
   );
-  await markUploadsReferenced(db, raw);
+  await markUploadsReferenced(db, conversationId, raw);
   return toRecord({ id, ...row });
 }
 
-/** Whitespace runs as one space, cut to `max` characters with an ellipsis. */
+/** One line (`oneLine`: no bidirectional control, nothing if nothing shows), cut to `max` characters with an ellipsis. */
 function shortened(text: string, max: number): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
+  const flat = oneLine(text);
   return flat.length > max ? `${flat.slice(0, max - 1).trimEnd()}…` : flat;
 }
 

@@ -1,6 +1,4 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { AgentStatus, ChatRawEvent, ChatStreamRecord, ContentBlock, ResultSubtype } from '@svc/agent-sdk/protocol';
-import { backoff } from '@svc/agent-sdk/protocol';
 import { errorText } from '../http/errors.js';
 import { safeFilename } from '../http/file-names.js';
 import { runtimeFor } from '../runtimes/all-runtimes.js';
@@ -17,7 +15,7 @@ import type { StoredConversation } from '../store/conversation-rows.js';
 import type { Db } from '../store/db.js';
 import { randomId } from '../store/ids.js';
 import type { NewRecord } from '../store/record-rows.js';
-import { endTurn } from './end-turn.js';
+import { endTurnSurely } from './end-turn.js';
 import type { RunningTurnHandle } from './registry.js';
 
 /** What the turn's user message says; the same for every agent of the turn. */
@@ -126,30 +124,9 @@ export class ActiveTurn implements RunningTurnHandle {
     this.controller.abort();
     this.open.clear();
     this.finished = this.drained()
-      .then(() => this.storeEnd(subtype, error))
+      .then(() => endTurnSurely(this.ctx, this.turnId, subtype, error))
       .finally(() => this.ctx.turns.remove(this));
     return this.finished;
-  }
-
-  /**
-   * Stores the turn's end (endTurn), trying again while the database refuses it: a turn left running would
-   * refuse every next message of its conversation (409) until the service restarts. Once the service stops it
-   * gives up; the next start, or another instance, ends the turn then (endAbandonedTurns).
-   */
-  private async storeEnd(subtype: ResultSubtype, error?: string): Promise<void> {
-    for (let attempt = 0; ; attempt++) {
-      try {
-        await endTurn(this.ctx, this.turnId, subtype, error);
-        return;
-      } catch (err) {
-        this.ctx.logError(`turn ${this.turnId} could not be ended: ${errorText(err)}`);
-      }
-      try {
-        await sleep(backoff(attempt), undefined, { signal: this.ctx.turns.stopped });
-      } catch {
-        return;
-      }
-    }
   }
 
   /** Queues a write after the turn's earlier ones. */

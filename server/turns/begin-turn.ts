@@ -4,13 +4,15 @@ import { LIMITS } from '../services/limits.js';
 import { Refusal } from '../services/refusal.js';
 import { clock } from '../store/clock.js';
 import { getConversation, type StoredConversation } from '../store/conversation-rows.js';
-import type { Db } from '../store/db.js';
+import { DatabaseUnavailable, type Db } from '../store/db.js';
 import { randomId } from '../store/ids.js';
 import type { PaymentOrder } from '../store/payment-order-rows.js';
 import { conversationBytes, recentEntries } from '../store/record-rows.js';
 import { priorSend, rememberSend, type SendKey } from '../store/send-result-rows.js';
 import { insertTurn, insertTurnIfIdle, isTurnRunning } from '../store/turn-rows.js';
 import { ActiveTurn, type TurnMessage } from './active-turn.js';
+import { endTurnSurely } from './end-turn.js';
+import { LOST_LIVENESS } from './registry.js';
 
 /** How many earlier entries a runtime sees as context. */
 const HISTORY_FOR_RUNTIME = 100;
@@ -54,37 +56,45 @@ export async function beginTurn(
   const turnId = randomId('t');
 
   type Begun = { replay: SendResult } | { result: SendResult; turn: ActiveTurn; instanceId: string };
-  const begun = await ctx.records.write(async (append, tx): Promise<Begun> => {
-    const now = clock.now();
-    const prior = once && (await priorSend(tx, once, now - LIMITS.idempotencyMs));
-    if (prior === 'reused') throw new Refusal('send_key_reused');
-    if (prior) return { replay: JSON.parse(prior.result) as SendResult };
-    const conversation = await target(tx);
-    if ((await conversationBytes(tx, conversation.id)) + rawBytes > LIMITS.conversationBytes) {
-      throw new Refusal('conversation_full');
-    }
-    if (await isTurnRunning(tx, conversation.id)) throw new Refusal('reply_running');
-    await insertTurn(tx, conversation.id, turnId);
-    const userRecord = await append(conversation.id, { sender: 'user', event: 'message', raw, turnId });
-    const firstMessageIds = new Map(conversation.agentIds.map((agentId) => [agentId, randomId('m')]));
-    const result: SendResult = {
-      conversationId: conversation.id,
-      userMessage: userRecord,
-      userEventId: userRecord.id,
-      results: conversation.agentIds.map((agentId) => ({
-        agentId,
-        msgId: firstMessageIds.get(agentId)!,
-        streamId: turnId,
-      })),
-    };
-    if (once) await rememberSend(tx, once, JSON.stringify(result), now);
-    return {
-      result,
-      turn: new ActiveTurn(ctx, conversation, turnId, firstMessageIds),
-      // The instance the turn is stored as running on (`turns.add` checks it is still this one).
-      instanceId: tx.instanceId,
-    };
-  });
+  const begun = await ctx.records
+    .write(async (append, tx): Promise<Begun> => {
+      const now = clock.now();
+      const prior = once && (await priorSend(tx, once, now - LIMITS.idempotencyMs));
+      if (prior === 'reused') throw new Refusal('send_key_reused');
+      if (prior) return { replay: JSON.parse(prior.result) as SendResult };
+      const conversation = await target(tx);
+      if ((await conversationBytes(tx, conversation.id)) + rawBytes > LIMITS.conversationBytes) {
+        throw new Refusal('conversation_full');
+      }
+      if (await isTurnRunning(tx, conversation.id)) throw new Refusal('reply_running');
+      await insertTurn(tx, conversation.id, turnId);
+      const userRecord = await append(conversation.id, { sender: 'user', event: 'message', raw, turnId });
+      const firstMessageIds = new Map(conversation.agentIds.map((agentId) => [agentId, randomId('m')]));
+      const result: SendResult = {
+        conversationId: conversation.id,
+        userMessage: userRecord,
+        userEventId: userRecord.id,
+        results: conversation.agentIds.map((agentId) => ({
+          agentId,
+          msgId: firstMessageIds.get(agentId)!,
+          streamId: turnId,
+        })),
+      };
+      if (once) await rememberSend(tx, once, JSON.stringify(result), now);
+      return {
+        result,
+        turn: new ActiveTurn(ctx, conversation, turnId, firstMessageIds),
+        // The instance the turn is stored as running on (`turns.add` checks it is still this one).
+        instanceId: tx.instanceId,
+      };
+    })
+    .catch((err: unknown) => {
+      // The database went away during the transaction, perhaps after it committed: a turn stored so would run
+      // nowhere and refuse every next send (409). It ends as a reply the database cut off (nothing, if it was not
+      // stored) once the database answers; the client's retry under its Idempotency-Key then finds its result.
+      if (err instanceof DatabaseUnavailable) void endTurnSurely(ctx, turnId, 'error', LOST_LIVENESS);
+      throw err;
+    });
   if ('replay' in begun) return begun.replay;
 
   const { result, turn } = begun;

@@ -1,4 +1,7 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { AgentStatus, ChatStreamRecord, ResultRawEvent, ResultSubtype } from '@svc/agent-sdk/protocol';
+import { backoff } from '@svc/agent-sdk/protocol';
+import { errorText } from '../http/errors.js';
 import type { AppContext } from '../services/context.js';
 import { getConversation } from '../store/conversation-rows.js';
 import { type NewRecord, turnRecords } from '../store/record-rows.js';
@@ -32,6 +35,33 @@ export function endTurn(
     await append(turn.conversationId, { sender: 'system', event: 'result', raw: result, turnId });
     return true;
   });
+}
+
+/**
+ * endTurn, tried again while the database refuses it (a failover, a full disk), pausing as the client's retries do,
+ * for as long as the service runs: a turn left running would refuse every next message of its conversation (409)
+ * until the service restarts. Once the service stops it gives up; the next start, or another instance, ends the
+ * turn then (endAbandonedTurns).
+ */
+export async function endTurnSurely(
+  ctx: Pick<AppContext, 'records' | 'turns' | 'logError'>,
+  turnId: string,
+  subtype: ResultSubtype,
+  error?: string,
+): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await endTurn(ctx, turnId, subtype, error);
+      return;
+    } catch (err) {
+      ctx.logError(`turn ${turnId} could not be ended: ${errorText(err)}`);
+    }
+    try {
+      await sleep(backoff(attempt), undefined, { signal: ctx.turns.stopped });
+    } catch {
+      return;
+    }
+  }
 }
 
 /**

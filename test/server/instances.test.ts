@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { type RunningService, startService } from '../../server/boot/service.js';
+import { deleteConversation } from '../../server/store/conversation-rows.js';
 import { INSTANCE_LOCKS } from '../../server/store/instance-connection.js';
 import { insertRecord } from '../../server/store/record-rows.js';
 import type { ChatStreamRecord } from '../../src/protocol/types.js';
@@ -249,6 +250,16 @@ describe('two instances on one PostgreSQL database', () => {
       }),
     );
 
+    // A conversation read on A that is deleted with no notification, as one deleted while A does not listen.
+    const doomed = await call(b.url, '/conversations/send', {
+      method: 'POST',
+      token,
+      json: { message: 'soon gone', targetAgentIds: ['agent_echo'], newConversation: true },
+    });
+    const doomedReader = await openSse(stream(a.url, doomed.body.conversationId, doomed.body.userEventId), { token });
+    await doomedReader.untilResult();
+    await a.ctx.db.transaction((tx) => deleteConversation(tx, doomed.body.conversationId));
+
     const before = a.ctx.db.instanceId;
     const back = new Promise<string>((resolve) => a.ctx.db.liveness.watch({ back: resolve }));
     const ended = await a.ctx.db.get<{ ended: boolean }>(
@@ -263,8 +274,9 @@ describe('two instances on one PostgreSQL database', () => {
     assert.equal(a.ctx.db.liveness.alive, true);
     assert.deepEqual([await lockHeld(after), await lockHeld(before)], [true, false], 'B takes the new A for alive');
 
-    // Back, A's readers read on from the table, and hear B again.
+    // Back, A's readers read on from the table, and hear B again; the stream of the conversation deleted ends.
     await followed.waitFor((all) => all.some((r) => r.id === unheard.id));
+    await doomedReader.ended;
     const sent = await call(b.url, '/conversations/send', {
       method: 'POST',
       token,
