@@ -197,6 +197,12 @@ export class ScrollFollowController implements ReactiveController {
    * stops following).
    */
   #toEnd(list: HTMLElement): void {
+    // The reader moved down from a card shown from its top, and the `scroll` event of their move is still to come
+    // (an update or a row's growth came first): their move is judged now, before the chat places the list over it.
+    if (this.#state === 'at-card' && list.scrollTop >= this.#lastTop + 1) {
+      this.onScroll();
+      if (!this.following) return;
+    }
     const view = list.getBoundingClientRect();
     const card = list.lastElementChild?.querySelector('[part~=card]');
     const cardTop = card ? card.getBoundingClientRect().top - view.top + list.scrollTop - CARD_MARGIN_PX : Infinity;

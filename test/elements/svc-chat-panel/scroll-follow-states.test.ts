@@ -185,6 +185,16 @@ describe('scroll follow, state by state', () => {
     expect(belowView(messages())).to.be.below(2);
   });
 
+  it("at-card: the reader's move down stays theirs when the chat updates before its scroll event", async () => {
+    await atCard();
+    messages().scrollTop = messages().scrollHeight;
+    // The panel updates (the store changed) before the browser tells of the scroll.
+    list.requestUpdate();
+    await list.updateComplete;
+    expect(belowView(messages()), 'not taken back to the card top').to.be.below(2);
+    expect(list.follow.state).to.equal('following');
+  });
+
   it('following → reading (scrolled-up): the reader goes up, and new content leaves them there', async () => {
     await show(conversation(6));
     const at = messages().scrollTop - 150;
