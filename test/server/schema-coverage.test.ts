@@ -174,7 +174,9 @@ for (const engine of engines) {
       await sendAndRead(server, token, {
         message: '/cart add Tea',
         conversationId: id,
-        clientTools: [{ name: 'add_to_cart', description: 'Adds a product to the cart.', parameters: { type: 'object' } }],
+        clientTools: [
+          { name: 'add_to_cart', description: 'Adds a product to the cart.', parameters: { type: 'object' } },
+        ],
       });
       // The visitor's uploads: one only this conversation links to, one another conversation links to as well,
       // one made for it (chatGroupId) that nothing links to.
