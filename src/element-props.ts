@@ -173,7 +173,7 @@ export interface SvcElementProps {
   };
   'svc-markdown': {
     /**
-     * True while a reply streams in (between the first `append` and `finish`). Reflected as `streaming`.
+     * True while a reply streams in (between the first `appendText` and `finish`). Reflected as `streaming`.
      * @default false
      */
     streaming?: SvcMarkdown['streaming'];
@@ -209,7 +209,7 @@ export interface SvcElementProps {
      * @default 'Copied'
      */
     copiedLabel?: SvcMarkdown['copiedLabel'];
-    /** The whole markdown text. Setting it renders it whole; it also grows with `append`. */
+    /** The whole markdown text. Setting it renders it whole; it also grows with `appendText`. */
     text?: SvcMarkdown['text'];
     /**
      * Hosts images may load from besides the page's own (attribute `image-hosts`, space or comma separated:
@@ -252,13 +252,13 @@ export interface SvcElementProps {
     'onsvc-sms-challenge'?: (event: GlobalEventHandlersEventMap['svc-sms-challenge']) => void;
   };
   'svc-connector-setup': {
+    /** The conversation the card belongs to, when it is used alone with `client`. */
+    'conversation-id'?: SvcConnectorSetup['conversationId'];
     /**
-     * The card was answered (e.g. seen in history).
+     * The card was answered (e.g. seen in history), even when the answer is unknown.
      * @default false
      */
     answered?: SvcConnectorSetup['answered'];
-    /** The conversation the card belongs to, when it is used alone with `client`. */
-    'conversation-id'?: SvcConnectorSetup['conversationId'];
     /**
      * `light`, `dark` or `auto`: the card sets the design tokens itself. Unset, it inherits them (inside
      * `<svc-chat>` the chat's theme, on a page whatever `--svc-*` values apply, else the light defaults).
@@ -294,13 +294,13 @@ export interface SvcElementProps {
     'onsvc-connector-saved'?: (event: GlobalEventHandlersEventMap['svc-connector-saved']) => void;
   };
   'svc-info-collect': {
+    /** The conversation the card belongs to, when it is used alone with `client`. */
+    'conversation-id'?: SvcInfoCollect['conversationId'];
     /**
-     * The card was answered (e.g. seen in history), even when `answer` is unknown.
+     * The card was answered (e.g. seen in history), even when the answer is unknown.
      * @default false
      */
     answered?: SvcInfoCollect['answered'];
-    /** The conversation the card belongs to, when it is used alone with `client`. */
-    'conversation-id'?: SvcInfoCollect['conversationId'];
     /**
      * `light`, `dark` or `auto`: the card sets the design tokens itself. Unset, it inherits them (inside
      * `<svc-chat>` the chat's theme, on a page whatever `--svc-*` values apply, else the light defaults).

@@ -13,6 +13,7 @@ import { testPostgres } from '../helpers/postgres.js';
 import { FIXTURE } from '../helpers/server.js';
 import { type ServiceProcess, startServiceProcess } from '../helpers/service-process.js';
 import { openSse } from '../helpers/sse.js';
+import { until as waitUntil } from '../helpers/until.js';
 import { assertServedAsCdn } from '../helpers/widget-serving.js';
 import { uniquePhone } from '../helpers/workspace.js';
 
@@ -129,15 +130,11 @@ describe('two instances behind the documented nginx', () => {
         if (!controller.signal.aborted) throw err;
       }
     })();
-    const until = (check: () => boolean) =>
-      new Promise<void>((resolve) => {
-        const waiter = () => {
-          if (!check()) return;
-          waiters.delete(waiter);
-          resolve();
-        };
-        waiters.add(waiter);
-        waiter();
+    /** Resolves once `check` holds, asked again at each record and change of the connection. */
+    const until = (check: () => boolean, what: string) =>
+      waitUntil(check, what, (changed) => {
+        waiters.add(changed);
+        return () => waiters.delete(changed);
       });
     return {
       records,
@@ -181,7 +178,7 @@ describe('two instances behind the documented nginx', () => {
     const first = await client.sendMessage('hello', { newConversation: true });
     const reader = follow(client, first.conversationId, first.lastEventId!);
     // The stream is open once the client says so; the metrics then show where.
-    await reader.until(() => reader.states.includes('open'));
+    await reader.until(() => reader.states.includes('open'), 'the stream open');
     return { token, client, conversationId: first.conversationId, reader, holder: await streamHolder() };
   }
 
@@ -195,12 +192,12 @@ describe('two instances behind the documented nginx', () => {
       json: { message: `/slow ${seconds}`, conversationId },
     });
     assert.equal(sent.status, 200);
-    await reader.until(() => reader.records.some((r) => r.raw.type === 'assistant_delta'));
+    await reader.until(() => reader.records.some((r) => r.raw.type === 'assistant_delta'), 'a delta');
   }
 
   /** Waits for the turn's `result`, checks the visitor got every record once, and returns the result. */
   async function turnResult({ reader }: Reading) {
-    await reader.until(() => results(reader.records).length === 1);
+    await reader.until(() => results(reader.records).length === 1, "the turn's result");
     await reader.stop();
     assertExactlyOnce(reader.records);
     return results(reader.records)[0]!.raw as { subtype: string; error?: string };
@@ -359,7 +356,7 @@ describe('two instances behind the documented nginx', () => {
     await slowTurnOn(holder, reading, 10);
     const exit = terminate(holder);
     // Its stream ended (the drain began): it is not ready and turns new work away, while its turn runs on.
-    await reader.until(() => reader.states.includes('reconnecting'));
+    await reader.until(() => reader.states.includes('reconnecting'), 'the stream reconnecting');
     const ready = await direct(holder, '/readyz');
     assert.deepEqual([ready.status, ready.body], [503, { detail: 'this instance is shutting down' }]);
     const refused = await direct(holder, '/api/v2/conversations/send', {

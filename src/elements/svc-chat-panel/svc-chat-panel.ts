@@ -214,7 +214,7 @@ export class SvcChatPanel extends ChatSettingsMixin(SvcLocalizedElement) {
     // Shown again: it shows the end of the conversation, and says at once if the service cannot be reached.
     if (changed.has('shown') && this.shown) {
       this.#scroll.follow();
-      this.#connection.checkReachabilityOnce();
+      this.#connection.reachability.checkOnce();
     }
   }
 
@@ -226,7 +226,8 @@ export class SvcChatPanel extends ChatSettingsMixin(SvcLocalizedElement) {
   #errorNotice(store: ChatStore, labels: ChatLabels): TemplateResult | typeof nothing {
     const connection = this.#connection;
     const status = connection.failure?.status;
-    if (!store.error || connection.failure?.reply || (status === undefined && connection.unreachable)) return nothing;
+    if (!store.error || connection.failure?.reply || (status === undefined && connection.reachability.unreachable))
+      return nothing;
     const sentence =
       status === undefined ? labels.networkError : status === 429 ? labels.tooManyRequests : labels.serviceError;
     const retry = store.messages.some((m) => m.status === 'failed')
@@ -295,8 +296,8 @@ export class SvcChatPanel extends ChatSettingsMixin(SvcLocalizedElement) {
       agents: this.agents,
       imageHosts: this.#imageHosts(),
       // A message in the outbox goes with those before it, in order.
-      retry: (id) => void (store.waiting.includes(id) ? store.sendWaiting() : store.retry(id)),
-      waiting: store.waiting,
+      retry: (id) => void (store.outbox.ids.includes(id) ? store.outbox.send() : store.retry(id)),
+      waiting: store.outbox.ids,
       failedReply: newest && newest.role !== 'user' && newest.error ? newest.key : undefined,
       retryReply: () => this.#retryReply(store),
       lang: this.language.tag,
@@ -318,10 +319,10 @@ export class SvcChatPanel extends ChatSettingsMixin(SvcLocalizedElement) {
   #renderConversation(labels: ChatLabels): TemplateResult {
     const connection = this.#connection;
     if (connection.fatal) return html`<div part="notice" class="error" role="alert">${connection.fatal}</div>`;
-    const unreachable = connection.unreachable
+    const unreachable = connection.reachability.unreachable
       ? html`<div part="notice" class="error" role="alert">
           ${labels.networkError}
-          <button part="retry-button" type="button" @click=${() => void connection.checkReachability()}>${labels.retry}</button>
+          <button part="retry-button" type="button" @click=${() => void connection.reachability.check()}>${labels.retry}</button>
         </div>`
       : nothing;
     const store = this.store;

@@ -1,6 +1,6 @@
 import { expect, fixture, html } from '@open-wc/testing';
-import { FakeChatApi } from '../../../bench/pages/fake-chat-api.js';
 import type { ChatClient } from '../../../src/client/chat.js';
+import { FakeChatApi } from '../../helpers/fake-chat-api.js';
 import '../../../src/elements/svc-chat/svc-chat.js';
 
 interface Field {
