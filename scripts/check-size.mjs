@@ -70,12 +70,14 @@ import { scriptTagFiles } from './script-tag-files.mjs';
  * 49,099 B, complete widget 84,973 B, and the launcher 7,167 B (+2 B: the panel's new hash, in the name it imports);
  * and by 1,241 B on the panel for the chat's state as modules by job and scroll following as a state machine (issue
  * 42, part B: +1,222 B against main's build with part C and issue 41, 1.44 % where the issue allows 1 %,
- * docs/performance.md): panel 50,340 B, complete widget 86,211 B.
+ * docs/performance.md): panel 50,340 B, complete widget 86,211 B; and by 81 B on the panel for asking for a person
+ * (issue 47: the chat client's `requestHandoff`, which "Talk to a person" calls, and the reserved tool name
+ * `handoff`; the operators' client is not in the widget): panel 50,421 B, complete widget 86,292 B.
  */
 const BUDGETS = {
   'dist/svc-chat.js': 220,
   'dist/svc-chat.esm.js': 7_167,
-  'dist/svc-chat-panel.js': 50_340,
+  'dist/svc-chat-panel.js': 50_421,
   'dist/svc-chat-markdown.js': 28_533,
   // The code highlighter, loaded when a reply first has a code block (issue 30: at most 12 KB).
   'dist/svc-chat-highlight.js': 12_000,
@@ -96,7 +98,7 @@ const FIRST_LOAD = {
 };
 const FIRST_LOAD_TARGET = 8_000;
 const COMPLETE_TARGET = 70_000;
-const COMPLETE_BUDGET = 86_211;
+const COMPLETE_BUDGET = 86_292;
 
 const kb = (n) => `${(n / 1000).toFixed(2)} KB`;
 const gzip = (file) => gzipSync(readFileSync(built(file)), { level: 9 }).length;

@@ -27,6 +27,7 @@ export {
 } from './client/errors.js';
 export { FilesClient, type PartType, toPart, type UploadInput, type UploadOptions } from './client/files.js';
 export { DEFAULT_BASE_URL, HttpClient } from './client/http.js';
+export { OperatorInbox, type QueueStreamOptions } from './client/operators.js';
 export {
   PAGE_TOOL_ERRORS,
   type PageTool,

@@ -4,7 +4,7 @@ import { parseQuota } from '../services/limits.js';
 import { siteverifyChallenge } from '../services/sms-challenge.js';
 import { readFixture } from './fixture.js';
 import { createLogger, LOG_LEVELS, type LogLevel } from './logger.js';
-import { DEFAULT_DRAIN_GRACE_MS, startService } from './service.js';
+import { DEFAULT_DRAIN_GRACE_MS, DEFAULT_HANDOFF_WAIT_SECONDS, startService } from './service.js';
 
 /** One setting: its flag, the environment variable that gives it when the flag is absent, and its default. */
 interface Setting {
@@ -84,7 +84,13 @@ const SETTINGS: Setting[] = [
     shown: 'none',
     meaning: 'an OpenAI-compatible endpoint (up to `/v1`); needs `--model`',
   },
-  { flag: 'model', arg: 'NAME', env: 'SVC_MODEL', shown: 'none', meaning: 'the model at that endpoint' },
+  {
+    flag: 'model',
+    arg: 'NAME',
+    env: 'SVC_MODEL',
+    shown: 'none',
+    meaning: 'the model at that endpoint',
+  },
   {
     flag: 'public-url',
     arg: 'URL',
@@ -168,6 +174,14 @@ const SETTINGS: Setting[] = [
     default: String(DEFAULT_DRAIN_GRACE_MS / 1000),
     shown: `\`${DEFAULT_DRAIN_GRACE_MS / 1000}\``,
     meaning: 'on SIGTERM, how long running turns may finish before they end',
+  },
+  {
+    flag: 'handoff-wait',
+    arg: 'SECONDS',
+    env: 'SVC_HANDOFF_WAIT',
+    default: String(DEFAULT_HANDOFF_WAIT_SECONDS),
+    shown: `\`${DEFAULT_HANDOFF_WAIT_SECONDS}\``,
+    meaning: 'how long a visitor waits for a person before the agent asks for contact details (1 to 86400)',
   },
 ];
 
@@ -262,12 +276,16 @@ async function main() {
     quotas: Object.fromEntries((settings.get('quota') as string[]).map(parseQuota)),
     log: { level, pretty: format === 'pretty' },
     overload: {
-      rateLimit: { max: count('rate-limit', max), windowMs: count('rate-limit', seconds) * 1000 },
+      rateLimit: {
+        max: count('rate-limit', max),
+        windowMs: count('rate-limit', seconds) * 1000,
+      },
       maxEventLoopDelayMs: count('max-event-loop-delay', text('max-event-loop-delay')!),
       maxHeapBytes: count('max-heap', text('max-heap')!) * 1024 * 1024,
     },
     metricsToken: process.env.SVC_METRICS_TOKEN || undefined,
     drainGraceMs: count('drain-grace', text('drain-grace')!) * 1000,
+    handoffWaitSeconds: waitSeconds(text('handoff-wait')!),
     model,
   });
   // Before the URL is printed: a script may signal the server as soon as it reads the URL. The first signal
@@ -292,6 +310,13 @@ async function main() {
         : 'demo agent Aria runs the demo runtime (give --model-base-url and --model for a real model)',
     );
   }
+}
+
+/** `--handoff-wait`: a whole number of seconds, at least 1, at most a day (what a workspace's `wait_seconds` takes). */
+function waitSeconds(text: string): number {
+  const seconds = count('handoff-wait', text);
+  if (seconds < 1 || seconds > 86_400) throw new Error(`--handoff-wait takes 1 to 86400 seconds, not "${text}"`);
+  return seconds;
 }
 
 /** How often the process checks that whatever started it (`npx`, `npm run`, a shell) still runs. */

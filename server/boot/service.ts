@@ -9,9 +9,11 @@ import { linkHostOption, linkHostsFor, publicUrlOption } from '../http/public-ur
 import type { ModelOptions } from '../runtimes/model/options.js';
 import type { AppContext } from '../services/context.js';
 import { Drain } from '../services/drain.js';
+import { Handoffs } from '../services/handoffs.js';
 import { DEFAULT_QUOTAS, LIMITS, type Quotas } from '../services/limits.js';
 import { Metrics } from '../services/metrics.js';
 import { OpenStreams } from '../services/open-streams.js';
+import { OperatorQueues } from '../services/operator-queue.js';
 import { PaymentOrders } from '../services/payment-orders.js';
 import { RecordLog } from '../services/record-log.js';
 import type { SmsChallenge } from '../services/sms-challenge.js';
@@ -24,10 +26,11 @@ import { metaValue, setMetaValue } from '../store/meta-rows.js';
 import { forgetSendsBefore } from '../store/send-result-rows.js';
 import { hasWorkspaces } from '../store/workspace-rows.js';
 import { ABANDONED, endAbandonedTurns } from '../turns/end-turn.js';
+import { followUnanswered } from '../turns/handoff-turn.js';
 import { TurnRegistry } from '../turns/registry.js';
 import { type Fixture, loadFixture } from './fixture.js';
 import { createLogger, type LogOptions } from './logger.js';
-import { seedDemo, setDemoModel } from './seed.js';
+import { enableDemoOperators, seedDemo, setDemoModel } from './seed.js';
 
 /** How often what expires (unreferenced uploads, kept send results) is cleared away. */
 const HOUSEKEEPING_MS = 60 * 60 * 1000;
@@ -38,6 +41,8 @@ const HOUSEKEEPING_MS = 60 * 60 * 1000;
 const RECOVERY_MS = 1000;
 /** How long a draining instance lets its running turns finish before it ends them. */
 export const DEFAULT_DRAIN_GRACE_MS = 20_000;
+/** How long a visitor waits for a person where the workspace sets nothing, before the agent asks for contact details. */
+export const DEFAULT_HANDOFF_WAIT_SECONDS = 120;
 
 export interface ServiceOptions {
   host?: string;
@@ -79,6 +84,11 @@ export interface ServiceOptions {
   metricsToken?: string;
   /** How long `drain` lets running turns finish (DEFAULT_DRAIN_GRACE_MS). */
   drainGraceMs?: number;
+  /**
+   * How long a visitor waits for a person (`--handoff-wait`, DEFAULT_HANDOFF_WAIT_SECONDS) in a workspace that sets
+   * no `wait_seconds` of its own.
+   */
+  handoffWaitSeconds?: number;
   /**
    * Checks every JSON answer against its route's response schema, and fails (500, logged) one that does not fit:
    * the test suites turn it on (docs/server.md "OpenAPI document").
@@ -138,6 +148,7 @@ async function serve(db: Db, options: ServiceOptions): Promise<RunningService> {
     else if (options.demo) {
       const key = await seedDemo(tx);
       await setDemoModel(tx, options.model?.base_url ? options.model : undefined);
+      await enableDemoOperators(tx);
       return key;
     }
     return undefined;
@@ -158,6 +169,14 @@ async function serve(db: Db, options: ServiceOptions): Promise<RunningService> {
     records,
     turns: new TurnRegistry(db, records),
     payments: new PaymentOrders(db, records, log),
+    handoffs: new Handoffs(
+      db,
+      records,
+      log,
+      options.handoffWaitSeconds ?? DEFAULT_HANDOFF_WAIT_SECONDS,
+      (tx, handoff, record) => followUnanswered(ctx, tx, handoff, record),
+    ),
+    queues: new OperatorQueues(db),
     streams: new OpenStreams(quotas.streamsPerUser),
     filesDir,
     maxUploadBytes: options.maxUploadBytes ?? 20 * 1024 * 1024,
@@ -183,9 +202,11 @@ async function serve(db: Db, options: ServiceOptions): Promise<RunningService> {
   });
   await records.listen();
   await ctx.turns.listen();
-  // What a previous process left running: its turns end, its pending orders expire on time again.
+  await ctx.queues.listen();
+  // What a previous process left running: its turns end, its pending orders expire and its waits end on time again.
   await endAbandonedTurns(ctx);
   await ctx.payments.armPending();
+  await ctx.handoffs.armWaiting();
   await housekeeping(ctx);
   const sweeper = setInterval(() => housekeeping(ctx), HOUSEKEEPING_MS).unref();
   const recovery = db.engine === 'postgres' ? repeat('recovery', () => recover(ctx), RECOVERY_MS, logError) : undefined;
@@ -202,9 +223,11 @@ async function serve(db: Db, options: ServiceOptions): Promise<RunningService> {
     recovery?.stop();
     await ctx.turns.stopAll();
     await ctx.records.closeAll();
+    await ctx.queues.close();
   });
   app.addHook('onClose', async () => {
     ctx.payments.stopTimers();
+    ctx.handoffs.stopTimers();
     clearInterval(sweeper);
   });
   const host = options.host ?? '127.0.0.1';
@@ -290,10 +313,14 @@ function repeat(
   };
 }
 
-/** Ends the turns of instances that are gone and expires the orders that are due (the claimed jobs). */
+/**
+ * Ends the turns of instances that are gone, expires the orders that are due and ends the waits for a person past
+ * their deadline (the claimed jobs).
+ */
 async function recover(ctx: AppContext): Promise<void> {
   await endAbandonedTurns(ctx, ABANDONED.stopped);
   await ctx.payments.expireDue();
+  await ctx.handoffs.missDue();
 }
 
 /** `SVC_SERVER_SECRET` (64 hex digits) or a random secret kept in the database (the first instance's). */

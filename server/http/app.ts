@@ -10,6 +10,7 @@ import type { FastifyRouteSchemaDef, FastifySerializerCompiler } from 'fastify/t
 import { ResponseSerializationError, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ZodType, type ZodTypeAny } from 'zod';
 import { routeModules } from '../routes/all-routes.js';
+import { handoffComponents } from '../routes/handoff-schemas.js';
 import { recordComponents } from '../routes/record-schemas.js';
 import { answerOf, EVERY_ROUTE_REFUSALS } from '../routes/refusal-answers.js';
 import type { AppContext } from '../services/context.js';
@@ -93,7 +94,10 @@ const checkedAnswers: FastifySerializerCompiler<unknown> = ({ schema, method, ur
   if (!(schema instanceof ZodType)) return (data) => JSON.stringify(data);
   return (data) => {
     const checked = schema.safeParse(data);
-    if (!checked.success) throw new ResponseSerializationError(method, url, { cause: checked.error });
+    if (!checked.success)
+      throw new ResponseSerializationError(method, url, {
+        cause: checked.error,
+      });
     return JSON.stringify(data);
   };
 };
@@ -202,12 +206,14 @@ export async function buildApp(ctx: AppContext, options: AppOptions): Promise<Fa
   }
   app.decorateRequest('credentialChecked', false);
   await registerOpenApi(app, {
-    schemas: recordComponents,
+    schemas: { ...recordComponents, ...handoffComponents },
     jsonDepth: LIMITS.jsonDepth,
     everyRoute: EVERY_ROUTE_REFUSALS,
   });
   for (const routes of routeModules) {
-    await app.register(async (scope) => routes(scope, ctx), { prefix: routes.prefix ?? API_PREFIX });
+    await app.register(async (scope) => routes(scope, ctx), {
+      prefix: routes.prefix ?? API_PREFIX,
+    });
   }
   return app;
 }

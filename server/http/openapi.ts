@@ -287,8 +287,15 @@ const TAGS = [
   {
     name: 'training',
     description:
-      "An operator's one training conversation with an agent, during its development: the workspace API key " +
-      "or the owner's login state of the agent's workspace.",
+      'A training conversation with an agent during its development, one per key or owner: the workspace API ' +
+      "key or the owner's login state of the agent's workspace.",
+  },
+  {
+    name: 'operators',
+    description:
+      "A person of the workspace's staff takes conversations over from the agents (our extension): the queue of " +
+      "conversations waiting for a person, take, write, release, close. An operator's session token, which the " +
+      'workspace API key mints.',
   },
   { name: 'files', description: "Uploads, and the files agents write in a conversation's workspace." },
   { name: 'payments', description: 'The status of a payment order an agent asked for (`payment_gate`).' },

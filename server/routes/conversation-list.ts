@@ -33,7 +33,11 @@ const SUMMARY_EXAMPLE: ConversationSummary = {
   agentIds: ['agent_demo'],
   createdAt: '2026-11-26T09:14:03.120Z',
   updatedAt: '2026-11-26T09:14:05.871Z',
-  lastMessage: { role: 'agent', text: 'I answer slash commands: /help lists them.', agentName: 'Demo' },
+  lastMessage: {
+    role: 'agent',
+    text: 'I answer slash commands: /help lists them.',
+    agentName: 'Demo',
+  },
 };
 
 const conversationSummary = described(
@@ -158,7 +162,10 @@ export default function conversationListRoutes(app: ZodApp, ctx: AppContext) {
       const page = await listConversations(ctx.db, userId, workspaceId, from, req.query.limit);
       const conversations: ConversationSummary[] = [];
       for (const conversation of page.conversations) conversations.push(await listed(ctx.db, conversation));
-      return { conversations, nextCursor: page.next ? cursorOf(page.next) : null };
+      return {
+        conversations,
+        nextCursor: page.next ? cursorOf(page.next) : null,
+      };
     },
   );
 
@@ -205,7 +212,7 @@ export default function conversationListRoutes(app: ZodApp, ctx: AppContext) {
         summary: 'Delete a conversation',
         description:
           'Deletes the conversation and everything it owns, in one transaction: its records, the feedback on its ' +
-          'replies, the uploads it links to that no other conversation links to, the files its agents wrote; its ' +
+          'replies, the uploads it links to that no other conversation links to, the files its agents wrote, its handoff; its ' +
           'pending payment orders are canceled (their pages and status then answer 410). A reply running in it ' +
           'stops, and its open record streams end. Its id then answers 404 `conversation not found` everywhere.',
         security: security.user,
@@ -215,12 +222,16 @@ export default function conversationListRoutes(app: ZodApp, ctx: AppContext) {
       },
     },
     async (req, reply) => {
-      const { id } = await ownConversation(ctx.db, req.caller, req.params.id);
-      const deleted = await ctx.records.deleteConversation(id);
+      const conversation = await ownConversation(ctx.db, req.caller, req.params.id);
+      const { id } = conversation;
+      const deleted = await ctx.records.deleteConversation(id, (tx) => ctx.handoffs.deleting(tx, conversation));
       // Deleted meanwhile by another request: it is not the caller's any more.
       if (!deleted) throw notFound('conversation not found');
       removeUploadFiles(ctx, deleted.uploads);
-      await rm(join(ctx.filesDir, 'conversations', id), { recursive: true, force: true });
+      await rm(join(ctx.filesDir, 'conversations', id), {
+        recursive: true,
+        force: true,
+      });
       return reply.code(204).send(null);
     },
   );

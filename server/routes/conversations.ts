@@ -8,7 +8,7 @@ import { resumeCursor, sendRecordStream } from '../http/sse.js';
 import type { AppContext } from '../services/context.js';
 import { boundedText, LIMITS } from '../services/limits.js';
 import type { Db } from '../store/db.js';
-import { historyPage, messagesAfter, parseCursor } from '../store/record-rows.js';
+import { messagesAfter, parseCursor } from '../store/record-rows.js';
 import { beginTurn } from '../turns/begin-turn.js';
 import { resolveConversation } from '../turns/send-target.js';
 import { CLIENT_TOOL_REFUSALS, checkClientToolAnswer, clientTools } from './client-tool-schemas.js';
@@ -248,7 +248,7 @@ export default function conversationsRoutes(app: ZodApp, ctx: AppContext) {
         summary: 'Read a page of history',
         description:
           'The records (as `messages` keeps them), oldest first, of at most `turns` turns and `maxEntries` records ' +
-          'before the cursor `before`. A turn starts at a user record.',
+          'before the cursor `before`, and who holds the conversation now (`handoff`). A turn starts at a user record.',
         security: security.user,
         params: idParams,
         querystring: historyQuery,
@@ -259,7 +259,7 @@ export default function conversationsRoutes(app: ZodApp, ctx: AppContext) {
     async (req) => {
       const page = historyPageOf(req.query);
       const conversation = await ownConversation(ctx.db, req.caller, req.params.id);
-      return historyPage(ctx.db, conversation.id, page);
+      return ctx.handoffs.historyPage(conversation.id, page);
     },
   );
 

@@ -29,6 +29,12 @@ const ANSWERS: Record<RefusalReason, Answer> = {
   no_agent_named: { status: 400, detail: 'body/targetAgentIds Required' },
   client_tool_not_pending: { status: 409, detail: 'no call of a page tool with this toolUseId waits for an answer' },
 
+  operators_off: { status: 403, detail: 'this workspace has no operators' },
+  person_holds: { status: 409, detail: 'a person is answering in this conversation: the agents do not answer now' },
+  already_taken: { status: 409, detail: 'another person has already taken this conversation' },
+  not_waiting: { status: 409, detail: 'this conversation is not waiting for a person' },
+  not_holder: { status: 409, detail: 'you do not hold this conversation' },
+
   upload_quota: {
     status: 429,
     detail: (bytesPerHour) => `upload quota reached (${formatBytes(bytesPerHour)} per hour), try again later`,

@@ -11,6 +11,7 @@ export const COMMANDS = `- \`/markdown\`: a long formatted reply
 - \`/file [NAME]\`: files the agent writes for you (the report named NAME)
 - \`/image\`: a picture
 - \`/delegate [TASK]\`: hands a task to another agent
+- \`/human [REASON]\`: asks a person from the team to join (they answer from the demo inbox, \`/inbox\`)
 - \`/think\`: a reply with its reasoning (shown where the chat has \`show-thinking\`)
 - \`/error\`: a reply that fails
 - \`/help\`: this list`;

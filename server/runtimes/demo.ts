@@ -31,7 +31,8 @@ export const demoRuntime: Runtime = {
     if (input.delegatedBy) {
       return say(io, `${input.agent.name} here, taking over from ${input.delegatedBy.name}: “${input.text}”. Done!`);
     }
-    return say(io, introduction(input.agent.name));
+    const back = personBefore(input);
+    return say(io, back ? `${back} ${introduction(input.agent.name)}` : introduction(input.agent.name));
   },
 };
 
@@ -58,6 +59,7 @@ const COMMANDS: Record<string, Command> = {
   '/file': file,
   '/image': image,
   '/delegate': delegate,
+  '/human': human,
   '/think': (_args, _input, io) =>
     say(io, 'The answer is **42**.', {
       before: [{ type: 'thinking', thinking: 'The user wants to see reasoning. Six times seven is 42.' }],
@@ -237,4 +239,28 @@ async function delegate(args: string[], input: TurnInput, io: TurnIO): Promise<v
     after: [toolUse('delegate', { agentId: other.id, agentName: other.name, task })],
   });
   await io.delegate(other.id, task);
+}
+
+/** `/human [REASON]`: the agent asks for a person of the staff (docs/protocol.md "A person in the conversation"). */
+async function human(args: string[], input: TurnInput, io: TurnIO): Promise<void> {
+  if (!input.operators) return say(io, 'Nobody from the team can join this chat here.');
+  const reason = args.join(' ') || undefined;
+  await say(io, 'I am asking a person from the team to join this conversation.', {
+    after: [toolUse(RESERVED_TOOL_NAMES.handoff, reason ? { reason } : {})],
+  });
+  io.handoff(reason);
+}
+
+/**
+ * When a person gave the conversation back and this is the agent's first answer since: what the agent read of them
+ * (their last message), so a visitor sees it knows what was said.
+ */
+function personBefore(input: TurnInput): string | undefined {
+  const since = input.history.findLastIndex((r) => r.raw.type === 'operator_left' || r.raw.type === 'assistant');
+  const left = input.history[since]?.raw;
+  if (left?.type !== 'operator_left') return undefined;
+  const said = input.history.findLast((r) => r.raw.type === 'operator_message');
+  const text = said?.raw.type === 'operator_message' ? said.raw.message.content.map((b) => b.text).join(' ') : '';
+  const name = left.operator.name;
+  return text ? `Welcome back! ${name} handed you back to me; ${name} last wrote: “${text}”.` : `Welcome back!`;
 }

@@ -61,10 +61,15 @@ export class RecordLog {
   /**
    * Deletes a conversation with everything it owns (store/conversation-rows.ts) in one transaction, and tells
    * every instance once committed (DELETED): its readers end, and the instance running its turn stops it
-   * (turns/registry.ts). Resolves to the uploads whose files go too; undefined when there was no such conversation.
+   * (turns/registry.ts). `before` runs in the transaction before the rows go (a handoff's wait ends with it).
+   * Resolves to the uploads whose files go too; undefined when there was no such conversation.
    */
-  deleteConversation(conversationId: string): Promise<{ uploads: string[] } | undefined> {
+  deleteConversation(
+    conversationId: string,
+    before?: (tx: Db) => Promise<void>,
+  ): Promise<{ uploads: string[] } | undefined> {
     return this.db.transaction(async (tx) => {
+      await before?.(tx);
       const deleted = await deleteConversation(tx, conversationId);
       if (deleted) await tx.notify(DELETED, conversationId);
       return deleted;

@@ -94,7 +94,12 @@ export function trainingConversation(
       ownerId,
     );
     if (row) return toConversation(row);
-    return createConversation(tx, { kind: 'training', ownerId, workspaceId: agent.workspace_id, agentIds: [agent.id] });
+    return createConversation(tx, {
+      kind: 'training',
+      ownerId,
+      workspaceId: agent.workspace_id,
+      agentIds: [agent.id],
+    });
   });
 }
 
@@ -107,7 +112,11 @@ export interface ListedConversation {
   agentIds: string[];
   createdAt: string;
   updatedAt: string;
-  lastMessage: { role: 'user' | 'agent'; text: string; agentName?: string } | null;
+  lastMessage: {
+    role: 'user' | 'agent';
+    text: string;
+    agentName?: string;
+  } | null;
 }
 
 interface ListedRow {
@@ -204,7 +213,7 @@ export async function renameConversation(db: Db, id: string, title: string): Pro
 /**
  * Deletes a conversation with everything it owns, in the transaction `db` (docs/server.md "What a conversation
  * owns", which test/server/schema-coverage.test.ts holds to the schema): its records, turns (a running one too:
- * the caller stops it), feedback, the calls of page tools, its links to uploads and the uploads that go with it (`deleteUploadsOf`), and
+ * the caller stops it), feedback, the calls of page tools, its handoff, its links to uploads and the uploads that go with it (`deleteUploadsOf`), and
  * the pending payment orders it asked for, canceled (orders are kept: they are the money's record). Returns the
  * ids of the uploads removed, whose files the caller deletes once committed; undefined when there was no such
  * conversation.
@@ -222,6 +231,7 @@ export async function deleteConversation(db: Db, id: string): Promise<{ uploads:
   const uploads = await deleteUploadsOf(db, id, conversation.ownerId);
   await db.run('DELETE FROM records WHERE conversation_id = ?', id);
   await db.run('DELETE FROM turns WHERE conversation_id = ?', id);
+  await db.run('DELETE FROM handoffs WHERE conversation_id = ?', id);
   await db.run('DELETE FROM conversations WHERE id = ?', id);
   return { uploads };
 }

@@ -127,14 +127,14 @@ export async function insertRecord(db: Db, conversationId: string, r: NewRecord)
 }
 
 /** One line (`oneLine`: no bidirectional control, nothing if nothing shows), cut to `max` characters with an ellipsis. */
-function shortened(text: string, max: number): string {
+export function shortened(text: string, max: number): string {
   const flat = oneLine(text);
   return flat.length > max ? `${flat.slice(0, max - 1).trimEnd()}…` : flat;
 }
 
 /**
  * What the conversation list previews of a record (conversations.last_message): a message the visitor wrote
- * (not a card answer), or an agent message's text; undefined for every other record.
+ * (not a card answer), or the text of an agent's or a person's message; undefined for every other record.
  */
 export function previewOf(
   r: Pick<NewRecord, 'raw' | 'agentName'>,
@@ -145,9 +145,12 @@ export function previewOf(
     const text = shortened(written || files.join(', '), 200);
     return text ? { role: 'user', text } : undefined;
   }
-  if (r.raw.type === 'assistant') {
-    const text = shortened(r.raw.message.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join(' '), 200);
-    return text ? { role: 'agent', text, ...(r.agentName ? { agentName: r.agentName } : {}) } : undefined;
+  if (r.raw.type === 'assistant' || r.raw.type === 'operator_message') {
+    // A person of the staff answers on the agents' side: the visitor's list shows them by name.
+    const name = r.raw.type === 'operator_message' ? r.raw.operator.name : r.agentName;
+    const blocks: ContentBlock[] = r.raw.message.content;
+    const text = shortened(blocks.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join(' '), 200);
+    return text ? { role: 'agent', text, ...(name ? { agentName: name } : {}) } : undefined;
   }
   return undefined;
 }

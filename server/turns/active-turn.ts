@@ -10,6 +10,7 @@ import { errorText } from '../http/errors.js';
 import { safeFilename } from '../http/file-names.js';
 import { runtimeFor } from '../runtimes/all-runtimes.js';
 import { tokensForDelegate } from '../runtimes/model/options.js';
+import { nobodyThereRuntime } from '../runtimes/nobody-there.js';
 import { ReplyFailure, type TextStream, TURN_FAILED, type TurnInput, type TurnIO } from '../runtimes/types.js';
 import { recordClientToolCalls } from '../services/client-tool-calls.js';
 import { connectorCredentials, serverCredentials } from '../services/connector-credentials.js';
@@ -27,7 +28,7 @@ import { endTurnSurely } from './end-turn.js';
 import type { RunningTurnHandle } from './registry.js';
 
 /** What the turn's user message says; the same for every agent of the turn. */
-export type TurnMessage = Omit<TurnInput, 'agent' | 'workspaceAgents' | 'delegatedBy'>;
+export type TurnMessage = Omit<TurnInput, 'agent' | 'workspaceAgents' | 'delegatedBy' | 'operators'>;
 
 const EVENT_OF: Record<ChatRawEvent['type'], ChatStreamRecord['event']> = {
   user: 'message',
@@ -38,6 +39,11 @@ const EVENT_OF: Record<ChatRawEvent['type'], ChatStreamRecord['event']> = {
   payment_gate: 'payment_gate',
   payment_gate_resolution: 'payment_gate_resolution',
   result: 'result',
+  handoff_requested: 'handoff',
+  operator_joined: 'handoff',
+  operator_message: 'message',
+  operator_left: 'handoff',
+  handoff_unanswered: 'handoff',
 };
 
 interface OpenStream {
@@ -169,17 +175,19 @@ export class ActiveTurn implements RunningTurnHandle {
   }
 
   private async runAgent(agent: AgentRow, message: TurnMessage, delegatedBy?: AgentRow): Promise<void> {
-    const runtime = runtimeFor(agent.runtime);
+    // Nobody took the handoff: the agent says so in the same words whatever its runtime.
+    const runtime = message.unanswered ? nobodyThereRuntime : runtimeFor(agent.runtime);
     if (!runtime) {
       throw new ReplyFailure(TURN_FAILED.notSetUp, {
         cause: `agent ${agent.id} has an unknown runtime "${agent.runtime}"`,
       });
     }
     const workspaceAgents = await agentsOfWorkspace(this.ctx.db, agent.workspace_id);
+    const operators = await this.ctx.handoffs.enabled(this.ctx.db, agent.workspace_id);
     this.names.set(agent.id, agent.name);
     const io = this.ioFor(agent, message, workspaceAgents);
     io.status('thinking');
-    await runtime.run({ ...message, agent, workspaceAgents, delegatedBy }, io);
+    await runtime.run({ ...message, agent, workspaceAgents, delegatedBy, operators }, io);
     if (this.ended) return;
     for (const stream of this.open) {
       if (stream.agentId === agent.id) this.closeStream(stream, [], []);
@@ -294,6 +302,12 @@ export class ActiveTurn implements RunningTurnHandle {
         return payment;
       },
       emit: (raw) => turn.emit(agentId, raw),
+      handoff(reason) {
+        turn.controller.signal.throwIfAborted();
+        turn.enqueue(async (append, tx) => {
+          await ctx.handoffs.ask(append, tx, conversation, { by: 'agent', reason, agentId, turnId: turn.turnId });
+        });
+      },
       async delegate(otherId, task) {
         turn.controller.signal.throwIfAborted();
         const other = workspaceAgents.find((a) => a.id === otherId);

@@ -2,6 +2,7 @@ import type {
   ChatStreamRecord,
   ClientToolDeclaration,
   MessagePart,
+  ResultRawEvent,
   SendResult,
   UserRawEvent,
 } from '@svc/agent-sdk/protocol';
@@ -9,6 +10,7 @@ import { readClientToolAnswer } from '@svc/agent-sdk/protocol';
 import { answerClientToolCall, dropClientToolCalls } from '../services/client-tool-calls.js';
 import type { AppContext } from '../services/context.js';
 import { LIMITS } from '../services/limits.js';
+import type { AppendRecord } from '../services/record-log.js';
 import { Refusal } from '../services/refusal.js';
 import { clock } from '../store/clock.js';
 import { getConversation, type StoredConversation } from '../store/conversation-rows.js';
@@ -23,7 +25,7 @@ import { endTurnSurely } from './end-turn.js';
 import { LOST_LIVENESS } from './registry.js';
 
 /** How many earlier entries a runtime sees as context. */
-const HISTORY_FOR_RUNTIME = 100;
+export const HISTORY_FOR_RUNTIME = 100;
 
 /** A user's message as send and training send take it. */
 export interface UserMessage {
@@ -53,6 +55,8 @@ export interface UserMessage {
  * repeat with another request is refused (`send_key_reused`); so is a send while a turn runs (`reply_running`),
  * to a full conversation (`conversation_full`), to a draining instance (`draining`: the client sends it
  * again, reaching another), and an answer to a page tool call that waits for none (`client_tool_not_pending`).
+ * While a person is asked for or holds the conversation, the message is stored for them and no agent answers
+ * (keepForPerson); asking again in place of a turn is refused then (`person_holds`).
  */
 export async function beginTurn(
   ctx: AppContext,
@@ -66,6 +70,7 @@ export async function beginTurn(
   const rawBytes = Buffer.byteLength(JSON.stringify(raw));
   const turnId = randomId('t');
 
+  /** `replay`: an answer that starts no turn (a repeated key, or a message to a person). */
   type Begun = { replay: SendResult } | { result: SendResult; turn: ActiveTurn; instanceId: string };
   const begun = await ctx.records
     .write(async (append, tx): Promise<Begun> => {
@@ -78,11 +83,25 @@ export async function beginTurn(
         throw new Refusal('conversation_full');
       }
       if (await isTurnRunning(tx, conversation.id)) throw new Refusal('reply_running');
+      const held = await ctx.handoffs.holding(tx, conversation.id);
+      if (held) {
+        // A person is asked for or answers: the message is theirs, and no agent replies (docs/protocol.md).
+        if (message.replaces) throw new Refusal('person_holds');
+        const result = await keepForPerson(append, conversation.id, raw, turnId);
+        await ctx.handoffs.touched(tx, held.workspace_id);
+        if (once) await rememberSend(tx, once, JSON.stringify(result), now);
+        return { replay: result };
+      }
       // A question asked again drops the calls its old reply made; its answer (a regenerated one) answers again.
       if (message.replaces) await dropClientToolCalls(tx, conversation.id, message.replaces);
       else if (answer) await answerClientToolCall(tx, conversation.id, answer.toolUseId);
       await insertTurn(tx, conversation.id, turnId);
-      const userRecord = await append(conversation.id, { sender: 'user', event: 'message', raw, turnId });
+      const userRecord = await append(conversation.id, {
+        sender: 'user',
+        event: 'message',
+        raw,
+        turnId,
+      });
       const firstMessageIds = new Map(conversation.agentIds.map((agentId) => [agentId, randomId('m')]));
       const result: SendResult = {
         conversationId: conversation.id,
@@ -180,7 +199,12 @@ export async function followPayment(
 }
 
 /** Registers a stored turn as running on this instance and runs it after the request that began it is answered. */
-function startTurn(ctx: AppContext, turn: ActiveTurn, instanceId: string, read: () => Promise<TurnMessage>): void {
+export function startTurn(
+  ctx: AppContext,
+  turn: ActiveTurn,
+  instanceId: string,
+  read: () => Promise<TurnMessage>,
+): void {
   ctx.turns.add(turn, instanceId);
   setImmediate(() => {
     void turn.run(read);
@@ -198,6 +222,43 @@ export function withoutReplaced(history: ChatStreamRecord[], replacing?: string)
   }
   if (!replaced.size) return history;
   return history.filter((record) => !record.turnId || !replaced.has(record.turnId));
+}
+
+/**
+ * A message while a person is asked for or holds the conversation: stored with a `result` that names no agent in
+ * the same transaction, so that every client waiting for the end of its turn hears it at once, and nothing answers.
+ */
+async function keepForPerson(
+  append: AppendRecord,
+  conversationId: string,
+  raw: UserRawEvent,
+  turnId: string,
+): Promise<SendResult> {
+  const userRecord = await append(conversationId, {
+    sender: 'user',
+    event: 'message',
+    raw,
+    turnId,
+  });
+  const result: ResultRawEvent = {
+    type: 'result',
+    subtype: 'success',
+    is_error: false,
+    duration_ms: 0,
+    agentIds: [],
+  };
+  await append(conversationId, {
+    sender: 'system',
+    event: 'result',
+    raw: result,
+    turnId,
+  });
+  return {
+    conversationId,
+    userMessage: userRecord,
+    userEventId: userRecord.id,
+    results: [],
+  };
 }
 
 /** The `user` raw event of a message: only the fields it has. */

@@ -6,6 +6,7 @@ import type {
   ClientToolAnswer,
   ClientToolDeclaration,
   ConnectorSetupRequest,
+  HandoffResult,
   InterruptResult,
   SendResult,
 } from '../protocol/types.js';
@@ -102,6 +103,12 @@ export class Conversation {
   async interrupt(opts: RequestOptions = {}): Promise<InterruptResult> {
     if (!this.#id) return { interrupted: false, reason: 'no reply is running' };
     return this.chat.interrupt(this.#id, opts);
+  }
+
+  /** Asks for a person of the site's staff (`chat.requestHandoff`). Before the first message there is no one to ask. */
+  async requestHandoff(reason?: string, opts: RequestOptions = {}): Promise<HandoffResult> {
+    if (!this.#id) throw new SvcSdkError('The conversation has no message yet: send one before asking for a person.');
+    return this.chat.requestHandoff(this.#id, reason ? { reason } : {}, opts);
   }
 
   /**

@@ -6,6 +6,7 @@
 
 export * from './card-answers.js';
 export * from './client-tools.js';
+export * from './handoff.js';
 export * from './phone-number.js';
 export * from './records.js';
 export * from './retry.js';

@@ -38,6 +38,8 @@ export const RESERVED_TOOL_NAMES = {
   connectorSetup: 'setup_connector',
   delegate: 'delegate',
   suggestReplies: 'suggest_replies',
+  /** An agent asks for a person of the site's staff (our extension: docs/protocol.md "A person in the conversation"). */
+  handoff: 'handoff',
   requestPayment: 'request_payment',
 } as const;
 

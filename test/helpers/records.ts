@@ -27,6 +27,11 @@ const SHAPE: Record<ChatRawEvent['type'], { sender: RecordSender; event: string 
   payment_gate: { sender: 'agent', event: 'payment_gate' },
   payment_gate_resolution: { sender: 'system', event: 'payment_gate_resolution' },
   result: { sender: 'system', event: 'result' },
+  handoff_requested: { sender: 'system', event: 'handoff' },
+  operator_joined: { sender: 'system', event: 'handoff' },
+  operator_message: { sender: 'system', event: 'message' },
+  operator_left: { sender: 'system', event: 'handoff' },
+  handoff_unanswered: { sender: 'system', event: 'handoff' },
 };
 
 interface On {

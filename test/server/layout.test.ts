@@ -237,7 +237,9 @@ describe('the layout of server/', () => {
     assert.deepEqual([...owned.keys()].sort(), [
       'store/client-tool-call-rows.ts',
       'store/connector-credential-rows.ts',
+      'store/handoff-rows.ts',
       'store/member-rows.ts',
+      'store/operator-rows.ts',
       'store/payment-order-rows.ts',
       'store/sms-code-rows.ts',
       'store/upload-rows.ts',

@@ -7,8 +7,9 @@ import type { Db } from '../../server/store/db.js';
 import type { AssistantRawEvent, ChatStreamRecord, PaymentGatePayload } from '../../src/protocol/types.js';
 import { send, sendAndRead, sessionToken, streamUrl } from '../helpers/conversation.js';
 import { testPostgres } from '../helpers/postgres.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { FIXTURE, startTestServer, type TestServer } from '../helpers/server.js';
 import { openSse } from '../helpers/sse.js';
+import { uniqueRef } from '../helpers/workspace.js';
 
 /*
  * What refers to a conversation, a member or a workspace, read from the schema itself on both engines, against
@@ -82,6 +83,12 @@ async function references(db: Db): Promise<Map<string, Target>> {
   return found;
 }
 
+/** The fixture, acme's staff taking conversations over (a conversation's handoff is among its dependants). */
+const WITH_OPERATORS = {
+  ...FIXTURE,
+  workspaces: FIXTURE.workspaces!.map((w) => (w.slug === 'acme' ? { ...w, operators: {} } : w)),
+};
+
 const engines: { name: string; db: () => Promise<string> }[] = [
   { name: 'SQLite', db: async () => ':memory:' },
   { name: 'PostgreSQL', db: async () => (await testPostgres()).createDatabase() },
@@ -91,7 +98,7 @@ for (const engine of engines) {
   describe(`what a conversation owns, on ${engine.name}`, () => {
     let server: TestServer;
     before(async () => {
-      server = await startTestServer({ db: await engine.db(), quotas: { streamsPerUser: 2 } });
+      server = await startTestServer({ db: await engine.db(), fixture: WITH_OPERATORS, quotas: { streamsPerUser: 2 } });
     });
     after(() => server.close());
     const db = () => server.ctx.db;
@@ -178,6 +185,22 @@ for (const engine of engines) {
           { name: 'add_to_cart', description: 'Adds a product to the cart.', parameters: { type: 'object' } },
         ],
       });
+      // A handoff: the agent asks for a person, one takes it and closes it (the agents answer again after).
+      await sendAndRead(server, token, { message: '/human', conversationId: id });
+      const operator = await server.api('/workspaces/acme/operators/sessions', {
+        method: 'POST',
+        token: 'sk_acme_1',
+        json: { operator_ref: uniqueRef('staff'), display_name: 'Alex' },
+      });
+      assert.equal(operator.status, 200, JSON.stringify(operator.body));
+      for (const action of ['take', 'close']) {
+        const held = await server.api(`/operators/conversations/${id}/${action}`, {
+          method: 'POST',
+          token: operator.body.token,
+          json: {},
+        });
+        assert.equal(held.status, 200, `${action}: ${JSON.stringify(held.body)}`);
+      }
       // The visitor's uploads: one only this conversation links to, one another conversation links to as well,
       // one made for it (chatGroupId) that nothing links to.
       const own = await upload(token, 'own.txt');

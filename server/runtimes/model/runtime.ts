@@ -14,6 +14,7 @@ import {
 } from '../types.js';
 import { type CardCall, cardTools, PAYMENT_TOOL } from './cards.js';
 import { PAGE_WAITING, type PageTools, pageTools } from './client-tools.js';
+import { HANDOFF_ASKED } from './handoff.js';
 import { modelMessages, SUGGESTED } from './history.js';
 import { McpToolset } from './mcp.js';
 import {
@@ -36,8 +37,8 @@ const PAYMENT_EXPIRES_IN_SECONDS = 900;
  * speaks for the agent. The reserved cards are offered as functions; a card call shows the card and ends the
  * turn, and the visitor's answer is the call's result in the next one; so is a call of a tool the page gave the
  * chat (client-tools.ts), which the page answers. Suggested replies (`suggest_replies`) are stored with the reply
- * and end the turn too, without waiting for anything. MCP tools are called in the turn and their results stored
- * (as `tool_result` blocks) with the agent's next message.
+ * and end the turn too, without waiting for anything, as does `handoff` (a person is asked for). MCP tools are
+ * called in the turn and their results stored (as `tool_result` blocks) with the agent's next message.
  */
 export const modelRuntime: Runtime = {
   async run(input, io) {
@@ -51,7 +52,7 @@ export const modelRuntime: Runtime = {
       maxRetries: 0,
       fetch: boundedFetch,
     });
-    const cards = cardTools(input.agent, input.workspaceAgents, input.delegatedBy !== undefined);
+    const cards = cardTools(input.agent, input.workspaceAgents, input.delegatedBy !== undefined, input.operators);
     // A turn's time limit, beside its 4 MB: past it the reply stops with an error saying so.
     const limitMs = options.turn_timeout_ms ?? DEFAULT_TURN_TIMEOUT_MS;
     const limit = new AbortController();
@@ -103,8 +104,12 @@ async function runTurn(
             model: options.model!,
             messages,
             stream: true,
-            ...(options.temperature !== undefined && { temperature: options.temperature }),
-            ...(options.max_tokens !== undefined && { max_tokens: options.max_tokens }),
+            ...(options.temperature !== undefined && {
+              temperature: options.temperature,
+            }),
+            ...(options.max_tokens !== undefined && {
+              max_tokens: options.max_tokens,
+            }),
             ...(tools.length && { tools }),
           },
           {
@@ -188,7 +193,10 @@ class ModelTurn {
       tool_calls: calls.map((call, i) => ({
         id: call.id,
         type: 'function',
-        function: { name: call.name, arguments: rawCalls[i]!.arguments || '{}' },
+        function: {
+          name: call.name,
+          arguments: rawCalls[i]!.arguments || '{}',
+        },
       })),
     });
     // A card or a page tool waits for the visitor, suggested replies close the reply: each ends the turn.
@@ -196,10 +204,19 @@ class ModelTurn {
     for (const [i, call] of calls.entries()) {
       const result = await this.run(call, cardCalls[i], ends, call === pageCall);
       if (result === 'ended') return true;
-      messages.push({ role: 'tool', tool_call_id: call.id, content: result.content });
+      messages.push({
+        role: 'tool',
+        tool_call_id: call.id,
+        content: result.content,
+      });
       if (result.keep) {
         const error = result.isError ? { is_error: true } : {};
-        this.carried.push({ type: 'tool_result', tool_use_id: call.id, content: result.content, ...error });
+        this.carried.push({
+          type: 'tool_result',
+          tool_use_id: call.id,
+          content: result.content,
+          ...error,
+        });
       }
     }
     return ends;
@@ -227,14 +244,24 @@ class ModelTurn {
       const problem = this.page.problem(call.input);
       return problem ? { content: problem, isError: true } : { content: NOT_RUN, keep: true };
     }
-    if (!this.mcp.has(call.name)) return { content: `There is no tool named ${call.name}.`, isError: true, keep: true };
+    if (!this.mcp.has(call.name))
+      return {
+        content: `There is no tool named ${call.name}.`,
+        isError: true,
+        keep: true,
+      };
     if (ends) return { content: NOT_RUN, keep: true };
     this.io.status('tool');
     const outcome = await this.mcp.call(call.name, call.input);
     if ('content' in outcome) return { ...outcome, keep: true };
     const server = outcome.needsCredential;
     const content = `${server.name} needs the visitor's credential; a card asking for it is shown.`;
-    this.carried.push({ type: 'tool_result', tool_use_id: call.id, content, is_error: true });
+    this.carried.push({
+      type: 'tool_result',
+      tool_use_id: call.id,
+      content,
+      is_error: true,
+    });
     this.store(undefined, [connectorCard(server)]);
     return 'ended';
   }
@@ -242,14 +269,25 @@ class ModelTurn {
   private async showCard(card: CardCall): Promise<{ content: string } | 'ended'> {
     if (card.name === PAYMENT_TOOL) {
       const { amount_cny, title, description } = card.input;
-      this.io.paymentGate({ amountCny: amount_cny, title, description, expiresInSeconds: PAYMENT_EXPIRES_IN_SECONDS });
-      return { content: 'The payment card is shown; the visitor has not paid yet.' };
+      this.io.paymentGate({
+        amountCny: amount_cny,
+        title,
+        description,
+        expiresInSeconds: PAYMENT_EXPIRES_IN_SECONDS,
+      });
+      return {
+        content: 'The payment card is shown; the visitor has not paid yet.',
+      };
     }
     if (card.name === RESERVED_TOOL_NAMES.delegate) {
       await this.io.delegate(card.input.agentId, card.input.task);
       return 'ended';
     }
     if (card.name === RESERVED_TOOL_NAMES.suggestReplies) return { content: SUGGESTED };
+    if (card.name === RESERVED_TOOL_NAMES.handoff) {
+      this.io.handoff(card.input.reason);
+      return { content: HANDOFF_ASKED };
+    }
     return { content: 'The card is shown; wait for the visitor to answer it.' };
   }
 }
@@ -270,7 +308,12 @@ function parseCall(raw: { name: string; arguments: string }): Call {
   } catch {
     // Falls through to the error the model reads.
   }
-  return { id, name: raw.name, input: {}, error: 'The arguments were not a JSON object.' };
+  return {
+    id,
+    name: raw.name,
+    input: {},
+    error: 'The arguments were not a JSON object.',
+  };
 }
 
 /**
