@@ -89,6 +89,19 @@ describe('demo runtime', () => {
     }
   });
 
+  it('offers commands to tap after free text, each one a command that shows something', async () => {
+    const { records } = await demo('hi, what is this?');
+    const [offer] = toolUses(records);
+    assert.equal(offer?.name, 'suggest_replies');
+    const suggestions = offer!.input.suggestions as string[];
+    assert.deepEqual(suggestions, ['/markdown', '/form', '/pay 9.9', '/help']);
+    for (const suggestion of suggestions) {
+      const tapped = await demo(suggestion);
+      assert.equal(resultOf(tapped.records)?.subtype, 'success', suggestion);
+      assert.ok(!replyText(tapped.records).includes('tap a command below'), `${suggestion} is a command`);
+    }
+  });
+
   it('/markdown streams a long formatted reply in many small deltas', async () => {
     const { records } = await demo('/markdown');
     const text = replyText(records);
@@ -178,10 +191,12 @@ describe('demo runtime', () => {
       toolAction: true,
       metadata: { connectorSetup: { connectorTypeId: 'github', status: 'submitted' } },
     });
-    assert.match(replyText(notified.records), /github\*\* is connected now/);
+    // The agent names the service as its card does.
+    assert.match(replyText(records), /To use \*\*GitHub\*\* I need your own API key/);
+    assert.match(replyText(notified.records), /\*\*GitHub\*\* is connected now/);
     assert.ok(!replyText(notified.records).includes('ghp_secret'));
     const again = await sendAndRead(server, token, { message: '/connect github', conversationId: sent.conversationId });
-    assert.match(replyText(again.records), /github\*\* is connected/);
+    assert.match(replyText(again.records), /\*\*GitHub\*\* is connected/);
     assert.deepEqual(toolUses(again.records), []);
   });
 
