@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -75,6 +75,9 @@ describe('demo runtime', () => {
     }
     assert.equal(deltaText(records), text);
     assert.deepEqual(statuses(records), ['thinking', 'typing', 'idle']);
+    // docs/server.md lists the commands as /help does, one line each.
+    const listed = text.slice(text.indexOf('- `/'));
+    assert.ok(readFileSync('docs/server.md', 'utf8').includes(listed), 'docs/server.md lists the commands of /help');
   });
 
   it('answers free text briefly and points at /help, instead of repeating the list', async () => {
