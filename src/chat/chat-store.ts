@@ -175,15 +175,17 @@ export class ChatStore {
 
   /**
    * Asks the conversation's last message again: the new reply replaces the last one (whose turn is no longer
-   * shown). Resolves to the result, or `undefined` when nothing could be asked (no conversation, a reply runs)
-   * or it failed (the error is the store's `error`).
+   * shown), also a reply that failed (its Retry). `message-sent` tells the question asked again. Resolves to the
+   * result, or `undefined` when nothing could be asked (no conversation, a reply runs) or it failed (the error
+   * is the store's `error`).
    */
   async regenerate(): Promise<SendResult | undefined> {
     const api = this.#state.api;
     if (!this.canActOnReplies) return undefined;
+    const asked = this.messages.findLast((m) => m.role === 'user')?.text ?? '';
     return this.#sends.askAgain(
       (conversationId, opts) => api.regenerate!(conversationId, {}, opts),
-      (conversationId) => ({ message: '', conversationId }),
+      (conversationId) => ({ message: asked, conversationId }),
     );
   }
 

@@ -245,14 +245,6 @@ export class SvcChatPanel extends ChatSettingsMixin(SvcLocalizedElement) {
     void this.store?.send(prompt);
   };
 
-  /** Asks again what the visitor asked before the newest reply failed. */
-  #retryReply(store: ChatStore): void {
-    const asked = store.messages.findLast((m) => m.role === 'user');
-    if (!asked) return;
-    this.#scroll.follow();
-    void store.send(asked.text, asked.parts.length ? { parts: [...asked.parts] } : {});
-  }
-
   /** The header, with the buttons of a conversation while there is one, and the launcher's close button. */
   #renderHeader(labels: ChatLabels): TemplateResult {
     const connection = this.#connection;
@@ -298,8 +290,9 @@ export class SvcChatPanel extends ChatSettingsMixin(SvcLocalizedElement) {
       // A message in the outbox goes with those before it, in order.
       retry: (id) => void (store.outbox.ids.includes(id) ? store.outbox.send() : store.retry(id)),
       waiting: store.outbox.ids,
-      failedReply: newest && newest.role !== 'user' && newest.error ? newest.key : undefined,
-      retryReply: () => this.#retryReply(store),
+      // A failed reply's Retry runs its turn again in place, as regenerate does (its question is not sent twice).
+      failedReply: store.canActOnReplies && newest && newest.role !== 'user' && newest.error ? newest.key : undefined,
+      retryReply: () => void this.regenerate(),
       lang: this.language.tag,
       dir: this.language.dir,
       showThinking: this.showThinking,

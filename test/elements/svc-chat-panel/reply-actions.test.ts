@@ -70,7 +70,10 @@ describe('acting on messages in <svc-chat>', () => {
     const el = await chat({ agent: 'agent_echo' });
     await exchange(el, 'one\ntwo  words\n\nthree\n\n```\nx  y\n  z\n```');
     const [reply] = replies(el);
-    await until(() => reply!.querySelector('svc-markdown')?.shadowRoot?.querySelector('pre'), 'the code block rendered');
+    await until(
+      () => reply!.querySelector('svc-markdown')?.shadowRoot?.querySelector('pre'),
+      'the code block rendered',
+    );
     const copied = oneEvent(el, 'svc-copy');
     inRow(reply!, 'copy-button').click();
     expect((await copied).detail.text).to.equal('Echo: one two words\n\nthree\n\nx  y\n  z');
