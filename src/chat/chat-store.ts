@@ -79,9 +79,12 @@ export class ChatStore {
     return this.#state.conversationId;
   }
 
-  /** A message is being sent or a reply is running: what a stop button shows. */
+  /**
+   * A reply is running, or a message is being sent: what a stop button shows. Not while messages wait in the
+   * outbox (sent again by themselves, the new ones behind them): nothing runs there to stop.
+   */
   get running(): boolean {
-    return this.#state.log.turn.open || this.#sends.pending > 0;
+    return this.#state.log.turn.open || (this.#sends.pending > 0 && !this.outbox.ids.length);
   }
 
   /**
