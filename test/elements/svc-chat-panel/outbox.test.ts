@@ -8,6 +8,16 @@ import { expectAccessibleInBothThemes } from '../../helpers/axe.js';
 import { mintVisitorSession, service, until } from '../../helpers/browser-service.js';
 import { chatReady } from '../../helpers/chat-ready.js';
 
+/** A chat with the echo agent whose requests go through `gated`, after a first exchange ("hello"). */
+async function chatThrough(url: string, token: string, gated: typeof fetch) {
+  const client = { chat: new ChatClient({ baseUrl: url, apiKey: token, fetch: gated }) };
+  const el = await fixture<SvcChat>(html`<div style="height: 560px"><svc-chat .client=${client}
+    agent-ids="agent_echo" lang="en"></svc-chat></div>`).then((d) => chatReady(d.querySelector('svc-chat')!));
+  await el.send('hello');
+  await until(() => parts(el, 'message-agent').length === 1, 'the first reply');
+  return { el, client };
+}
+
 describe('the outbox', () => {
   it('keeps messages sent while the service is not reached, and sends them by itself once, in order, when back online', async () => {
     const { url } = await service();
@@ -20,11 +30,7 @@ describe('the outbox', () => {
       if (String(input).endsWith('/conversations/send')) sends.push(JSON.parse(String(init?.body)).message);
       return fetch(input, init);
     };
-    const client = { chat: new ChatClient({ baseUrl: url, apiKey: token, fetch: gated }) };
-    const el = await fixture<SvcChat>(html`<div style="height: 560px"><svc-chat .client=${client}
-      agent-ids="agent_echo" lang="en"></svc-chat></div>`).then((d) => chatReady(d.querySelector('svc-chat')!));
-    await el.send('hello');
-    await until(() => parts(el, 'message-agent').length === 1, 'the first reply');
+    const { el, client } = await chatThrough(url, token, gated);
 
     offline = true;
     await el.send('one');
@@ -69,11 +75,7 @@ describe('the outbox', () => {
       }
       return fetch(input, init);
     };
-    const client = { chat: new ChatClient({ baseUrl: url, apiKey: token, fetch: gated }) };
-    const el = await fixture<SvcChat>(html`<div style="height: 560px"><svc-chat .client=${client}
-      agent-ids="agent_echo" lang="en"></svc-chat></div>`).then((d) => chatReady(d.querySelector('svc-chat')!));
-    await el.send('hello');
-    await until(() => parts(el, 'message-agent').length === 1, 'the first reply');
+    const { el } = await chatThrough(url, token, gated);
 
     network = 'down';
     await el.send('one');
