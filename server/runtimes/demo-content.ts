@@ -23,7 +23,10 @@ export const HELP = `**Demo commands**\n\n${COMMANDS}`;
 
 /** The answer to free text: short, since a visitor may type many; \`/help\` has the list. */
 export const introduction = (agentName: string) =>
-  `Hi, I'm ${agentName}, a demo agent: I answer commands, not free text. Type \`/help\` to see them.`;
+  `Hi, I'm ${agentName}, a demo agent: tap a command below to see what the chat can do, or send \`/help\` for all.`;
+
+/** What the answer to free text offers to tap: a few commands that each show a kind of reply, and the list. */
+export const INTRODUCTION_SUGGESTIONS = ['/markdown', '/form', '/pay 9.9', '/help'];
 
 /** About 6 KB of markdown with every construct the renderer handles. */
 export const LONG_MARKDOWN = `# Embedding the chat widget

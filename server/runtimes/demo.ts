@@ -6,6 +6,7 @@ import {
   chartSvg,
   DATA_CSV,
   HELP,
+  INTRODUCTION_SUGGESTIONS,
   introduction,
   LONG_MARKDOWN,
   REPORT_MD,
@@ -32,7 +33,11 @@ export const demoRuntime: Runtime = {
       return say(io, `${input.agent.name} here, taking over from ${input.delegatedBy.name}: “${input.text}”. Done!`);
     }
     const back = personBefore(input);
-    return say(io, back ? `${back} ${introduction(input.agent.name)}` : introduction(input.agent.name));
+    const intro = introduction(input.agent.name);
+    // A newcomer's first message is free text: the answer offers commands to tap (INTRODUCTION_SUGGESTIONS).
+    return say(io, back ? `${back} ${intro}` : intro, {
+      after: [toolUse(RESERVED_TOOL_NAMES.suggestReplies, { suggestions: INTRODUCTION_SUGGESTIONS })],
+    });
   },
 };
 
@@ -146,22 +151,23 @@ const CONNECTOR_NAMES: Record<string, string> = {
 const connectorName = (typeId: string): string =>
   CONNECTOR_NAMES[typeId.toLowerCase()] ?? typeId.charAt(0).toUpperCase() + typeId.slice(1);
 
-/** Says a connector is connected, or shows the card that asks for its credentials. */
+/** Says a connector is connected, or shows the card that asks for its credentials; both name it as the card does. */
 async function reportConnector(typeId: string, io: TurnIO, afterSetup: boolean): Promise<void> {
+  const name = connectorName(typeId);
   const credentials = await io.connectorCredentials(typeId);
   if (credentials) {
     const fields = Object.keys(credentials).join(', ');
-    const lead = afterSetup ? `Thanks, **${typeId}** is connected now` : `**${typeId}** is connected`;
+    const lead = afterSetup ? `Thanks, **${name}** is connected now` : `**${name}** is connected`;
     return say(io, `${lead} (stored fields: ${fields}).`);
   }
   const lead = afterSetup
-    ? `I still find no credentials for **${typeId}**. Please fill in the card again.`
-    : `To use **${typeId}** I need your own API key.`;
+    ? `I still find no credentials for **${name}**. Please fill in the card again.`
+    : `To use **${name}** I need your own API key.`;
   await say(io, lead, {
     after: [
       toolUse('setup_connector', {
         connectorTypeId: typeId,
-        name: connectorName(typeId),
+        name,
         description: 'Your key is stored encrypted and used only for your requests.',
         fields: [
           { name: 'api_key', label: 'API key', secret: true, required: true, placeholder: 'sk-…' },

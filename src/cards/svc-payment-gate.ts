@@ -142,10 +142,11 @@ export class SvcPaymentGate extends SvcCard {
   }
 }
 
-// The narrow symbol, as the agent's text and the pay page write yuan: `¥9.90`, not `CN¥9.90`.
-const CNY = { style: 'currency', currency: 'CNY', currencyDisplay: 'narrowSymbol' } as const;
+// The symbol that tells yuan from yen in the reader's locale (`currencyDisplay: 'symbol'`, Intl's default):
+// `¥9.90` in Chinese, `CN¥9.90` in English, where `¥` alone reads as yen.
+const CNY = { style: 'currency', currency: 'CNY', currencyDisplay: 'symbol' } as const;
 
-/** The amount as the reader's locale writes yuan, with the symbol `¥`: `¥9.90` (en, zh-CN) or `9.90 ¥` (ar). */
+/** The amount as the reader's locale writes yuan unambiguously: `¥9.90` (zh-CN), `CN¥9.90` (en), `9.90 CN¥` (ar). */
 export function formatCny(amount: number, lang: string): string {
   let format: Intl.NumberFormat;
   try {

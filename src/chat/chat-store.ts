@@ -79,9 +79,12 @@ export class ChatStore {
     return this.#state.conversationId;
   }
 
-  /** A message is being sent or a reply is running: what a stop button shows. */
+  /**
+   * A reply is running, or a message is being sent: what a stop button shows. Not while messages wait in the
+   * outbox (sent again by themselves, the new ones behind them): nothing runs there to stop.
+   */
   get running(): boolean {
-    return this.#state.log.turn.open || this.#sends.pending > 0;
+    return this.#state.log.turn.open || (this.#sends.pending > 0 && !this.outbox.ids.length);
   }
 
   /**
@@ -175,15 +178,17 @@ export class ChatStore {
 
   /**
    * Asks the conversation's last message again: the new reply replaces the last one (whose turn is no longer
-   * shown). Resolves to the result, or `undefined` when nothing could be asked (no conversation, a reply runs)
-   * or it failed (the error is the store's `error`).
+   * shown), also a reply that failed (its Retry). `message-sent` tells the question asked again. Resolves to the
+   * result, or `undefined` when nothing could be asked (no conversation, a reply runs) or it failed (the error
+   * is the store's `error`).
    */
   async regenerate(): Promise<SendResult | undefined> {
     const api = this.#state.api;
     if (!this.canActOnReplies) return undefined;
+    const asked = this.messages.findLast((m) => m.role === 'user')?.text ?? '';
     return this.#sends.askAgain(
       (conversationId, opts) => api.regenerate!(conversationId, {}, opts),
-      (conversationId) => ({ message: '', conversationId }),
+      (conversationId) => ({ message: asked, conversationId }),
     );
   }
 

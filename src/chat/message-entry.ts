@@ -77,7 +77,9 @@ const floats = (entry: Entry) => entry.local && entry.message.status !== 'failed
 /** The order of the conversation: by the record that placed each message, unsent messages after. */
 export function compareEntries(a: Entry, b: Entry): number {
   const floating = Number(floats(a)) - Number(floats(b));
-  return floating || compareRecordIds(a.at, b.at) || a.n - b.n;
+  if (floating) return floating;
+  // Messages being sent go in the order they are sent (a retried one may have kept its failed place's record).
+  return (floats(a) ? 0 : compareRecordIds(a.at, b.at)) || a.n - b.n;
 }
 
 /** Fields of the message changed: a new snapshot. */

@@ -34,6 +34,7 @@ const ar: Language = {
     deleteFailed: 'تعذّر حذف المحادثة. حاول مرة أخرى.',
     replyFailedBy: (name, reason) => `تعذّر على ${name} الرد. ${reason}`,
     waitingToSend: 'في انتظار الإرسال: ستُرسل الرسالة حالما يمكن الوصول إلى الخدمة.',
+    messagesWaiting: 'هناك رسائل في الانتظار: ستُرسلها المحادثة تلقائيًا حين تستجيب الخدمة.',
     newConversation: 'محادثة جديدة',
     thinking: 'يفكّر…',
     typing: 'يكتب…',

@@ -26,6 +26,7 @@ const en: Language = {
     deleteFailed: 'The conversation could not be deleted. Try again.',
     replyFailedBy: (name, reason) => `${name} could not reply. ${reason}`,
     waitingToSend: 'Waiting to send: it goes as soon as the service can be reached.',
+    messagesWaiting: 'Messages are waiting: the chat sends them by itself once the service answers.',
     thinking: 'Thinking…',
     typing: 'Typing…',
     usingTool: 'Working…',

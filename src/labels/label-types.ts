@@ -76,6 +76,8 @@ export interface ConversationLabels {
   replyFailedBy: (name: string, reason: string) => string;
   /** A message kept while the service cannot be reached: it goes by itself once it can. */
   waitingToSend: string;
+  /** Under the composer while messages wait: the chat sends them by itself, and its button still sends. */
+  messagesWaiting: string;
 }
 
 /** Every string `<svc-chat>` (and `<svc-sms-sign-in>`) shows. */

@@ -28,6 +28,7 @@ const zhCN: Language = {
     deleteFailed: '无法删除该对话，请重试。',
     replyFailedBy: (name, reason) => `${name} 未能回复。${reason}`,
     waitingToSend: '等待发送：连接到服务后会自动发送。',
+    messagesWaiting: '有消息正在等待：服务恢复响应后会自动发送。',
     newConversation: '新对话',
     thinking: '思考中…',
     typing: '输入中…',

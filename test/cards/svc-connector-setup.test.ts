@@ -120,7 +120,7 @@ describe('<svc-connector-setup>', () => {
     part<HTMLButtonElement>(card, 'button')!.click();
     await until(() => card.getAttribute('state') === 'submitted', 'the saved state');
     await until(
-      () => agentTexts(el).some((t) => t.includes('github is connected now (stored fields: api_key, account)')),
+      () => agentTexts(el).some((t) => t.includes('GitHub is connected now (stored fields: api_key, account)')),
       'the confirmation',
     );
   });

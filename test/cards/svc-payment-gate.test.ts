@@ -57,7 +57,7 @@ describe('<svc-payment-gate>', () => {
       html`<svc-payment-gate lang="en" .client=${client} .payment=${payment}
         @svc-payment-open=${(e: Event) => e.preventDefault()}></svc-payment-gate>`,
     );
-    expect(part(card, 'amount')!.textContent).to.equal('¥5.00');
+    expect(part(card, 'amount')!.textContent).to.equal('CN¥5.00');
     payButton(card).click();
     expect(popups.urls).to.deep.equal([]);
   });
@@ -81,7 +81,7 @@ describe('<svc-payment-gate>', () => {
     typeAndSend(el, '/pay 12.5');
     const card = await waitFor<SvcPaymentGate>(el, 'svc-payment-gate', 'the payment card');
     await until(() => part(card, 'button'), 'the pay button');
-    expect(part(card, 'amount')!.textContent).to.equal('¥12.50');
+    expect(part(card, 'amount')!.textContent).to.equal('CN¥12.50');
     payButton(card).click();
     expect(popups.urls).to.have.length(1);
     await payOnPayPage(popups.urls[0]!);

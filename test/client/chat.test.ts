@@ -396,7 +396,7 @@ describe('client: Conversation', () => {
       fields: [{ name: 'api_key', label: 'API key' }],
     };
     const turn = await conversation.submitConnectorSetup(setup, { api_key: 'secret_123' });
-    assert.equal(turn?.text, 'Thanks, **notion** is connected now (stored fields: api_key).');
+    assert.equal(turn?.text, 'Thanks, **Notion** is connected now (stored fields: api_key).');
     const { entries } = await client.chat.messages(conversation.id!);
     const notice = entries.filter((r) => r.raw.type === 'user').at(-1)!;
     assert.equal(extractText(notice), 'Connected Notion.');
@@ -412,7 +412,7 @@ describe('client: Conversation', () => {
       },
     );
     assert.equal(quiet, undefined);
-    assert.equal((await conversation.send('/connect linear')).text.startsWith('**linear** is connected'), true);
+    assert.equal((await conversation.send('/connect linear')).text.startsWith('**Linear** is connected'), true);
   });
 
   it('works for a personal API key too', async () => {

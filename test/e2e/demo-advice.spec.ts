@@ -128,7 +128,7 @@ test('/think shows the reply with its reasoning on the demo page', async ({ page
   await shot(page, 'think-reasoning');
 });
 
-test('free text gets a short answer that points at /help', async ({ page }) => {
+test('free text gets a short answer that points at /help and offers commands to tap', async ({ page }) => {
   await page.goto(url('/'));
   const chat = inline(page);
   await ask(chat, 'hello, what can you do?');
@@ -137,5 +137,10 @@ test('free text gets a short answer that points at /help', async ({ page }) => {
   await expect(reply).not.toContainText('/markdown');
   // A sentence, not the command list.
   expect((await reply.textContent())!.trim().length).toBeLessThan(120);
+  // What it can do, as buttons: a tapped one shows it.
+  const offered = chat.locator('[part~="suggestion"]');
+  await expect(offered).toHaveText(['/markdown', '/form', '/pay 9.9', '/help']);
   await shot(page, 'free-text-reply');
+  await offered.filter({ hasText: '/form' }).click();
+  await expect(chat.locator('svc-info-collect')).toBeVisible();
 });

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -75,6 +75,9 @@ describe('demo runtime', () => {
     }
     assert.equal(deltaText(records), text);
     assert.deepEqual(statuses(records), ['thinking', 'typing', 'idle']);
+    // docs/server.md lists the commands as /help does, one line each.
+    const listed = text.slice(text.indexOf('- `/'));
+    assert.ok(readFileSync('docs/server.md', 'utf8').includes(listed), 'docs/server.md lists the commands of /help');
   });
 
   it('answers free text briefly and points at /help, instead of repeating the list', async () => {
@@ -86,6 +89,19 @@ describe('demo runtime', () => {
       assert.ok(text.length < 120, `${text.length} characters: ${text}`);
       assert.equal(deltaText(records), text);
       assert.deepEqual(statuses(records), ['thinking', 'typing', 'idle']);
+    }
+  });
+
+  it('offers commands to tap after free text, each one a command that shows something', async () => {
+    const { records } = await demo('hi, what is this?');
+    const [offer] = toolUses(records);
+    assert.equal(offer?.name, 'suggest_replies');
+    const suggestions = offer!.input.suggestions as string[];
+    assert.deepEqual(suggestions, ['/markdown', '/form', '/pay 9.9', '/help']);
+    for (const suggestion of suggestions) {
+      const tapped = await demo(suggestion);
+      assert.equal(resultOf(tapped.records)?.subtype, 'success', suggestion);
+      assert.ok(!replyText(tapped.records).includes('tap a command below'), `${suggestion} is a command`);
     }
   });
 
@@ -178,10 +194,12 @@ describe('demo runtime', () => {
       toolAction: true,
       metadata: { connectorSetup: { connectorTypeId: 'github', status: 'submitted' } },
     });
-    assert.match(replyText(notified.records), /github\*\* is connected now/);
+    // The agent names the service as its card does.
+    assert.match(replyText(records), /To use \*\*GitHub\*\* I need your own API key/);
+    assert.match(replyText(notified.records), /\*\*GitHub\*\* is connected now/);
     assert.ok(!replyText(notified.records).includes('ghp_secret'));
     const again = await sendAndRead(server, token, { message: '/connect github', conversationId: sent.conversationId });
-    assert.match(replyText(again.records), /github\*\* is connected/);
+    assert.match(replyText(again.records), /\*\*GitHub\*\* is connected/);
     assert.deepEqual(toolUses(again.records), []);
   });
 

@@ -10,6 +10,7 @@ import type { PersistedChat } from '../../internal/persist.js';
 import { type ChatSettings, persistedConversation, targetAgentIds } from '../svc-chat/chat-settings.js';
 import { Reachability } from './reachability.js';
 import { REPLY_RENDER_INTERVAL_MS } from './reply-render-interval.js';
+import { StalledStream } from './stalled-stream.js';
 
 /** What the connection needs of the chat's panel: its settings, and what it does when the connection changes. */
 export interface ConnectionHost extends ReactiveControllerHost, SvcEmitter, ChatSettings {
@@ -41,6 +42,8 @@ export class ChatConnection implements ReactiveController {
   failure?: { status?: number; reply: boolean };
   /** Whether the service at `base-url` answers. */
   readonly reachability: Reachability;
+  /** Whether the stream has been reconnecting long enough to say the service is not reached. */
+  readonly stream = new StalledStream(() => this.host.requestUpdate());
   /** The conversation shown before the visitor started a new one: the way back to it. */
   previous?: string;
   #previousSlot?: PersistedChat;
@@ -116,6 +119,7 @@ export class ChatConnection implements ReactiveController {
 
   stop(): void {
     this.reachability.stop();
+    this.stream.follow('idle');
     clearTimeout(this.#streamed);
     this.#streamed = undefined;
     for (const off of this.#unsubscribes) off();
@@ -190,6 +194,7 @@ export class ChatConnection implements ReactiveController {
         // The stream is back (it was reconnecting): the service answers, and the outbox goes.
         const back = store.connection === 'open' && stream !== 'open';
         stream = store.connection;
+        this.stream.follow(stream);
         if (back) {
           this.reachability.reached();
           if (store.outbox.ids.length) void store.outbox.send();

@@ -1,4 +1,4 @@
-import { html, type ReactiveController, type ReactiveControllerHost, type TemplateResult } from 'lit';
+import { html, nothing, type ReactiveController, type ReactiveControllerHost, type TemplateResult } from 'lit';
 import type { ChatStore } from '../../chat/chat-store.js';
 import { stopIcon } from '../../internal/content-icons.js';
 import { sendIcon } from '../../internal/icons.js';
@@ -20,7 +20,8 @@ export interface ComposerHost extends ReactiveControllerHost, ChatSettings {
 
 /**
  * The composer of the chat's panel: the field the visitor writes in (kept for the tab with `persist`), the files
- * waiting to go with it, and sending, by Enter or by the send button, which stops a running reply instead.
+ * waiting to go with it, and sending, by Enter or by the send button, which stops a running reply instead. While
+ * messages wait for the service (the outbox), it says so and still sends: a new message waits behind them.
  */
 export class Composer implements ReactiveController {
   readonly #host: ComposerHost;
@@ -94,6 +95,7 @@ export class Composer implements ReactiveController {
     // One button sends and, while a reply runs, stops it: the same element, so it keeps the focus.
     const running = store.running;
     return html`${renderAttachments(attachments, labels, host.languageTag)}
+      ${store.outbox.ids.length ? html`<p part="outbox-note" role="status">${labels.messagesWaiting}</p>` : nothing}
       <form part="composer" @submit=${(e: Event) => this.#submit(e)}>
         ${renderAttachButton(attachments, labels, host.accept)}
         <textarea part="input" rows="1" aria-label=${labels.placeholder} placeholder=${labels.placeholder}

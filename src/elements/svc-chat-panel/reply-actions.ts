@@ -12,25 +12,37 @@ export interface ReplyActionsHost extends ReactiveControllerHost, SvcEmitter {
 
 /** Elements that start a line of their own when a rendered reply is copied as text. */
 const BLOCKS = new Set(['P', 'LI', 'H1', 'H2', 'H3', 'H4', 'H5', 'H6', 'PRE', 'TR', 'BLOCKQUOTE', 'DIV', 'BR']);
+const isBlock = (node: Node | null) => node instanceof HTMLElement && BLOCKS.has(node.tagName);
 
 /**
  * The rendered text of a reply, as a reader sees it: the words without markdown's marks, a line per block and
- * cells apart by a tab, without the labels of the code blocks' copy buttons.
+ * cells apart by a tab, without the labels of the code blocks' copy buttons. Outside code blocks, white space runs
+ * as the page shows them: a soft line break of the source is the space it renders as.
  */
 export function readableText(root: Node): string {
   let text = '';
-  const walk = (node: Node) => {
+  const endLine = () => {
+    text = text.replace(/ +$/, '');
+    if (text && !text.endsWith('\n')) text += '\n';
+  };
+  const walk = (node: Node, pre: boolean) => {
     if (node instanceof HTMLElement && node.matches('[part~=copy]')) return;
-    if (node.nodeType === Node.TEXT_NODE) text += (node as Text).data;
-    const block = node instanceof HTMLElement && BLOCKS.has(node.tagName);
-    if (block && text && !text.endsWith('\n')) text += '\n';
-    for (const child of node.childNodes) walk(child);
+    if (node.nodeType === Node.TEXT_NODE) {
+      const data = (node as Text).data;
+      // The line breaks between blocks part paragraphs; in a line, a run of spaces collapses into one, and none
+      // starts a line or follows another.
+      const between = !data.trim() && (isBlock(node.previousSibling) || isBlock(node.nextSibling));
+      text += pre || between ? data : data.replace(/\s+/g, ' ').replace(/^ /, /(^|\s)$/.test(text) ? '' : ' ');
+    }
+    const block = isBlock(node);
+    if (block) endLine();
+    for (const child of node.childNodes) walk(child, pre || (node instanceof HTMLElement && node.tagName === 'PRE'));
     if (node instanceof HTMLElement && (node.tagName === 'TD' || node.tagName === 'TH') && node.nextElementSibling) {
       text += '\t';
     }
-    if (block && !text.endsWith('\n')) text += '\n';
+    if (block) endLine();
   };
-  walk(root);
+  walk(root, false);
   return text
     .replace(/[ \t]*\n[ \t]*\n+/g, '\n\n')
     .replace(/\n{3,}/g, '\n\n')
@@ -85,11 +97,15 @@ export class ReplyActionsController implements ReactiveController {
     }, 2000);
   }
 
-  /** 👍 or 👎 on a reply: stored at once; the field for a reason opens under it. */
+  /**
+   * 👍 or 👎 on a reply: stored at once; the field for a reason opens under it. The same rating again keeps its
+   * reason; a new one starts without (the reason given for 👎 is no reason for 👍).
+   */
   rate(message: ChatMessage, rating: FeedbackRating): void {
     const store = this.host.store;
     if (!store) return;
-    void store.setFeedback(message.id, rating, store.feedback[message.id]?.reason ?? undefined);
+    const given = store.feedback[message.id];
+    void store.setFeedback(message.id, rating, given?.rating === rating ? (given.reason ?? undefined) : undefined);
     this.reasonFor = message.id;
     this.thanked.delete(message.id);
     this.host.requestUpdate();

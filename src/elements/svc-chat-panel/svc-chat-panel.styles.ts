@@ -85,8 +85,10 @@ export default [
     padding: 4px 12px;
     box-shadow: ${token('shadow')};
   }
-  [part~='status'] {
+  [part~='status'],
+  [part~='outbox-note'] {
     min-height: 1.5em;
+    margin: 0;
     padding: 0 16px;
     font-size: 0.82em;
     color: ${token('colorMuted')};

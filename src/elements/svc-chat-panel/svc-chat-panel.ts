@@ -245,14 +245,6 @@ export class SvcChatPanel extends ChatSettingsMixin(SvcLocalizedElement) {
     void this.store?.send(prompt);
   };
 
-  /** Asks again what the visitor asked before the newest reply failed. */
-  #retryReply(store: ChatStore): void {
-    const asked = store.messages.findLast((m) => m.role === 'user');
-    if (!asked) return;
-    this.#scroll.follow();
-    void store.send(asked.text, asked.parts.length ? { parts: [...asked.parts] } : {});
-  }
-
   /** The header, with the buttons of a conversation while there is one, and the launcher's close button. */
   #renderHeader(labels: ChatLabels): TemplateResult {
     const connection = this.#connection;
@@ -298,8 +290,9 @@ export class SvcChatPanel extends ChatSettingsMixin(SvcLocalizedElement) {
       // A message in the outbox goes with those before it, in order.
       retry: (id) => void (store.outbox.ids.includes(id) ? store.outbox.send() : store.retry(id)),
       waiting: store.outbox.ids,
-      failedReply: newest && newest.role !== 'user' && newest.error ? newest.key : undefined,
-      retryReply: () => this.#retryReply(store),
+      // A failed reply's Retry runs its turn again in place, as regenerate does (its question is not sent twice).
+      failedReply: store.canActOnReplies && newest && newest.role !== 'user' && newest.error ? newest.key : undefined,
+      retryReply: () => void this.regenerate(),
       lang: this.language.tag,
       dir: this.language.dir,
       showThinking: this.showThinking,
@@ -319,12 +312,8 @@ export class SvcChatPanel extends ChatSettingsMixin(SvcLocalizedElement) {
   #renderConversation(labels: ChatLabels): TemplateResult {
     const connection = this.#connection;
     if (connection.fatal) return html`<div part="notice" class="error" role="alert">${connection.fatal}</div>`;
-    const unreachable = connection.reachability.unreachable
-      ? html`<div part="notice" class="error" role="alert">
-          ${labels.networkError}
-          <button part="retry-button" type="button" @click=${() => void connection.reachability.check()}>${labels.retry}</button>
-        </div>`
-      : nothing;
+    const { unreachable: notReached } = connection.reachability;
+    const unreachable = notReached ? notReachedNotice(labels, () => void connection.reachability.check()) : nothing;
     const store = this.store;
     if (!store && this.signIn === 'sms') {
       return html`${unreachable}${this.#sms.render(labels, this.language, () => this.#connection.start())}`;
@@ -338,9 +327,15 @@ export class SvcChatPanel extends ChatSettingsMixin(SvcLocalizedElement) {
     const { messages } = store;
     const view = this.#view(store, labels);
     const content = this.#content;
+    // A stream that reconnects for long is said as a service not reached at start is (once), and Retry reads again.
+    const reconnecting =
+      store.connection !== 'reconnecting'
+        ? nothing
+        : connection.stream.stalled && !notReached
+          ? notReachedNotice(labels, () => store.conversationId && void store.load(store.conversationId))
+          : html`<div part="notice" role="status">${labels.reconnecting}</div>`;
     return html`
-      ${unreachable}
-      ${store.connection === 'reconnecting' ? html`<div part="notice" role="status">${labels.reconnecting}</div>` : nothing}
+      ${unreachable} ${reconnecting}
       ${this.#errorNotice(store, labels)}
       <div part="messages" role="log" aria-live="off" aria-label=${labels.messageList} tabindex="0"
         aria-busy=${store.running ? 'true' : 'false'}
@@ -382,6 +377,13 @@ export class SvcChatPanel extends ChatSettingsMixin(SvcLocalizedElement) {
       ${this.#renderHeader(labels)} ${this.#renderConversation(labels)}
     </section>`;
   }
+}
+
+/** The sentence that the service is not reached, with a Retry that does `retry`. */
+function notReachedNotice(labels: ChatLabels, retry: () => void): TemplateResult {
+  return html`<div part="notice" class="error" role="alert">
+    ${labels.networkError} <button part="retry-button" type="button" @click=${retry}>${labels.retry}</button>
+  </div>`;
 }
 
 SvcChatPanel.define('svc-chat-panel');

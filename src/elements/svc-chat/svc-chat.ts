@@ -57,6 +57,7 @@ export type ChatTheme = SvcChat['theme'];
  * @csspart input - The message field.
  * @csspart send-button - Sends the message.
  * @csspart stop-button - Stops the running reply.
+ * @csspart outbox-note - Above the composer while messages wait for the service: it sends them by itself.
  * @csspart sign-in - The SMS sign-in area.
  * @csspart attach-button - Chooses files to attach.
  * @csspart attachments - The files waiting to be sent, above the input; each is an `attachment`.

@@ -78,8 +78,15 @@ export default css`
     font-family: var(--svc-font-mono, ui-monospace, SFMono-Regular, Menlo, Consolas, monospace);
     font-size: 0.9em;
   }
+  /*
+   * Inline code is one box that moves to the next line whole and breaks inside only where it cannot fit a line:
+   * Firefox would otherwise break "/connect" after its "/". No padding above and below: the box keeps lines apart.
+   */
   :not(pre) > code {
-    padding: 0.1em 0.35em;
+    display: inline-block;
+    max-width: 100%;
+    box-sizing: border-box;
+    padding: 0 0.35em;
     border-radius: var(--_radius);
     background: var(--_code-bg);
   }

@@ -72,8 +72,16 @@ describe('what the visitor reads when something fails', () => {
         expect(shownText(panelRoot(el)).split(detail)).to.have.length(2, 'said once');
         expect(parts(el, 'notice')).to.have.length(0);
         const again = oneEvent(el, 'svc-message-sent');
+        const rerun = oneEvent(el, 'svc-turn-complete');
         retry.click();
         expect((await again).detail.text).to.equal('/error');
+        // The failed turn runs again in place, as regenerate does: the question shows once, with one reply.
+        await rerun;
+        await until(() => !failed.isConnected || parts(el, 'message-error').length > 1, 'the new reply');
+        expect(parts(el, 'message-user').map((m) => shownText(m.querySelector('[part~=bubble]')))).to.deep.equal([
+          '/error',
+        ]);
+        expect(parts(el, 'message-error')).to.have.length(1);
       } finally {
         errors.stop();
       }

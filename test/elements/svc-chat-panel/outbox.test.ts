@@ -3,9 +3,20 @@ import '../../../src/elements/svc-chat/svc-chat.js';
 import { ChatClient } from '../../../src/client/chat.js';
 import type { SvcChat } from '../../../src/elements/svc-chat/svc-chat.js';
 import en from '../../../src/labels/en.js';
-import { part, parts } from '../../cards/helpers.js';
+import { part, parts, typeAndSend } from '../../cards/helpers.js';
+import { expectAccessibleInBothThemes } from '../../helpers/axe.js';
 import { mintVisitorSession, service, until } from '../../helpers/browser-service.js';
 import { chatReady } from '../../helpers/chat-ready.js';
+
+/** A chat with the echo agent whose requests go through `gated`, after a first exchange ("hello"). */
+async function chatThrough(url: string, token: string, gated: typeof fetch) {
+  const client = { chat: new ChatClient({ baseUrl: url, apiKey: token, fetch: gated }) };
+  const el = await fixture<SvcChat>(html`<div style="height: 560px"><svc-chat .client=${client}
+    agent-ids="agent_echo" lang="en"></svc-chat></div>`).then((d) => chatReady(d.querySelector('svc-chat')!));
+  await el.send('hello');
+  await until(() => parts(el, 'message-agent').length === 1, 'the first reply');
+  return { el, client };
+}
 
 describe('the outbox', () => {
   it('keeps messages sent while the service is not reached, and sends them by itself once, in order, when back online', async () => {
@@ -19,11 +30,7 @@ describe('the outbox', () => {
       if (String(input).endsWith('/conversations/send')) sends.push(JSON.parse(String(init?.body)).message);
       return fetch(input, init);
     };
-    const client = { chat: new ChatClient({ baseUrl: url, apiKey: token, fetch: gated }) };
-    const el = await fixture<SvcChat>(html`<div style="height: 560px"><svc-chat .client=${client}
-      agent-ids="agent_echo" lang="en"></svc-chat></div>`).then((d) => chatReady(d.querySelector('svc-chat')!));
-    await el.send('hello');
-    await until(() => parts(el, 'message-agent').length === 1, 'the first reply');
+    const { el, client } = await chatThrough(url, token, gated);
 
     offline = true;
     await el.send('one');
@@ -45,6 +52,58 @@ describe('the outbox', () => {
       .map((r) => (r.raw.type === 'user' ? r.raw.message.content[0]?.text : ''));
     expect(asked).to.deep.equal(['hello', 'one', 'two']);
     expect(part(el, 'notice')).to.equal(null);
+  });
+
+  it('while messages wait, the button still sends (no stop: no reply runs), the composer says they wait, and a new message goes after them', async () => {
+    const { url } = await service();
+    const { token } = await mintVisitorSession();
+    // The network: up, down (a dropped connection), or hanging (a send that gets no answer until released).
+    let network: 'up' | 'down' | 'hanging' = 'up';
+    const sends: string[] = [];
+    const hanging: (() => void)[] = [];
+    const gated: typeof fetch = (input, init) => {
+      if (network === 'down') return Promise.reject(new TypeError('Failed to fetch'));
+      if (String(input).endsWith('/conversations/send')) {
+        const message = JSON.parse(String(init?.body)).message;
+        if (network === 'hanging') {
+          return new Promise<void>((release) => hanging.push(release)).then(() => {
+            sends.push(message);
+            return fetch(input, init);
+          });
+        }
+        sends.push(message);
+      }
+      return fetch(input, init);
+    };
+    const { el } = await chatThrough(url, token, gated);
+
+    network = 'down';
+    await el.send('one');
+    const waiting = () =>
+      parts(el, 'message-user').filter((m) => m.textContent?.includes(en.chat.waitingToSend)).length;
+    await until(() => waiting() === 1, 'shown as waiting');
+    await until(() => part(el, 'outbox-note'), 'the composer says messages wait');
+    expect(part(el, 'outbox-note')!.textContent).to.equal(en.chat.messagesWaiting);
+    expect(part(el, 'send-button'), 'the button sends').not.to.equal(null);
+    expect(part(el, 'stop-button'), 'no stop: no reply runs').to.equal(null);
+    await expectAccessibleInBothThemes(el, 'messages waiting to be sent');
+
+    // The chat tries the outbox again (the browser is online again) and that try gets no answer yet.
+    network = 'hanging';
+    dispatchEvent(new Event('online'));
+    await until(() => hanging.length === 1, 'the outbox sent again');
+    // The visitor writes meanwhile: the composer takes it (the button sends), and it goes after the first.
+    typeAndSend(el, 'two');
+    expect(part<HTMLTextAreaElement>(el, 'input')!.value, 'taken by the composer').to.equal('');
+    await until(() => parts(el, 'message-user').at(-1)?.textContent?.includes('two'), 'the new message shown');
+    expect(part(el, 'send-button'), 'still the send button').not.to.equal(null);
+    expect(part(el, 'stop-button')).to.equal(null);
+
+    network = 'up';
+    for (const release of hanging) release();
+    await until(() => parts(el, 'message-agent').length === 3, 'both replies');
+    expect(sends).to.deep.equal(['hello', 'one', 'two'], 'each sent once, in order');
+    await until(() => !part(el, 'outbox-note'), 'the note gone');
   });
 
   it('with persist, keeps the outbox across a reload: the next page sends it by itself, once, in order, under the first keys', async () => {

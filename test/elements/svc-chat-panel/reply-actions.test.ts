@@ -66,6 +66,19 @@ describe('acting on messages in <svc-chat>', () => {
     expect(actionsOf(replies(el)[0]!)).to.not.equal(null);
   });
 
+  it('copies a reply as it reads: a soft line break is the space it shows as; paragraphs and code keep their lines', async () => {
+    const el = await chat({ agent: 'agent_echo' });
+    await exchange(el, 'one\ntwo  words\n\nthree\n\n```\nx  y\n  z\n```');
+    const [reply] = replies(el);
+    await until(
+      () => reply!.querySelector('svc-markdown')?.shadowRoot?.querySelector('pre'),
+      'the code block rendered',
+    );
+    const copied = oneEvent(el, 'svc-copy');
+    inRow(reply!, 'copy-button').click();
+    expect((await copied).detail.text).to.equal('Echo: one two words\n\nthree\n\nx  y\n  z');
+  });
+
   it('takes 👍/👎 with a reason from the keyboard, tells the page, and shows it again after a reload', async () => {
     const el = await chat({ agent: 'agent_echo' });
     await exchange(el, 'first');
@@ -110,6 +123,18 @@ describe('acting on messages in <svc-chat>', () => {
     expect(((await withReason) as CustomEvent<Feedback>).detail.reason).to.equal('vague');
     await until(() => newest!.querySelector('[part~=feedback-thanks]'), 'the thanks');
     await expectAccessibleInBothThemes(el, 'a reply rated, with its thanks');
+
+    // 👍 after 👎 with a reason is a new rating: it starts without the old reason, in the chat and on the service.
+    const changed = oneEvent(el, 'svc-feedback');
+    inRow(newest!, 'feedback-up-button').click();
+    const up = ((await changed) as CustomEvent<Feedback>).detail;
+    expect([up.rating, up.reason]).to.deep.equal(['up', null]);
+    const emptied = await until(() => newest!.querySelector<HTMLInputElement>('[part~=feedback-reason]'), 'the reason');
+    expect(emptied.value).to.equal('');
+    // 👎 again: the verdict this test checks after the reload.
+    const back = oneEvent(el, 'svc-feedback');
+    inRow(newest!, 'feedback-down-button').click();
+    expect(((await back) as CustomEvent<Feedback>).detail.reason).to.equal(null);
 
     // A reload shows the verdict again.
     const again = await chat({ agent: 'agent_echo', token: el.token, conversationId: first.detail.conversationId });

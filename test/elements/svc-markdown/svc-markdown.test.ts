@@ -75,6 +75,28 @@ describe('<svc-markdown>', () => {
     expect(getComputedStyle(base(el).querySelector('img')!).maxWidth).to.equal('100%');
   });
 
+  it('breaks inline code only where it cannot fit a line: never after a `/` (Firefox would)', async () => {
+    const el = await render('Send `/connect GitHub` to connect it.');
+    const code = base(el).querySelector('code')!;
+    const text = code.firstChild!;
+    const top = (from: number) => {
+      const range = document.createRange();
+      range.setStart(text, from);
+      range.setEnd(text, from + 1);
+      return range.getBoundingClientRect().top;
+    };
+    code.style.whiteSpace = 'nowrap';
+    const codeWidth = code.getBoundingClientRect().width;
+    code.style.whiteSpace = '';
+    // Every width at which the code fits a line; at some of them the line breaks just after `Send /`.
+    const broken: number[] = [];
+    for (let width = Math.ceil(codeWidth) + 1; width < codeWidth * 2.5; width += 2) {
+      el.style.cssText = `display: block; width: ${width}px`;
+      if (top(0) !== top(1) || top(8) !== top(9)) broken.push(width);
+    }
+    expect(broken, 'widths at which the code broke').to.deep.equal([]);
+  });
+
   it('lets the keyboard reach code blocks and tables, which may scroll sideways', async () => {
     const el = await render(`| a |\n|---|\n| 1 |\n\n${FENCE}\n${'x'.repeat(400)}\n${FENCE}\n\nno scrolling here`);
     const focusable = [...base(el).querySelectorAll<HTMLElement>('[tabindex]')];
