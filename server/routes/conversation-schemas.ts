@@ -93,13 +93,13 @@ export const booleanFlag = documentedAs(
   { type: 'boolean', default: false, description: 'Keep `thinking` blocks (removed by default).' },
 );
 
-export const streamQuery = z.object({
+const streamQuery = z.object({
   lastEventId: recordId('Resume after this record (wins over the `Last-Event-ID` header).').optional(),
   turns: z.coerce.number().int().min(1).max(100).optional().describe('Without a cursor: replay the last N turns.'),
 });
 
 /** `Last-Event-ID`, the cursor as EventSource sends it (the query's `lastEventId` wins). */
-export const streamHeaders = z
+const streamHeaders = z
   .object({ 'last-event-id': recordId('Resume after this record, as `lastEventId` (which wins).').optional() })
   .passthrough();
 
@@ -161,7 +161,7 @@ const streamEvent = z
   .describe("One event of the stream, its `data` read as JSON (OpenAPI 3.2's `itemSchema`).");
 
 /** The stream's OpenAPI description; the handler writes the events itself (server/http/sse.ts). */
-export const recordStream = {
+const recordStream = {
   200: {
     description: `Server-Sent Events (\`text/event-stream\`), one event per record, in order: \`id: <record id>\`,
 \`event: record\`, \`data: <the record as JSON>\`, a blank line. First a comment \`: connected\`; then, after a
@@ -193,6 +193,9 @@ token). Personal API keys and operators' credentials do not expire.`,
     },
   },
 };
+
+/** The query, headers and answer of every record stream route (answered by answerRecordStream, server/http/sse.ts). */
+export const recordStreamSchema = { querystring: streamQuery, headers: streamHeaders, response: recordStream };
 
 /** What the stream routes refuse, besides their credentials, to a caller who may hold `streams` open. */
 export const streamRefusals = (streams: number): Refusals => ({
