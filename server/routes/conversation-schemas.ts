@@ -103,7 +103,7 @@ const streamHeaders = z
   .object({ 'last-event-id': recordId('Resume after this record, as `lastEventId` (which wins).').optional() })
   .passthrough();
 
-export const historyQuery = z.object({
+const historyQuery = z.object({
   before: recordId('The page ends before this record (default: the end).').optional(),
   turns: z.coerce.number().int().min(1).max(100).default(10).describe('At most this many turns.'),
   maxEntries: z.coerce.number().int().min(1).max(500).default(200).describe('At most this many records.'),
@@ -120,7 +120,7 @@ export const HISTORY_REFUSALS: Refusals = {
 
 export const idParams = z.object({ id: z.string() });
 
-export const historyResult = described(
+const historyResult = described(
   'The page before the cursor, oldest first; `hasMore` when older records exist (the next page is `before` its ' +
     'first entry); `handoff`, who holds the conversation now (a person may have joined many pages back).',
   z.object({ entries: z.array(chatStreamRecord), hasMore: z.boolean(), handoff: handoffStatus.optional() }),
@@ -140,6 +140,9 @@ export const interruptResult = described(
 export const ignoredBody = documentedAs(z.unknown().optional(), {
   description: 'Ignored: a client sends none. Whatever is sent must be JSON.',
 });
+
+/** The query and answer of every history route (a conversation's, an operator's, training's). */
+export const historySchema = { querystring: historyQuery, response: { 200: historyResult } };
 
 /** The last event of a stream whose token expired. */
 export const expiredEvent = z
