@@ -1,12 +1,6 @@
-import type {
-  ChatStreamRecord,
-  HandoffResult,
-  HistoryOptions,
-  HistoryResult,
-  MessagePart,
-  OperatorMessageRequest,
-  OperatorQueue,
-} from '../protocol/types.js';
+import type { HistoryOptions, HistoryResult, MessagePart } from '../protocol/conversation-types.js';
+import type { HandoffResult, OperatorMessageRequest, OperatorQueue } from '../protocol/handoff-types.js';
+import type { ChatStreamRecord } from '../protocol/record-types.js';
 import type { RequestOptions, SvcClientConfig } from './config.js';
 import { type HttpClient, httpOf, path } from './http.js';
 import { type IdempotencyOptions, sendCall } from './idempotency.js';

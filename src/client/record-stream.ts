@@ -1,4 +1,4 @@
-import type { ChatStreamRecord } from '../protocol/types.js';
+import type { ChatStreamRecord } from '../protocol/record-types.js';
 import { linkSignal } from './abort.js';
 import { ApiConnectionError, ApiTimeoutError, SvcSdkError } from './errors.js';
 import type { HttpClient, Query } from './http.js';
