@@ -59,7 +59,13 @@ const chunkFile = ({ name }: { name: string }) => `svc-chat-${CHUNK_FILES[name] 
 export default defineConfig(({ mode }) => {
   if (mode === 'bundle') {
     return {
-      plugins: [minifyLitTemplates(), terserAfterMinify((file) => file.startsWith('svc-chat-lang-'))],
+      plugins: [
+        minifyLitTemplates(),
+        terserAfterMinify(
+          (file) => file.startsWith('svc-chat-lang-'),
+          (file) => file === 'svc-chat.esm.js' || file.startsWith('svc-chat-panel.'),
+        ),
+      ],
       build: {
         ...SCRIPT_TAG_BUILD,
         rolldownOptions: {

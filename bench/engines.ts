@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ChatClient } from '../src/client/chat.js';
 import { HttpClient } from '../src/client/http.js';
-import type { ChatStreamRecord } from '../src/protocol/types.js';
+import type { ChatStreamRecord } from '../src/protocol/record-types.js';
 import { startPostgres } from '../test/helpers/postgres.js';
 import { percentile, round } from './browser.js';
 import { startServer, visitorToken } from './service.js';

@@ -6,7 +6,7 @@ import { createInterface } from 'node:readline';
 import { LIMITS } from '../server/services/limits.js';
 import { ChatClient } from '../src/client/chat.js';
 import { HttpClient } from '../src/client/http.js';
-import type { ChatStreamRecord } from '../src/protocol/types.js';
+import type { ChatStreamRecord } from '../src/protocol/record-types.js';
 import { FIXTURE } from '../test/helpers/server.js';
 import { percentile, ROOT, round } from './browser.js';
 

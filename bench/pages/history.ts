@@ -1,7 +1,7 @@
 /** Long conversations: 5,000 messages in history through the real `<svc-chat>`, fed by a fake ChatApi. */
 
 import { loadMarkdownEngine } from '../../src/elements/svc-markdown/engine.js';
-import type { ChatStreamRecord } from '../../src/protocol/types.js';
+import type { ChatStreamRecord } from '../../src/protocol/record-types.js';
 import { FakeChatApi } from '../../test/helpers/fake-chat-api.js';
 import { RecordWriter } from '../../test/helpers/records.js';
 import { conversationOf, countElements, frames, mountChat } from './mount.js';

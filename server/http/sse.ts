@@ -73,6 +73,35 @@ function frameOf(record: ChatStreamRecord): string | Buffer {
   return bytes;
 }
 
+/** A record stream's query: its cursor (wins over `Last-Event-ID`) and, without one, how many last turns to replay. */
+export interface StreamQuery {
+  lastEventId?: string;
+  turns?: number;
+}
+
+/**
+ * What a record stream route answers: the request's cursor (a malformed one is refused before `find` looks the
+ * conversation up and checks the caller's right to it), then the conversation's stream, counted as `owner`'s.
+ */
+export async function answerRecordStream(
+  ctx: AppContext,
+  req: FastifyRequest & { query: StreamQuery },
+  reply: FastifyReply,
+  find: () => Promise<{ id: string }>,
+  owner: string,
+  expiresAt?: string,
+): Promise<void> {
+  const after = resumeCursor(req, req.query.lastEventId);
+  const conversation = await find();
+  await sendRecordStream(
+    ctx,
+    reply,
+    { conversationId: conversation.id, after, turns: req.query.turns },
+    owner,
+    expiresAt,
+  );
+}
+
 /**
  * Answers with a conversation's record stream as Server-Sent Events: `: connected` at once, the replay,
  * then live records (RecordLog.follow), with a `: ping` comment every `ctx.heartbeatMs`. It ends when the

@@ -93,17 +93,17 @@ export const booleanFlag = documentedAs(
   { type: 'boolean', default: false, description: 'Keep `thinking` blocks (removed by default).' },
 );
 
-export const streamQuery = z.object({
+const streamQuery = z.object({
   lastEventId: recordId('Resume after this record (wins over the `Last-Event-ID` header).').optional(),
   turns: z.coerce.number().int().min(1).max(100).optional().describe('Without a cursor: replay the last N turns.'),
 });
 
 /** `Last-Event-ID`, the cursor as EventSource sends it (the query's `lastEventId` wins). */
-export const streamHeaders = z
+const streamHeaders = z
   .object({ 'last-event-id': recordId('Resume after this record, as `lastEventId` (which wins).').optional() })
   .passthrough();
 
-export const historyQuery = z.object({
+const historyQuery = z.object({
   before: recordId('The page ends before this record (default: the end).').optional(),
   turns: z.coerce.number().int().min(1).max(100).default(10).describe('At most this many turns.'),
   maxEntries: z.coerce.number().int().min(1).max(500).default(200).describe('At most this many records.'),
@@ -120,7 +120,7 @@ export const HISTORY_REFUSALS: Refusals = {
 
 export const idParams = z.object({ id: z.string() });
 
-export const historyResult = described(
+const historyResult = described(
   'The page before the cursor, oldest first; `hasMore` when older records exist (the next page is `before` its ' +
     'first entry); `handoff`, who holds the conversation now (a person may have joined many pages back).',
   z.object({ entries: z.array(chatStreamRecord), hasMore: z.boolean(), handoff: handoffStatus.optional() }),
@@ -140,6 +140,9 @@ export const interruptResult = described(
 export const ignoredBody = documentedAs(z.unknown().optional(), {
   description: 'Ignored: a client sends none. Whatever is sent must be JSON.',
 });
+
+/** The query and answer of every history route (a conversation's, an operator's, training's). */
+export const historySchema = { querystring: historyQuery, response: { 200: historyResult } };
 
 /** The last event of a stream whose token expired. */
 export const expiredEvent = z
@@ -161,7 +164,7 @@ const streamEvent = z
   .describe("One event of the stream, its `data` read as JSON (OpenAPI 3.2's `itemSchema`).");
 
 /** The stream's OpenAPI description; the handler writes the events itself (server/http/sse.ts). */
-export const recordStream = {
+const recordStream = {
   200: {
     description: `Server-Sent Events (\`text/event-stream\`), one event per record, in order: \`id: <record id>\`,
 \`event: record\`, \`data: <the record as JSON>\`, a blank line. First a comment \`: connected\`; then, after a
@@ -193,6 +196,9 @@ token). Personal API keys and operators' credentials do not expire.`,
     },
   },
 };
+
+/** The query, headers and answer of every record stream route (answered by answerRecordStream, server/http/sse.ts). */
+export const recordStreamSchema = { querystring: streamQuery, headers: streamHeaders, response: recordStream };
 
 /** What the stream routes refuse, besides their credentials, to a caller who may hold `streams` open. */
 export const streamRefusals = (streams: number): Refusals => ({

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { CONVERSATION_REFUSALS, ownConversation, security, USER_REFUSALS, userHook } from '../http/auth.js';
 import { described, documented } from '../http/openapi.js';
 import { baseUrlOf } from '../http/public-url.js';
-import { resumeCursor, sendRecordStream } from '../http/sse.js';
+import { answerRecordStream } from '../http/sse.js';
 import type { AppContext } from '../services/context.js';
 import { boundedText, LIMITS } from '../services/limits.js';
 import type { Db } from '../store/db.js';
@@ -16,19 +16,16 @@ import {
   booleanFlag,
   HISTORY_REFUSALS,
   historyPageOf,
-  historyQuery,
-  historyResult,
+  historySchema,
   idParams,
   ignoredBody,
   interruptResult,
   MESSAGE_REFUSALS,
   messageFields,
   notEmpty,
-  recordStream,
+  recordStreamSchema,
   sendHeaders,
   sendKeyOf,
-  streamHeaders,
-  streamQuery,
   streamRefusals,
 } from './conversation-schemas.js';
 import { chatStreamRecord, RECORD_EXAMPLE } from './record-schemas.js';
@@ -173,24 +170,19 @@ export default function conversationsRoutes(app: ZodApp, ctx: AppContext) {
           'record it handled after any cut.',
         security: security.user,
         params: idParams,
-        querystring: streamQuery,
-        headers: streamHeaders,
-        response: recordStream,
+        ...recordStreamSchema,
         refusals: [USER_REFUSALS, CONVERSATION_REFUSALS, streamRefusals(ctx.quotas.streamsPerUser)],
       },
     },
-    async (req, reply) => {
-      const after = resumeCursor(req, req.query.lastEventId);
-      const conversation = await ownConversation(ctx.db, req.caller, req.params.id);
-      const { userId, expiresAt } = req.caller;
-      await sendRecordStream(
+    async (req, reply) =>
+      answerRecordStream(
         ctx,
+        req,
         reply,
-        { conversationId: conversation.id, after, turns: req.query.turns },
-        userId,
-        expiresAt,
-      );
-    },
+        () => ownConversation(ctx.db, req.caller, req.params.id),
+        req.caller.userId,
+        req.caller.expiresAt,
+      ),
   );
 
   app.get(
@@ -251,8 +243,7 @@ export default function conversationsRoutes(app: ZodApp, ctx: AppContext) {
           'before the cursor `before`, and who holds the conversation now (`handoff`). A turn starts at a user record.',
         security: security.user,
         params: idParams,
-        querystring: historyQuery,
-        response: { 200: historyResult },
+        ...historySchema,
         refusals: [USER_REFUSALS, CONVERSATION_REFUSALS, HISTORY_REFUSALS],
       },
     },

@@ -9,24 +9,21 @@ import {
 } from '../http/auth.js';
 import { described } from '../http/openapi.js';
 import { queueFrame, sendQueueStream } from '../http/queue-stream.js';
-import { EXPIRED, resumeCursor, STREAM_HEADERS, sendRecordStream } from '../http/sse.js';
+import { answerRecordStream, EXPIRED, STREAM_HEADERS } from '../http/sse.js';
 import type { AppContext } from '../services/context.js';
 import { formatBytes, LIMITS } from '../services/limits.js';
 import {
   expiredEvent,
   HISTORY_REFUSALS,
   historyPageOf,
-  historyQuery,
-  historyResult,
+  historySchema,
   idParams,
   ignoredBody,
   messageFields,
   notEmpty,
-  recordStream,
+  recordStreamSchema,
   sendHeaders,
   sendKeyOf,
-  streamHeaders,
-  streamQuery,
   streamRefusals,
 } from './conversation-schemas.js';
 import { handoffResult, OPERATOR, operatorQueue } from './handoff-schemas.js';
@@ -142,23 +139,19 @@ export default function operatorRoutes(app: ZodApp, ctx: AppContext) {
         summary: "Read a conversation's records as they come",
         description: "The conversation's record stream, as its visitor reads it (`GET /conversations/{id}/stream`).",
         params: idParams,
-        querystring: streamQuery,
-        headers: streamHeaders,
-        response: recordStream,
+        ...recordStreamSchema,
         refusals: [OPERATOR_REFUSALS, OPERATOR_CONVERSATION_REFUSALS, streamRefusals(ctx.quotas.streamsPerUser)],
       },
     },
-    async (req, reply) => {
-      const after = resumeCursor(req, req.query.lastEventId);
-      const conversation = await operatorConversation(ctx.db, req.operator, req.params.id);
-      await sendRecordStream(
+    async (req, reply) =>
+      answerRecordStream(
         ctx,
+        req,
         reply,
-        { conversationId: conversation.id, after, turns: req.query.turns },
+        () => operatorConversation(ctx.db, req.operator, req.params.id),
         operatorKey(req.operator.identity),
         req.operator.expiresAt,
-      );
-    },
+      ),
   );
 
   app.get(
@@ -170,8 +163,7 @@ export default function operatorRoutes(app: ZodApp, ctx: AppContext) {
         summary: 'Read a page of history',
         description: "A page of the conversation's history, as its visitor reads it, and who holds it.",
         params: idParams,
-        querystring: historyQuery,
-        response: { 200: historyResult },
+        ...historySchema,
         refusals: [OPERATOR_REFUSALS, OPERATOR_CONVERSATION_REFUSALS, HISTORY_REFUSALS],
       },
     },

@@ -219,7 +219,7 @@ export const chatStreamRecord: z.ZodType<Wire.ChatStreamRecord> = described(
   RECORD_EXAMPLE,
 );
 
-/** The names of the shared shapes in the OpenAPI document's `components.schemas` (protocol/types.ts's, where it names them). */
+/** The names of the shared shapes in the OpenAPI document's `components.schemas` (the protocol's wire types', where it names them). */
 export const recordComponents = {
   ChatStreamRecord: chatStreamRecord,
   ChatRawEvent: rawEvent,

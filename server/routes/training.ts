@@ -2,26 +2,23 @@ import { z } from 'zod';
 import { security, TRAINING_REFUSALS, trainingHook } from '../http/auth.js';
 import { described } from '../http/openapi.js';
 import { baseUrlOf } from '../http/public-url.js';
-import { resumeCursor, sendRecordStream } from '../http/sse.js';
+import { answerRecordStream } from '../http/sse.js';
 import type { AppContext } from '../services/context.js';
 import { historyPage } from '../store/record-rows.js';
 import { beginTurn } from '../turns/begin-turn.js';
 import {
   HISTORY_REFUSALS,
   historyPageOf,
-  historyQuery,
-  historyResult,
+  historySchema,
   idParams,
   ignoredBody,
   interruptResult,
   MESSAGE_REFUSALS,
   messageFields,
   notEmpty,
-  recordStream,
+  recordStreamSchema,
   sendHeaders,
   sendKeyOf,
-  streamHeaders,
-  streamQuery,
   streamRefusals,
 } from './conversation-schemas.js';
 import type { ZodApp } from './route-module.js';
@@ -81,21 +78,13 @@ export default function trainingRoutes(app: ZodApp, ctx: AppContext) {
         operationId: 'trainingStream',
         summary: 'Read the training conversation as it comes',
         description: 'The record stream of the training conversation, as `stream` has it for a chat.',
-        querystring: streamQuery,
-        headers: streamHeaders,
-        response: recordStream,
+        ...recordStreamSchema,
         refusals: [TRAINING_REFUSALS, streamRefusals(ctx.quotas.streamsPerUser)],
       },
     },
     async (req, reply) => {
-      const after = resumeCursor(req, req.query.lastEventId);
       const { conversation } = req.training;
-      await sendRecordStream(
-        ctx,
-        reply,
-        { conversationId: conversation.id, after, turns: req.query.turns },
-        conversation.ownerId,
-      );
+      await answerRecordStream(ctx, req, reply, async () => conversation, conversation.ownerId);
     },
   );
 
@@ -107,8 +96,7 @@ export default function trainingRoutes(app: ZodApp, ctx: AppContext) {
         operationId: 'trainingMessages',
         summary: 'Read a page of the training history',
         description: 'A page of the training conversation before `before`, as `history` has it for a chat.',
-        querystring: historyQuery,
-        response: { 200: historyResult },
+        ...historySchema,
         refusals: [TRAINING_REFUSALS, HISTORY_REFUSALS],
       },
     },

@@ -168,15 +168,33 @@ export async function followPayment(
   baseUrl: string,
 ): Promise<(() => void) | undefined> {
   const conversation = await getConversation(tx, order.conversationId);
-  if (ctx.drain.draining || !conversation?.agentIds.includes(order.agentId)) return undefined;
+  if (!conversation?.agentIds.includes(order.agentId)) return undefined;
+  return agentTurnAfter(ctx, tx, conversation, order.agentId, resolution, {
+    baseUrl,
+    payment: { orderId: order.id, status: order.status },
+  });
+}
+
+/**
+ * An agent's turn after a system record (a payment's resolution, a handoff nobody took), stored in the transaction
+ * that stored `record` (`tx`): only `agentId` speaks, with no user message, given the history up to `record`. None
+ * while this instance drains or when a turn is running. Returns what starts the turn once `tx` has committed.
+ */
+export async function agentTurnAfter(
+  ctx: AppContext,
+  tx: Db,
+  conversation: StoredConversation,
+  agentId: string,
+  record: ChatStreamRecord,
+  why: Pick<TurnMessage, 'baseUrl' | 'payment' | 'unanswered'>,
+): Promise<(() => void) | undefined> {
   const turnId = randomId('t');
-  if (!(await insertTurnIfIdle(tx, conversation.id, turnId))) return undefined;
-  // Only the agent that asked for the payment speaks in this turn.
+  if (ctx.drain.draining || !(await insertTurnIfIdle(tx, conversation.id, turnId))) return undefined;
   const turn = new ActiveTurn(
     ctx,
-    { ...conversation, agentIds: [order.agentId] },
+    { ...conversation, agentIds: [agentId] },
     turnId,
-    new Map([[order.agentId, randomId('m')]]),
+    new Map([[agentId, randomId('m')]]),
   );
   const { instanceId } = tx;
   return () =>
@@ -188,13 +206,13 @@ export async function followPayment(
       parts: [],
       toolAction: false,
       mcpTokens: {},
+      // The page's tools come with a visitor's send; this turn answers none.
       clientTools: [],
       history: [
-        ...withoutReplaced(await recentEntries(ctx.db, conversation.id, resolution.id, HISTORY_FOR_RUNTIME - 1)),
-        resolution,
+        ...withoutReplaced(await recentEntries(ctx.db, conversation.id, record.id, HISTORY_FOR_RUNTIME - 1)),
+        record,
       ],
-      baseUrl,
-      payment: { orderId: order.id, status: order.status },
+      ...why,
     }));
 }
 

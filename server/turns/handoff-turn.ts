@@ -3,11 +3,7 @@ import type { AppContext } from '../services/context.js';
 import { getConversation } from '../store/conversation-rows.js';
 import type { Db } from '../store/db.js';
 import type { HandoffRow } from '../store/handoff-rows.js';
-import { randomId } from '../store/ids.js';
-import { recentEntries } from '../store/record-rows.js';
-import { insertTurnIfIdle } from '../store/turn-rows.js';
-import { ActiveTurn } from './active-turn.js';
-import { HISTORY_FOR_RUNTIME, startTurn } from './begin-turn.js';
+import { agentTurnAfter } from './begin-turn.js';
 
 /**
  * The turn after a handoff nobody took (docs/protocol.md "A person in the conversation"): the agent that asked for
@@ -23,32 +19,12 @@ export async function followUnanswered(
   record: ChatStreamRecord,
 ): Promise<(() => void) | undefined> {
   const conversation = await getConversation(tx, handoff.conversation_id);
-  if (ctx.drain.draining || !conversation) return undefined;
+  if (!conversation) return undefined;
   const agentId =
     handoff.agent_id && conversation.agentIds.includes(handoff.agent_id) ? handoff.agent_id : conversation.agentIds[0];
-  const turnId = randomId('t');
-  if (!agentId || !(await insertTurnIfIdle(tx, conversation.id, turnId))) return undefined;
-  const turn = new ActiveTurn(
-    ctx,
-    { ...conversation, agentIds: [agentId] },
-    turnId,
-    new Map([[agentId, randomId('m')]]),
-  );
-  const { instanceId } = tx;
-  const waitedSeconds = record.raw.type === 'handoff_unanswered' ? record.raw.waitedSeconds : 0;
-  return () =>
-    startTurn(ctx, turn, instanceId, async () => ({
-      conversationId: conversation.id,
-      turnId,
-      userId: conversation.ownerId,
-      text: '',
-      parts: [],
-      toolAction: false,
-      mcpTokens: {},
-      // The page's tools come with a visitor's send; this turn answers none (nobody came).
-      clientTools: [],
-      history: [...(await recentEntries(ctx.db, conversation.id, record.id, HISTORY_FOR_RUNTIME - 1)), record],
-      baseUrl: ctx.publicUrl ?? ctx.linkHosts.own,
-      unanswered: { waitedSeconds },
-    }));
+  if (!agentId) return undefined;
+  return agentTurnAfter(ctx, tx, conversation, agentId, record, {
+    baseUrl: ctx.publicUrl ?? ctx.linkHosts.own,
+    unanswered: { waitedSeconds: record.raw.type === 'handoff_unanswered' ? record.raw.waitedSeconds : 0 },
+  });
 }

@@ -1,8 +1,8 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { ApiError } from '../client/errors.js';
 import type { PaymentsClient } from '../client/payments.js';
+import type { PaymentGatePayload, PaymentStatus } from '../protocol/record-types.js';
 import { backoff, type RetryPolicy, retryDelay } from '../protocol/retry.js';
-import type { PaymentGatePayload, PaymentStatus } from '../protocol/types.js';
 
 /**
  * Polling of the order's status, by the protocol's one retry rule: 3 s doubling to 30 s while nothing happens;

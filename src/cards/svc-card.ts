@@ -3,7 +3,7 @@ import type { PropertyDeclarations, ReactiveController } from 'lit';
 import { type CardClient, cardHostContext } from '../internal/context.js';
 import { localize } from '../internal/localize.js';
 import { SvcLocalizedElement } from '../internal/svc-localized-element.js';
-import type { SendResult } from '../protocol/types.js';
+import type { SendResult } from '../protocol/conversation-types.js';
 
 /**
  * What every card shares: the client (its own `client` property, else the chat around it, through the

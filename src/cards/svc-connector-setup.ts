@@ -1,7 +1,7 @@
 import { html, nothing, type PropertyDeclarations, svg, type TemplateResult } from 'lit';
 import type { ConnectorLabels } from '../labels/label-types.js';
 import { connectorSetupMetadata } from '../protocol/card-answers.js';
-import type { ConnectorSetupField, ConnectorSetupRequest } from '../protocol/types.js';
+import type { ConnectorSetupField, ConnectorSetupRequest } from '../protocol/record-types.js';
 import { SvcAnswerCard } from './svc-card.js';
 import styles from './svc-connector-setup.styles.js';
 

@@ -5,7 +5,7 @@ import {
   infoCollectSkipMetadata,
   infoCollectSubmitMetadata,
 } from '../protocol/card-answers.js';
-import type { InfoCollectField, InfoCollectPayload } from '../protocol/types.js';
+import type { InfoCollectField, InfoCollectPayload } from '../protocol/record-types.js';
 import { CardActionError, SvcAnswerCard } from './svc-card.js';
 import styles from './svc-info-collect.styles.js';
 import { validateField } from './validate-field.js';

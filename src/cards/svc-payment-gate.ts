@@ -2,7 +2,7 @@ import { html, type PropertyDeclarations, type PropertyValues, type TemplateResu
 import { safeUrl } from '../internal/safe-url.js';
 import type { PaymentLabels } from '../labels/label-types.js';
 import { isRightToLeft } from '../labels/languages.js';
-import type { PaymentGatePayload, PaymentStatus } from '../protocol/types.js';
+import type { PaymentGatePayload, PaymentStatus } from '../protocol/record-types.js';
 import { OrderStatusController } from './order-status.js';
 import { SvcCard } from './svc-card.js';
 import styles from './svc-payment-gate.styles.js';

@@ -1,5 +1,5 @@
 import type { InfoCollectLabels } from '../labels/label-types.js';
-import type { InfoCollectField } from '../protocol/types.js';
+import type { InfoCollectField } from '../protocol/record-types.js';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const PHONE = /^\+?\d{5,15}$/;

@@ -1,6 +1,6 @@
 import type { CardAnswer } from '../protocol/card-answers.js';
+import type { ConnectorSetupRequest, InfoCollectPayload } from '../protocol/record-types.js';
 import { compareRecordIds } from '../protocol/records.js';
-import type { ConnectorSetupRequest, InfoCollectPayload } from '../protocol/types.js';
 import { type CardSlot, compareEntries, type Entry } from './message-entry.js';
 
 type Card = { entry: Entry; slot: CardSlot<InfoCollectPayload | ConnectorSetupRequest>; kind: CardAnswer['kind'] };

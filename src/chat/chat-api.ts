@@ -1,7 +1,6 @@
 import type { RecordStreamOptions } from '../client/record-stream.js';
 import type {
   AgentPrompts,
-  ChatStreamRecord,
   Feedback,
   FeedbackRequest,
   HistoryOptions,
@@ -9,7 +8,8 @@ import type {
   InterruptResult,
   SendRequest,
   SendResult,
-} from '../protocol/types.js';
+} from '../protocol/conversation-types.js';
+import type { ChatStreamRecord } from '../protocol/record-types.js';
 
 /**
  * What the store needs of the client: exactly this subset of `SvcClient#chat`, so

@@ -1,15 +1,14 @@
 import type { InfoCollectAnswer } from '../protocol/card-answers.js';
+import type { MessagePart, SendRequest } from '../protocol/conversation-types.js';
 import type {
   ConnectorSetupRequest,
   ContentBlock,
   Delegation,
   FileAttachment,
   InfoCollectPayload,
-  MessagePart,
   PaymentGatePayload,
   PaymentStatus,
-  SendRequest,
-} from '../protocol/types.js';
+} from '../protocol/record-types.js';
 
 export type ChatRole = 'user' | 'agent' | 'system';
 

@@ -1,5 +1,5 @@
 import type { ConnectionState } from '../client/record-stream.js';
-import type { ChatStreamRecord, ResultRawEvent } from '../protocol/types.js';
+import type { ChatStreamRecord, ResultRawEvent } from '../protocol/record-types.js';
 import type { ChatApi } from './chat-api.js';
 import type { ChatStoreEvents } from './chat-store.js';
 import { Emitter } from './emitter.js';

@@ -1,13 +1,12 @@
 import type { ConnectionState } from '../client/record-stream.js';
 import type {
-  AgentStatus,
   Feedback,
   FeedbackRating,
   InterruptResult,
-  ResultSubtype,
   SendRequest,
   SendResult,
-} from '../protocol/types.js';
+} from '../protocol/conversation-types.js';
+import type { AgentStatus, ResultSubtype } from '../protocol/record-types.js';
 import type { ChatApi } from './chat-api.js';
 import type { ChatMessage, MessageFields } from './chat-message.js';
 import { ChatState } from './chat-state.js';

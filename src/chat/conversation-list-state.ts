@@ -1,4 +1,4 @@
-import type { ConversationSummary, ConversationList as ListPage } from '../protocol/types.js';
+import type { ConversationSummary, ConversationList as ListPage } from '../protocol/conversation-types.js';
 import { afterTask } from './schedule.js';
 
 /** What the list needs of the client: exactly this subset of `SvcClient#chat` (tests hand in a fake). */

@@ -1,4 +1,4 @@
-import type { AgentStatus, ChatStreamRecord, ResultRawEvent } from '../protocol/types.js';
+import type { AgentStatus, ChatStreamRecord, ResultRawEvent } from '../protocol/record-types.js';
 
 const NO_STATUS: Readonly<Record<string, AgentStatus>> = Object.freeze({});
 

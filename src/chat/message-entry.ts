@@ -1,6 +1,6 @@
 import type { CardAnswer } from '../protocol/card-answers.js';
+import type { ConnectorSetupRequest, InfoCollectPayload, PaymentGatePayload } from '../protocol/record-types.js';
 import { compareRecordIds } from '../protocol/records.js';
-import type { ConnectorSetupRequest, InfoCollectPayload, PaymentGatePayload } from '../protocol/types.js';
 import type { ChatMessage, PaymentCard } from './chat-message.js';
 
 /** A card a reply asks for, and the answer matched to it (`card-slots.ts`). */

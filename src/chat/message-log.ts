@@ -1,13 +1,13 @@
 import { readCardAnswer } from '../protocol/card-answers.js';
-import { compareRecordIds, extractText } from '../protocol/records.js';
+import type { MessagePart } from '../protocol/conversation-types.js';
 import type {
   AssistantDeltaRawEvent,
   AssistantRawEvent,
   ChatStreamRecord,
-  MessagePart,
   ResultRawEvent,
   UserRawEvent,
-} from '../protocol/types.js';
+} from '../protocol/record-types.js';
+import { compareRecordIds, extractText } from '../protocol/records.js';
 import { CardSlots } from './card-slots.js';
 import type { ChatMessage, MessageFields } from './chat-message.js';
 import { LatestTurn } from './latest-turn.js';

@@ -1,4 +1,4 @@
-import type { SendRequest, SendResult } from '../protocol/types.js';
+import type { SendRequest, SendResult } from '../protocol/conversation-types.js';
 import type { MessageFields } from './chat-message.js';
 import type { ChatState } from './chat-state.js';
 

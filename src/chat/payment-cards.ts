@@ -1,10 +1,10 @@
-import { compareRecordIds } from '../protocol/records.js';
 import type {
   ChatStreamRecord,
   PaymentGatePayload,
   PaymentGateResolutionRawEvent,
   PaymentStatus,
-} from '../protocol/types.js';
+} from '../protocol/record-types.js';
+import { compareRecordIds } from '../protocol/records.js';
 import type { PaymentCard } from './chat-message.js';
 import type { Entry } from './message-entry.js';
 

@@ -1,3 +1,10 @@
+import type {
+  ChatStreamRecord,
+  ConnectorSetupRequest,
+  ContentBlock,
+  Delegation,
+  InfoCollectPayload,
+} from '../protocol/record-types.js';
 import {
   extractConnectorSetup,
   extractDelegations,
@@ -6,13 +13,6 @@ import {
   extractText,
   RESERVED_TOOL_NAMES,
 } from '../protocol/records.js';
-import type {
-  ChatStreamRecord,
-  ConnectorSetupRequest,
-  ContentBlock,
-  Delegation,
-  InfoCollectPayload,
-} from '../protocol/types.js';
 
 /**
  * What an `assistant` record shows: its text, its other blocks, the cards its reserved tool calls ask for and

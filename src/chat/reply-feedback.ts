@@ -1,4 +1,4 @@
-import type { Feedback, FeedbackRating } from '../protocol/types.js';
+import type { Feedback, FeedbackRating } from '../protocol/conversation-types.js';
 import type { ChatState } from './chat-state.js';
 
 /** The visitor's feedback on a reply, as a chat shows it. */

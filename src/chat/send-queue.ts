@@ -1,5 +1,5 @@
 import { idempotencyKey } from '../client/idempotency.js';
-import type { InterruptResult, SendRequest, SendResult } from '../protocol/types.js';
+import type { InterruptResult, SendRequest, SendResult } from '../protocol/conversation-types.js';
 import type { MessageFields } from './chat-message.js';
 import { type ChatState, readError } from './chat-state.js';
 import type { ConversationReader } from './conversation-reader.js';

@@ -1,5 +1,5 @@
+import type { ChatStreamRecord } from '../protocol/record-types.js';
 import { compareRecordIds } from '../protocol/records.js';
-import type { ChatStreamRecord } from '../protocol/types.js';
 import type { Entry } from './message-entry.js';
 
 /**

@@ -1,14 +1,11 @@
 import type {
   AgentPrompts,
   AgentTurn,
-  ChatStreamRecord,
   ConnectorCredentialsResult,
   ConversationList,
   ConversationSummary,
   Feedback,
   FeedbackRequest,
-  HandoffRequest,
-  HandoffResult,
   HistoryOptions,
   HistoryResult,
   InterruptResult,
@@ -17,7 +14,9 @@ import type {
   ReplaceRequest,
   SendRequest,
   SendResult,
-} from '../protocol/types.js';
+} from '../protocol/conversation-types.js';
+import type { HandoffRequest, HandoffResult } from '../protocol/handoff-types.js';
+import type { ChatStreamRecord } from '../protocol/record-types.js';
 import type { RequestOptions, SvcClientConfig } from './config.js';
 import { Conversation, type ConversationOptions } from './conversation.js';
 import { SvcSdkError } from './errors.js';

@@ -1,4 +1,5 @@
-import type { AgentTurn, ChatStreamRecord } from '../protocol/types.js';
+import type { AgentTurn } from '../protocol/conversation-types.js';
+import type { ChatStreamRecord } from '../protocol/record-types.js';
 import { ChatClient } from './chat.js';
 import type { SvcClientConfig } from './config.js';
 import type { Conversation, ConversationOptions } from './conversation.js';

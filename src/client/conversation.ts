@@ -2,14 +2,13 @@ import { connectorSetupMetadata } from '../protocol/card-answers.js';
 import { clientToolAnswerMetadata } from '../protocol/client-tools.js';
 import type {
   AgentTurn,
-  ChatStreamRecord,
   ClientToolAnswer,
   ClientToolDeclaration,
-  ConnectorSetupRequest,
-  HandoffResult,
   InterruptResult,
   SendResult,
-} from '../protocol/types.js';
+} from '../protocol/conversation-types.js';
+import type { HandoffResult } from '../protocol/handoff-types.js';
+import type { ChatStreamRecord, ConnectorSetupRequest } from '../protocol/record-types.js';
 import type { ChatClient } from './chat.js';
 import type { RequestOptions } from './config.js';
 import { SvcSdkError } from './errors.js';

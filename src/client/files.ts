@@ -1,4 +1,4 @@
-import type { ConversationFile, MessagePart, UploadedFile } from '../protocol/types.js';
+import type { ConversationFile, MessagePart, UploadedFile } from '../protocol/conversation-types.js';
 import type { RequestOptions, SvcClientConfig } from './config.js';
 import { type HttpClient, httpOf, path } from './http.js';
 

@@ -1,26 +1,14 @@
-import { backoff, retryDelay } from '../protocol/retry.js';
-import type {
-  ChatStreamRecord,
-  HandoffResult,
-  HistoryOptions,
-  HistoryResult,
-  MessagePart,
-  OperatorMessageRequest,
-  OperatorQueue,
-} from '../protocol/types.js';
-import { sleep } from './abort.js';
+import type { HistoryOptions, HistoryResult, MessagePart } from '../protocol/conversation-types.js';
+import type { HandoffResult, OperatorMessageRequest, OperatorQueue } from '../protocol/handoff-types.js';
+import type { ChatStreamRecord } from '../protocol/record-types.js';
 import type { RequestOptions, SvcClientConfig } from './config.js';
 import { type HttpClient, httpOf, path } from './http.js';
 import { type IdempotencyOptions, sendCall } from './idempotency.js';
 import { type RecordStreamOptions, streamRecords } from './record-stream.js';
-import { CLIENT_RETRY } from './retry-policy.js';
-import { readSse } from './sse.js';
+import { type ReconnectingSseOptions, readSseReconnecting } from './sse.js';
 
-export interface QueueStreamOptions {
-  signal?: AbortSignal;
-  /** Open the stream again after a cut or its end (e.g. the token expired and was renewed). Default true. */
-  reconnect?: boolean;
-}
+/** `reconnect` (default true) opens the stream again after a cut or its end (e.g. the token expired and was renewed). */
+export type QueueStreamOptions = ReconnectingSseOptions;
 
 /**
  * A person of the site's staff (docs/protocol.md "A person in the conversation"), with an operator's session token
@@ -45,24 +33,13 @@ export class OperatorInbox {
    * reconnect (after the wait of `retry.ts`) loses nothing and needs no cursor.
    */
   async *queueStream(opts: QueueStreamOptions = {}): AsyncGenerator<OperatorQueue, void, undefined> {
-    const { signal, reconnect = true } = opts;
-    let failures = 0;
-    for (;;) {
-      let delay: number | undefined;
-      try {
-        for await (const event of readSse(this.http, { path: '/operators/queue/stream' }, { signal })) {
-          if (event.event !== 'queue') continue;
-          failures = 0;
-          yield JSON.parse(event.data) as OperatorQueue;
-        }
-        if (!reconnect) return;
-        delay = backoff(failures);
-      } catch (err) {
-        delay = reconnect ? retryDelay(err, failures, CLIENT_RETRY) : undefined;
-        if (delay === undefined) throw err;
-      }
-      failures++;
-      await sleep(delay, signal);
+    for await (const event of readSseReconnecting(
+      this.http,
+      () => ({ path: '/operators/queue/stream' }),
+      ['queue'],
+      opts,
+    )) {
+      yield JSON.parse(event.data) as OperatorQueue;
     }
   }
 

@@ -1,5 +1,5 @@
 import { CLIENT_TOOL_LIMITS } from '../protocol/client-tools.js';
-import type { ClientToolAnswer, ClientToolCall, ClientToolDeclaration } from '../protocol/types.js';
+import type { ClientToolAnswer, ClientToolCall, ClientToolDeclaration } from '../protocol/conversation-types.js';
 
 /**
  * Running the tools a page gives the chat (docs/client.md "Tools the page gives the chat"): a call of one becomes

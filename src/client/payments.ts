@@ -1,4 +1,4 @@
-import type { PaymentStatusResult } from '../protocol/types.js';
+import type { PaymentStatusResult } from '../protocol/conversation-types.js';
 import type { RequestOptions, SvcClientConfig } from './config.js';
 import { type HttpClient, httpOf, path } from './http.js';
 

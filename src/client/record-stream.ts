@@ -1,10 +1,8 @@
-import { backoff, retryDelay } from '../protocol/retry.js';
-import type { ChatStreamRecord } from '../protocol/types.js';
-import { linkSignal, sleep } from './abort.js';
+import type { ChatStreamRecord } from '../protocol/record-types.js';
+import { linkSignal } from './abort.js';
 import { ApiConnectionError, ApiTimeoutError, SvcSdkError } from './errors.js';
 import type { HttpClient, Query } from './http.js';
-import { CLIENT_RETRY } from './retry-policy.js';
-import { readSse } from './sse.js';
+import { type ReconnectingSseOptions, readSseReconnecting } from './sse.js';
 
 /**
  * Where the record stream of a conversation is: `connecting` to it, `open`, `reconnecting` (waiting to try
@@ -12,13 +10,9 @@ import { readSse } from './sse.js';
  */
 export type ConnectionState = 'idle' | 'connecting' | 'open' | 'reconnecting';
 
-export interface RecordStreamOptions {
+export interface RecordStreamOptions extends ReconnectingSseOptions {
   /** Start after this record; without it the stream starts at the live tail. */
   lastEventId?: string;
-  signal?: AbortSignal;
-  /** Reconnect after a disconnect, resuming after the last record yielded. Default true. */
-  reconnect?: boolean;
-  onConnectionChange?: (state: Extract<ConnectionState, 'open' | 'reconnecting'>) => void;
 }
 
 export interface TurnReadOptions {
@@ -32,9 +26,9 @@ export const DEFAULT_IDLE_TIMEOUT_MS = 180_000;
 const SEEN_IDS = 2048;
 
 /**
- * The resume logic on top of the SSE reader, in one place: a long-lived record stream that reconnects
- * (after the wait of `retry.ts`) with `Last-Event-ID` set to the id of the last record it yielded, so no
- * record is lost, and that drops any record whose id it already yielded, so none is repeated.
+ * The resume logic on top of the reconnecting SSE reader, in one place: a long-lived record stream that
+ * reconnects with `Last-Event-ID` set to the id of the last record it yielded, so no record is lost, and that
+ * drops any record whose id it already yielded, so none is repeated.
  */
 export async function* streamRecords(
   http: HttpClient,
@@ -44,41 +38,22 @@ export async function* streamRecords(
     firstQuery?: Query;
   } = {},
 ): AsyncGenerator<ChatStreamRecord, void, undefined> {
-  const { signal, reconnect = true, onConnectionChange } = options;
   let cursor = options.lastEventId;
-  /** Reconnects since the last record: the backoff grows with them. */
-  let failures = 0;
   const seen = new Set<string>();
-  for (;;) {
-    let delay: number | undefined;
-    try {
-      const query = cursor === undefined ? options.firstQuery : undefined;
-      const events = readSse(
-        http,
-        { path, query },
-        { lastEventId: cursor, signal, onOpen: () => onConnectionChange?.('open') },
-      );
-      for await (const event of events) {
-        if (event.event !== undefined && event.event !== 'record') continue;
-        const record = parseRecord(event.data);
-        failures = 0;
-        if (seen.has(record.id)) continue;
-        seen.add(record.id);
-        if (seen.size > SEEN_IDS) seen.delete(seen.values().next().value!);
-        // The cursor moves only when a record is dispatched to the caller, never on an `id:` line.
-        cursor = record.id;
-        yield record;
-      }
-      if (!reconnect) return;
-      // A stream the server ended is opened again like one that was cut.
-      delay = backoff(failures);
-    } catch (err) {
-      delay = reconnect ? retryDelay(err, failures, CLIENT_RETRY) : undefined;
-      if (delay === undefined) throw err;
-    }
-    failures++;
-    onConnectionChange?.('reconnecting');
-    await sleep(delay, signal);
+  const events = readSseReconnecting(
+    http,
+    () => ({ path, query: cursor === undefined ? options.firstQuery : undefined, lastEventId: cursor }),
+    [undefined, 'record'],
+    options,
+  );
+  for await (const event of events) {
+    const record = parseRecord(event.data);
+    if (seen.has(record.id)) continue;
+    seen.add(record.id);
+    if (seen.size > SEEN_IDS) seen.delete(seen.values().next().value!);
+    // The cursor moves only when a record is dispatched to the caller, never on an `id:` line.
+    cursor = record.id;
+    yield record;
   }
 }
 

@@ -10,5 +10,5 @@ export function isRetryable(err: unknown): boolean {
   return err instanceof ApiConnectionError;
 }
 
-/** The client's policy, for requests (`http.ts`, which sets `retries`) and stream reconnects (`record-stream.ts`). */
+/** The client's policy, for requests (`http.ts`, which sets `retries`) and stream reconnects (`sse.ts`). */
 export const CLIENT_RETRY: RetryPolicy = { ...DEFAULT_BACKOFF, retryable: isRetryable, maxRetryAfterMs: 60_000 };

@@ -1,4 +1,4 @@
-import type { SessionToken } from '../protocol/types.js';
+import type { SessionToken } from '../protocol/workspace-types.js';
 import type { RequestOptions } from './config.js';
 import { type HttpClient, path } from './http.js';
 

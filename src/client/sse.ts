@@ -1,9 +1,14 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
-import { linkSignal } from './abort.js';
+import { backoff, retryDelay } from '../protocol/retry.js';
+import { linkSignal, sleep } from './abort.js';
 import { AbortError, ApiConnectionError, SvcSdkError } from './errors.js';
 import type { Call, HttpClient } from './http.js';
+import { CLIENT_RETRY } from './retry-policy.js';
 
 export type SseMessage = EventSourceMessage;
+
+/** What a stream is opened with: the request, and its `Last-Event-ID`. */
+export type SseRequest = Omit<Call, 'method' | 'signal'> & { lastEventId?: string };
 
 export interface SseOptions {
   /** Sent as `Last-Event-ID`. */
@@ -53,5 +58,54 @@ export async function* readSse(
   } finally {
     controller.abort();
     unlink();
+  }
+}
+
+export interface ReconnectingSseOptions {
+  signal?: AbortSignal;
+  /** Open the stream again after a cut or its end. Default true. */
+  reconnect?: boolean;
+  /** `open` each time the response headers arrived, `reconnecting` before each wait to open the stream again. */
+  onConnectionChange?: (state: 'open' | 'reconnecting') => void;
+}
+
+/**
+ * The one reconnect loop on top of {@link readSse} (record streams, the operators' queue): yields the events named
+ * in `events` (`undefined`: an event without a name), and opens the stream again after a cut (after the wait of
+ * `retry.ts`, by CLIENT_RETRY) or after the server ended it (a backoff): both waits grow with the opens since the
+ * last event yielded. `request` is asked at every open, so a caller resumes from its cursor. Errors that are not
+ * worth another try (auth, lookup, an abort) are thrown, as is any error without `reconnect`.
+ */
+export async function* readSseReconnecting(
+  http: HttpClient,
+  request: () => SseRequest,
+  events: readonly (string | undefined)[],
+  options: ReconnectingSseOptions = {},
+): AsyncGenerator<SseMessage, void, undefined> {
+  const { signal, reconnect = true, onConnectionChange } = options;
+  let failures = 0;
+  for (;;) {
+    let delay: number | undefined;
+    try {
+      const { lastEventId, ...call } = request();
+      for await (const event of readSse(http, call, {
+        lastEventId,
+        signal,
+        onOpen: () => onConnectionChange?.('open'),
+      })) {
+        if (!events.includes(event.event)) continue;
+        failures = 0;
+        yield event;
+      }
+      if (!reconnect) return;
+      // A stream the server ended is opened again like one that was cut.
+      delay = backoff(failures);
+    } catch (err) {
+      delay = reconnect ? retryDelay(err, failures, CLIENT_RETRY) : undefined;
+      if (delay === undefined) throw err;
+    }
+    failures++;
+    onConnectionChange?.('reconnecting');
+    await sleep(delay, signal);
   }
 }

@@ -1,10 +1,10 @@
 import type {
-  ChatStreamRecord,
   HistoryResult,
   InterruptResult,
   TrainingSendRequest,
   TrainingSendResult,
-} from '../protocol/types.js';
+} from '../protocol/conversation-types.js';
+import type { ChatStreamRecord } from '../protocol/record-types.js';
 import { linkSignal } from './abort.js';
 import type { RequestOptions, SvcClientConfig } from './config.js';
 import { SvcSdkError } from './errors.js';

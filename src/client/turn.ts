@@ -1,5 +1,6 @@
+import type { AgentTurn, SendRequest } from '../protocol/conversation-types.js';
+import type { ChatStreamRecord } from '../protocol/record-types.js';
 import { extractText, extractToolCalls } from '../protocol/records.js';
-import type { AgentTurn, ChatStreamRecord, SendRequest } from '../protocol/types.js';
 import type { McpTokens } from './config.js';
 import type { TurnReadOptions } from './record-stream.js';
 

@@ -1,13 +1,11 @@
+import type { FeedbackListOptions, FeedbackPage } from '../protocol/conversation-types.js';
+import type { MintOperatorSessionRequest, OperatorSession } from '../protocol/handoff-types.js';
 import type {
   AgentList,
-  FeedbackListOptions,
-  FeedbackPage,
   GrantCreditsRequest,
   GrantResult,
   MemberList,
-  MintOperatorSessionRequest,
   MintSessionRequest,
-  OperatorSession,
   ProvisionMemberRequest,
   ProvisionResult,
   SessionToken,
@@ -15,7 +13,7 @@ import type {
   SmsLimit,
   StartVisitorSessionRequest,
   Workspace,
-} from '../protocol/types.js';
+} from '../protocol/workspace-types.js';
 import type { RequestOptions, SvcClientConfig } from './config.js';
 import { type HttpClient, httpOf, path } from './http.js';
 import * as sms from './sms.js';

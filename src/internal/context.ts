@@ -2,7 +2,7 @@ import { createContext } from '@lit/context';
 import type { MessageFields } from '../chat/chat-message.js';
 import type { ChatClient } from '../client/chat.js';
 import type { PaymentsClient } from '../client/payments.js';
-import type { SendResult } from '../protocol/types.js';
+import type { SendResult } from '../protocol/conversation-types.js';
 
 /** The client parts the cards call. An `SvcClient` is one. */
 export interface CardClient {

@@ -3,7 +3,7 @@
  * answers a card, written by the helpers below and read back by {@link readCardAnswer}, in one place so the
  * two cannot drift apart.
  */
-import type { UserRawEvent } from './types.js';
+import type { UserRawEvent } from './record-types.js';
 
 /** How the user answered an information-collection card. */
 export interface InfoCollectAnswer {

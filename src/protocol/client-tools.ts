@@ -4,8 +4,10 @@
  * of the `toolAction` message that answers one, written and read here so the widget, the client and the service
  * cannot drift apart.
  */
+
+import type { ClientToolAnswer, ClientToolCall } from './conversation-types.js';
+import type { ChatStreamRecord, ToolUseBlock, UserRawEvent } from './record-types.js';
 import { RESERVED_TOOL_NAMES } from './records.js';
-import type { ChatStreamRecord, ClientToolAnswer, ClientToolCall, ToolUseBlock, UserRawEvent } from './types.js';
 
 const KB = 1024;
 

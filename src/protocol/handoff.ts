@@ -2,7 +2,9 @@
  * A person in the conversation (docs/protocol.md): which records change who holds a conversation, and what a
  * person's message says. Order-independent like every record helper: the newest such record decides.
  */
-import type { ChatStreamRecord, HandoffStatus, MessagePart, OperatorIdentity } from './types.js';
+import type { MessagePart } from './conversation-types.js';
+import type { HandoffStatus, OperatorIdentity } from './handoff-types.js';
+import type { ChatStreamRecord } from './record-types.js';
 
 /** What a handoff's reason may take: characters, as the visitor or the agent words it. */
 export const HANDOFF_LIMITS = { reason: 500 } as const;

@@ -6,8 +6,11 @@
 
 export * from './card-answers.js';
 export * from './client-tools.js';
+export type * from './conversation-types.js';
 export * from './handoff.js';
+export type * from './handoff-types.js';
 export * from './phone-number.js';
+export type * from './record-types.js';
 export * from './records.js';
 export * from './retry.js';
-export type * from './types.js';
+export type * from './workspace-types.js';

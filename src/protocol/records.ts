@@ -3,6 +3,7 @@
  * section 6 that each read one record. Cards and delegations are `tool_use` blocks with reserved names;
  * agent input is checked before use, so a malformed card gives `null` instead of a broken one.
  */
+import type { ToolCall } from './conversation-types.js';
 import type {
   AssistantRawEvent,
   ChatStreamRecord,
@@ -15,10 +16,9 @@ import type {
   InfoCollectPayload,
   PaymentGatePayload,
   PaymentResolution,
-  ToolCall,
   ToolUseBlock,
   UserRawEvent,
-} from './types.js';
+} from './record-types.js';
 
 /**
  * Orders record ids. They are opaque but strictly increasing within a conversation: a shorter id sorts first,

@@ -6,7 +6,8 @@ import type { ChatMessage, MessageFields } from '../chat/chat-message.js';
 import { ChatStore, type ChatStoreEvents } from '../chat/chat-store.js';
 import { type ChatClientOptions, createChatClient } from '../chat/create-chat-client.js';
 import type { ConnectionState } from '../client/record-stream.js';
-import type { AgentStatus, InterruptResult, SendResult } from '../protocol/types.js';
+import type { InterruptResult, SendResult } from '../protocol/conversation-types.js';
+import type { AgentStatus } from '../protocol/record-types.js';
 
 /**
  * Where the chat talks to, as `<svc-chat>` takes it. Authentication, most preferred first: `client`;

@@ -1,6 +1,6 @@
 import { fixture, html } from '@open-wc/testing';
 import { SvcClient } from '../../src/client/client.js';
-import type { ChatStreamRecord } from '../../src/protocol/types.js';
+import type { ChatStreamRecord } from '../../src/protocol/record-types.js';
 import '../../src/elements/svc-chat/svc-chat.js';
 import type { SvcChat } from '../../src/elements/svc-chat/svc-chat.js';
 import { mintVisitorSession, service, until } from '../helpers/browser-service.js';

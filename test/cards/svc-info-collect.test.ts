@@ -1,8 +1,8 @@
 import { expect, fixture, html, oneEvent } from '@open-wc/testing';
 import '../../src/cards/svc-info-collect.js';
 import type { SvcInfoCollect } from '../../src/cards/svc-info-collect.js';
+import type { InfoCollectPayload } from '../../src/protocol/record-types.js';
 import { extractInfoCollect } from '../../src/protocol/records.js';
-import type { InfoCollectPayload } from '../../src/protocol/types.js';
 import { until } from '../helpers/browser-service.js';
 import { allInShadow } from '../helpers/chat-parts.js';
 import {

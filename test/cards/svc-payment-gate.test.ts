@@ -1,8 +1,8 @@
 import { expect, fixture, html, oneEvent } from '@open-wc/testing';
 import '../../src/cards/svc-payment-gate.js';
 import type { SvcPaymentGate } from '../../src/cards/svc-payment-gate.js';
+import type { PaymentGatePayload } from '../../src/protocol/record-types.js';
 import { extractPaymentGate } from '../../src/protocol/records.js';
-import type { PaymentGatePayload } from '../../src/protocol/types.js';
 import { until } from '../helpers/browser-service.js';
 import { chat, part, payOnPayPage, stubWindowOpen, turn, typeAndSend, visitorClient, waitFor } from './helpers.js';
 

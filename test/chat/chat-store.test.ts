@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
 import { ChatStore, type ChatStoreEvents } from '../../src/chat/chat-store.js';
-import type { SendResult } from '../../src/protocol/types.js';
+import type { SendResult } from '../../src/protocol/conversation-types.js';
 import { apiError, deferred, FakeChatApi, settle, storedAs } from '../helpers/fake-chat-api.js';
 import {
   assistant,

@@ -3,7 +3,7 @@ import '../../src/cards/svc-info-collect.js';
 import type { SvcInfoCollect } from '../../src/cards/svc-info-collect.js';
 import type { SvcChat } from '../../src/elements/svc-chat/svc-chat.js';
 import type { SvcMarkdown } from '../../src/elements/svc-markdown/svc-markdown.js';
-import type { InfoCollectPayload } from '../../src/protocol/types.js';
+import type { InfoCollectPayload } from '../../src/protocol/record-types.js';
 import { chat, idle, inShadow, part, parts, typeAndSend, waitFor } from '../cards/helpers.js';
 import { until } from '../helpers/browser-service.js';
 import { shadowRoots } from '../helpers/chat-parts.js';

@@ -1,11 +1,6 @@
 import assert from 'node:assert/strict';
-import type {
-  AssistantRawEvent,
-  ChatStreamRecord,
-  ResultRawEvent,
-  SendRequest,
-  SendResult,
-} from '../../src/protocol/types.js';
+import type { SendRequest, SendResult } from '../../src/protocol/conversation-types.js';
+import type { AssistantRawEvent, ChatStreamRecord, ResultRawEvent } from '../../src/protocol/record-types.js';
 import type { TestServer } from './server.js';
 import { openSse } from './sse.js';
 import { provision, uniqueRef } from './workspace.js';

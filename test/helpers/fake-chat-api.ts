@@ -1,13 +1,13 @@
 import type { ChatApi } from '../../src/chat/chat-api.js';
 import { HttpClient } from '../../src/client/http.js';
 import type {
-  ChatStreamRecord,
   HistoryOptions,
   HistoryResult,
   InterruptResult,
   SendRequest,
   SendResult,
-} from '../../src/protocol/types.js';
+} from '../../src/protocol/conversation-types.js';
+import type { ChatStreamRecord } from '../../src/protocol/record-types.js';
 import { CONVERSATION } from './records.js';
 
 /** An error as the client throws it: `status` and `message` (the service's `detail`). */

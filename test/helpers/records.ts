@@ -2,17 +2,17 @@
  * Hand-written records in the exact shapes of docs/protocol.md ("Record" and its `raw` table), numbered so
  * `record id n` is `e` + n padded to 15 digits, as the service writes them.
  */
+import type { MessagePart } from '../../src/protocol/conversation-types.js';
 import type {
   ChatRawEvent,
   ChatStreamRecord,
   ContentBlock,
   FileAttachment,
-  MessagePart,
   PaymentGatePayload,
   PaymentStatus,
   RecordSender,
   ResultSubtype,
-} from '../../src/protocol/types.js';
+} from '../../src/protocol/record-types.js';
 
 export const CONVERSATION = 'c_test';
 

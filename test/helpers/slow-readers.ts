@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { connect, type Socket } from 'node:net';
 import { SLICE_BYTES, sseFrame } from '../../server/http/sse.js';
-import type { ChatStreamRecord } from '../../src/protocol/types.js';
+import type { ChatStreamRecord } from '../../src/protocol/record-types.js';
 import { readTurn, send, sessionToken } from './conversation.js';
 import { startTestServer, type TestServer } from './server.js';
 

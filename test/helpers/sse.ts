@@ -1,5 +1,5 @@
 import { createParser } from 'eventsource-parser';
-import type { ChatStreamRecord } from '../../src/protocol/types.js';
+import type { ChatStreamRecord } from '../../src/protocol/record-types.js';
 
 /** A live SSE response read with streaming fetch and eventsource-parser, as the client reads it. */
 export interface SseReader {

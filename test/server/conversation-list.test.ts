@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { ConversationSummary } from '../../src/protocol/types.js';
+import type { ConversationSummary } from '../../src/protocol/conversation-types.js';
 import { send, sendAndRead, sessionToken, streamUrl } from '../helpers/conversation.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { openSse } from '../helpers/sse.js';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { AssistantRawEvent, ChatStreamRecord } from '../../src/protocol/types.js';
+import type { AssistantRawEvent, ChatStreamRecord } from '../../src/protocol/record-types.js';
 import { sendAndRead } from '../helpers/conversation.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 

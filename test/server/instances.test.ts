@@ -9,7 +9,7 @@ import { deleteConversation } from '../../server/store/conversation-rows.js';
 import { INSTANCE_LOCKS } from '../../server/store/instance-connection.js';
 import { insertRecord } from '../../server/store/record-rows.js';
 import { clientToolResultMetadata, extractClientToolCalls } from '../../src/protocol/client-tools.js';
-import type { ChatStreamRecord } from '../../src/protocol/types.js';
+import type { ChatStreamRecord } from '../../src/protocol/record-types.js';
 import { testPostgres } from '../helpers/postgres.js';
 import { FIXTURE } from '../helpers/server.js';
 import { type ServiceProcess, startServiceProcess } from '../helpers/service-process.js';

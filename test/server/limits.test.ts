@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { LIMITS } from '../../server/services/limits.js';
 import { beginTurn } from '../../server/turns/begin-turn.js';
-import type { ChatStreamRecord } from '../../src/protocol/types.js';
+import type { ChatStreamRecord } from '../../src/protocol/record-types.js';
 import { kinds, readTurn, resultOf, send, sendAndRead, sessionToken, streamUrl } from '../helpers/conversation.js';
 import { startModelServer } from '../helpers/model-server.mjs';
 import { FIXTURE, startTestServer, type TestServer } from '../helpers/server.js';

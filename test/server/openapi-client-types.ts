@@ -1,13 +1,13 @@
 /*
  * The types openapi-typescript generates from the OpenAPI document, held against the client's own wire types
- * (src/protocol/types.ts) both ways, for the main operations: a client generated from the document reads and
+ * (src/protocol/*-types.ts) both ways, for the main operations: a client generated from the document reads and
  * sends what SvcClient does. Outside the project's typecheck: openapi-conformance.test.ts generates the module
  * `openapi-generated` from the live document and compiles this file with it.
  */
 
 import createClient from 'openapi-fetch';
 import type { components, paths } from 'openapi-generated';
-import type * as Wire from '../../src/protocol/types.js';
+import type * as Wire from '../../src/protocol/index.js';
 
 type Schemas = components['schemas'];
 type Json = 'application/json';

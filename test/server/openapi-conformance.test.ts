@@ -12,7 +12,7 @@ import addFormats from 'ajv-formats';
 import { createParser } from 'eventsource-parser';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { setOperators, workspaceBySlug } from '../../server/store/workspace-rows.js';
-import type { ChatStreamRecord } from '../../src/protocol/types.js';
+import type { ChatStreamRecord } from '../../src/protocol/record-types.js';
 import { readTurn, send, sendAndRead, sessionToken } from '../helpers/conversation.js';
 import { type ApiInit, api, startTestServer, type TestServer } from '../helpers/server.js';
 import { openSse } from '../helpers/sse.js';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { insertPaymentOrder, newPaymentOrder } from '../../server/store/payment-order-rows.js';
-import type { ChatStreamRecord, PaymentGatePayload } from '../../src/protocol/types.js';
+import type { ChatStreamRecord, PaymentGatePayload } from '../../src/protocol/record-types.js';
 import { readTurn, replyText, resultOf, sendAndRead, streamUrl } from '../helpers/conversation.js';
 import { testPostgres } from '../helpers/postgres.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { PaymentGateRawEvent } from '../../src/protocol/types.js';
+import type { PaymentGateRawEvent } from '../../src/protocol/record-types.js';
 import { readTurn, sessionToken } from '../helpers/conversation.js';
 import { rawRequest, requestText } from '../helpers/raw-http.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { ChatStreamRecord, SendResult } from '../../src/protocol/types.js';
+import type { SendResult } from '../../src/protocol/conversation-types.js';
+import type { ChatStreamRecord } from '../../src/protocol/record-types.js';
 import { readTurn, replyText, sendAndRead, sessionToken } from '../helpers/conversation.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 

@@ -9,7 +9,7 @@ import { MODEL_FAILED } from '../../server/runtimes/model/upstream.js';
 import { ReplyFailure, TURN_FAILED } from '../../server/runtimes/types.js';
 import { ABANDONED } from '../../server/turns/end-turn.js';
 import { LOST_LIVENESS, STOPPED } from '../../server/turns/registry.js';
-import type { ResultRawEvent } from '../../src/protocol/types.js';
+import type { ResultRawEvent } from '../../src/protocol/record-types.js';
 import { resultOf, sendAndRead } from '../helpers/conversation.js';
 import { FIXTURE, startTestServer, type TestServer } from '../helpers/server.js';
 

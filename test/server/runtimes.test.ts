@@ -3,15 +3,15 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import type { SendRequest } from '../../src/protocol/conversation-types.js';
 import type {
   AgentStatusRawEvent,
   AttachmentRawEvent,
   ChatStreamRecord,
   PaymentGateRawEvent,
   ResultRawEvent,
-  SendRequest,
   ToolUseBlock,
-} from '../../src/protocol/types.js';
+} from '../../src/protocol/record-types.js';
 import {
   assistants,
   deltaText,

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import type { Db } from '../../server/store/db.js';
-import type { AssistantRawEvent, ChatStreamRecord, PaymentGatePayload } from '../../src/protocol/types.js';
+import type { AssistantRawEvent, ChatStreamRecord, PaymentGatePayload } from '../../src/protocol/record-types.js';
 import { send, sendAndRead, sessionToken, streamUrl } from '../helpers/conversation.js';
 import { testPostgres } from '../helpers/postgres.js';
 import { FIXTURE, startTestServer, type TestServer } from '../helpers/server.js';

@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { setImmediate } from 'node:timers/promises';
 import { DEFAULT_QUOTAS, LIMITS } from '../../server/services/limits.js';
 import { cursorOf, parseCursor } from '../../server/store/record-rows.js';
-import type { ChatStreamRecord } from '../../src/protocol/types.js';
+import type { ChatStreamRecord } from '../../src/protocol/record-types.js';
 import {
   deltaText,
   kinds,

@@ -3,7 +3,7 @@ import { ConversationListState } from '../../chat/conversation-list-state.js';
 import type { ChatClient } from '../../client/chat.js';
 import { virtualList } from '../../internal/virtual-list.js';
 import type { ChatLabels } from '../../labels/label-types.js';
-import type { ConversationSummary } from '../../protocol/types.js';
+import type { ConversationSummary } from '../../protocol/conversation-types.js';
 
 /** What the list asks of the panel: where it is, and what opening or starting a conversation does. */
 export interface ListHost extends ReactiveControllerHost, HTMLElement {

@@ -3,7 +3,7 @@ import { type FilesClient, toPart } from '../../client/files.js';
 import { fileIcon, paperclipIcon } from '../../internal/content-icons.js';
 import { closeIcon } from '../../internal/icons.js';
 import type { ChatLabels } from '../../labels/label-types.js';
-import type { MessagePart } from '../../protocol/types.js';
+import type { MessagePart } from '../../protocol/conversation-types.js';
 
 /** The service's upload limit (413 `file too large (limit 20 MB)`): larger files are refused before uploading. */
 export const MAX_UPLOAD_BYTES = 20 * 1024 * 1024;

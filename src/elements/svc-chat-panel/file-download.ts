@@ -1,6 +1,6 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { FilesClient } from '../../client/files.js';
-import type { FileAttachment } from '../../protocol/types.js';
+import type { FileAttachment } from '../../protocol/record-types.js';
 
 /** The browser reads an object URL after the click that downloads it returns: it is revoked later. */
 const REVOKE_AFTER_MS = 60_000;

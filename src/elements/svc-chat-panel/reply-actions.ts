@@ -2,7 +2,7 @@ import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { ChatMessage } from '../../chat/chat-message.js';
 import type { ChatStore } from '../../chat/chat-store.js';
 import type { SvcEmitter } from '../../internal/emit.js';
-import type { FeedbackRating } from '../../protocol/types.js';
+import type { FeedbackRating } from '../../protocol/conversation-types.js';
 
 /** What the actions need of the panel: its store, and its rows to read a reply's rendered text from. */
 export interface ReplyActionsHost extends ReactiveControllerHost, SvcEmitter {

@@ -10,7 +10,7 @@ import { SvcLocalizedElement } from '../../internal/svc-localized-element.js';
 import { type VirtualListOptions, virtualList } from '../../internal/virtual-list.js';
 import { whenIdle } from '../../internal/when-idle.js';
 import type { ChatLabels } from '../../labels/label-types.js';
-import type { SendResult } from '../../protocol/types.js';
+import type { SendResult } from '../../protocol/conversation-types.js';
 import { ConversationListController } from '../conversation-list/conversation-list.js';
 import listStyles from '../conversation-list/conversation-list.styles.js';
 import { agentStatusLine, continuedRuns, renderMessage, type ViewContext } from '../message-view/message-view.js';

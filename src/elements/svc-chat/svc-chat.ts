@@ -3,7 +3,7 @@ import { CHAT_PATH, CLOSE_PATH } from '../../internal/icon-paths.js';
 import { LanguageController } from '../../internal/language.js';
 import { type PlainProperty, SvcPlainElement } from '../../internal/svc-plain-element.js';
 import { EN_LAUNCHER_LABELS, type LauncherLabels } from '../../labels/launcher.js';
-import type { Feedback, SendResult } from '../../protocol/types.js';
+import type { Feedback, SendResult } from '../../protocol/conversation-types.js';
 import { type PlatformTokens, tokenStyle } from '../../theme/tokens.js';
 import type { SvcChatPanel } from '../svc-chat-panel/svc-chat-panel.js';
 import { loadMarkdownEngine } from '../svc-markdown/engine.js';

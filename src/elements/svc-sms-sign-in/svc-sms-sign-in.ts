@@ -6,7 +6,7 @@ import { localize } from '../../internal/localize.js';
 import { SvcLocalizedElement } from '../../internal/svc-localized-element.js';
 import type { ChatLabels } from '../../labels/label-types.js';
 import { E164 } from '../../protocol/phone-number.js';
-import type { SessionToken } from '../../protocol/types.js';
+import type { SessionToken } from '../../protocol/workspace-types.js';
 import { themeStyles, token } from '../../theme/theme.js';
 
 /** Who signed in. `token` is there only on the sign-in element's own event, for pages that use it alone. */

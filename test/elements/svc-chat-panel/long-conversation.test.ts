@@ -1,7 +1,7 @@
 import { expect, nextFrame, oneEvent } from '@open-wc/testing';
 import '../../../src/elements/svc-chat/svc-chat.js';
 import { loadMarkdownEngine } from '../../../src/elements/svc-markdown/engine.js';
-import type { ChatRawEvent, ChatStreamRecord } from '../../../src/protocol/types.js';
+import type { ChatRawEvent, ChatStreamRecord } from '../../../src/protocol/record-types.js';
 import { until } from '../../helpers/browser-service.js';
 import { belowView, part } from '../../helpers/chat-parts.js';
 import { fakeChat } from '../../helpers/fake-chat.js';

@@ -2,7 +2,7 @@ import { expect, oneEvent } from '@open-wc/testing';
 import '../../../src/elements/svc-chat/svc-chat.js';
 import type { SvcChat } from '../../../src/elements/svc-chat/svc-chat.js';
 import en from '../../../src/labels/en.js';
-import type { Feedback } from '../../../src/protocol/types.js';
+import type { Feedback } from '../../../src/protocol/conversation-types.js';
 import { chat, idle, part, parts } from '../../cards/helpers.js';
 import { expectAccessibleInBothThemes } from '../../helpers/axe.js';
 import { until } from '../../helpers/browser-service.js';
