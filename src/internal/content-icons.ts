@@ -3,8 +3,8 @@ import { icon } from './icons.js';
 
 /** The icons of the conversation: they load with the panel. */
 export const plusIcon = icon(svg`<path d="M12 5v14M5 12h14"/>`);
-/** Back to the conversation before: a clock turned back. */
-export const previousIcon = icon(svg`<path d="M3 12a9 9 0 1 0 3-6.7L3 8"/><path d="M3 3v5h5M12 7v5l3 2"/>`);
+/** Back to the conversation before: the arrow that points back (mirrored where text runs right to left). */
+export const previousIcon = icon(svg`<path d="M19 12H5M12 19l-7-7 7-7"/>`);
 export const stopIcon = icon(
   svg`<rect x="7" y="7" width="10" height="10" rx="1.5" fill="currentColor" stroke="none"/>`,
 );
@@ -19,7 +19,10 @@ export const speakerIcon = icon(
   svg`<path d="M4 9h4l5-4v14l-5-4H4z"/><path d="M16.5 8.5a5 5 0 0 1 0 7M19 6a8.5 8.5 0 0 1 0 12"/>`,
 );
 export const pauseIcon = icon(svg`<path d="M9 6v12M15 6v12"/>`);
-export const copyIcon = icon(svg`<rect x="9" y="9" width="11" height="11" rx="2"/><path d="M5 15V6a2 2 0 0 1 2-2h8"/>`);
+/** Copy: two sheets, one over the other, each drawn whole enough to read as a square at 18 px. */
+export const copyIcon = icon(
+  svg`<rect x="8" y="8" width="13" height="13" rx="2"/><path d="M16 4.5V4a2 2 0 0 0-2-2H5a2 2 0 0 0-2 2v9a2 2 0 0 0 2 2h.5"/>`,
+);
 /** Copy as Markdown: the letter M with a down arrow, the Markdown mark. */
 export const markdownIcon = icon(svg`<path d="M3 17V7l4.5 5L12 7v10M17 7v9M14 13l3 3 3-3"/>`);
 export const thumbUpIcon = icon(
