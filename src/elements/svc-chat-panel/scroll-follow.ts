@@ -268,10 +268,12 @@ export class ScrollFollowController implements ReactiveController {
   }
 
   hostUpdate(): void {
-    // Decided before the render, so the jump button comes with it (set after the render, it would take a second
-    // update): once what came before has taken the end out of view.
+    // Decided before the render, so the jump button comes and goes with it (after the render, it would take a
+    // second update): once what came before has taken the end out of view, until the end is in view again.
     const list = this.#list;
-    if (!this.following && this.host.store?.running && list && !isAtEnd(list)) this.awayFromEnd = true;
+    if (!list) return;
+    if (isAtEnd(list)) this.awayFromEnd = false;
+    else if (!this.following && this.host.store?.running) this.awayFromEnd = true;
   }
 
   hostUpdated(): void {
@@ -294,7 +296,6 @@ export class ScrollFollowController implements ReactiveController {
       else if (this.#state === 'following-reply') this.#on('follow');
     }
     this.#wasRunning = running;
-    this.#endShown(list);
     this.#observeRows(list);
     // A page of history that does not fill the list cannot be scrolled up: fetch the next one.
     if (list.scrollHeight <= list.clientHeight) this.#loadOlderNearTop(list);
