@@ -65,8 +65,7 @@ describe('icon buttons', () => {
   it('are targets of at least 32 px on a desktop, the back button among them', async function () {
     this.timeout(60_000);
     const el = await chatWithReply();
-    const sizes = () =>
-      allInShadow(el, ICON_BUTTONS).map((b) => ({ name: nameOf(b), box: b.getBoundingClientRect() }));
+    const sizes = () => allInShadow(el, ICON_BUTTONS).map((b) => ({ name: nameOf(b), box: b.getBoundingClientRect() }));
     for (const { name, box } of sizes()) {
       expect(box.width, `the width of ${name}`).to.be.at.least(32);
       expect(box.height, `the height of ${name}`).to.be.at.least(32);
