@@ -1,30 +1,12 @@
 import { expect, fixture, html, nextFrame, oneEvent } from '@open-wc/testing';
 import '../../../src/elements/svc-chat/svc-chat.js';
-import { ChatClient } from '../../../src/client/chat.js';
-import { HttpClient } from '../../../src/client/http.js';
 import type { SvcChat } from '../../../src/elements/svc-chat/svc-chat.js';
+import { ariaConversation } from '../../helpers/aria-conversation.js';
 import { mintVisitorSession, service, until } from '../../helpers/browser-service.js';
 import { allInShadow, belowView, inShadow, part, parts } from '../../helpers/chat-parts.js';
 import { chatReady } from '../../helpers/chat-ready.js';
 
 type Updating = Element & { updateComplete: Promise<unknown> };
-
-/** A conversation of agent Aria made of `commands` (the demo's), sent over the client. */
-async function conversationOf(token: string, commands: string[]): Promise<string> {
-  const { url } = await service();
-  const chat = new ChatClient(new HttpClient({ baseUrl: url, apiKey: token }));
-  let conversationId: string | undefined;
-  for (const message of commands) {
-    const turn = await chat.sendMessage({
-      message,
-      conversationId,
-      targetAgentIds: ['agent_aria'],
-      newConversation: !conversationId,
-    });
-    conversationId = turn.conversationId;
-  }
-  return conversationId!;
-}
 
 /** Resolves once the markdown and cards shown have rendered, and the chat has reacted to their sizes. */
 async function laidOut(el: SvcChat): Promise<void> {
@@ -38,7 +20,7 @@ describe('jump to newest', () => {
     this.timeout(60_000);
     const { url } = await service();
     const { token } = await mintVisitorSession();
-    const id = await conversationOf(token, ['/markdown', '/markdown', '/form']);
+    const id = await ariaConversation(token, ['/markdown', '/markdown', '/form']);
     const el = await fixture<SvcChat>(html`<div style="height: 480px; width: 420px"><svc-chat base-url=${url}
       token=${token} agent-ids="agent_aria" conversation-id=${id}></svc-chat></div>`).then((d) =>
       chatReady(d.querySelector('svc-chat')!),
@@ -84,7 +66,7 @@ describe('jump to newest', () => {
     this.timeout(60_000);
     const { url } = await service();
     const { token } = await mintVisitorSession();
-    const id = await conversationOf(token, ['/markdown']);
+    const id = await ariaConversation(token, ['/markdown']);
     const el = await fixture<SvcChat>(html`<div style="height: 400px; width: 420px"><svc-chat base-url=${url}
       token=${token} agent-ids="agent_aria" conversation-id=${id}></svc-chat></div>`).then((d) =>
       chatReady(d.querySelector('svc-chat')!),
