@@ -74,11 +74,14 @@ export default [
     font: inherit;
   }
   /* Under the list, not over it: it never covers a message or its actions (the list gives up its height). */
+  /* A 32 px target, in a rule of no weight: a phone's 44 px (phoneStyles) comes after it and wins. */
+  :where([part~='jump-button']) {
+    min-width: 44px;
+    min-height: 32px;
+  }
   [part~='jump-button'] {
     flex: none;
     align-self: center;
-    min-width: 44px;
-    min-height: 32px;
     margin-top: 6px;
     border: 1px solid ${token('colorBorder')};
     border-radius: 999px;
