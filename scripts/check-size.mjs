@@ -72,15 +72,15 @@ import { scriptTagFiles } from './script-tag-files.mjs';
  * 42, part B: +1,222 B against main's build with part C and issue 41, 1.44 % where the issue allows 1 %,
  * docs/performance.md): panel 50,340 B, complete widget 86,211 B; and by 81 B on the panel for asking for a person
  * (issue 47: the chat client's `requestHandoff`, which "Talk to a person" calls, and the reserved tool name
- * `handoff`; the operators' client is not in the widget): panel 50,421 B, complete widget 86,292 B; and by 266 B on
+ * `handoff`; the operators' client is not in the widget): panel 50,421 B, complete widget 86,292 B; and by 273 B on
  * the panel and 32 B on the markdown engine for what a visitor meets (issue 46, items 1, 2, 7: every icon button's
  * tooltip, the icons' end tags the minifier used to eat, the list's previews as plain text (`plainText` in the
- * engine) and the jump button's rule): panel 50,687 B, markdown 28,565 B, complete widget 86,608 B.
+ * engine) and the jump button's rule): panel 50,694 B, markdown 28,565 B, complete widget 86,616 B.
  */
 const BUDGETS = {
   'dist/svc-chat.js': 220,
   'dist/svc-chat.esm.js': 7_167,
-  'dist/svc-chat-panel.js': 50_687,
+  'dist/svc-chat-panel.js': 50_694,
   'dist/svc-chat-markdown.js': 28_565,
   // The code highlighter, loaded when a reply first has a code block (issue 30: at most 12 KB).
   'dist/svc-chat-highlight.js': 12_000,
@@ -101,7 +101,7 @@ const FIRST_LOAD = {
 };
 const FIRST_LOAD_TARGET = 8_000;
 const COMPLETE_TARGET = 70_000;
-const COMPLETE_BUDGET = 86_608;
+const COMPLETE_BUDGET = 86_616;
 
 const kb = (n) => `${(n / 1000).toFixed(2)} KB`;
 const gzip = (file) => gzipSync(readFileSync(built(file)), { level: 9 }).length;
