@@ -6,8 +6,8 @@ import { SvcAnswerCard } from './svc-card.js';
 import styles from './svc-connector-setup.styles.js';
 
 const eye = (crossed: boolean) => svg`<svg viewBox="0 0 24 24" width="18" height="18" fill="none" stroke="currentColor"
-  stroke-width="2" aria-hidden="true"><path d="M2 12s3.5-7 10-7 10 7 10 7-3.5 7-10 7S2 12 2 12Z"/><circle cx="12" cy="12"
-  r="3"/>${crossed ? svg`<path d="M4 4l16 16"/>` : nothing}</svg>`;
+  stroke-width="2" aria-hidden="true"><path d="M2 12s3.5-7 10-7 10 7 10 7-3.5 7-10 7S2 12 2 12Z"></path><circle cx="12" cy="12"
+  r="3"></circle>${crossed ? svg`<path d="M4 4l16 16"></path>` : nothing}</svg>`;
 
 /**
  * @summary A connector-setup card: the credentials an agent needs for a service (secret ones masked, with

@@ -23,6 +23,8 @@ const ar: Language = {
     conversationsFailed: 'تعذّر تحميل المحادثات.',
     moreConversations: 'عرض المحادثات الأقدم',
     untitled: 'محادثة بلا عنوان',
+    previewSeparator: ' · ',
+    preview: (name, text) => `${name}: ${text}`,
     rename: 'إعادة تسمية',
     renameConversation: (title) => `إعادة تسمية «${title}»`,
     saveTitle: 'حفظ',

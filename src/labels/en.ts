@@ -15,6 +15,8 @@ const en: Language = {
     conversationsFailed: 'The conversations could not be loaded.',
     moreConversations: 'Show older conversations',
     untitled: 'Untitled conversation',
+    previewSeparator: ' · ',
+    preview: (name, text) => `${name}: ${text}`,
     rename: 'Rename',
     renameConversation: (title) => `Rename “${title}”`,
     saveTitle: 'Save',

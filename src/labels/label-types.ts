@@ -62,6 +62,10 @@ export interface ConversationLabels {
   moreConversations: string;
   /** The title of a conversation with no text yet. */
   untitled: string;
+  /** A row's time, then the preview of its last message: what goes between them. */
+  previewSeparator: string;
+  /** The preview of a conversation's last message: who wrote it, and the start of what they wrote. */
+  preview: (name: string, text: string) => string;
   rename: string;
   renameConversation: (title: string) => string;
   saveTitle: string;

@@ -17,6 +17,8 @@ const zhCN: Language = {
     conversationsFailed: '无法加载对话列表。',
     moreConversations: '显示更早的对话',
     untitled: '未命名对话',
+    previewSeparator: ' · ',
+    preview: (name, text) => `${name}：${text}`,
     rename: '重命名',
     renameConversation: (title) => `重命名“${title}”`,
     saveTitle: '保存',

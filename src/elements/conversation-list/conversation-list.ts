@@ -4,6 +4,7 @@ import type { ChatClient } from '../../client/chat.js';
 import { virtualList } from '../../internal/virtual-list.js';
 import type { ChatLabels } from '../../labels/label-types.js';
 import type { ConversationSummary } from '../../protocol/conversation-types.js';
+import { loadMarkdownEngine, markdownEngine } from '../svc-markdown/engine.js';
 
 /** What the list asks of the panel: where it is, and what opening or starting a conversation does. */
 export interface ListHost extends ReactiveControllerHost, HTMLElement {
@@ -31,6 +32,7 @@ export class ConversationListController implements ReactiveController {
   #confirming?: string;
   /** Focus this row's open button (or the list's first) after the next render. */
   #focus?: string;
+  #engineFailed = false;
 
   constructor(private readonly host: ListHost) {
     host.addController(this);
@@ -111,9 +113,9 @@ export class ConversationListController implements ReactiveController {
 
   #row(c: ConversationSummary, labels: ChatLabels, lang: string, current: boolean, running: boolean): TemplateResult {
     const title = c.title || labels.untitled;
-    const preview = c.lastMessage
-      ? `${c.lastMessage.role === 'user' ? labels.you : c.lastMessage.agentName || labels.agent}: ${c.lastMessage.text}`
-      : '';
+    const last = c.lastMessage;
+    const preview = last && this.#plain(last.text);
+    const said = preview && labels.preview(last.role === 'user' ? labels.you : last.agentName || labels.agent, preview);
     const time = formatTime(c.updatedAt, lang);
     if (this.#renaming === c.id) return this.#renameRow(c, labels, title);
     const confirming = this.#confirming === c.id;
@@ -122,7 +124,7 @@ export class ConversationListController implements ReactiveController {
         aria-describedby=${`d-${c.id}`} @click=${() => this.host.openConversation(c.id)}>
         <span part="conversation-title">${title}</span>
         <span id=${`d-${c.id}`} part="conversation-meta">
-          <time datetime=${c.updatedAt}>${time}</time>${preview ? html` · <span part="conversation-preview">${preview}</span>` : nothing}
+          <time datetime=${c.updatedAt}>${time}</time>${said ? html`${labels.previewSeparator}<span part="conversation-preview">${said}</span>` : nothing}
         </span>
       </button>
       ${
@@ -139,6 +141,23 @@ export class ConversationListController implements ReactiveController {
               @click=${() => this.#edit(c.id, 'delete')}>${labels.delete}</button>`
       }
     </div>`;
+  }
+
+  /**
+   * A message's text as its reply reads (no markdown syntax), once the markdown engine is there: it loads apart,
+   * and the list draws again when it comes (with the text as written if it cannot load, as a reply shows then).
+   */
+  #plain(text: string): string {
+    if (markdownEngine) return markdownEngine.plainText(text);
+    if (this.#engineFailed) return text;
+    loadMarkdownEngine().then(
+      () => this.host.requestUpdate(),
+      () => {
+        this.#engineFailed = true;
+        this.host.requestUpdate();
+      },
+    );
+    return '';
   }
 
   #renameRow(c: ConversationSummary, labels: ChatLabels, title: string): TemplateResult {

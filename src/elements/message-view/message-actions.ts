@@ -34,7 +34,7 @@ export function renderReplyActions(message: ChatMessage, view: ViewContext): Tem
   const copied = actions.copied?.id === message.id ? actions.copied : undefined;
   const rating = view.feedback?.[message.id]?.rating;
   const button = (part: string, label: string, icon: unknown, onClick: (e: Event) => void, pressed?: boolean) =>
-    html`<button class="icon-button" part=${part} type="button" aria-label=${label} title=${label}
+    html`<button class="icon-button" part=${part} type="button" aria-label=${label}
       tabindex=${tabindex} aria-pressed=${pressed === undefined ? nothing : String(pressed)}
       @click=${onClick} @focus=${focus} @keydown=${keys}>${icon}</button>`;
   const row = (e: Event) => (e.currentTarget as HTMLElement).closest('[part~=message]');
@@ -109,7 +109,7 @@ function renderReadAloud(message: ChatMessage, view: ViewContext): TemplateResul
         : state === 'loading'
           ? labels.preparingAudio
           : labels.readAloud;
-  return html`<button class="icon-button" part="read-aloud-button" type="button" aria-label=${label} title=${label}
+  return html`<button class="icon-button" part="read-aloud-button" type="button" aria-label=${label}
       aria-disabled=${state === 'loading' ? 'true' : nothing} tabindex=${view.readAloudStop === message.id ? 0 : -1}
       data-state=${state ?? 'idle'} @click=${() => void readAloud.toggle(message)}
       @focus=${() => readAloud.focused(message.id)} @keydown=${(e: KeyboardEvent) => readAloud.moveFocus(e)}>

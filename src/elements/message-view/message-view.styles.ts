@@ -205,14 +205,6 @@ export default css`
     gap: 2px;
     font-size: 0.85em;
   }
-  .actions .icon-button {
-    width: 28px;
-    height: 28px;
-  }
-  .actions .icon-button svg {
-    width: 16px;
-    height: 16px;
-  }
   .icon-button[aria-pressed='true'] {
     color: ${token('colorPrimary')};
   }

@@ -90,7 +90,7 @@ function renderUser(message: ChatMessage, view: ViewContext): TemplateResult {
               view.editable === message.key
                 ? html`<div class="actions" part="message-actions">
                   <button class="icon-button" part="edit-button" type="button" aria-label=${view.labels.editMessage}
-                    title=${view.labels.editMessage} @click=${() => view.actions.startEdit(message)}>${editIcon}</button>
+                    @click=${() => view.actions.startEdit(message)}>${editIcon}</button>
                 </div>`
                 : nothing
             }`

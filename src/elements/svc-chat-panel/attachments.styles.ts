@@ -63,8 +63,8 @@ export default css`
   }
   [part~='remove-attachment'] {
     flex: none;
-    width: 24px;
-    height: 24px;
+    width: 32px;
+    height: 32px;
     border-radius: 50%;
   }
   [part~='remove-attachment'] svg {

@@ -224,7 +224,7 @@ export function renderAttachButton(
   labels: ChatLabels,
   accept: string | undefined,
 ): TemplateResult {
-  return html`<button class="icon-button" part="attach-button" type="button" aria-label=${labels.attach} title=${labels.attach}
+  return html`<button class="icon-button" part="attach-button" type="button" aria-label=${labels.attach}
       @click=${(e: Event) => ((e.currentTarget as HTMLElement).nextElementSibling as HTMLInputElement).click()}>
       ${paperclipIcon}
     </button>
@@ -283,7 +283,7 @@ function renderPending(
       ${file.error ? html`<span part="attachment-error" role="alert">${file.error}</span>` : nothing}
     </span>
     <button class="icon-button" part="remove-attachment" type="button" aria-label=${labels.removeFile(file.name)}
-      title=${labels.removeFile(file.name)} @click=${() => attachments.remove(file)}>${closeIcon}</button>
+      @click=${() => attachments.remove(file)}>${closeIcon}</button>
   </li>`;
 }
 

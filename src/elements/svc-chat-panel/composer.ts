@@ -109,7 +109,7 @@ export class Composer implements ReactiveController {
           }}
         ></textarea>
         <button part=${running ? 'stop-button' : 'send-button'} type=${running ? 'button' : 'submit'}
-          aria-label=${running ? labels.stop : labels.send} title=${running ? labels.stop : labels.send}
+          aria-label=${running ? labels.stop : labels.send}
           @click=${() => store.running && void store.interrupt()}>
           ${running ? stopIcon : sendIcon}
         </button>

@@ -66,7 +66,7 @@ export class ImageViewerController implements ReactiveController {
         if (e.key === 'Escape') e.stopPropagation();
       }}
     >
-      <button part="lightbox-close" type="button" aria-label=${labels.closeImage} title=${labels.closeImage}
+      <button part="lightbox-close" type="button" aria-label=${labels.closeImage}
         @click=${() => this.close()}>${closeIcon}</button>
       <img part="lightbox-image" src=${image.url} alt=${image.alt} referrerpolicy="no-referrer" @load=${fit} />
     </dialog>`;

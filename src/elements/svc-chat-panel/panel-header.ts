@@ -25,7 +25,7 @@ export interface PanelHeader {
  */
 export function renderHeader(header: PanelHeader, labels: ChatLabels): TemplateResult {
   const button = (part: string, label: string, icon: unknown, onClick: () => void, pressed?: boolean) =>
-    html`<button class="icon-button" part=${part} type="button" title=${label} aria-label=${label}
+    html`<button class="icon-button" part=${part} type="button" aria-label=${label}
       aria-pressed=${pressed === undefined ? nothing : String(pressed)} @click=${onClick}>${icon}</button>`;
   const { previous, close, listShown } = header;
   const list = listShown ? labels.backToChat : labels.conversations;

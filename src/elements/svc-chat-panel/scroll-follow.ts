@@ -109,7 +109,9 @@ export class ScrollFollowController implements ReactiveController {
     this.#growFrame ||= requestAnimationFrame(() => {
       this.#growFrame = 0;
       const list = this.#list;
-      if (list) this.#keepPlace(list);
+      if (!list) return;
+      this.#keepPlace(list);
+      this.#endShown(list);
     });
   });
 
@@ -173,10 +175,7 @@ export class ScrollFollowController implements ReactiveController {
     if (isAtEnd(list) && !(held && (moved < 1 || list.scrollTop <= this.#heldTop + 1))) this.#on('scrolled-to-end');
     else if (!clamped && moved <= -1) this.#on('scrolled-up');
     if (!this.following) list.style.overflowAnchor = '';
-    if (this.following && this.awayFromEnd) {
-      this.awayFromEnd = false;
-      this.host.requestUpdate();
-    }
+    this.#endShown(this.following ? undefined : list);
     this.#loadOlderNearTop(list);
   };
 
@@ -184,12 +183,19 @@ export class ScrollFollowController implements ReactiveController {
   readonly jumpToEnd = (): void => {
     const list = this.#list;
     this.#on('follow');
-    if (this.awayFromEnd) {
-      this.awayFromEnd = false;
-      this.host.requestUpdate();
-    }
+    this.#endShown();
     if (list) this.#toEnd(list);
   };
+
+  /**
+   * No more way to the end once it is in view (of `list`, when given): also where the chat does not follow (held
+   * at a question whose reply ended short, or a card answered shrank and brought the list up to its end).
+   */
+  #endShown(list?: HTMLElement): void {
+    if (!this.awayFromEnd || (list && !isAtEnd(list))) return;
+    this.awayFromEnd = false;
+    this.host.requestUpdate();
+  }
 
   /**
    * Shows the end of the conversation, or the top of a card ending it that is taller than the view (until the
@@ -262,9 +268,12 @@ export class ScrollFollowController implements ReactiveController {
   }
 
   hostUpdate(): void {
-    // Decided before the render that shows the new content, so the jump button comes with it (set after the
-    // render, it would take a second update).
-    if (!this.following && this.host.store?.running) this.awayFromEnd = true;
+    // Decided before the render, so the jump button comes and goes with it (after the render, it would take a
+    // second update): once what came before has taken the end out of view, until the end is in view again.
+    const list = this.#list;
+    if (!list) return;
+    if (isAtEnd(list)) this.awayFromEnd = false;
+    else if (!this.following && this.host.store?.running) this.awayFromEnd = true;
   }
 
   hostUpdated(): void {

@@ -73,17 +73,26 @@ export default [
     color: inherit;
     font: inherit;
   }
+  /* Under the list, not over it: it never covers a message or its actions (the list gives up its height). */
+  /* A 32 px target, in a rule of no weight: a phone's 44 px (phoneStyles) comes after it and wins. */
+  :where([part~='jump-button']) {
+    min-width: 44px;
+    min-height: 32px;
+  }
   [part~='jump-button'] {
+    flex: none;
+    align-self: center;
+    margin-top: 6px;
     border: 1px solid ${token('colorBorder')};
     border-radius: 999px;
     background: ${token('colorBg')};
     font-size: 0.95em;
-    position: absolute;
-    left: 50%;
-    transform: translateX(-50%);
-    bottom: 84px;
     padding: 4px 12px;
     box-shadow: ${token('shadow')};
+  }
+  /* Back to the conversation before: its arrow points back the way the text runs. */
+  [part~='previous-button']:dir(rtl) svg {
+    transform: scaleX(-1);
   }
   [part~='status'],
   [part~='outbox-note'] {

@@ -30,6 +30,7 @@ import { ScrollFollowController } from './scroll-follow.js';
 import { SmsSession } from './sms-session.js';
 import { StarterPromptsController } from './starter-prompts.js';
 import styles, { phoneStyles } from './svc-chat-panel.styles.js';
+import tooltipStyles from './tooltips.styles.js';
 import '../svc-sms-sign-in/svc-sms-sign-in.js';
 
 /**
@@ -43,7 +44,7 @@ import '../svc-sms-sign-in/svc-sms-sign-in.js';
  * @fires svc-panel-close - The close button was pressed (not composed: only the launcher hears it).
  */
 export class SvcChatPanel extends ChatSettingsMixin(SvcLocalizedElement) {
-  static override styles = [...styles, messageViewStyles, attachmentsStyles, listStyles, phoneStyles];
+  static override styles = [...styles, messageViewStyles, attachmentsStyles, listStyles, tooltipStyles, phoneStyles];
 
   static override properties = {
     shown: { type: Boolean },
@@ -356,7 +357,7 @@ export class SvcChatPanel extends ChatSettingsMixin(SvcLocalizedElement) {
       </div>
       ${
         this.#scroll.awayFromEnd
-          ? html`<button part="jump-button" type="button" aria-label=${labels.jumpToEnd} title=${labels.jumpToEnd}
+          ? html`<button part="jump-button" type="button" aria-label=${labels.jumpToEnd}
             @click=${this.#scroll.jumpToEnd}>↓</button>`
           : nothing
       }

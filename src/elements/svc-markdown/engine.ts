@@ -5,6 +5,8 @@ import type { StreamMarkdown, StreamMarkdownOptions } from './stream-markdown.js
 export interface MarkdownEngine {
   StreamMarkdown: new (target: HTMLElement, options: StreamMarkdownOptions) => StreamMarkdown;
   warmUp(): void;
+  /** A markdown text's words, as its rendering reads (`plain-text.ts`). */
+  plainText(text: string): string;
 }
 
 /** The engine once it has arrived: an element created after that renders at once. */

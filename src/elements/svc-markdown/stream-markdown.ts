@@ -2,6 +2,8 @@ import { Lexer, type Links, type Token } from 'marked';
 import { markdown } from './marked.js';
 import { type SanitizeOptions, sanitizeFragment } from './sanitize.js';
 
+export { plainText } from './plain-text.js';
+
 export interface StreamMarkdownOptions extends SanitizeOptions {
   /** Runs on every sanitized fragment before it is inserted (the element adds its copy buttons here). */
   decorate?: (fragment: DocumentFragment) => void;

@@ -1,8 +1,7 @@
 import { expect, fixture, html, nextFrame, oneEvent } from '@open-wc/testing';
 import '../../../src/elements/svc-chat/svc-chat.js';
-import { ChatClient } from '../../../src/client/chat.js';
-import { HttpClient } from '../../../src/client/http.js';
 import type { SvcChat } from '../../../src/elements/svc-chat/svc-chat.js';
+import { ariaConversation } from '../../helpers/aria-conversation.js';
 import { mintVisitorSession, service, until } from '../../helpers/browser-service.js';
 import { allInShadow, belowView, inShadow, part } from '../../helpers/chat-parts.js';
 import { chatReady } from '../../helpers/chat-ready.js';
@@ -35,30 +34,13 @@ async function laidOut(el: SvcChat): Promise<void> {
   await nextFrame();
 }
 
-/** A conversation of agent Aria with long markdown, images and cards: what lays out after the first render. */
-async function richConversation(token: string, commands: string[]): Promise<string> {
-  const { url } = await service();
-  const chat = new ChatClient(new HttpClient({ baseUrl: url, apiKey: token }));
-  let conversationId: string | undefined;
-  for (const message of commands) {
-    const turn = await chat.sendMessage({
-      message,
-      conversationId,
-      targetAgentIds: ['agent_aria'],
-      newConversation: !conversationId,
-    });
-    conversationId = turn.conversationId;
-  }
-  return conversationId!;
-}
-
 describe('scroll follow', () => {
   it('opens a conversation restored by persist at its newest message, after its content lays out', async function () {
     this.timeout(60_000);
     localStorage.clear();
     const { url } = await service();
     const { token } = await mintVisitorSession();
-    const id = await richConversation(token, ['/markdown', '/image', '/form', '/markdown', '/image', '/pay 9.9']);
+    const id = await ariaConversation(token, ['/markdown', '/image', '/form', '/markdown', '/image', '/pay 9.9']);
     localStorage.setItem('svc-chat:reload|agent_aria', id);
     const el = await fixture<SvcChat>(html`<div style="height: 600px"><svc-chat base-url=${url} token=${token}
       agent-ids="agent_aria" persist="reload"></svc-chat></div>`).then((d) => chatReady(d.querySelector('svc-chat')!));
@@ -77,7 +59,7 @@ describe('scroll follow', () => {
     this.timeout(60_000);
     const { url } = await service();
     const { token } = await mintVisitorSession();
-    const id = await richConversation(token, ['/markdown', '/image']);
+    const id = await ariaConversation(token, ['/markdown', '/image']);
     const el = await fixture<SvcChat>(html`<div style="height: 640px"><svc-chat base-url=${url} token=${token}
       agent-ids="agent_aria" conversation-id=${id}></svc-chat></div>`).then((d) =>
       chatReady(d.querySelector('svc-chat')!),
@@ -113,7 +95,7 @@ describe('scroll follow', () => {
     this.timeout(60_000);
     const { url } = await service();
     const { token } = await mintVisitorSession();
-    const id = await richConversation(token, ['/markdown']);
+    const id = await ariaConversation(token, ['/markdown']);
     const { frame, doc } = await phonePage(`<svc-chat mode="launcher" base-url="${url}" token="${token}"
       agent-ids="agent_aria" conversation-id="${id}" lang="en"></svc-chat>`);
     try {
