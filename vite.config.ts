@@ -1,7 +1,8 @@
 import { resolve } from 'node:path';
 import { defineConfig } from 'vite';
+import { lazyFilesNextToScript } from './build/lazy-files-next-to-script.js';
 import { minifyLitTemplates } from './build/minify-lit-css.js';
-import { lazyFilesNextToScript, takeSharedModules } from './build/shared-modules.js';
+import { takeSharedModules } from './build/take-shared-modules.js';
 import { terserAfterMinify } from './build/terser-after-minify.js';
 import { scriptTagFiles } from './scripts/script-tag-files.mjs';
 import { SHARED_MODULES_KEY } from './src/script-tag/shared-modules.js';

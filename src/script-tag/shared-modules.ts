@@ -1,7 +1,7 @@
 /**
  * What both launchers (`svc-chat.js`, `svc-chat.esm.js`) share with the files they load: the modules of the launcher
  * that the panel uses too, put on the page under one well-known symbol before the launcher loads anything. The
- * script-tag build of the panel reads them from there instead of bundling its own copies (`build/shared-modules.ts`),
+ * script-tag build of the panel reads them from there instead of bundling its own copies (`build/take-shared-modules.ts`),
  * so the classic script can be the launcher itself, one request before it paints, and there is still one copy and
  * one state of each (the languages loaded, the markdown engine). A site's bundler imports these modules as modules.
  */
