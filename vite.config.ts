@@ -2,10 +2,8 @@ import { resolve } from 'node:path';
 import { defineConfig } from 'vite';
 import { lazyFilesNextToScript } from './build/lazy-files-next-to-script.js';
 import { minifyLitTemplates } from './build/minify-lit-css.js';
-import { takeSharedModules } from './build/take-shared-modules.js';
 import { terserAfterMinify } from './build/terser-after-minify.js';
 import { scriptTagFiles } from './scripts/script-tag-files.mjs';
-import { SHARED_MODULES_KEY } from './src/script-tag/shared-modules.js';
 
 /**
  * Left to the user's bundler: the package's dependencies, and the React entry's optional peers, React and
@@ -69,8 +67,8 @@ function builtLazyFiles(): Map<string, string> {
  * - `vite build`: the package entries (`.`, `./protocol`, `./elements`, `./react`, `./tools`) as ES modules, one
  *   file per source module, with their dependencies left to the user's bundler;
  * - `vite build --mode bundle`: what the script-tag launcher loads from next to itself (`LAZY_ENTRIES`), as ES
- *   modules named by their content; the launcher's modules they use too they take from the launcher
- *   (`src/script-tag/shared-modules.ts`), so each exists once;
+ *   modules named by their content that share code as chunks do; the few launcher modules the panel uses too
+ *   (the languages, the settings, the tokens) it has its own copy of, as a site's bundler would (docs/performance.md);
  * - `vite build --mode bundle-module`: `svc-chat.esm.js`, the launcher as an ES module (plain DOM, no Lit);
  * - `vite build --mode bundle-classic`: `svc-chat.js`, the same launcher as the classic script of the one-tag embed,
  *   one request before it paints. Both launchers load the first build's files from next to themselves.
@@ -78,11 +76,7 @@ function builtLazyFiles(): Map<string, string> {
 export default defineConfig(({ mode }) => {
   if (mode === 'bundle') {
     return {
-      plugins: [
-        takeSharedModules(SHARED_MODULES_KEY),
-        minifyLitTemplates(),
-        terserAfterMinify((file) => file.startsWith('svc-chat-lang-')),
-      ],
+      plugins: [minifyLitTemplates(), terserAfterMinify((file) => file.startsWith('svc-chat-lang-'))],
       build: {
         ...SCRIPT_TAG_BUILD,
         rolldownOptions: { output: { minify: true, entryFileNames: lazyFile, chunkFileNames: lazyFile } },

@@ -5,7 +5,6 @@
  * when the page is idle, when a visitor points at or focuses the launcher, or at once for a chat that needs it
  * (inline, or a conversation to resume).
  */
-import './shared-modules.js';
 import { loadPanel, loadPanelWhenIdle, panelArrived } from '../elements/svc-chat/load-panel.js';
 
 export { SvcChat } from '../elements/svc-chat/svc-chat.js';

@@ -7,12 +7,8 @@ export interface MarkdownEngine {
   warmUp(): void;
 }
 
-let engine: MarkdownEngine | undefined;
-/**
- * The engine once it has arrived: an element created after that renders at once. A function, not an exported `let`:
- * the script-tag panel takes this module from the launcher by value (src/script-tag/shared-modules.ts).
- */
-export const markdownEngine = (): MarkdownEngine | undefined => engine;
+/** The engine once it has arrived: an element created after that renders at once. */
+export let markdownEngine: MarkdownEngine | undefined;
 
 /**
  * Loads the markdown engine: marked, DOMPurify and the streaming renderer are most of the widget's bytes and
@@ -22,8 +18,8 @@ export const loadMarkdownEngine: () => Promise<MarkdownEngine> = loadOnce(
   // A dynamic import: a chunk of its own in a site's bundle, `svc-chat-markdown.js` in the script-tag files.
   () => import('./stream-markdown.js'),
   'svc-markdown: the markdown renderer did not load, so text shows as plain text',
-  (loaded) => {
-    engine = loaded;
-    loaded.warmUp();
+  (engine) => {
+    markdownEngine = engine;
+    engine.warmUp();
   },
 );

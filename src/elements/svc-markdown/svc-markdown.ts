@@ -65,7 +65,9 @@ export class SvcMarkdown extends SvcElement {
     highlight: true,
     imageAllowed: (src) => imageAllowed(src, this.#imageHosts ?? []),
   };
-  #markdown: StreamMarkdown | PlainText = markdownOrPlain(this.#base, this.#options);
+  #markdown: StreamMarkdown | PlainText = markdownEngine
+    ? new markdownEngine.StreamMarkdown(this.#base, this.#options)
+    : new PlainText(this.#base);
 
   constructor() {
     super();
@@ -186,12 +188,6 @@ export class SvcMarkdown extends SvcElement {
 }
 
 /** The text as it is, until the markdown renderer arrives: content is never held back, and never parsed as HTML. */
-/** Rendered markdown if the engine is here, plain text until it comes. */
-function markdownOrPlain(base: HTMLElement, options: StreamMarkdownOptions): StreamMarkdown | PlainText {
-  const engine = markdownEngine();
-  return engine ? new engine.StreamMarkdown(base, options) : new PlainText(base);
-}
-
 class PlainText {
   text = '';
   #paragraph = document.createElement('p');
