@@ -68,7 +68,7 @@ function builtLazyFiles(): Map<string, string> {
  *   file per source module, with their dependencies left to the user's bundler;
  * - `vite build --mode bundle`: what the script-tag launcher loads from next to itself (`LAZY_ENTRIES`), as ES
  *   modules named by their content that share code as chunks do; the few launcher modules the panel uses too
- *   (the languages, the settings, the tokens) it has its own copy of, as a site's bundler would (docs/performance.md);
+ *   (the languages, the settings, the tokens) it has its own copy of (docs/performance.md);
  * - `vite build --mode bundle-module`: `svc-chat.esm.js`, the launcher as an ES module (plain DOM, no Lit);
  * - `vite build --mode bundle-classic`: `svc-chat.js`, the same launcher as the classic script of the one-tag embed,
  *   one request before it paints. Both launchers load the first build's files from next to themselves.

@@ -72,16 +72,17 @@ import { scriptTagFiles } from './script-tag-files.mjs';
  * 42, part B: +1,222 B against main's build with part C and issue 41, 1.44 % where the issue allows 1 %,
  * docs/performance.md): panel 50,340 B, complete widget 86,211 B; and by 81 B on the panel for asking for a person
  * (issue 47: the chat client's `requestHandoff`, which "Talk to a person" calls, and the reserved tool name
- * `handoff`; the operators' client is not in the widget): panel 50,421 B, complete widget 86,292 B; and by 660 B for
- * the classic tag's launcher from one request (issue 43): `svc-chat.js` is the launcher itself (7,698 B, where the
- * loader and the module it imported were 7,358 B in two requests in a row), both launchers put the modules the panel
- * uses too on one symbol, whole (+467 B on `svc-chat.esm.js`, 7,631 B), and the panel reads them from there by name
- * (+320 B, 50,741 B): complete widget 86,952 B in three files.
+ * `handoff`; the operators' client is not in the widget): panel 50,421 B, complete widget 86,292 B; and by 2,939 B for
+ * the classic tag's launcher from one request (issue 43): `svc-chat.js` is the launcher itself, a classic script with
+ * its own copy of the modules it needs (7,085 B, where the loader and the module it imported were 7,358 B in two
+ * requests in a row), and the panel it `import()`s, the same file the ES module launcher loads, has its own copy of
+ * the launcher's modules it uses too (+3,212 B, 53,633 B: no module lending, design.md's Packaging);
+ * `svc-chat.esm.js` no longer keeps exports for the panel (7,017 B): complete widget 89,231 B in three files.
  */
 const BUDGETS = {
-  'dist/svc-chat.js': 7_698,
-  'dist/svc-chat.esm.js': 7_631,
-  'dist/svc-chat-panel.js': 50_741,
+  'dist/svc-chat.js': 7_085,
+  'dist/svc-chat.esm.js': 7_017,
+  'dist/svc-chat-panel.js': 53_633,
   'dist/svc-chat-markdown.js': 28_533,
   // The code highlighter, loaded when a reply first has a code block (issue 30: at most 12 KB).
   'dist/svc-chat-highlight.js': 12_000,
@@ -102,7 +103,7 @@ const FIRST_LOAD = {
 };
 const FIRST_LOAD_TARGET = 8_000;
 const COMPLETE_TARGET = 70_000;
-const COMPLETE_BUDGET = 86_952;
+const COMPLETE_BUDGET = 89_231;
 
 const kb = (n) => `${(n / 1000).toFixed(2)} KB`;
 const gzip = (file) => gzipSync(readFileSync(built(file)), { level: 9 }).length;
