@@ -64,12 +64,15 @@ describe('the classic script tag (dist/svc-chat.js)', () => {
       const launcher = await until(() => part(chat, 'launcher'), 'the launcher button');
       await until(() => launcher.getAttribute('aria-label') === '打开对话', 'the launcher in Chinese');
       launcher.click();
-      // The panel's copy of the same modules shows what the launcher was given.
-      const input = await until(() => part<HTMLTextAreaElement>(chat, 'input'), 'the panel');
+      // The panel's copy of the same modules shows what the launcher was given. Read in the panel's own root: the
+      // launcher's loading state, shown until the panel arrives, has a title and a field too.
+      const inPanel = <T extends Element>(name: string) =>
+        chat.shadowRoot!.querySelector('svc-chat-panel')?.shadowRoot?.querySelector<T>(`[part~="${name}"]`);
+      const input = await until(() => inPanel<HTMLTextAreaElement>('input'), 'the panel');
       await until(() => input.placeholder === '输入消息…', 'the panel in Chinese');
-      expect(part(chat, 'title')!.textContent).to.equal('Ask us');
-      expect(view.getComputedStyle(part(chat, 'panel')!).backgroundColor).to.equal('rgb(21, 23, 28)');
-      expect(view.getComputedStyle(part(chat, 'send-button')!).backgroundColor).to.equal('rgb(0, 128, 128)');
+      expect(inPanel('title')!.textContent).to.equal('Ask us');
+      expect(view.getComputedStyle(inPanel('panel')!).backgroundColor).to.equal('rgb(21, 23, 28)');
+      expect(view.getComputedStyle(inPanel('send-button')!).backgroundColor).to.equal('rgb(0, 128, 128)');
       // One `<svc-chat>` and one `<svc-chat-panel>`, and `window.Svc` holds the classes the page registered.
       const svc = await until(() => view.Svc?.SvcChatPanel && view.Svc, 'window.Svc filled');
       expect(view.customElements.get('svc-chat')).to.equal(svc.SvcChat);
@@ -79,7 +82,7 @@ describe('the classic script tag (dist/svc-chat.js)', () => {
       await until(() => launcher.getAttribute('aria-expanded') === 'false', 'the panel closed');
       launcher.click();
       await until(() => launcher.getAttribute('aria-expanded') === 'true', 'the panel open again');
-      const again = await until(() => part<HTMLTextAreaElement>(chat, 'input'), 'the panel again');
+      const again = await until(() => inPanel<HTMLTextAreaElement>('input'), 'the panel again');
       expect(again.placeholder).to.equal('输入消息…');
     } finally {
       frame.remove();
