@@ -13,6 +13,7 @@ import {
   type ListPosition,
   listConversations,
   listedConversation,
+  lockConversation,
   renameConversation,
 } from '../store/conversation-rows.js';
 import type { Db } from '../store/db.js';
@@ -216,6 +217,7 @@ export default function conversationListRoutes(app: ZodApp, ctx: AppContext) {
     async (req, reply) => {
       const { id } = await ownConversation(ctx.db, req.caller, req.params.id);
       await ctx.db.transaction(async (tx) => {
+        await lockConversation(tx, id);
         if (await isTurnRunning(tx, id)) throw conflict(RUNNING);
         await deleteConversation(tx, id);
       });

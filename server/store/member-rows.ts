@@ -38,6 +38,7 @@ export function provisionMember(
   displayName?: string,
 ): Promise<ProvisionResult> {
   return db.transaction(async (tx) => {
+    await tx.lock(`members ${workspaceId} ${spUserRef}`);
     const known = await memberByRef(tx, workspaceId, spUserRef);
     if (known) return { member_id: known.user_id, billing_account_id: known.billing_account_id, created: false };
     const member = { member_id: randomId('u'), billing_account_id: randomId('ba'), created: true };
@@ -83,7 +84,8 @@ const cents = (amount: number) => Math.round(amount * 100);
 
 /**
  * Moves `amount` from the owner's wallet to the member, once per `idempotencyKey`. The lookup of the key and
- * the writes share one write transaction (Db.transaction), so concurrent replays can never debit twice; a replay
+ * the writes share one transaction holding the workspace's wallet (Db.lock), so concurrent grants of a workspace
+ * go one at a time on every instance and replays can never debit twice; a replay
  * gets the stored first result. A refusal changes nothing and does not use up the key. Sums are taken in
  * whole cents and every stored amount is a whole number of cents, so no binary fraction ever accumulates:
  * 0.1 + 0.2 is 0.3.
@@ -96,6 +98,7 @@ export function grantCredits(
   idempotencyKey: string,
 ): Promise<GrantResult | { refused: GrantRefusal }> {
   return db.transaction(async (tx) => {
+    await tx.lock(`wallet ${workspaceId}`);
     const prior = await tx.get<{ member_id: string; amount: number; purchase_id: string; balance_after: number }>(
       'SELECT member_id, amount, purchase_id, balance_after FROM grants WHERE workspace_id = ? AND idempotency_key = ?',
       workspaceId,

@@ -1,9 +1,12 @@
 import pg from 'pg';
-import { type Db, type Liveness, migrate, type PoolUse } from './db.js';
+import { type Db, type Liveness, migrate, type Notice, type PoolUse } from './db.js';
 import { INSTANCE_LOCKS, InstanceConnection } from './instance-connection.js';
 
-/** Advisory lock keys (any two numbers the service owns): every write transaction, and migrating at start. */
-const WRITE_LOCK = 7_190_001;
+/**
+ * Advisory lock keys (numbers the service owns): the class of the keys transactions lock (`Db.lock`, the
+ * second number a hash of the key), and migrating at start.
+ */
+const KEY_LOCKS = 7_190_001;
 const MIGRATE_LOCK = 7_190_002;
 
 /** BIGINT (counts, ids, times in ms) and NUMERIC come back as numbers: every value the store keeps fits in 2^53. */
@@ -32,8 +35,12 @@ type Queryable = pg.Pool | pg.PoolClient;
  * PostgreSQL text cannot hold U+0000 (SQLite's can): a string parameter carries U+FFFD in its place, the same
  * way in every statement, so what is stored with one is found with it again (docs/server.md).
  */
-const storable = (value: unknown) =>
-  typeof value === 'string' && value.includes('\0') ? value.replaceAll('\0', '\uFFFD') : value;
+const storable = (value: unknown): unknown =>
+  typeof value === 'string' && value.includes('\0')
+    ? value.replaceAll('\0', '\uFFFD')
+    : Array.isArray(value)
+      ? value.map(storable)
+      : value;
 
 /** Without parameters a text goes by the simple protocol, which also runs several statements (a migration). */
 const query = (on: Queryable, sql: string, params: unknown[]) =>
@@ -103,17 +110,24 @@ class PostgresDb implements Db {
       instanceId: this.instanceId,
       liveness: this.liveness,
       transaction: (inner) => inner(tx),
+      lock: async (key) => {
+        await query(client, 'SELECT pg_advisory_xact_lock(?, hashtext(?))', [KEY_LOCKS, key]);
+      },
       notify: async (channel, payload) => {
         told.push([channel, payload]);
         await client.query('SELECT pg_notify($1, $2)', [channel, `${this.instanceId} ${payload}`]);
+      },
+      notifyBy: async (channel, payload, statement) => {
+        const result = await statement(this.sent(channel, payload));
+        told.push([channel, payload]);
+        return result;
       },
       listen: (channel, heard) => this.listen(channel, heard),
       instanceAlive: (id) => this.instanceAlive(id),
       close: () => this.close(),
     };
     try {
-      // One round trip: the simple protocol runs both statements.
-      await client.query(`BEGIN; SELECT pg_advisory_xact_lock(${WRITE_LOCK})`);
+      await client.query('BEGIN');
       const result = await fn(tx);
       await client.query('COMMIT');
       for (const [channel, payload] of told) this.connection.tell(channel, payload);
@@ -124,6 +138,22 @@ class PostgresDb implements Db {
     } finally {
       client.release();
     }
+  }
+
+  async lock(): Promise<void> {
+    throw new Error('lock() holds only inside a transaction');
+  }
+
+  /** What a statement sends to notify `channel` (other instances skip their own: `InstanceConnection`). */
+  private sent(channel: string, payload: string): Notice {
+    return { channel, payload: `${this.instanceId} ${payload}` };
+  }
+
+  async notifyBy<T>(channel: string, payload: string, statement: (sent: Notice) => Promise<T>): Promise<T> {
+    this.open();
+    const result = await statement(this.sent(channel, payload));
+    this.connection.tell(channel, payload);
+    return result;
   }
 
   async notify(channel: string, payload: string): Promise<void> {

@@ -5,16 +5,18 @@ import type {
   ContentBlock,
   RecordSender,
 } from '@svc/agent-sdk/protocol';
-import type { Db } from './db.js';
+import type { Db, Notice } from './db.js';
 import { nowIso } from './ids.js';
-import { markUploadsReferenced } from './upload-rows.js';
+import { linkedUploads, markUploadsReferenced } from './upload-rows.js';
 
 /**
  * The records of every conversation, and their order (table `records`, migrations/0001-initial.sql). A
  * record's id (its stream cursor) is its row id, written `e` + 15 digits: ids are never reused, so they only
- * grow, and comparing two ids as strings compares them as numbers. Within a conversation they grow in commit
- * order on any number of instances: an append takes the id after it has updated (so locked) its
- * conversation's row. `seq` counts 1, 2, 3… per conversation. Only server/services/record-log.ts appends.
+ * grow, and comparing two ids as strings compares them as numbers. Ids of different conversations commit in
+ * any order; within a conversation they grow in commit order on any number of instances: a write locks its
+ * conversation's row before it draws its ids and holds it until it commits (insertRecords), so a reader after
+ * an id never misses a record of that conversation committed later. `seq` counts 1, 2, 3… per conversation.
+ * Only server/services/record-log.ts appends.
  */
 
 interface RecordRow {
@@ -74,34 +76,92 @@ function toRecord(row: RecordRow): ChatStreamRecord {
 // ---------------------------------------------------------------- writing
 
 /**
- * Stores a record. Call it inside a transaction; the caller publishes the record once that has committed.
- * The conversation's size grows by the record's JSON, and uploads the record links to are marked used.
+ * Stores records of one conversation, in order, as one write, and returns them as stored; `sent` is the
+ * notification the write sends (Db.notifyBy). The conversation's size grows by the records' JSON, its
+ * newest record, preview and title follow them, and uploads they link to are marked used. On PostgreSQL it
+ * is one call of `svc_append_records` (migrations/0008-append-records.postgres.sql: one round trip, a
+ * transaction of its own outside one), which locks the conversation's row before it draws the ids; SQLite
+ * runs the same steps in-process, in a transaction (one writer at a time).
  */
-export async function insertRecord(db: Db, conversationId: string, r: NewRecord): Promise<ChatStreamRecord> {
-  const raw = JSON.stringify(r.raw);
-  const bytes = Buffer.byteLength(raw);
+export async function insertRecords(
+  db: Db,
+  conversationId: string,
+  records: NewRecord[],
+  sent?: Notice,
+): Promise<ChatStreamRecord[]> {
+  const createdAt = nowIso();
+  const rows = records.map((r) => {
+    const raw = JSON.stringify(r.raw);
+    const row: Omit<RecordRow, 'id' | 'seq'> = {
+      conversation_id: conversationId,
+      turn_id: r.turnId ?? null,
+      agent_id: r.agentId ?? null,
+      agent_name: r.agentName ?? null,
+      sender: r.sender,
+      event: r.event,
+      raw,
+      created_at: createdAt,
+    };
+    return { row, bytes: Buffer.byteLength(raw), preview: previewOf(r) };
+  });
+  const stored =
+    db.engine === 'postgres'
+      ? await appendCall(db, conversationId, rows, sent)
+      : await db.transaction(async (tx) => {
+          const ids: StoredId[] = [];
+          for (const { row, bytes, preview } of rows) ids.push(await appendOne(tx, row, bytes, preview));
+          return ids;
+        });
+  return rows.map(({ row }, i) => toRecord({ ...row, ...stored[i]! }));
+}
+
+type StoredId = Pick<RecordRow, 'id' | 'seq'>;
+type Preview = ReturnType<typeof previewOf>;
+interface RowToStore {
+  row: Omit<RecordRow, 'id' | 'seq'>;
+  bytes: number;
+  preview: Preview;
+}
+
+/** PostgreSQL: the whole write in one call (see insertRecords). */
+async function appendCall(db: Db, conversationId: string, rows: RowToStore[], sent?: Notice): Promise<StoredId[]> {
+  const column = <K extends keyof RowToStore['row']>(key: K) => rows.map(({ row }) => row[key]);
+  const newest = rows.findLast(({ preview }) => preview)?.preview;
+  const firstAsked = rows.find(({ preview }) => preview?.role === 'user')?.preview;
+  const stored = await db.all<{ record_id: number; record_seq: number }>(
+    'SELECT record_id, record_seq FROM svc_append_records(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    conversationId,
+    column('turn_id'),
+    column('agent_id'),
+    column('agent_name'),
+    column('sender'),
+    column('event'),
+    column('raw'),
+    rows.map(({ bytes }) => bytes),
+    rows[0]?.row.created_at ?? nowIso(),
+    newest ? JSON.stringify(newest) : null,
+    firstAsked ? titleOf(firstAsked.text) : null,
+    rows.flatMap(({ row }) => linkedUploads(row.raw)),
+    sent?.channel ?? null,
+    sent?.payload ?? null,
+  );
+  return stored.map((s) => ({ id: s.record_id, seq: s.record_seq }));
+}
+
+/** SQLite: one record's statements, inside the write's transaction. */
+async function appendOne(db: Db, row: RowToStore['row'], bytes: number, preview: Preview): Promise<StoredId> {
+  const conversationId = row.conversation_id;
   const bumped = await db.get<{ last_seq: number }>(
     'UPDATE conversations SET last_seq = last_seq + 1, bytes = bytes + ? WHERE id = ? RETURNING last_seq',
     bytes,
     conversationId,
   );
   if (!bumped) throw new Error(`conversation ${conversationId} does not exist`);
-  const row: Omit<RecordRow, 'id'> = {
-    conversation_id: conversationId,
-    seq: bumped.last_seq,
-    turn_id: r.turnId ?? null,
-    agent_id: r.agentId ?? null,
-    agent_name: r.agentName ?? null,
-    sender: r.sender,
-    event: r.event,
-    raw,
-    created_at: nowIso(),
-  };
   const inserted = await db.get<{ id: number }>(
     `INSERT INTO records (conversation_id, seq, turn_id, agent_id, agent_name, sender, event, raw, created_at, bytes)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-    row.conversation_id,
-    row.seq,
+    conversationId,
+    bumped.last_seq,
     row.turn_id,
     row.agent_id,
     row.agent_name,
@@ -112,7 +172,6 @@ export async function insertRecord(db: Db, conversationId: string, r: NewRecord)
     bytes,
   );
   const id = inserted!.id;
-  const preview = previewOf(r);
   await db.run(
     `UPDATE conversations SET last_record = ?, last_message = COALESCE(?, last_message), title = COALESCE(title, ?)
      WHERE id = ?`,
@@ -121,8 +180,8 @@ export async function insertRecord(db: Db, conversationId: string, r: NewRecord)
     preview?.role === 'user' ? titleOf(preview.text) : null,
     conversationId,
   );
-  await markUploadsReferenced(db, raw);
-  return toRecord({ id, ...row });
+  await markUploadsReferenced(db, row.raw);
+  return { id, seq: bumped.last_seq };
 }
 
 /** Whitespace runs as one space, cut to `max` characters with an ellipsis. */

@@ -89,6 +89,8 @@ async function waitFor(db: Db, rule: SendRule, now: number): Promise<number> {
 export function issueSmsCode(db: Db, secret: Buffer, request: CodeRequest): Promise<CodeIssue> {
   const { workspaceId, phone, address } = request;
   return db.transaction(async (tx) => {
+    // The limits count sends by phone, address and workspace alike: one key for every send, each a few reads.
+    await tx.lock('sms_sends');
     const now = clock.now();
     await tx.run('DELETE FROM sms_sends WHERE sent_at <= ?', now - DAY_MS);
     const known = await tx.get(
@@ -207,6 +209,7 @@ export function consumeSmsCode(
   code: string,
 ): Promise<boolean> {
   return db.transaction(async (tx) => {
+    await tx.lock(`sms_codes ${workspaceId} ${phone}`);
     const row = await tx.get<{ code_hash: string; expires_at: number; failures: number }>(
       'SELECT code_hash, expires_at, failures FROM sms_codes WHERE workspace_id = ? AND phone = ?',
       workspaceId,

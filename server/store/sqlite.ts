@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { EventEmitter } from 'node:events';
 import Database from 'better-sqlite3';
-import { ALWAYS_ALIVE, type Db, migrate } from './db.js';
+import { ALWAYS_ALIVE, type Db, migrate, type Notice } from './db.js';
 import { randomId } from './ids.js';
 
 /**
@@ -40,8 +40,15 @@ class SqliteDb implements Db {
       instanceId: this.instanceId,
       liveness: this.liveness,
       transaction: (fn) => fn(this.tx),
+      // BEGIN IMMEDIATE holds every key: no other write transaction runs.
+      lock: async () => {},
       notify: async (channel, payload) => {
         this.pending.push([channel, payload]);
+      },
+      notifyBy: async (channel, payload, statement) => {
+        const result = await statement({ channel, payload });
+        this.pending.push([channel, payload]);
+        return result;
       },
       listen: (channel, heard) => this.listen(channel, heard),
       instanceAlive: (id) => this.instanceAlive(id),
@@ -107,6 +114,17 @@ class SqliteDb implements Db {
       this.current = undefined;
       release();
     }
+  }
+
+  async lock(): Promise<void> {
+    throw new Error('lock() holds only inside a transaction');
+  }
+
+  /** SQLite's statements send nothing: the listeners are told once `statement` (its own transaction) is done. */
+  async notifyBy<T>(channel: string, payload: string, statement: (sent: Notice) => Promise<T>): Promise<T> {
+    const result = await statement({ channel, payload });
+    await this.notify(channel, payload);
+    return result;
   }
 
   async notify(channel: string, payload: string): Promise<void> {

@@ -54,6 +54,7 @@ export function insertUploadWithinQuota(
   quota: { bytes: number; since: string },
 ): Promise<{ bytes: number; oldest?: string } | undefined> {
   return db.transaction(async (tx) => {
+    await tx.lock(`uploaded_files ${u.ownerId}`);
     const usage = await uploadUsage(tx, u.ownerId, quota.since);
     if (usage.bytes + u.size > quota.bytes) return usage;
     await insertUpload(tx, u, at);
@@ -76,10 +77,15 @@ export async function uploadById(
 export const UPLOAD_ID_IN_URL = /\/files\/(f_[A-Za-z0-9_-]{22})\//;
 const UPLOAD_LINKS = new RegExp(UPLOAD_ID_IN_URL.source, 'g');
 
+/** The ids of the uploads a record's JSON links to. */
+export function linkedUploads(recordJson: string): string[] {
+  if (!recordJson.includes('/files/f_')) return [];
+  return [...recordJson.matchAll(UPLOAD_LINKS)].map(([, id]) => id!);
+}
+
 /** Marks the uploads a record's JSON links to as referenced: from then on they never expire. */
 export async function markUploadsReferenced(db: Db, recordJson: string): Promise<void> {
-  if (!recordJson.includes('/files/f_')) return;
-  for (const [, id] of recordJson.matchAll(UPLOAD_LINKS)) {
+  for (const id of linkedUploads(recordJson)) {
     await db.run('UPDATE uploaded_files SET referenced = 1 WHERE id = ? AND referenced = 0', id);
   }
 }

@@ -9,11 +9,10 @@ import { NOT_SET_UP, ReplyFailure, type TextStream, type TurnInput, type TurnIO 
 import type { AppContext } from '../services/context.js';
 import { conversationDir } from '../services/conversation-files.js';
 import { formatBytes, LIMITS } from '../services/limits.js';
-import type { AppendRecord } from '../services/record-log.js';
 import { readUploadAt, storeUpload } from '../services/uploads.js';
 import { type AgentRow, agentById, agentsOfWorkspace } from '../store/agent-rows.js';
 import { getConnectorCredentials, serverCredentialKey } from '../store/connector-credential-rows.js';
-import type { StoredConversation } from '../store/conversation-rows.js';
+import { lockConversation, type StoredConversation } from '../store/conversation-rows.js';
 import type { Db } from '../store/db.js';
 import { randomId } from '../store/ids.js';
 import type { NewRecord } from '../store/record-rows.js';
@@ -54,8 +53,11 @@ interface OpenStream {
   text: string;
 }
 
-/** A write of the turn: its records and whatever is stored beside them, in one transaction. */
-type TurnWrite = (append: AppendRecord, tx: Db) => Promise<void>;
+/** A record of the turn, and what is stored beside it in the same transaction (a payment order). */
+interface TurnWrite {
+  record: NewRecord;
+  before?: (tx: Db) => Promise<void>;
+}
 
 /**
  * One running turn: runs each agent of the conversation in order (a coordinator), gives each a TurnIO
@@ -153,7 +155,7 @@ export class ActiveTurn implements RunningTurnHandle {
   private async storeEnd(subtype: ResultSubtype, error?: string): Promise<void> {
     for (let attempt = 0; ; attempt++) {
       try {
-        await endTurn(this.ctx, this.turnId, subtype, error);
+        await endTurn(this.ctx, { id: this.turnId, conversationId: this.conversationId }, subtype, error);
         return;
       } catch (err) {
         this.ctx.logError(`turn ${this.turnId} could not be ended: ${errorText(err)}`);
@@ -172,14 +174,24 @@ export class ActiveTurn implements RunningTurnHandle {
     this.writing ??= this.flush();
   }
 
-  /** Stores what is queued, each batch in one transaction; a write that fails ends the turn with its error. */
+  /**
+   * Stores what is queued, each batch as one write: its records alone in one call (RecordLog.append), or in a
+   * transaction with what is stored beside them. A write that fails ends the turn with its error.
+   */
   private async flush(): Promise<void> {
     while (this.queued.length) {
       const batch = this.queued.splice(0);
+      const records = batch.map((write) => write.record);
+      const id = this.conversationId;
       try {
-        await this.ctx.records.write(async (append, tx) => {
-          for (const write of batch) await write(append, tx);
-        });
+        if (batch.every((write) => !write.before)) await this.ctx.records.append(id, ...records);
+        else {
+          await this.ctx.records.write(async (append, tx) => {
+            await lockConversation(tx, id);
+            for (const write of batch) await write.before?.(tx);
+            await append(id, ...records);
+          });
+        }
       } catch (err) {
         this.ctx.log(`turn ${this.turnId}: a record could not be stored: ${errorText(err)}`);
         this.queued = [];
@@ -231,11 +243,7 @@ export class ActiveTurn implements RunningTurnHandle {
       void this.end('error', TURN_FAILED.tooLong);
       return;
     }
-    const record = this.agentRecord(agentId, raw);
-    this.enqueue(async (append, tx) => {
-      await before?.(tx);
-      await append(this.conversation.id, record);
-    });
+    this.enqueue({ record: this.agentRecord(agentId, raw), before });
   }
 
   private setStatus(agentId: string, status: AgentStatus): void {

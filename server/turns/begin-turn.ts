@@ -1,20 +1,22 @@
 import type { ChatStreamRecord, MessagePart, SendResult, UserRawEvent } from '@svc/agent-sdk/protocol';
-import { conflict } from '../http/errors.js';
+import { conflict, notFound } from '../http/errors.js';
 import type { AppContext } from '../services/context.js';
 import { formatBytes, LIMITS } from '../services/limits.js';
 import { clock } from '../store/clock.js';
-import { getConversation, type StoredConversation } from '../store/conversation-rows.js';
+import { getConversation, lockConversation, type StoredConversation } from '../store/conversation-rows.js';
 import type { Db } from '../store/db.js';
 import { randomId } from '../store/ids.js';
 import type { PaymentOrder } from '../store/payment-order-rows.js';
 import { conversationBytes, recentEntries } from '../store/record-rows.js';
-import { priorSend, rememberSend, type SendKey } from '../store/send-result-rows.js';
+import { holdSendKey, priorSend, rememberSend, type SendKey } from '../store/send-result-rows.js';
 import { insertTurn, insertTurnIfIdle, isTurnRunning } from '../store/turn-rows.js';
 import { ActiveTurn, type TurnMessage } from './active-turn.js';
 
 const RUNNING = 'a reply is still running in this conversation';
 const FULL = `this conversation is full (${formatBytes(LIMITS.conversationBytes)}): start a new conversation`;
 const KEY_REUSED = 'Idempotency-Key was already used with a different request';
+/** The conversation was deleted between finding it and locking it. */
+const CONVERSATION_GONE = 'conversation not found';
 /** How many earlier entries a runtime sees as context. */
 const HISTORY_FOR_RUNTIME = 100;
 
@@ -58,14 +60,17 @@ export async function beginTurn(
   type Begun = { replay: SendResult } | { result: SendResult; turn: ActiveTurn; instanceId: string };
   const begun = await ctx.records.write(async (append, tx): Promise<Begun> => {
     const now = clock.now();
+    if (once) await holdSendKey(tx, once);
     const prior = once && (await priorSend(tx, once, now - LIMITS.idempotencyMs));
     if (prior === 'reused') throw conflict(KEY_REUSED);
     if (prior) return { replay: JSON.parse(prior.result) as SendResult };
     const conversation = await target(tx);
+    // Checked and stored under the conversation's lock: a send racing it on any instance waits, then finds its turn.
+    if (!(await lockConversation(tx, conversation.id))) throw notFound(CONVERSATION_GONE);
     if ((await conversationBytes(tx, conversation.id)) + rawBytes > LIMITS.conversationBytes) throw conflict(FULL);
     if (await isTurnRunning(tx, conversation.id)) throw conflict(RUNNING);
     await insertTurn(tx, conversation.id, turnId);
-    const userRecord = await append(conversation.id, { sender: 'user', event: 'message', raw, turnId });
+    const userRecord = (await append(conversation.id, { sender: 'user', event: 'message', raw, turnId }))[0]!;
     const firstMessageIds = new Map(conversation.agentIds.map((agentId) => [agentId, randomId('m')]));
     const result: SendResult = {
       conversationId: conversation.id,

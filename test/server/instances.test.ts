@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { type RunningService, startService } from '../../server/boot/service.js';
 import { INSTANCE_LOCKS } from '../../server/store/instance-connection.js';
-import { insertRecord } from '../../server/store/record-rows.js';
+import { insertRecords } from '../../server/store/record-rows.js';
 import type { ChatStreamRecord } from '../../src/protocol/types.js';
 import { testPostgres } from '../helpers/postgres.js';
 import { FIXTURE } from '../helpers/server.js';
@@ -240,13 +240,15 @@ describe('two instances on one PostgreSQL database', () => {
     await followed.untilResult();
 
     // A record stored with no notification, as one committed while A does not listen would be.
-    const unheard = await a.ctx.db.transaction((tx) =>
-      insertRecord(tx, followedId, {
-        sender: 'agent',
-        event: 'agent_status',
-        agentId: 'agent_echo',
-        raw: { type: 'agent_status', agentId: 'agent_echo', status: 'idle' },
-      }),
+    const [unheard] = await a.ctx.db.transaction((tx) =>
+      insertRecords(tx, followedId, [
+        {
+          sender: 'agent',
+          event: 'agent_status',
+          agentId: 'agent_echo',
+          raw: { type: 'agent_status', agentId: 'agent_echo', status: 'idle' },
+        },
+      ]),
     );
 
     const before = a.ctx.db.instanceId;
@@ -264,7 +266,7 @@ describe('two instances on one PostgreSQL database', () => {
     assert.deepEqual([await lockHeld(after), await lockHeld(before)], [true, false], 'B takes the new A for alive');
 
     // Back, A's readers read on from the table, and hear B again.
-    await followed.waitFor((all) => all.some((r) => r.id === unheard.id));
+    await followed.waitFor((all) => all.some((r) => r.id === unheard!.id));
     const sent = await call(b.url, '/conversations/send', {
       method: 'POST',
       token,
