@@ -1,7 +1,7 @@
 import type { ChatStreamRecord } from '@svc/agent-sdk/protocol';
 import { errorText } from '../http/errors.js';
 import type { Db } from '../store/db.js';
-import { insertRecords, lastRecordId, type NewRecord, recordsAfter } from '../store/record-rows.js';
+import { insertRecords, lastRecordId, type NewRecord, recordsAfter, type StoredRecords } from '../store/record-rows.js';
 import { type Follower, LiveHub, type Subscriber } from './live-hub.js';
 
 /** Appends records to a conversation inside a `RecordLog.write` transaction and returns them as stored. */
@@ -12,11 +12,12 @@ const CHANNEL = 'svc_records';
 
 /**
  * The one way a record enters a conversation, and the one way to read records live. Records are stored by
- * one write (insertRecords: on PostgreSQL one call, the notification in it), alone or in a transaction with
- * what changes beside them; once that has committed, every instance is told (Db.notifyBy) and the readers of
- * the conversation read on from the table (LiveHub). So a reader never sees a record that a rollback undid,
- * nor misses one that was stored, whichever instance stored it: within a conversation ids grow in commit
- * order (record-rows.ts), and a reader reads after the last id it was given.
+ * one write (insertRecords: on PostgreSQL one call, the notification to the other instances in it), alone or
+ * in a transaction with what changes beside them. Once that has committed, this instance's readers of the
+ * conversation are handed the records (LiveHub.published), and the other instances' readers, woken by the
+ * notification, read on from the table. So a reader never sees a record that a rollback undid, nor misses one
+ * that was stored, whichever instance stored it: within a conversation ids grow in commit order
+ * (record-rows.ts), and a reader reads after the last id it was given.
  */
 export class RecordLog {
   private readonly hub: LiveHub;
@@ -53,30 +54,43 @@ export class RecordLog {
    * (lockConversation), taken before the check.
    */
   async write<T>(write: (append: AppendRecords, tx: Db) => Promise<T>): Promise<T> {
-    let stored = 0;
+    /** What the transaction stored, by conversation: published once it has committed. */
+    const stored = new Map<string, StoredRecords>();
     const result = await this.db.transaction(async (tx) => {
-      const touched = new Set<string>();
-      stored = 0;
+      stored.clear();
       return write(async (conversationId, ...records) => {
         if (!records.length) return [];
-        stored += records.length;
-        if (touched.has(conversationId)) return insertRecords(tx, conversationId, records);
-        touched.add(conversationId);
-        return tx.notifyBy(CHANNEL, conversationId, (sent) => insertRecords(tx, conversationId, records, sent));
+        const earlier = stored.get(conversationId);
+        if (earlier) {
+          const more = await insertRecords(tx, conversationId, records);
+          earlier.records.push(...more.records);
+          return more.records;
+        }
+        const first = await tx.notifyBy(CHANNEL, conversationId, (sent) =>
+          insertRecords(tx, conversationId, records, sent),
+        );
+        stored.set(conversationId, { previous: first.previous, records: [...first.records] });
+        return first.records;
       }, tx);
     });
-    if (stored) this.written(stored);
+    for (const [conversationId, written] of stored) this.publish(conversationId, written);
     return result;
   }
 
   /** Stores and publishes records of one conversation, in order, as one write (on PostgreSQL one round trip). */
   async append(conversationId: string, ...records: NewRecord[]): Promise<ChatStreamRecord[]> {
     if (!records.length) return [];
-    const stored = await this.db.notifyBy(CHANNEL, conversationId, (sent) =>
+    const written = await this.db.notifyBy(CHANNEL, conversationId, (sent) =>
       insertRecords(this.db, conversationId, records, sent),
     );
-    this.written(stored.length);
-    return stored;
+    this.publish(conversationId, written);
+    return written.records;
+  }
+
+  /** Hands committed records to this instance's readers, and counts them. */
+  private publish(conversationId: string, written: StoredRecords): void {
+    this.hub.published(conversationId, written.previous, written.records);
+    this.written(written.records.length);
   }
 
   /**

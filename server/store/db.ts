@@ -33,10 +33,10 @@ export interface Db {
    */
   notify(channel: string, payload: string): Promise<void>;
   /**
-   * Runs `statement`, which sends the notification `notify(channel, payload)` would, by itself: `sent` is what
-   * it sends (PostgreSQL: `pg_notify(sent.channel, sent.payload)` in the same statement, so the notification
-   * costs no round trip of its own; SQLite sends nothing). This instance's listeners are told as `notify`
-   * tells them, once the statement has committed.
+   * Runs `statement`, which tells the other instances' listeners of `channel` what `notify(channel, payload)`
+   * would, by itself: `sent` is what it sends (PostgreSQL: `pg_notify(sent.channel, sent.payload)` in the same
+   * statement, so the notification costs no round trip of its own; SQLite has no other instance). This
+   * instance's listeners are not told: the caller hands them what it wrote once that has committed.
    */
   notifyBy<T>(channel: string, payload: string, statement: (sent: Notice) => Promise<T>): Promise<T>;
   /** Hears `channel`; resolves once listening, to the function that stops it. */

@@ -117,11 +117,7 @@ class PostgresDb implements Db {
         told.push([channel, payload]);
         await client.query('SELECT pg_notify($1, $2)', [channel, `${this.instanceId} ${payload}`]);
       },
-      notifyBy: async (channel, payload, statement) => {
-        const result = await statement(this.sent(channel, payload));
-        told.push([channel, payload]);
-        return result;
-      },
+      notifyBy: (channel, payload, statement) => statement(this.sent(channel, payload)),
       listen: (channel, heard) => this.listen(channel, heard),
       instanceAlive: (id) => this.instanceAlive(id),
       close: () => this.close(),
@@ -151,9 +147,7 @@ class PostgresDb implements Db {
 
   async notifyBy<T>(channel: string, payload: string, statement: (sent: Notice) => Promise<T>): Promise<T> {
     this.open();
-    const result = await statement(this.sent(channel, payload));
-    this.connection.tell(channel, payload);
-    return result;
+    return statement(this.sent(channel, payload));
   }
 
   async notify(channel: string, payload: string): Promise<void> {

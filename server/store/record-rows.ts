@@ -75,11 +75,17 @@ function toRecord(row: RecordRow): ChatStreamRecord {
 
 // ---------------------------------------------------------------- writing
 
+/** Records as one write stored them, and the conversation's newest record before it (a row id, 0: none). */
+export interface StoredRecords {
+  records: ChatStreamRecord[];
+  previous: number;
+}
+
 /**
  * Stores records of one conversation, in order, as one write, and returns them as stored; `sent` is the
  * notification the write sends (Db.notifyBy). The conversation's size grows by the records' JSON, its
  * newest record, preview and title follow them, and uploads they link to are marked used. On PostgreSQL it
- * is one call of `svc_append_records` (migrations/0008-append-records.postgres.sql: one round trip, a
+ * is one call of `svc_append_records` (migrations/0009-append-records.postgres.sql: one round trip, a
  * transaction of its own outside one), which locks the conversation's row before it draws the ids; SQLite
  * runs the same steps in-process, in a transaction (one writer at a time).
  */
@@ -88,7 +94,7 @@ export async function insertRecords(
   conversationId: string,
   records: NewRecord[],
   sent?: Notice,
-): Promise<ChatStreamRecord[]> {
+): Promise<StoredRecords> {
   const createdAt = nowIso();
   const rows = records.map((r) => {
     const raw = JSON.stringify(r.raw);
@@ -112,10 +118,13 @@ export async function insertRecords(
           for (const { row, bytes, preview } of rows) ids.push(await appendOne(tx, row, bytes, preview));
           return ids;
         });
-  return rows.map(({ row }, i) => toRecord({ ...row, ...stored[i]! }));
+  return {
+    records: rows.map(({ row }, i) => toRecord({ ...row, id: stored[i]!.id, seq: stored[i]!.seq })),
+    previous: stored[0]?.previous ?? 0,
+  };
 }
 
-type StoredId = Pick<RecordRow, 'id' | 'seq'>;
+type StoredId = Pick<RecordRow, 'id' | 'seq'> & { previous: number };
 type Preview = ReturnType<typeof previewOf>;
 interface RowToStore {
   row: Omit<RecordRow, 'id' | 'seq'>;
@@ -128,8 +137,8 @@ async function appendCall(db: Db, conversationId: string, rows: RowToStore[], se
   const column = <K extends keyof RowToStore['row']>(key: K) => rows.map(({ row }) => row[key]);
   const newest = rows.findLast(({ preview }) => preview)?.preview;
   const firstAsked = rows.find(({ preview }) => preview?.role === 'user')?.preview;
-  const stored = await db.all<{ record_id: number; record_seq: number }>(
-    'SELECT record_id, record_seq FROM svc_append_records(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+  const stored = await db.all<{ record_id: number; record_seq: number; previous_record: number }>(
+    'SELECT record_id, record_seq, previous_record FROM svc_append_records(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
     conversationId,
     column('turn_id'),
     column('agent_id'),
@@ -145,14 +154,15 @@ async function appendCall(db: Db, conversationId: string, rows: RowToStore[], se
     sent?.channel ?? null,
     sent?.payload ?? null,
   );
-  return stored.map((s) => ({ id: s.record_id, seq: s.record_seq }));
+  return stored.map((s) => ({ id: s.record_id, seq: s.record_seq, previous: s.previous_record }));
 }
 
 /** SQLite: one record's statements, inside the write's transaction. */
 async function appendOne(db: Db, row: RowToStore['row'], bytes: number, preview: Preview): Promise<StoredId> {
   const conversationId = row.conversation_id;
-  const bumped = await db.get<{ last_seq: number }>(
-    'UPDATE conversations SET last_seq = last_seq + 1, bytes = bytes + ? WHERE id = ? RETURNING last_seq',
+  // RETURNING gives last_record as it was: this statement does not change it.
+  const bumped = await db.get<{ last_seq: number; last_record: number }>(
+    'UPDATE conversations SET last_seq = last_seq + 1, bytes = bytes + ? WHERE id = ? RETURNING last_seq, last_record',
     bytes,
     conversationId,
   );
@@ -181,7 +191,7 @@ async function appendOne(db: Db, row: RowToStore['row'], bytes: number, preview:
     conversationId,
   );
   await markUploadsReferenced(db, row.raw);
-  return { id, seq: bumped.last_seq };
+  return { id, seq: bumped.last_seq, previous: bumped.last_record };
 }
 
 /** Whitespace runs as one space, cut to `max` characters with an ellipsis. */

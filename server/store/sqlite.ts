@@ -45,11 +45,7 @@ class SqliteDb implements Db {
       notify: async (channel, payload) => {
         this.pending.push([channel, payload]);
       },
-      notifyBy: async (channel, payload, statement) => {
-        const result = await statement({ channel, payload });
-        this.pending.push([channel, payload]);
-        return result;
-      },
+      notifyBy: (channel, payload, statement) => statement({ channel, payload }),
       listen: (channel, heard) => this.listen(channel, heard),
       instanceAlive: (id) => this.instanceAlive(id),
       close: () => this.close(),
@@ -120,11 +116,9 @@ class SqliteDb implements Db {
     throw new Error('lock() holds only inside a transaction');
   }
 
-  /** SQLite's statements send nothing: the listeners are told once `statement` (its own transaction) is done. */
-  async notifyBy<T>(channel: string, payload: string, statement: (sent: Notice) => Promise<T>): Promise<T> {
-    const result = await statement({ channel, payload });
-    await this.notify(channel, payload);
-    return result;
+  /** One process, no other instance to tell: `statement` sends nothing. */
+  notifyBy<T>(channel: string, payload: string, statement: (sent: Notice) => Promise<T>): Promise<T> {
+    return statement({ channel, payload });
   }
 
   async notify(channel: string, payload: string): Promise<void> {

@@ -63,8 +63,8 @@ interface TurnWrite {
  * One running turn: runs each agent of the conversation in order (a coordinator), gives each a TurnIO
  * whose every call queues a record, and ends with exactly one `result` record (endTurn), whether the agents
  * finish, throw or are interrupted. The runtime never waits for the database: its records are stored in
- * the order they were made, those made while a write is under way together in the next transaction, and the
- * queue is bounded by LIMITS.turnBytes.
+ * the order they were made, those made at once or while a write is under way together in the next write, and
+ * the queue is bounded by LIMITS.turnBytes.
  */
 export class ActiveTurn implements RunningTurnHandle {
   private readonly controller = new AbortController();
@@ -176,9 +176,11 @@ export class ActiveTurn implements RunningTurnHandle {
 
   /**
    * Stores what is queued, each batch as one write: its records alone in one call (RecordLog.append), or in a
-   * transaction with what is stored beside them. A write that fails ends the turn with its error.
+   * transaction with what is stored beside them. The first batch waits for the records made in the same task
+   * (a runtime that writes several at once). A write that fails ends the turn with its error.
    */
   private async flush(): Promise<void> {
+    await Promise.resolve();
     while (this.queued.length) {
       const batch = this.queued.splice(0);
       const records = batch.map((write) => write.record);

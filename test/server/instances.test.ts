@@ -240,7 +240,9 @@ describe('two instances on one PostgreSQL database', () => {
     await followed.untilResult();
 
     // A record stored with no notification, as one committed while A does not listen would be.
-    const [unheard] = await a.ctx.db.transaction((tx) =>
+    const {
+      records: [unheard],
+    } = await a.ctx.db.transaction((tx) =>
       insertRecords(tx, followedId, [
         {
           sender: 'agent',

@@ -70,7 +70,7 @@ async function lockWaited(db: Db): Promise<void> {
 
 /** One record, stored as a write of its own. */
 const insertRecord = async (db: Db, conversationId: string, record: NewRecord) =>
-  (await insertRecords(db, conversationId, [record]))[0]!;
+  (await insertRecords(db, conversationId, [record])).records[0]!;
 
 const engines: { name: string; open: () => Promise<string> }[] = [
   { name: 'SQLite', open: async () => ':memory:' },
@@ -218,7 +218,8 @@ for (const engine of engines) {
         ...Array.from({ length: 25 }, (_, i) => agentMessage(`b${i}`, `answer ${i}`)),
         asked('The second question'),
       ];
-      const stored = await insertRecords(db, c.id, batch);
+      const { records: stored, previous } = await insertRecords(db, c.id, batch);
+      assert.equal(previous, 0, 'the conversation had no record before');
       assert.deepEqual(
         stored.map((r) => r.seq),
         batch.map((_, i) => i + 1),
@@ -240,27 +241,38 @@ for (const engine of engines) {
         [listed?.title, listed?.lastMessage],
         ['The first question', { role: 'user', text: 'The second question' }],
       );
+      // The next write says which record came just before it.
+      assert.equal((await insertRecords(db, c.id, [agentMessage('after')])).previous, ids.at(-1));
     });
 
-    it('tells listeners of a notification a statement sent, once it succeeded', async () => {
-      const heard: string[] = [];
-      let told!: () => void;
-      const committed = new Promise<void>((resolve) => {
-        told = resolve;
-      });
-      const stop = await db.listen('contract-by', (payload) => {
-        heard.push(payload);
-        if (payload === 'stored') told();
-      });
+    it("sends a statement's notification to the other instances only, once it succeeded", async () => {
+      // PostgreSQL: a second instance on the same database; SQLite serves one process, with no other to tell.
+      const other = db.engine === 'postgres' ? await openDb(location) : undefined;
+      const heard = { here: [] as string[], there: [] as string[] };
+      const listen = async (on: Db, into: string[]) => {
+        let last!: () => void;
+        const lastHeard = new Promise<void>((resolve) => {
+          last = resolve;
+        });
+        const stop = await on.listen('contract-by', (payload) => {
+          into.push(payload);
+          if (payload === 'last') last();
+        });
+        return { stop, lastHeard };
+      };
+      const listeners = [await listen(db, heard.here), ...(other ? [await listen(other, heard.there)] : [])];
       const c = await conversation();
       await assert.rejects(
-        db.notifyBy('contract-by', 'failed', () => insertRecords(db, 'c_missing', [agentMessage('lost')])),
+        db.notifyBy('contract-by', 'failed', (sent) => insertRecords(db, 'c_missing', [agentMessage('lost')], sent)),
         /does not exist/,
       );
       await db.notifyBy('contract-by', 'stored', (sent) => insertRecords(db, c.id, [agentMessage('kept')], sent));
-      await committed;
-      await stop();
-      assert.deepEqual(heard, ['stored']);
+      // A notification told everywhere after them: what was heard before it is all there is to hear.
+      await db.notify('contract-by', 'last');
+      await Promise.all(listeners.map((l) => l.lastHeard));
+      for (const l of listeners) await l.stop();
+      await other?.close();
+      assert.deepEqual(heard, { here: ['last'], there: other ? ['stored', 'last'] : [] });
     });
 
     it('keeps the first value of a key set twice', async () => {

@@ -4,18 +4,22 @@
 -- misses a record of that conversation committed later (docs/server.md "Writes ordered per conversation").
 -- Record ids come from the identity's sequence (CACHE 1: each id drawn from the shared sequence, in order).
 -- `seq` counts on from `last_seq`, the rows are inserted in the order given, and the conversation's counters,
--- newest record, preview and title, the uploads the records link to and the notification go with them.
+-- newest record, preview and title, the uploads the records link to and the notification go with them. Each
+-- row returned names the conversation's newest record before the write (`previous_record`): a reader whose
+-- cursor stands there is handed the records without reading them again.
 CREATE OR REPLACE FUNCTION svc_append_records(
   conversation TEXT, turn_ids TEXT[], agent_ids TEXT[], agent_names TEXT[], senders TEXT[], events TEXT[],
   raws TEXT[], sizes BIGINT[], stored_at TEXT, newest_preview TEXT, first_title TEXT, linked_uploads TEXT[],
   channel TEXT, payload TEXT
-) RETURNS TABLE (record_id BIGINT, record_seq INTEGER) LANGUAGE plpgsql AS $$
+) RETURNS TABLE (record_id BIGINT, record_seq INTEGER, previous_record BIGINT) LANGUAGE plpgsql AS $$
 DECLARE
   before_seq INTEGER;
+  before_record BIGINT;
   ids BIGINT[];
   seqs INTEGER[];
 BEGIN
-  SELECT c.last_seq INTO before_seq FROM conversations c WHERE c.id = conversation FOR NO KEY UPDATE;
+  SELECT c.last_seq, c.last_record INTO before_seq, before_record FROM conversations c WHERE c.id = conversation
+    FOR NO KEY UPDATE;
   IF NOT FOUND THEN
     RAISE EXCEPTION 'conversation % does not exist', conversation USING ERRCODE = 'no_data_found';
   END IF;
@@ -41,6 +45,6 @@ BEGIN
   IF channel IS NOT NULL THEN
     PERFORM pg_notify(channel, payload);
   END IF;
-  RETURN QUERY SELECT * FROM unnest(ids, seqs);
+  RETURN QUERY SELECT x.id, x.seq, before_record FROM unnest(ids, seqs) AS x(id, seq);
 END
 $$;
