@@ -33,7 +33,7 @@ function readStateProperties(ts, node) {
   return names;
 }
 
-/** `src/elements/svc-chat.ts` → `dist/lib/elements/svc-chat.js`: the module a user's tools find in the package. */
+/** `src/elements/svc-chat/svc-chat.ts` → `dist/lib/elements/svc-chat/svc-chat.js`: the module a user's tools find in the package. */
 const shipped = (path) => path.replace(/^\/?src\/(.*)\.[jt]s$/, 'dist/lib/$1.js');
 
 /** Every module path of the manifest (`path`, and the `module` of references) as the shipped JavaScript. */
@@ -107,9 +107,9 @@ function svcConventionsPlugin() {
 
 export default {
   // The elements, and the base classes they inherit members from.
-  globs: ['src/elements/svc-*.ts', 'src/cards/svc-*.ts', 'src/internal/svc-*.ts'],
+  globs: ['src/elements/*/svc-*.ts', 'src/cards/svc-*.ts', 'src/internal/svc-*.ts'],
   // `<svc-chat-panel>` is the chat's own: a page meets it only as `<svc-chat>`, which exports its parts.
-  exclude: ['src/**/*.styles.ts', 'src/elements/svc-chat-panel.ts'],
+  exclude: ['src/**/*.styles.ts', 'src/elements/svc-chat-panel/svc-chat-panel.ts'],
   outdir: '.',
   litelement: true,
   // package.json already names the manifest; the check writes to a temporary folder and must not touch it.

@@ -6,7 +6,7 @@ import { terserAfterMinify } from './build/terser-after-minify.js';
  * Left to the user's bundler: the package's dependencies, and the React entry's optional peers, React and
  * `@lit/react` (a peer rather than bundled: the entry's types are `@lit/react`'s `ReactWebComponent`, which a
  * bundled copy would leave pointing at a package the user may not have, every prop silently `any`).
- * The code highlighter is not here: it is built into the library as the modules only `markdown/highlight.js`
+ * The code highlighter is not here: it is built into the library as the modules only `svc-markdown/highlight.js`
  * imports, loaded when a code block first settles, so a site's bundler makes it a lazy chunk of its own.
  */
 const LIBRARY_EXTERNALS = [
@@ -96,7 +96,7 @@ export default defineConfig(({ mode }) => {
       rolldownOptions: {
         external: LIBRARY_EXTERNALS,
         output: {
-          // One output file per source module (dist/lib/elements/svc-chat.js, …), so package.json
+          // One output file per source module (dist/lib/elements/svc-chat/svc-chat.js, …), so package.json
           // `sideEffects` can name exactly the modules that register elements and a user's bundler keeps them.
           preserveModules: true,
           preserveModulesRoot: 'src',

@@ -50,12 +50,14 @@ import { gzipSync } from 'node:zlib';
  * and by 115 B on the panel for a list that keeps its place when the virtual list renders other rows on its own,
  * and `svc-turn-complete` told once the chat shows the turn: panel 48,627 B, complete widget 84,075 B; and by 55 B
  * on the panel for a visitor who read on to the end of a card taller than the view kept there as rows above change
- * size, also once the virtual list renders the card's row again: panel 48,682 B, complete widget 84,130 B.
+ * size, also once the virtual list renders the card's row again: panel 48,682 B, complete widget 84,130 B; and by
+ * 47 B for the same code in another order once `src/elements/` had a folder per component (issue 42: the panel's
+ * modules laid out in another order, +51 B; the launcher's, −4 B): panel 48,733 B, complete widget 84,177 B.
  */
 const BUDGETS = {
   'dist/svc-chat.js': 220,
-  'dist/svc-chat.esm.js': 6_696,
-  'dist/svc-chat-panel.js': 48_682,
+  'dist/svc-chat.esm.js': 6_692,
+  'dist/svc-chat-panel.js': 48_733,
   'dist/svc-chat-markdown.js': 28_533,
   // The code highlighter, loaded when a reply first has a code block (issue 30: at most 12 KB).
   'dist/svc-chat-highlight.js': 12_000,
@@ -72,7 +74,7 @@ const FIRST_LOAD = {
 };
 const FIRST_LOAD_TARGET = 8_000;
 const COMPLETE_TARGET = 70_000;
-const COMPLETE_BUDGET = 84_130;
+const COMPLETE_BUDGET = 84_177;
 
 const kb = (n) => `${(n / 1000).toFixed(2)} KB`;
 const gzip = (file) => gzipSync(readFileSync(file), { level: 9 }).length;

@@ -6,10 +6,10 @@
  * however often this is loaded. It gathers the elements (`elements/`), the cards (`cards/`) and what they
  * share (`internal/`), which import neither each other nor this file.
  */
-import { loadPanel, loadPanelWhenIdle } from './elements/load-panel.js';
+import { loadPanel, loadPanelWhenIdle } from './elements/svc-chat/load-panel.js';
 
 export * from './customize-elements.js';
-export { type ChatMode, type ChatTheme, SvcChat } from './elements/svc-chat.js';
+export { type ChatMode, type ChatTheme, SvcChat } from './elements/svc-chat/svc-chat.js';
 export type {
   SignedIn,
   SvcAnswerCard,

@@ -1,5 +1,5 @@
 /**
- * What `<svc-chat>` loads after its launcher (`elements/load-panel.ts`): the chat's panel and every other
+ * What `<svc-chat>` loads after its launcher (`elements/svc-chat/load-panel.ts`): the chat's panel and every other
  * element, which it registers, and what a page may use beside them (the script tag's `window.Svc`): the chat,
  * files and payments clients, the record helpers and the errors, which the panel holds anyway. Its own module,
  * so that a site's bundler and the script-tag build load it apart. Workspace administration and training
@@ -15,9 +15,9 @@ export { PaymentsClient } from './client/payments.js';
 export * from './customize-elements.js';
 // Exported, not only imported: a bundler that drops a side-effect-free module's bare imports (Turbopack, in a
 // Next.js app) would otherwise leave `<svc-chat-panel>` unregistered.
-export { SvcChatPanel } from './elements/svc-chat-panel.js';
-export { SvcMarkdown } from './elements/svc-markdown.js';
-export { type SignedIn, SvcSmsSignIn } from './elements/svc-sms-sign-in.js';
+export { SvcChatPanel } from './elements/svc-chat-panel/svc-chat-panel.js';
+export { SvcMarkdown } from './elements/svc-markdown/svc-markdown.js';
+export { type SignedIn, SvcSmsSignIn } from './elements/svc-sms-sign-in/svc-sms-sign-in.js';
 
 export {
   connectorSetupMetadata,

@@ -1,6 +1,6 @@
 /** Long conversations: 5,000 messages in history through the real `<svc-chat>`, fed by a fake ChatApi. */
 
-import { loadMarkdownEngine } from '../../src/elements/markdown/engine.js';
+import { loadMarkdownEngine } from '../../src/elements/svc-markdown/engine.js';
 import type { ChatStreamRecord } from '../../src/protocol/types.js';
 import { FakeChatApi } from './fake-chat-api.js';
 import { conversationOf, countElements, frames, mountChat } from './mount.js';

@@ -1,7 +1,7 @@
 import '../../src/elements.js';
 import type { ChatClient } from '../../src/client/chat.js';
-import { loadMarkdownEngine } from '../../src/elements/markdown/engine.js';
-import type { SvcChat } from '../../src/elements/svc-chat.js';
+import type { SvcChat } from '../../src/elements/svc-chat/svc-chat.js';
+import { loadMarkdownEngine } from '../../src/elements/svc-markdown/engine.js';
 import type { FakeChatApi } from './fake-chat-api.js';
 
 /** A fresh `<svc-chat>` showing the fake conversation; resolves once its history is on screen. */

@@ -4,8 +4,8 @@
  * a model's pace once it already holds some kilobytes (`preparePaced`, `runPaced`).
  */
 import { LONG_MARKDOWN } from '../../server/runtimes/demo-content.js';
-import { sanitizeFragment } from '../../src/elements/markdown/sanitize.js';
-import type { SvcMarkdown } from '../../src/elements/svc-markdown.js';
+import { sanitizeFragment } from '../../src/elements/svc-markdown/sanitize.js';
+import type { SvcMarkdown } from '../../src/elements/svc-markdown/svc-markdown.js';
 import { markdownToHtml } from '../../test/helpers/markdown.js';
 import { FakeChatApi, nextTask } from './fake-chat-api.js';
 import { conversationOf, frames, mountChat, until } from './mount.js';

@@ -79,6 +79,11 @@ export interface ServiceOptions {
   /** How long `drain` lets running turns finish (DEFAULT_DRAIN_GRACE_MS). */
   drainGraceMs?: number;
   /**
+   * Checks every JSON answer against its route's response schema, and fails (500, logged) one that does not fit:
+   * the test suites turn it on (docs/server.md "OpenAPI document").
+   */
+  checkResponses?: boolean;
+  /**
    * The endpoint and model (`--model-base-url`, `--model`): the defaults of the fixture's `model` agents, and
    * with `base_url` the demo workspace's main agent becomes a `model` agent.
    */
@@ -186,6 +191,7 @@ async function serve(db: Db, options: ServiceOptions): Promise<RunningService> {
     trustProxy: options.trustProxy,
     overload: { ...DEFAULT_OVERLOAD, ...options.overload },
     metricsToken: options.metricsToken,
+    checkResponses: options.checkResponses,
   });
   // Streams never end by themselves and turns may be mid-reply: end both so the service can close.
   app.addHook('preClose', async () => {

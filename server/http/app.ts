@@ -1,19 +1,27 @@
 import { randomBytes } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import type { FastifyRouteSchemaDef } from 'fastify/types/schema.js';
-import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { ZodTypeAny } from 'zod';
+import { type IncomingMessage, Server } from 'node:http';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyServerFactory,
+} from 'fastify';
+import type { FastifyRouteSchemaDef, FastifySerializerCompiler } from 'fastify/types/schema.js';
+import { ResponseSerializationError, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { ZodType, type ZodTypeAny } from 'zod';
 import { routeModules } from '../routes/all-routes.js';
 import { recordComponents } from '../routes/record-schemas.js';
+import { answerOf } from '../routes/refusal-answers.js';
 import type { AppContext } from '../services/context.js';
 import { LIMITS } from '../services/limits.js';
+import { Refusal } from '../services/refusal.js';
 import {
   badRequest,
   CORS_HEADERS,
   clientErrorHandler,
   errorHandler,
   frameworkErrors,
+  type HttpError,
   SAFETY_HEADERS,
   schemaErrorFormatter,
   tooDeep,
@@ -56,6 +64,39 @@ export function discardBody(req: IncomingMessage, bound: number): Promise<boolea
   });
 }
 
+/**
+ * Node's HTTP server, answering also a client that closed its sending side once its request was written (`nc -N`,
+ * some proxies) when the answer waits (on the database, a verifier): as Node handles the end of a socket it drops
+ * the requests not answered yet unless the server's `httpAllowHalfOpen` is set, and no option of Node 20's
+ * `http.createServer` sets it. Fastify's `serverFactory` is where a server of our own goes; Fastify applies its
+ * timeouts only to a server it makes, so they are applied here as it would.
+ */
+class HalfOpenServer extends Server {
+  httpAllowHalfOpen = true;
+}
+
+const halfOpenServer: FastifyServerFactory = (handler, options) => {
+  const server = new HalfOpenServer(handler);
+  server.keepAliveTimeout = Number(options.keepAliveTimeout);
+  server.requestTimeout = Number(options.requestTimeout);
+  server.setTimeout(Number(options.connectionTimeout));
+  return server;
+};
+
+/**
+ * Answers checked against their route's response schema (zod), and written as the handler made them: the type
+ * provider's own serializer writes what zod parsed instead, which drops what a schema does not name. An answer
+ * that does not fit is the type provider's ResponseSerializationError: a 500, logged with zod's issues.
+ */
+const checkedAnswers: FastifySerializerCompiler<unknown> = ({ schema, method, url }) => {
+  if (!(schema instanceof ZodType)) return (data) => JSON.stringify(data);
+  return (data) => {
+    const checked = schema.safeParse(data);
+    if (!checked.success) throw new ResponseSerializationError(method, url, { cause: checked.error });
+    return JSON.stringify(data);
+  };
+};
+
 /** How the app is run: its log, its proxies, its bounds (docs/server.md "Running it" and "Deployment"). */
 export interface AppOptions {
   logger: FastifyBaseLogger;
@@ -67,6 +108,8 @@ export interface AppOptions {
   overload: OverloadOptions;
   /** The bearer token `GET /metrics` asks for; without it the metrics are open. */
   metricsToken?: string;
+  /** Checks every JSON answer against its route's response schema (the test suites' mode; see checkedAnswers). */
+  checkResponses?: boolean;
 }
 
 /**
@@ -88,20 +131,17 @@ export async function buildApp(ctx: AppContext, options: AppOptions): Promise<Fa
     frameworkErrors,
     clientErrorHandler,
     schemaErrorFormatter,
+    serverFactory: halfOpenServer,
   }).withTypeProvider<ZodTypeProvider>();
-  // A client may close its sending side once its request is written (`nc -N`, some proxies): it is still
-  // answered, also when the answer waits on the database. Node's HTTP server reads this property as it
-  // handles the end of a socket; without it, an answer not written yet is dropped.
-  (app.server as typeof app.server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
 
   // Fastify hands a missing body to the validator as null; zod then calls it `Required`, as it does a field.
   app.setValidatorCompiler((route) => {
     const validate = validatorCompiler(route as FastifyRouteSchemaDef<ZodTypeAny>);
     return route.httpPart === 'body' ? (data) => validate(data ?? undefined) : validate;
   });
-  // Replies are written as the handlers make them: the handlers' types already hold them to the response
-  // schemas, and the type provider's serializer would parse each reply again (dropping undocumented fields).
-  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+  // Replies are written as the handlers make them: their types already hold them to the response schemas. The
+  // test suites check them at run time too (checkResponses).
+  app.setSerializerCompiler(options.checkResponses ? checkedAnswers : () => (data) => JSON.stringify(data));
 
   // JSON is the one body the API reads (uploads are multipart, in their own scope): a text/plain body gets
   // the 415 of docs/protocol.md rather than Fastify's built-in text parser.
@@ -142,7 +182,10 @@ export async function buildApp(ctx: AppContext, options: AppOptions): Promise<Fa
   });
   await registerOverload(app, options.overload);
 
-  app.setErrorHandler(errorHandler);
+  // A refusal of a service or a turn gets its status and detail from the one table of routes/refusal-answers.ts.
+  app.setErrorHandler<FastifyError | HttpError | Refusal>((error, req, reply) =>
+    errorHandler(error instanceof Refusal ? answerOf(error) : error, req, reply),
+  );
   app.setNotFoundHandler((_req, reply) => reply.code(404).send({ detail: 'route not found' }));
 
   healthRoutes(app, ctx);

@@ -21,7 +21,8 @@ export const unauthorized = (detail: string) => new HttpError(401, detail);
 export const forbidden = (detail: string) => new HttpError(403, detail);
 export const notFound = (detail: string) => new HttpError(404, detail);
 export const conflict = (detail: string) => new HttpError(409, detail);
-const retryAfter = (ms: number) => ({ 'retry-after': String(Math.max(1, Math.ceil(ms / 1000))) });
+/** `Retry-After` in whole seconds (at least 1). */
+export const retryAfter = (ms: number) => ({ 'retry-after': String(Math.max(1, Math.ceil(ms / 1000))) });
 /** 429 with `Retry-After` in whole seconds (at least 1). */
 export const tooMany = (detail: string, retryAfterMs: number) => new HttpError(429, detail, retryAfter(retryAfterMs));
 /** 503 with `Retry-After` in whole seconds (at least 1): this instance cannot serve it now, another may. */

@@ -11,22 +11,22 @@ import type { RouteModule } from './route-module.js';
 import sms from './sms.js';
 import training from './training.js';
 import workspaceFeedback from './workspace-feedback.js';
+import workspaceMembers from './workspace-members.js';
 import workspaces from './workspaces.js';
 
 /** Every area of the service, one module each. `payPage` and `demoSite` set their own prefix (`/`). */
 export const routeModules: RouteModule[] = [
   workspaces,
+  workspaceMembers,
   workspaceFeedback,
   sms,
   conversations,
   conversationList,
-  // After training: the router names a path parameter shared by two routes after the first one registered
-  // (`/agents/:id/…`), and the route table the fuzz suite reads has always said `:id`.
-  training,
   replies,
-  files,
-  payments,
   audio,
+  files,
+  training,
+  payments,
   profile,
   payPage,
   demoSite,

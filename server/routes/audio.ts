@@ -9,8 +9,9 @@ import { badRequest, notFound, type Refusals } from '../http/errors.js';
 import { binary, described } from '../http/openapi.js';
 import type { AppContext } from '../services/context.js';
 import { type SpeechAudio, speakableText, wavAudio } from '../services/speech.js';
+import { agentMessageText } from '../store/history-rows.js';
 import { randomId } from '../store/ids.js';
-import { agentMessageText } from '../store/record-rows.js';
+import { documentedRefusals } from './refusal-answers.js';
 import type { ZodApp } from './route-module.js';
 
 const params = z.object({ agentId: z.string(), messageId: z.string() });
@@ -50,10 +51,10 @@ const AUDIO_REFUSALS: Refusals = {
     'body/conversationId Required': 'No `conversationId`.',
   },
   404: { 'message not found': 'No message `{messageId}` of agent `{agentId}` in the conversation.' },
-  503: {
-    'speech synthesis is not available on this server': 'The service has no speech synthesizer (espeak-ng).',
-    'speech synthesis took too long': 'The synthesizer did not finish within a minute.',
-  },
+  ...documentedRefusals({
+    speech_unavailable: 'The service has no speech synthesizer (espeak-ng).',
+    speech_too_slow: 'The synthesizer did not finish within a minute.',
+  }),
 };
 
 /** messageAudio: an agent reply read aloud, as JSON with base64 bytes or as the WAV itself. */

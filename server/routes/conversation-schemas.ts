@@ -5,9 +5,11 @@ import { badRequest, type Refusals } from '../http/errors.js';
 import { described, documented, documentedAs } from '../http/openapi.js';
 import { EXPIRED, EXPIRED_DETAIL, STREAM_HEADERS, sseFrame, tooManyStreams } from '../http/sse.js';
 import { boundedJson, boundedText, formatBytes, LIMITS } from '../services/limits.js';
-import { type HistoryPage, parseCursor } from '../store/record-rows.js';
+import type { HistoryPage } from '../store/history-rows.js';
+import { parseCursor } from '../store/record-rows.js';
 import type { SendKey } from '../store/send-result-rows.js';
 import { chatStreamRecord, messagePart, RECORD_EXAMPLE, recordId } from './record-schemas.js';
+import { documentedRefusals } from './refusal-answers.js';
 
 /*
  * What the conversation routes and the training routes (and the files routes' `:id`) share of their
@@ -38,13 +40,11 @@ export const MESSAGE_REFUSALS: Refusals = {
     'the Host header is not a valid host':
       'Without `--public-url`, the links the service hands out are made from `Host` when it names the service (else from its own address): it must be a host name or address.',
   },
-  409: {
-    'a reply is still running in this conversation': 'A turn is running: wait for its `result`, or interrupt it.',
-    [`this conversation is full (${formatBytes(LIMITS.conversationBytes)}): start a new conversation`]:
-      'The records of the conversation hold its limit.',
-    'Idempotency-Key was already used with a different request':
-      'The key was sent within 24 hours with another request (the body without `mcpTokens`).',
-  },
+  ...documentedRefusals({
+    reply_running: 'A turn is running: wait for its `result`, or interrupt it.',
+    conversation_full: 'The records of the conversation hold its limit.',
+    send_key_reused: 'The key was sent within 24 hours with another request (the body without `mcpTokens`).',
+  }),
 };
 
 /** `Idempotency-Key` of a send: a key the client makes per message (a UUID) and repeats on every retry of it. */

@@ -8,7 +8,8 @@ import { resumeCursor, sendRecordStream } from '../http/sse.js';
 import type { AppContext } from '../services/context.js';
 import { boundedText, LIMITS } from '../services/limits.js';
 import type { Db } from '../store/db.js';
-import { historyPage, messagesAfter, parseCursor } from '../store/record-rows.js';
+import { historyPage, messagesAfter } from '../store/history-rows.js';
+import { parseCursor } from '../store/record-rows.js';
 import { beginTurn } from '../turns/begin-turn.js';
 import { resolveConversation } from '../turns/send-target.js';
 import {
@@ -31,6 +32,7 @@ import {
   streamRefusals,
 } from './conversation-schemas.js';
 import { chatStreamRecord, RECORD_EXAMPLE } from './record-schemas.js';
+import { documentedRefusals } from './refusal-answers.js';
 import type { ZodApp } from './route-module.js';
 
 export const sendBody = described(
@@ -129,15 +131,13 @@ export default function conversationsRoutes(app: ZodApp, ctx: AppContext) {
           USER_REFUSALS,
           MESSAGE_REFUSALS,
           {
-            400: {
-              'body/targetAgentIds Required': "A personal API key's first conversation names no agent.",
-              [`body/mcpTokens must hold at most ${LIMITS.mcpTokens} tokens`]: '`mcpTokens` is over its limit.',
-            },
-            404: {
-              ...CONVERSATION_REFUSALS[404],
-              'agent not found': "An agent of `targetAgentIds` is unknown, or not of the session token's workspace.",
-            },
+            400: { [`body/mcpTokens must hold at most ${LIMITS.mcpTokens} tokens`]: '`mcpTokens` is over its limit.' },
+            404: CONVERSATION_REFUSALS[404]!,
           },
+          documentedRefusals({
+            no_agent_named: "A personal API key's first conversation names no agent.",
+            agent_not_found: "An agent of `targetAgentIds` is unknown, or not of the session token's workspace.",
+          }),
         ],
       },
     },

@@ -11,21 +11,11 @@ import { contentDisposition, isInlineSafe, MEDIA_TYPE, mimeTypeOf } from '../htt
 import { binary, described, documented } from '../http/openapi.js';
 import { baseUrlOf } from '../http/public-url.js';
 import type { AppContext } from '../services/context.js';
-import {
-  FILE_REFUSALS,
-  readConversationFile,
-  resolveConversationFile,
-  tooLargeToRead,
-} from '../services/conversation-files.js';
+import { readConversationFile, resolveConversationFile } from '../services/conversation-files.js';
 import { formatBytes, LIMITS } from '../services/limits.js';
-import {
-  checkUploadQuota,
-  findUpload,
-  newUploadFile,
-  registerUpload,
-  uploadQuotaReached,
-} from '../services/uploads.js';
+import { checkUploadQuota, findUpload, newUploadFile, registerUpload } from '../services/uploads.js';
 import { idParams } from './conversation-schemas.js';
+import { documentedRefusals } from './refusal-answers.js';
 import type { ZodApp } from './route-module.js';
 
 const uploadFields = z.object({
@@ -71,6 +61,14 @@ const fileQuery = z.object({
         `over ${LIMITS.pathComponentBytes}.`,
     },
   ),
+});
+
+/** What the file routes refuse of a conversation file, besides the conversation (readConversationFile adds a 413). */
+const FILE_REFUSALS = documentedRefusals({
+  path_escapes:
+    'An absolute path, a `..` segment (also percent-encoded), a backslash, a NUL, or a symlink out of the folder.',
+  path_required: '`path` is empty.',
+  file_not_found: 'No file at `path` (or a folder).',
 });
 
 const QUERY_PATH_REFUSALS = {
@@ -141,10 +139,11 @@ export default async function filesRoutes(app: ZodApp, ctx: AppContext) {
             },
             413: { [fileTooLarge(ctx.maxUploadBytes)]: 'The file is over the limit.' },
             415: { 'Content-Type must be multipart/form-data': 'A body of another type.' },
-            429: {
-              [uploadQuotaReached(ctx.quotas.uploadBytesPerHour)]: 'The caller uploaded this much in the last hour.',
-            },
           },
+          documentedRefusals(
+            { upload_quota: 'The caller uploaded this much in the last hour.' },
+            ctx.quotas.uploadBytesPerHour,
+          ),
         ],
       },
       // The form is read part by part below, so a file over the limit stops at the limit: the schema
@@ -246,7 +245,10 @@ export default async function filesRoutes(app: ZodApp, ctx: AppContext) {
           CONVERSATION_REFUSALS,
           FILE_REFUSALS,
           QUERY_PATH_REFUSALS,
-          { 413: { [tooLargeToRead(ctx.maxUploadBytes)]: 'The file is over the upload limit: download it.' } },
+          documentedRefusals(
+            { file_too_large_to_read: 'The file is over the upload limit: download it.' },
+            ctx.maxUploadBytes,
+          ),
         ],
       },
     },

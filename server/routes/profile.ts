@@ -1,19 +1,18 @@
 import { CONNECTOR_TYPE_ID } from '@svc/agent-sdk/protocol';
 import { z } from 'zod';
-import { type Caller, security, USER_REFUSALS, userHook } from '../http/auth.js';
-import { fixedValidationDetail, notFound } from '../http/errors.js';
+import { security, USER_REFUSALS, userHook } from '../http/auth.js';
+import { fixedValidationDetail } from '../http/errors.js';
 import { described, documented } from '../http/openapi.js';
-import { mcpServersOf } from '../runtimes/model/options.js';
+import { saveCredentials } from '../services/connector-credentials.js';
 import type { AppContext } from '../services/context.js';
-import { saveConnectorCredentials, serverCredentialKey } from '../store/connector-credential-rows.js';
 import { allowedAgent } from '../turns/send-target.js';
+import { documentedRefusals } from './refusal-answers.js';
 import type { ZodApp } from './route-module.js';
 
 const MAX_FIELDS = 50;
 
 const CONNECTOR_TYPE =
   'connectorTypeId must be 1 to 64 characters of a-z, 0-9, _ and -, starting with a letter or digit';
-const NO_SERVER = 'the agent has no MCP server of that name';
 
 const params = z.object({ connectorTypeId: z.string().regex(CONNECTOR_TYPE_ID) });
 
@@ -80,11 +79,11 @@ export default function profileRoutes(app: ZodApp, ctx: AppContext) {
               'body/credentials must hold at least one non-empty value': 'No field, or only empty values.',
               [`body/credentials must hold at most ${MAX_FIELDS} fields`]: 'Too many fields.',
             },
-            404: {
-              'agent not found': '`agentId` names no agent the caller may talk to.',
-              [NO_SERVER]: "The agent's settings name no MCP server `connectorTypeId`.",
-            },
           },
+          documentedRefusals({
+            agent_not_found: '`agentId` names no agent the caller may talk to.',
+            mcp_server_unknown: "The agent's settings name no MCP server `connectorTypeId`.",
+          }),
         ],
       },
       schemaErrorFormatter: fixedValidationDetail(CONNECTOR_TYPE, 'params'),
@@ -92,17 +91,9 @@ export default function profileRoutes(app: ZodApp, ctx: AppContext) {
     async (req) => {
       const { connectorTypeId } = req.params;
       const { credentials, agentId } = req.body;
-      const key = agentId === undefined ? connectorTypeId : await serverKey(ctx, req.caller, agentId, connectorTypeId);
-      const saved = await saveConnectorCredentials(ctx.db, ctx.secret, req.caller.userId, key, credentials);
-      return { ...saved, connectorTypeId };
+      const agent = agentId === undefined ? undefined : await allowedAgent(ctx.db, req.caller, agentId);
+      const saved = await saveCredentials(ctx, req.caller.userId, connectorTypeId, credentials, agent);
+      return { connectorTypeId, ...saved };
     },
   );
-}
-
-/** Where an agent's MCP server's credentials are kept: its workspace and URL (serverCredentialKey). */
-async function serverKey(ctx: AppContext, caller: Caller, agentId: string, name: string): Promise<string> {
-  const agent = await allowedAgent(ctx.db, caller, agentId);
-  const server = mcpServersOf(agent).find((s) => s.name === name);
-  if (!server) throw notFound(NO_SERVER);
-  return serverCredentialKey(agent.workspace_id, server.url);
 }

@@ -7,13 +7,15 @@ import { notFound } from '../http/errors.js';
 import { described } from '../http/openapi.js';
 import { baseUrlOf } from '../http/public-url.js';
 import type { AppContext } from '../services/context.js';
-import { agentById, starterPromptsOf } from '../store/agent-rows.js';
+import { starterPromptsOf } from '../store/agent-rows.js';
 import { feedbackOfConversation, saveFeedback } from '../store/feedback-rows.js';
-import { agentMessage } from '../store/record-rows.js';
+import { agentMessage } from '../store/history-rows.js';
 import type { SendKey } from '../store/send-result-rows.js';
-import { CARD_ANSWER, CHANGED, NOTHING_TO_REPLACE, replaceLastTurn } from '../turns/replace-turn.js';
+import { replaceLastTurn } from '../turns/replace-turn.js';
+import { allowedAgent } from '../turns/send-target.js';
 import { idParams, MESSAGE_REFUSALS, messageFields, notEmpty, sendHeaders } from './conversation-schemas.js';
 import { sendBody, sendResult } from './conversations.js';
+import { documentedRefusals } from './refusal-answers.js';
 import type { ZodApp } from './route-module.js';
 
 const { mcpTokens } = sendBody.innerType().shape;
@@ -33,12 +35,10 @@ const editBody = described(
 );
 
 /** What regenerate and edit refuse besides what a send refuses. */
-const REPLACE_REFUSALS = {
-  409: {
-    [NOTHING_TO_REPLACE]: 'The conversation holds no message yet.',
-    [CHANGED]: 'Another message was stored while this one was being made.',
-  },
-};
+const REPLACE_REFUSALS = documentedRefusals({
+  nothing_to_replace: 'The conversation holds no message yet.',
+  conversation_changed: 'Another message was stored while this one was being made.',
+});
 
 export const FEEDBACK_REASON_MAX = 500;
 
@@ -159,7 +159,7 @@ export default function repliesRoutes(app: ZodApp, ctx: AppContext) {
           CONVERSATION_REFUSALS,
           MESSAGE_REFUSALS,
           REPLACE_REFUSALS,
-          { 409: { [CARD_ANSWER]: 'The last message answers a card (`toolAction`).' } },
+          documentedRefusals({ card_answer: 'The last message answers a card (`toolAction`).' }),
         ],
       },
     },
@@ -247,14 +247,12 @@ export default function repliesRoutes(app: ZodApp, ctx: AppContext) {
         },
         refusals: [
           USER_REFUSALS,
-          { 404: { 'agent not found': "No such agent, or not of the session token's workspace." } },
+          documentedRefusals({ agent_not_found: "No such agent, or not of the session token's workspace." }),
         ],
       },
     },
     async (req) => {
-      const agent = await agentById(ctx.db, req.params.agentId);
-      const { workspaceId } = req.caller;
-      if (!agent || (workspaceId && agent.workspace_id !== workspaceId)) throw notFound('agent not found');
+      const agent = await allowedAgent(ctx.db, req.caller, req.params.agentId);
       return { agentId: agent.id, starter_prompts: starterPromptsOf(agent) };
     },
   );

@@ -1,30 +1,18 @@
-import type { SessionToken } from '@svc/agent-sdk/protocol';
+import { E164, type SessionToken } from '@svc/agent-sdk/protocol';
 import ipaddr from 'ipaddr.js';
 import { type ZodIssue, z } from 'zod';
 import { NO_CREDENTIAL_REFUSALS, noCredentialHook, security } from '../http/auth.js';
-import { badRequest, forbidden, HttpError, notFound, type Refusals, tooMany, unauthorized } from '../http/errors.js';
+import { badRequest, forbidden, notFound, type Refusals } from '../http/errors.js';
 import { described } from '../http/openapi.js';
 import type { AppContext } from '../services/context.js';
-import { nowIso } from '../store/ids.js';
-import { provisionMember } from '../store/member-rows.js';
-import { consumeSmsCode, issueSmsCode, type SmsRefusal } from '../store/sms-code-rows.js';
+import { sendSmsCode, signInBySms } from '../services/sms-codes.js';
 import { type WorkspaceRow, workspaceBySlug } from '../store/workspace-rows.js';
+import { documentedRefusals } from './refusal-answers.js';
 import type { ZodApp } from './route-module.js';
-import { issueSession, sessionToken } from './session-schemas.js';
+import { sessionToken } from './session-schemas.js';
 
-/** E.164: `+`, then 8 to 15 digits, the first not 0. */
-const phone = z.string().regex(/^\+[1-9]\d{7,14}$/);
+const phone = z.string().regex(E164);
 const params = z.object({ slug: z.string() });
-/** A visitor signed in by SMS stays signed in for a day. */
-const SMS_SESSION_TTL_SECONDS = 86400;
-
-const REFUSED: Record<SmsRefusal, string> = {
-  phone: 'too many codes sent to this phone, try again later',
-  address: 'too many codes requested from this address, try again later',
-  prefix: 'too many codes sent to numbers like this one, try again later',
-  workspace: 'this workspace has sent its daily number of SMS codes, try again later',
-  challenge: 'answer the challenge and ask again with its answer in challenge',
-};
 
 const PHONE = '+14155550123';
 
@@ -61,10 +49,10 @@ declare module 'fastify' {
  * check, in the order of docs/protocol.md: no credential, a known workspace (both before the body is
  * read), an E.164 phone, SMS sign-up enabled, then (verify) that `code` is a string.
  */
-export default function smsRoutes(app: ZodApp, { db, secret, sms, smsChallenge, quotas, metrics }: AppContext) {
+export default function smsRoutes(app: ZodApp, ctx: AppContext) {
   app.addHook('onRequest', noCredentialHook);
   app.addHook('onRequest', async (req) => {
-    const workspace = await workspaceBySlug(db, (req.params as { slug: string }).slug);
+    const workspace = await workspaceBySlug(ctx.db, (req.params as { slug: string }).slug);
     if (!workspace) throw notFound('workspace not found');
     req.smsWorkspace = workspace;
   });
@@ -108,48 +96,22 @@ export default function smsRoutes(app: ZodApp, { db, secret, sms, smsChallenge, 
         response: { 204: described('No body: the code is on its way.', z.null()) },
         refusals: [
           SIGN_IN_REFUSALS,
-          {
-            429: {
-              [REFUSED.phone]:
-                'A code went to this phone in the last 30 seconds (from anyone), or 5 in 10 minutes from this address.',
-              [REFUSED.address]:
-                'This client address asked for its hourly number of codes (20 by default), or, near the daily cap, its share of codes to new numbers.',
-              [REFUSED.prefix]: 'Near the daily cap: numbers of this prefix (`+` and 5 digits) had their share.',
-              [REFUSED.workspace]: 'The workspace sent its cap of codes in the last 24 hours (1,000 by default).',
-            },
-            428: {
-              [REFUSED.challenge]:
-                'Near the daily cap, a new number needs the answer to the challenge the operator configured.',
-            },
-          },
+          documentedRefusals({
+            sms_phone:
+              'A code went to this phone in the last 30 seconds (from anyone), or 5 in 10 minutes from this address.',
+            sms_address:
+              'This client address asked for its hourly number of codes (20 by default), or, near the daily cap, its share of codes to new numbers.',
+            sms_prefix: 'Near the daily cap: numbers of this prefix (`+` and 5 digits) had their share.',
+            sms_workspace: 'The workspace sent its cap of codes in the last 24 hours (1,000 by default).',
+            sms_challenge:
+              'Near the daily cap, a new number needs the answer to the challenge the operator configured.',
+          }),
         ],
       },
       attachValidation: true,
     },
     async (req, reply) => {
-      const workspace = req.smsWorkspace;
-      const { phone, challenge } = req.body;
-      const address = clientAddress(req.ip);
-      const challenged =
-        !!smsChallenge &&
-        !!challenge &&
-        (await smsChallenge.verify(challenge, { phone, address, slug: workspace.slug }));
-      const issued = await issueSmsCode(db, secret, {
-        workspaceId: workspace.id,
-        phone,
-        address,
-        addressPerHour: quotas.smsPerAddressPerHour,
-        workspacePerDay: workspace.sms_daily_limit ?? quotas.smsPerWorkspacePerDay,
-        challengeConfigured: !!smsChallenge,
-        challenged,
-      });
-      if ('refused' in issued) {
-        metrics.smsRefused.inc({ limit: issued.refused });
-        if (issued.refused === 'challenge') throw new HttpError(428, REFUSED.challenge);
-        throw tooMany(REFUSED[issued.refused], issued.retryAfterSeconds * 1000);
-      }
-      sms.send({ phone: req.body.phone, code: issued.code, slug: workspace.slug, at: nowIso() });
-      metrics.smsSent.inc();
+      await sendSmsCode(ctx, req.smsWorkspace, req.body.phone, clientAddress(req.ip), req.body.challenge);
       return reply.code(204).send(null);
     },
   );
@@ -173,22 +135,15 @@ export default function smsRoutes(app: ZodApp, { db, secret, sms, smsChallenge, 
         response: { 200: sessionToken },
         refusals: [
           SIGN_IN_REFUSALS,
-          {
-            400: { 'body/code Required': 'No `code`, or not a string.' },
-            401: { invalid_or_expired_code: 'The code is wrong, expired, used, or dead after 5 wrong guesses.' },
-            403: { 'member status is suspended': 'The member `sms:<phone>` is suspended.' },
-          },
+          { 400: { 'body/code Required': 'No `code`, or not a string.' } },
+          documentedRefusals({
+            sms_code_invalid: 'The code is wrong, expired, used, or dead after 5 wrong guesses.',
+            member_suspended: 'The member `sms:<phone>` is suspended.',
+          }),
         ],
       },
       attachValidation: true,
     },
-    async (req): Promise<SessionToken> => {
-      const workspace = req.smsWorkspace;
-      const { phone, code } = req.body;
-      if (!(await consumeSmsCode(db, secret, workspace.id, phone, code))) throw unauthorized('invalid_or_expired_code');
-      const spUserRef = `sms:${phone}`;
-      await provisionMember(db, workspace.id, spUserRef);
-      return issueSession(db, workspace.id, spUserRef, SMS_SESSION_TTL_SECONDS);
-    },
+    async (req): Promise<SessionToken> => signInBySms(ctx, req.smsWorkspace, req.body.phone, req.body.code),
   );
 }

@@ -149,7 +149,7 @@ export interface ModelMeter {
 /**
  * An agent runtime. `run` resolves when the agent has finished its part of the turn; a throw ends the turn
  * with an error: a ReplyFailure's sentence is what the visitor reads, anything else is logged and the visitor
- * reads a plain sentence of the turn's own (TURN_FAILED in turns/active-turn.ts).
+ * reads a plain sentence of the turn's own (TURN_FAILED.unexpected).
  */
 export interface Runtime {
   run(input: TurnInput, io: TurnIO): Promise<void>;
@@ -164,5 +164,27 @@ export class ReplyFailure extends Error {
   override name = 'ReplyFailure';
 }
 
-/** What the visitor reads when the agent cannot run as set up (the log says which setting is missing). */
-export const NOT_SET_UP = 'This assistant is not set up to answer yet.';
+/** `90000` → `90 s`, `600000` → `10 minutes`. */
+const formatMs = (ms: number): string =>
+  ms % 60_000 === 0 ? `${ms / 60_000} minute${ms === 60_000 ? '' : 's'}` : `${ms / 1000} s`;
+
+/**
+ * What the visitor reads (`result.error`) when a turn fails other than by a model's request (those are the model
+ * runtime's MODEL_FAILED): the turn's own failures and the runtimes' alike, one plain sentence each, while the log
+ * says what happened (the error, which agent, which runtime). Each is a sentence, or a sentence of the number it
+ * names.
+ */
+export const TURN_FAILED = {
+  /** Whatever else a runtime or the turn threw. */
+  unexpected: 'Something went wrong on our side while answering. Please try again.',
+  agentGone: 'This assistant is no longer available.',
+  /** The agent cannot run as set up (the log says which setting is missing). */
+  notSetUp: 'This assistant is not set up to answer yet.',
+  handover: 'The assistant this was to be handed to is not available.',
+  notStored: 'the reply could not be stored',
+  /** The turn's records outgrew their limit (a whole number of MB, docs/protocol.md "Limits"). */
+  tooLong: (bytes: number) => `the reply grew past ${bytes / 2 ** 20} MB and was stopped`,
+  /** A model turn's time limit (an agent's `turn_timeout_ms`). */
+  timeLimit: (ms: number) => `The reply took longer than ${formatMs(ms)} and was stopped.`,
+  toolLoop: 'The model kept calling tools without answering, so the reply was stopped.',
+} as const;

@@ -1,10 +1,9 @@
 import { mkdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { isAbsolute, join, resolve, sep } from 'node:path';
 import type { ConversationFile } from '@svc/agent-sdk/protocol';
-import { badRequest, HttpError, notFound, type Refusals } from '../http/errors.js';
 import { isTextType, mimeTypeOf } from '../http/media-types.js';
 import type { AppContext } from './context.js';
-import { formatBytes } from './limits.js';
+import { Refusal } from './refusal.js';
 
 /*
  * Each conversation's agent workspace: a folder below the service's files folder, `conversations/<id>/`,
@@ -19,29 +18,13 @@ export function conversationDir(ctx: AppContext, conversationId: string): string
   return dir;
 }
 
-const ESCAPES = 'path escapes the conversation workspace';
-
-/** What the file routes refuse of a conversation file, besides the conversation (readConversationFile adds a 413). */
-export const FILE_REFUSALS: Refusals = {
-  400: {
-    [ESCAPES]:
-      'An absolute path, a `..` segment (also percent-encoded), a backslash, a NUL, or a symlink out of the folder.',
-    'path is required': '`path` is empty.',
-  },
-  404: { 'file not found': 'No file at `path` (or a folder).' },
-};
-
-/** The refusal of a file too large to read as JSON. */
-export const tooLargeToRead = (limit: number) =>
-  `file too large to read (limit ${formatBytes(limit)}); download it instead`;
-
 /**
- * The real path of a file inside a conversation's folder. Refuses (400) every way out: absolute paths,
- * `..` segments (also percent-encoded, any number of times), backslashes, NUL, and symlinks whose target
- * lies outside the folder. A missing file (or a folder) is 404.
+ * The real path of a file inside a conversation's folder. Refuses (`path_escapes`) every way out: absolute
+ * paths, `..` segments (also percent-encoded, any number of times), backslashes, NUL, and symlinks whose
+ * target lies outside the folder. A missing file (or a folder) is `file_not_found`.
  */
 export function resolveConversationFile(ctx: AppContext, conversationId: string, requested: string): string {
-  if (requested === '') throw badRequest('path is required');
+  if (requested === '') throw new Refusal('path_required');
   for (const form of decodedForms(requested)) {
     const escapes =
       form.includes('\0') ||
@@ -49,7 +32,7 @@ export function resolveConversationFile(ctx: AppContext, conversationId: string,
       isAbsolute(form) ||
       /^[a-z]:/i.test(form) ||
       form.split('/').includes('..');
-    if (escapes) throw badRequest(ESCAPES);
+    if (escapes) throw new Refusal('path_escapes');
   }
   const root = realpathSync(conversationDir(ctx, conversationId));
   let real: string;
@@ -60,12 +43,12 @@ export function resolveConversationFile(ctx: AppContext, conversationId: string,
     // Missing, under a file instead of a folder, a symlink loop, or a name longer than the file system takes:
     // nothing to read either way.
     if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'ELOOP' || code === 'ENAMETOOLONG') {
-      throw notFound('file not found');
+      throw new Refusal('file_not_found');
     }
     throw err;
   }
-  if (real !== root && !real.startsWith(root + sep)) throw badRequest(ESCAPES);
-  if (!statSync(real).isFile()) throw notFound('file not found');
+  if (real !== root && !real.startsWith(root + sep)) throw new Refusal('path_escapes');
+  if (!statSync(real).isFile()) throw new Refusal('file_not_found');
   return real;
 }
 
@@ -83,15 +66,16 @@ function decodedForms(path: string): string[] {
     forms.push(next);
     form = next;
   }
-  throw badRequest(ESCAPES);
+  throw new Refusal('path_escapes');
 }
 
-/** A conversation file as JSON: UTF-8 text for text types that decode cleanly, base64 for the rest. */
+/**
+ * A conversation file as JSON: UTF-8 text for text types that decode cleanly, base64 for the rest. A file
+ * over the upload limit is `file_too_large_to_read` (it is downloaded instead).
+ */
 export function readConversationFile(ctx: AppContext, realPath: string): ConversationFile {
   const size = statSync(realPath).size;
-  if (size > ctx.maxUploadBytes) {
-    throw new HttpError(413, tooLargeToRead(ctx.maxUploadBytes));
-  }
+  if (size > ctx.maxUploadBytes) throw new Refusal('file_too_large_to_read', { limit: ctx.maxUploadBytes });
   const data = readFileSync(realPath);
   const mimeType = mimeTypeOf(realPath);
   if (isTextType(mimeType)) {

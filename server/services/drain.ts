@@ -1,8 +1,7 @@
-import { unavailable } from '../http/errors.js';
+import { Refusal } from './refusal.js';
 
 /** How long a client turned away by a draining instance waits: its next try reaches another instance. */
 const RETRY_MS = 1000;
-const DRAINING = 'this instance is shutting down, try again';
 
 /**
  * Whether this instance is draining (SIGTERM, `RunningService.drain`): it answers `/readyz` with 503 and
@@ -20,8 +19,8 @@ export class Drain {
     this.#draining = true;
   }
 
-  /** Throws the 503 of a draining instance; where a stream opens and a turn begins. */
+  /** Refuses work on a draining instance (503 with `Retry-After`); where a stream opens and a turn begins. */
   refuseWork(): void {
-    if (this.#draining) throw unavailable(DRAINING, RETRY_MS);
+    if (this.#draining) throw new Refusal('draining', { retryAfterMs: RETRY_MS });
   }
 }

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { marked, type Token, type Tokens } from 'marked';
-import { HttpError } from '../http/errors.js';
+import { Refusal } from './refusal.js';
 
 /** Spoken audio of a text. */
 export interface SpeechAudio {
@@ -9,12 +9,13 @@ export interface SpeechAudio {
   durationMs: number;
 }
 
-/** Turns text into speech; the reference service uses espeak-ng, a deployment may plug in another engine. */
+/**
+ * Turns text into speech; the reference service uses espeak-ng, a deployment may plug in another engine. An
+ * engine that cannot speak now throws a Refusal (`speech_unavailable`, `speech_too_slow`).
+ */
 export interface SpeechSynthesizer {
   synthesize(text: string, options: { signal?: AbortSignal }): Promise<SpeechAudio>;
 }
-
-const speechUnavailable = () => new HttpError(503, 'speech synthesis is not available on this server');
 
 export interface EspeakOptions {
   /** The espeak-ng executable; found on PATH unless given. */
@@ -43,8 +44,8 @@ export function espeakSynthesizer({ binary = 'espeak-ng', timeoutMs = 60_000 }: 
         // A child that dies early makes the stdin write fail; the exit handler reports it.
         child.stdin.on('error', () => {});
         child.on('error', (err: NodeJS.ErrnoException) => {
-          if (err.code === 'ENOENT' || err.code === 'EACCES') reject(speechUnavailable());
-          else if (stop.aborted && !signal?.aborted) reject(new HttpError(503, 'speech synthesis took too long'));
+          if (err.code === 'ENOENT' || err.code === 'EACCES') reject(new Refusal('speech_unavailable'));
+          else if (stop.aborted && !signal?.aborted) reject(new Refusal('speech_too_slow'));
           else reject(err);
         });
         child.on('close', (code) => {

@@ -1,7 +1,6 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { UploadedFile } from '@svc/agent-sdk/protocol';
-import { type HttpError, tooMany } from '../http/errors.js';
 import { safeFilename } from '../http/file-names.js';
 import { MEDIA_TYPE } from '../http/media-types.js';
 import { clock } from '../store/clock.js';
@@ -9,14 +8,14 @@ import { randomId } from '../store/ids.js';
 import {
   deleteUnreferencedUploads,
   insertUpload,
-  insertUploadWithinQuota,
   UPLOAD_ID_IN_URL,
   type UploadRow,
   uploadById,
   uploadUsage,
 } from '../store/upload-rows.js';
 import type { AppContext } from './context.js';
-import { formatBytes, LIMITS } from './limits.js';
+import { LIMITS } from './limits.js';
+import { Refusal } from './refusal.js';
 
 /*
  * Uploads: their bytes in `uploads/<id>` below the service's files folder, each described by a row of
@@ -42,19 +41,17 @@ export function newUploadFile(ctx: AppContext): { id: string; path: string } {
   return { id, path: join(dir, id) };
 }
 
-/** 429 when `ownerId` has already uploaded their hourly quota: checked before an upload's bytes are read. */
+/** Refuses (`upload_quota`) when `ownerId` has already uploaded their hourly quota: before an upload's bytes are read. */
 export async function checkUploadQuota(ctx: AppContext, ownerId: string): Promise<void> {
   const now = clock.now();
   const usage = await uploadUsage(ctx.db, ownerId, iso(now - HOUR_MS));
   if (usage.bytes >= ctx.quotas.uploadBytesPerHour) throw quotaReached(ctx, usage.oldest, now);
 }
 
-/** The refusal of an upload past a user's hourly quota. */
-export const uploadQuotaReached = (bytesPerHour: number) =>
-  `upload quota reached (${formatBytes(bytesPerHour)} per hour), try again later`;
-
-function quotaReached(ctx: AppContext, oldest: string | undefined, now: number): HttpError {
-  return tooMany(uploadQuotaReached(ctx.quotas.uploadBytesPerHour), Date.parse(oldest ?? iso(now)) + HOUR_MS - now);
+/** The refusal of an upload past a user's hourly quota: asked again once the oldest upload counted is an hour old. */
+function quotaReached(ctx: AppContext, oldest: string | undefined, now: number): Refusal {
+  const retryAfterMs = Date.parse(oldest ?? iso(now)) + HOUR_MS - now;
+  return new Refusal('upload_quota', { retryAfterMs, limit: ctx.quotas.uploadBytesPerHour });
 }
 
 /** An upload as `registerUpload` takes it: its row, and the origin its URL is made with. */
@@ -65,7 +62,7 @@ export interface NewUpload extends UploadRow {
 /**
  * Describes an upload whose bytes are in place (`newUploadFile`) and returns its capability URL
  * (`{baseUrl}/api/v2/files/f_…/<filename>`). A visitor's upload (`quota`) that would take them past their
- * hourly quota is refused with 429 and its bytes removed.
+ * hourly quota is refused (`upload_quota`) and its bytes removed.
  */
 export async function registerUpload(
   ctx: AppContext,
@@ -78,11 +75,18 @@ export async function registerUpload(
   const now = clock.now();
   if (!quota) await insertUpload(ctx.db, row, iso(now));
   else {
-    const bytes = ctx.quotas.uploadBytesPerHour;
-    const refused = await insertUploadWithinQuota(ctx.db, row, iso(now), { bytes, since: iso(now - HOUR_MS) });
-    if (refused) {
+    // Usage read and upload stored in one transaction holding the visitor's quota (Db.lock): parallel uploads on
+    // any instance cannot overshoot it together.
+    const over = await ctx.db.transaction(async (tx) => {
+      await tx.lock(`uploaded_files ${row.ownerId}`);
+      const usage = await uploadUsage(tx, row.ownerId, iso(now - HOUR_MS));
+      if (usage.bytes + row.size > ctx.quotas.uploadBytesPerHour) return usage;
+      await insertUpload(tx, row, iso(now));
+      return undefined;
+    });
+    if (over) {
       rmSync(join(ctx.filesDir, 'uploads', o.id), { force: true });
-      throw quotaReached(ctx, refused.oldest, now);
+      throw quotaReached(ctx, over.oldest, now);
     }
   }
   return {

@@ -3,7 +3,8 @@ import type { Db } from './db.js';
 import { nowIso } from './ids.js';
 
 /**
- * Each user's own (bring-your-own-key) credentials per connector type (`connector_credentials`). The values
+ * Each user's own (bring-your-own-key) credentials per connector type or MCP server (`connector_credentials`;
+ * which key a credential is kept under is services/connector-credentials.ts's to say). The values
  * are one AES-256-GCM ciphertext under the server secret; only the field names are readable, so a leaked
  * database leaks no secret.
  */
@@ -20,17 +21,7 @@ interface CredentialsRow {
  */
 const associatedData = (userId: string, connectorTypeId: string) => Buffer.from(`${userId}\0${connectorTypeId}`);
 
-/**
- * The key under which a visitor's credential for an agent's MCP server is stored in place of a connector type
- * id: the workspace and the server's URL, origin and path (`mcp <workspace id> https://host/path`). It is found
- * again only for a server of that workspace at that URL, whatever the server is named.
- */
-export function serverCredentialKey(workspaceId: string, serverUrl: string): string {
-  const url = new URL(serverUrl);
-  return `mcp ${workspaceId} ${url.origin}${url.pathname}`;
-}
-
-/** Replaces the caller's credentials for one connector type; returns what the route answers. */
+/** Replaces the user's credentials kept under `connectorTypeId` (a connector type, or an MCP server's key). */
 export async function saveConnectorCredentials(
   db: Db,
   secret: Buffer,

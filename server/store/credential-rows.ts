@@ -1,12 +1,11 @@
 import type { SessionToken } from '@svc/agent-sdk/protocol';
 import type { Db } from './db.js';
 import { hashSecret, randomId } from './ids.js';
-import { memberByRef } from './member-rows.js';
 
 /**
  * Every credential that names a caller (spec section 5): workspace API keys (`api_keys`), owner logins
  * (`owner_logins`), personal API keys (`personal_keys`) and session tokens (`session_tokens`), each stored
- * only as its SHA-256. The one place session tokens are issued.
+ * only as its SHA-256. The one place session tokens are issued (to whom: services/members.ts decides).
  */
 
 /** Who is calling, as resolved from the bearer token. */
@@ -98,17 +97,4 @@ export async function issueSessionToken(
     expiresAt,
   );
   return { token, user_id: userId, expires_at: expiresAt };
-}
-
-/** A session token for the member provisioned as `spUserRef`; an unknown or suspended member gets none. */
-export async function mintSession(
-  db: Db,
-  workspaceId: string,
-  spUserRef: string,
-  ttlSeconds: number,
-): Promise<SessionToken | { refused: 'unknown_member' | 'suspended' }> {
-  const member = await memberByRef(db, workspaceId, spUserRef);
-  if (!member) return { refused: 'unknown_member' };
-  if (member.status === 'suspended') return { refused: 'suspended' };
-  return issueSessionToken(db, member.user_id, workspaceId, ttlSeconds);
 }

@@ -42,26 +42,6 @@ export async function uploadUsage(db: Db, ownerId: string, since: string): Promi
   return { bytes: row.bytes, ...(row.oldest ? { oldest: row.oldest } : {}) };
 }
 
-/**
- * Records an upload made at `at` unless it takes its owner past `quota.bytes` uploaded since `quota.since`;
- * then returns the usage that refused it. Check and insert share one transaction, so parallel uploads cannot
- * overshoot the quota together.
- */
-export function insertUploadWithinQuota(
-  db: Db,
-  u: UploadRow,
-  at: string,
-  quota: { bytes: number; since: string },
-): Promise<{ bytes: number; oldest?: string } | undefined> {
-  return db.transaction(async (tx) => {
-    await tx.lock(`uploaded_files ${u.ownerId}`);
-    const usage = await uploadUsage(tx, u.ownerId, quota.since);
-    if (usage.bytes + u.size > quota.bytes) return usage;
-    await insertUpload(tx, u, at);
-    return undefined;
-  });
-}
-
 export async function uploadById(
   db: Db,
   id: string,

@@ -29,6 +29,16 @@ export function workspaceById(db: Db, id: string): Promise<WorkspaceRow | undefi
   return db.get<WorkspaceRow>('SELECT * FROM workspaces WHERE id = ?', id);
 }
 
+/** The owner's wallet: the credits the workspace may still grant. */
+export async function walletOf(db: Db, workspaceId: string): Promise<number> {
+  const row = await db.get<{ wallet: number }>('SELECT wallet FROM workspaces WHERE id = ?', workspaceId);
+  return row!.wallet;
+}
+
+export async function setWallet(db: Db, workspaceId: string, wallet: number): Promise<void> {
+  await db.run('UPDATE workspaces SET wallet = ? WHERE id = ?', wallet, workspaceId);
+}
+
 /** Sets the workspace's own cap on SMS codes per 24 hours; null returns to the service's default. */
 export async function setSmsDailyLimit(db: Db, workspaceId: string, limit: number | null): Promise<void> {
   await db.run('UPDATE workspaces SET sms_daily_limit = ? WHERE id = ?', limit, workspaceId);

@@ -5,13 +5,13 @@ import { errorText } from '../http/errors.js';
 import { safeFilename } from '../http/file-names.js';
 import { runtimeFor } from '../runtimes/all-runtimes.js';
 import { tokensForDelegate } from '../runtimes/model/options.js';
-import { NOT_SET_UP, ReplyFailure, type TextStream, type TurnInput, type TurnIO } from '../runtimes/types.js';
+import { ReplyFailure, type TextStream, TURN_FAILED, type TurnInput, type TurnIO } from '../runtimes/types.js';
+import { connectorCredentials, serverCredentials } from '../services/connector-credentials.js';
 import type { AppContext } from '../services/context.js';
 import { conversationDir } from '../services/conversation-files.js';
-import { formatBytes, LIMITS } from '../services/limits.js';
+import { LIMITS } from '../services/limits.js';
 import { readUploadAt, storeUpload } from '../services/uploads.js';
 import { type AgentRow, agentById, agentsOfWorkspace } from '../store/agent-rows.js';
-import { getConnectorCredentials, serverCredentialKey } from '../store/connector-credential-rows.js';
 import { lockConversation, type StoredConversation } from '../store/conversation-rows.js';
 import type { Db } from '../store/db.js';
 import { randomId } from '../store/ids.js';
@@ -32,20 +32,6 @@ const EVENT_OF: Record<ChatRawEvent['type'], ChatStreamRecord['event']> = {
   payment_gate_resolution: 'payment_gate_resolution',
   result: 'result',
 };
-
-/**
- * What the visitor reads (`result.error`) when a turn fails other than by a runtime's ReplyFailure: plain
- * sentences, while the log says what happened (the error, which agent, which runtime).
- */
-export const TURN_FAILED = {
-  /** Whatever else a runtime or the turn threw. */
-  unexpected: 'Something went wrong on our side while answering. Please try again.',
-  agentGone: 'This assistant is no longer available.',
-  notSetUp: NOT_SET_UP,
-  handover: 'The assistant this was to be handed to is not available.',
-  notStored: 'the reply could not be stored',
-  tooLong: `the reply grew past ${formatBytes(LIMITS.turnBytes)} and was stopped`,
-} as const;
 
 interface OpenStream {
   agentId: string;
@@ -242,7 +228,7 @@ export class ActiveTurn implements RunningTurnHandle {
     if (raw.type === 'attachment') raw = { ...raw, file: { ...raw.file, name: safeFilename(raw.file.name) } };
     this.bytes += Buffer.byteLength(JSON.stringify(raw));
     if (this.bytes > LIMITS.turnBytes) {
-      void this.end('error', TURN_FAILED.tooLong);
+      void this.end('error', TURN_FAILED.tooLong(LIMITS.turnBytes));
       return;
     }
     this.enqueue({ record: this.agentRecord(agentId, raw), before });
@@ -331,9 +317,8 @@ export class ActiveTurn implements RunningTurnHandle {
       },
       workspaceDir: () => conversationDir(ctx, conversation.id),
       upload: (file) => storeUpload(ctx, { ownerId: message.userId, ...file, baseUrl: message.baseUrl }),
-      connectorCredentials: (typeId) => getConnectorCredentials(ctx.db, ctx.secret, message.userId, typeId),
-      serverCredentials: (url) =>
-        getConnectorCredentials(ctx.db, ctx.secret, message.userId, serverCredentialKey(agent.workspace_id, url)),
+      connectorCredentials: (typeId) => connectorCredentials(ctx, message.userId, typeId),
+      serverCredentials: (url) => serverCredentials(ctx, message.userId, agent.workspace_id, url),
       readUpload: (url) => readUploadAt(ctx, url),
       log: (line) => ctx.log(`turn ${turn.turnId} agent ${agentId}: ${line}`),
       model: {

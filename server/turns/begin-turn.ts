@@ -1,22 +1,18 @@
 import type { ChatStreamRecord, MessagePart, SendResult, UserRawEvent } from '@svc/agent-sdk/protocol';
-import { conflict, notFound } from '../http/errors.js';
 import type { AppContext } from '../services/context.js';
-import { formatBytes, LIMITS } from '../services/limits.js';
+import { LIMITS } from '../services/limits.js';
+import { Refusal } from '../services/refusal.js';
 import { clock } from '../store/clock.js';
 import { getConversation, lockConversation, type StoredConversation } from '../store/conversation-rows.js';
 import type { Db } from '../store/db.js';
+import { recentEntries } from '../store/history-rows.js';
 import { randomId } from '../store/ids.js';
 import type { PaymentOrder } from '../store/payment-order-rows.js';
-import { conversationBytes, recentEntries } from '../store/record-rows.js';
+import { conversationBytes } from '../store/record-rows.js';
 import { holdSendKey, priorSend, rememberSend, type SendKey } from '../store/send-result-rows.js';
 import { insertTurn, insertTurnIfIdle, isTurnRunning } from '../store/turn-rows.js';
 import { ActiveTurn, type TurnMessage } from './active-turn.js';
 
-const RUNNING = 'a reply is still running in this conversation';
-const FULL = `this conversation is full (${formatBytes(LIMITS.conversationBytes)}): start a new conversation`;
-const KEY_REUSED = 'Idempotency-Key was already used with a different request';
-/** The conversation was deleted between finding it and locking it. */
-const CONVERSATION_GONE = 'conversation not found';
 /** How many earlier entries a runtime sees as context. */
 const HISTORY_FOR_RUNTIME = 100;
 
@@ -43,8 +39,9 @@ export interface UserMessage {
  * with an error `result`). So a send is either refused with nothing stored, or stored with its turn running.
  *
  * With `once` (a send's `Idempotency-Key`), a repeat of the key answers the first result again instead, and a
- * repeat with another request is 409. 409 also when a turn is already running or the conversation is full;
- * 503 from a draining instance (the client sends it again, reaching another).
+ * repeat with another request is refused (`send_key_reused`); so is a send while a turn runs (`reply_running`),
+ * to a full conversation (`conversation_full`), and to a draining instance (`draining`: the client sends it
+ * again, reaching another).
  */
 export async function beginTurn(
   ctx: AppContext,
@@ -62,13 +59,15 @@ export async function beginTurn(
     const now = clock.now();
     if (once) await holdSendKey(tx, once);
     const prior = once && (await priorSend(tx, once, now - LIMITS.idempotencyMs));
-    if (prior === 'reused') throw conflict(KEY_REUSED);
+    if (prior === 'reused') throw new Refusal('send_key_reused');
     if (prior) return { replay: JSON.parse(prior.result) as SendResult };
     const conversation = await target(tx);
     // Checked and stored under the conversation's lock: a send racing it on any instance waits, then finds its turn.
-    if (!(await lockConversation(tx, conversation.id))) throw notFound(CONVERSATION_GONE);
-    if ((await conversationBytes(tx, conversation.id)) + rawBytes > LIMITS.conversationBytes) throw conflict(FULL);
-    if (await isTurnRunning(tx, conversation.id)) throw conflict(RUNNING);
+    if (!(await lockConversation(tx, conversation.id))) throw new Refusal('conversation_gone');
+    if ((await conversationBytes(tx, conversation.id)) + rawBytes > LIMITS.conversationBytes) {
+      throw new Refusal('conversation_full');
+    }
+    if (await isTurnRunning(tx, conversation.id)) throw new Refusal('reply_running');
     await insertTurn(tx, conversation.id, turnId);
     const userRecord = (await append(conversation.id, { sender: 'user', event: 'message', raw, turnId }))[0]!;
     const firstMessageIds = new Map(conversation.agentIds.map((agentId) => [agentId, randomId('m')]));

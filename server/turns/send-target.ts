@@ -1,5 +1,5 @@
 import { type Caller, ownConversation } from '../http/auth.js';
-import { badRequest, notFound } from '../http/errors.js';
+import { Refusal } from '../services/refusal.js';
 import { type AgentRow, agentById, agentsOfWorkspace } from '../store/agent-rows.js';
 import { createConversation, latestConversation, type StoredConversation } from '../store/conversation-rows.js';
 import type { Db } from '../store/db.js';
@@ -34,16 +34,17 @@ export async function resolveConversation(
   });
 }
 
-/** A session token reaches the agents of its workspace; a personal key any agent. */
+/** A session token reaches the agents of its workspace; a personal key any agent. Others: `agent_not_found`. */
 export async function allowedAgent(db: Db, caller: Caller, agentId: string): Promise<AgentRow> {
   const agent = await agentById(db, agentId);
-  if (!agent || (caller.workspaceId && agent.workspace_id !== caller.workspaceId)) throw notFound('agent not found');
+  if (!agent || (caller.workspaceId && agent.workspace_id !== caller.workspaceId)) throw new Refusal('agent_not_found');
   return agent;
 }
 
+/** The first agent of a session token's workspace; a personal key must name its agents (`no_agent_named`). */
 async function defaultAgent(db: Db, caller: Caller): Promise<AgentRow> {
-  if (!caller.workspaceId) throw badRequest('body/targetAgentIds Required');
+  if (!caller.workspaceId) throw new Refusal('no_agent_named');
   const [first] = await agentsOfWorkspace(db, caller.workspaceId, 1);
-  if (!first) throw notFound('agent not found');
+  if (!first) throw new Refusal('agent_not_found');
   return first;
 }

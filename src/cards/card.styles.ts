@@ -1,5 +1,5 @@
 import { css } from 'lit';
-import { themeStyles, token } from '../internal/theme.js';
+import { themeStyles, token } from '../theme/theme.js';
 
 /** Styles every card shares: the frame, headings, fields, buttons and messages. */
 export default [

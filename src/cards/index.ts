@@ -8,8 +8,8 @@ export {
   DEFAULT_CONNECTOR_LABELS,
   DEFAULT_INFO_COLLECT_LABELS,
   DEFAULT_PAYMENT_LABELS,
-} from '../internal/labels/en.js';
-export type { ConnectorLabels, InfoCollectLabels, PaymentLabels } from '../internal/labels/types.js';
+} from '../labels/en.js';
+export type { ConnectorLabels, InfoCollectLabels, PaymentLabels } from '../labels/label-types.js';
 export { SvcAnswerCard, SvcCard } from './svc-card.js';
 export { SvcConnectorSetup } from './svc-connector-setup.js';
 export { SvcInfoCollect } from './svc-info-collect.js';

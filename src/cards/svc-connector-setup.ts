@@ -1,5 +1,5 @@
 import { html, nothing, type PropertyDeclarations, svg, type TemplateResult } from 'lit';
-import type { ConnectorLabels } from '../internal/labels/types.js';
+import type { ConnectorLabels } from '../labels/label-types.js';
 import { connectorSetupMetadata } from '../protocol/card-answers.js';
 import type { ConnectorSetupField, ConnectorSetupRequest } from '../protocol/types.js';
 import { SvcAnswerCard } from './svc-card.js';

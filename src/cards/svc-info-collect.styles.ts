@@ -1,5 +1,5 @@
 import { css } from 'lit';
-import { token } from '../internal/theme.js';
+import { token } from '../theme/theme.js';
 import cardStyles from './card.styles.js';
 
 export default [

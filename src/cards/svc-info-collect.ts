@@ -1,5 +1,5 @@
 import { html, nothing, type PropertyDeclarations, type TemplateResult } from 'lit';
-import type { InfoCollectLabels } from '../internal/labels/types.js';
+import type { InfoCollectLabels } from '../labels/label-types.js';
 import {
   type InfoCollectAnswer,
   infoCollectSkipMetadata,

@@ -1,7 +1,7 @@
 import { html, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
-import { isRightToLeft } from '../internal/labels/languages.js';
-import type { PaymentLabels } from '../internal/labels/types.js';
 import { safeUrl } from '../internal/safe-url.js';
+import type { PaymentLabels } from '../labels/label-types.js';
+import { isRightToLeft } from '../labels/languages.js';
 import type { PaymentGatePayload, PaymentStatus } from '../protocol/types.js';
 import { OrderStatusController } from './order-status.js';
 import { SvcCard } from './svc-card.js';

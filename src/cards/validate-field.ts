@@ -1,4 +1,4 @@
-import type { InfoCollectLabels } from '../internal/labels/types.js';
+import type { InfoCollectLabels } from '../labels/label-types.js';
 import type { InfoCollectField } from '../protocol/types.js';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;

@@ -1,6 +1,6 @@
-import { languageNow, loadLanguageFile } from './labels/language-files.js';
-import { isRightToLeft, languageFile } from './labels/languages.js';
-import type { Language } from './labels/types.js';
+import type { Language } from '../labels/label-types.js';
+import { languageNow, loadLanguageFile } from '../labels/language-files.js';
+import { isRightToLeft, languageFile } from '../labels/languages.js';
 
 export type Direction = 'ltr' | 'rtl';
 

@@ -1,5 +1,5 @@
-import en from './labels/en.js';
-import type { Language } from './labels/types.js';
+import en from '../labels/en.js';
+import type { Language } from '../labels/label-types.js';
 import { LanguageController } from './language.js';
 
 /** Every label of an element's language, English until another has loaded. */

@@ -1,7 +1,7 @@
 import { createComponent, type EventName } from '@lit/react';
 import * as React from 'react';
-import { SvcChat } from '../elements/svc-chat.js';
-import { SvcMarkdown } from '../elements/svc-markdown.js';
+import { SvcChat } from '../elements/svc-chat/svc-chat.js';
+import { SvcMarkdown } from '../elements/svc-markdown/svc-markdown.js';
 
 /** `detail` of a declared `svc-*` event, as the callback prop receives it. */
 type Event<K extends keyof GlobalEventHandlersEventMap> = EventName<GlobalEventHandlersEventMap[K]>;

@@ -5,10 +5,10 @@
  */
 
 export type { ChatMessage } from '../chat/chat-message.js';
-export { CHAT_CSS } from '../internal/chat-css.js';
-export { DEFAULT_INFO_COLLECT_LABELS, DEFAULT_PAYMENT_LABELS } from '../internal/labels/en.js';
-export type { InfoCollectLabels, PaymentLabels } from '../internal/labels/types.js';
-export { PLATFORM_TOKENS, type PlatformTokens, tokenStyle } from '../internal/tokens.js';
+export { DEFAULT_INFO_COLLECT_LABELS, DEFAULT_PAYMENT_LABELS } from '../labels/en.js';
+export type { InfoCollectLabels, PaymentLabels } from '../labels/label-types.js';
+export { CHAT_CSS } from '../theme/chat-css.js';
+export { PLATFORM_TOKENS, type PlatformTokens, tokenStyle } from '../theme/tokens.js';
 export { InfoCollectCard, type InfoCollectCardProps, PaymentGateCard, type PaymentGateCardProps } from './cards.js';
 export { ChatBox, type ChatProps, ChatWidget, Markdown } from './components.js';
 export { useInjectStyles } from './use-inject-styles.js';

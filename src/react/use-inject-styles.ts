@@ -1,5 +1,5 @@
 import { useInsertionEffect } from 'react';
-import { CHAT_CSS } from '../internal/chat-css.js';
+import { CHAT_CSS } from '../theme/chat-css.js';
 
 /** The one page-wide sheet and how many mounted components want it. */
 let injected: { users: number; remove: () => void } | undefined;

@@ -5,9 +5,9 @@
  * file, with the chunks they share) when the page is idle, when a visitor points at or focuses the launcher,
  * or at once for a chat that needs it (inline, or a conversation to resume).
  */
-import { loadPanel, loadPanelWhenIdle, panelArrived } from '../elements/load-panel.js';
+import { loadPanel, loadPanelWhenIdle, panelArrived } from '../elements/svc-chat/load-panel.js';
 
-export { SvcChat } from '../elements/svc-chat.js';
+export { SvcChat } from '../elements/svc-chat/svc-chat.js';
 
 /**
  * Loads the rest of the widget now, if it has not come yet, and resolves with it: the chat, files and

@@ -1,6 +1,6 @@
 import { expect, oneEvent } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
-import type { SvcChat } from '../../src/elements/svc-chat.js';
+import type { SvcChat } from '../../src/elements/svc-chat/svc-chat.js';
 import { until } from '../helpers/browser-service.js';
 import { panelRoot } from '../helpers/chat-parts.js';
 import { chat, idle, part, parts, typeAndSend, waitFor } from './helpers.js';

@@ -1,8 +1,8 @@
 import { fixture, html } from '@open-wc/testing';
 import { SvcClient } from '../../src/client/client.js';
 import type { ChatStreamRecord } from '../../src/protocol/types.js';
-import '../../src/elements/svc-chat.js';
-import type { SvcChat } from '../../src/elements/svc-chat.js';
+import '../../src/elements/svc-chat/svc-chat.js';
+import type { SvcChat } from '../../src/elements/svc-chat/svc-chat.js';
 import { mintVisitorSession, service, until } from '../helpers/browser-service.js';
 import { allInShadow, inShadow, part, parts } from '../helpers/chat-parts.js';
 import { chatReady } from '../helpers/chat-ready.js';

@@ -97,20 +97,20 @@ describe("the demo agent's /markdown advice", () => {
 
 describe("<svc-chat>'s parts in its panel", () => {
   /** The parts `<svc-chat-panel>` exports to the chat (`EXPORTED_PARTS`), read from its source. */
-  const panelSource = readFileSync('src/elements/svc-chat-panel.ts', 'utf8');
+  const panelSource = readFileSync('src/elements/svc-chat-panel/svc-chat-panel.ts', 'utf8');
   const list = /const EXPORTED_PARTS = \[([^\]]*)\]/.exec(panelSource)?.[1] ?? '';
   const exported = new Set([...list.matchAll(/'([^']*)'/g)].flatMap((m) => m[1]!.split(' ')));
   /** Every part named in a template of the files the panel renders with: `part="…"` and `part=${… ? '…' : '…'}`. */
   const rendered = new Set(
     [
-      'svc-chat-panel.ts',
-      'message-view.ts',
-      'attachments.ts',
-      'announcer.ts',
-      'read-aloud.ts',
-      'image-viewer.ts',
-      'rich-content.ts',
-      'conversation-list.ts',
+      'svc-chat-panel/svc-chat-panel.ts',
+      'message-view/message-view.ts',
+      'svc-chat-panel/attachments.ts',
+      'svc-chat-panel/announcer.ts',
+      'svc-chat-panel/read-aloud.ts',
+      'svc-chat-panel/image-viewer.ts',
+      'svc-chat-panel/rich-content.ts',
+      'conversation-list/conversation-list.ts',
     ].flatMap((file) => {
       const source = readFileSync(`src/elements/${file}`, 'utf8');
       return [...source.matchAll(/\bpart=(?:"([^"$]+)"|\$\{[^}]*\? '([^']+)' : '([^']+)'\})/g)].flatMap((m) =>

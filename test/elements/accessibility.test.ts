@@ -1,9 +1,9 @@
 import { expect, fixture, html, oneEvent } from '@open-wc/testing';
 import { ChatClient } from '../../src/client/chat.js';
 import { HttpClient } from '../../src/client/http.js';
-import '../../src/elements/svc-chat.js';
-import type { SvcChat } from '../../src/elements/svc-chat.js';
-import type { SvcSmsSignIn } from '../../src/elements/svc-sms-sign-in.js';
+import '../../src/elements/svc-chat/svc-chat.js';
+import type { SvcChat } from '../../src/elements/svc-chat/svc-chat.js';
+import type { SvcSmsSignIn } from '../../src/elements/svc-sms-sign-in/svc-sms-sign-in.js';
 import { chat, idle, inShadow, part, waitFor } from '../cards/helpers.js';
 import { axeViolations, expectAccessible, expectAccessibleInBothThemes } from '../helpers/axe.js';
 import { lastSmsCode, mintVisitorSession, service, until } from '../helpers/browser-service.js';

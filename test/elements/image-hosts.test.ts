@@ -1,10 +1,10 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import type { ChatClient } from '../../src/client/chat.js';
 import { imageAllowed } from '../../src/internal/safe-url.js';
-import '../../src/elements/svc-chat.js';
-import type { SvcChat } from '../../src/elements/svc-chat.js';
-import '../../src/elements/svc-markdown.js';
-import type { SvcMarkdown } from '../../src/elements/svc-markdown.js';
+import '../../src/elements/svc-chat/svc-chat.js';
+import type { SvcChat } from '../../src/elements/svc-chat/svc-chat.js';
+import '../../src/elements/svc-markdown/svc-markdown.js';
+import type { SvcMarkdown } from '../../src/elements/svc-markdown/svc-markdown.js';
 import { FakeChatApi } from '../chat/fake-api.js';
 import { assistant, CONVERSATION, result, user } from '../chat/records.js';
 import { until } from '../helpers/browser-service.js';

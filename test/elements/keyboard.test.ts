@@ -1,6 +1,6 @@
 import { expect, fixture, html, oneEvent } from '@open-wc/testing';
-import '../../src/elements/svc-chat.js';
-import type { SvcChat } from '../../src/elements/svc-chat.js';
+import '../../src/elements/svc-chat/svc-chat.js';
+import type { SvcChat } from '../../src/elements/svc-chat/svc-chat.js';
 import { tabStops } from '../../src/internal/focus-trap.js';
 import { chat, idle, inShadow, part, parts, waitFor } from '../cards/helpers.js';
 import { mintVisitorSession, service, until } from '../helpers/browser-service.js';

@@ -1,6 +1,6 @@
 import { expect } from '@open-wc/testing';
-import '../../src/elements/svc-chat.js';
-import type { SvcChat } from '../../src/elements/svc-chat.js';
+import '../../src/elements/svc-chat/svc-chat.js';
+import type { SvcChat } from '../../src/elements/svc-chat/svc-chat.js';
 import { part } from '../cards/helpers.js';
 import { mintVisitorSession, service } from '../helpers/browser-service.js';
 import { inShadow, shadowRoots } from '../helpers/chat-parts.js';

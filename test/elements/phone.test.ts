@@ -1,6 +1,6 @@
 import { expect, oneEvent } from '@open-wc/testing';
-import '../../src/elements/svc-chat.js';
-import type { SvcChat } from '../../src/elements/svc-chat.js';
+import '../../src/elements/svc-chat/svc-chat.js';
+import type { SvcChat } from '../../src/elements/svc-chat/svc-chat.js';
 import { part } from '../cards/helpers.js';
 import { mintVisitorSession, service, until } from '../helpers/browser-service.js';
 import { panelRoot } from '../helpers/chat-parts.js';

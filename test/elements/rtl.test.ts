@@ -1,9 +1,9 @@
 import { expect, fixture, html, oneEvent } from '@open-wc/testing';
 import { visualDiff } from '@web/test-runner-visual-regression';
 import { ifDefined } from 'lit/directives/if-defined.js';
-import '../../src/elements/svc-chat.js';
-import type { SvcChat } from '../../src/elements/svc-chat.js';
-import type { SvcSmsSignIn } from '../../src/elements/svc-sms-sign-in.js';
+import '../../src/elements/svc-chat/svc-chat.js';
+import type { SvcChat } from '../../src/elements/svc-chat/svc-chat.js';
+import type { SvcSmsSignIn } from '../../src/elements/svc-sms-sign-in/svc-sms-sign-in.js';
 import { idle, inShadow, part, parts, waitFor } from '../cards/helpers.js';
 import { mintVisitorSession, service, until } from '../helpers/browser-service.js';
 import { phonePage } from '../helpers/phone-page.js';

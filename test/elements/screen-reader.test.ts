@@ -1,8 +1,8 @@
 import { expect, fixture, html, oneEvent } from '@open-wc/testing';
 import '../../src/cards/svc-info-collect.js';
 import type { SvcInfoCollect } from '../../src/cards/svc-info-collect.js';
-import type { SvcChat } from '../../src/elements/svc-chat.js';
-import type { SvcMarkdown } from '../../src/elements/svc-markdown.js';
+import type { SvcChat } from '../../src/elements/svc-chat/svc-chat.js';
+import type { SvcMarkdown } from '../../src/elements/svc-markdown/svc-markdown.js';
 import type { InfoCollectPayload } from '../../src/protocol/types.js';
 import { chat, idle, inShadow, part, parts, typeAndSend, waitFor } from '../cards/helpers.js';
 import { until } from '../helpers/browser-service.js';

@@ -1,6 +1,6 @@
 import { expect, fixture, html } from '@open-wc/testing';
-import '../../src/elements/svc-chat.js';
-import type { SvcChat } from '../../src/elements/svc-chat.js';
+import '../../src/elements/svc-chat/svc-chat.js';
+import type { SvcChat } from '../../src/elements/svc-chat/svc-chat.js';
 import { CARD_PARTS } from '../../src/internal/card-parts.js';
 import { chat, idle, part, waitFor } from '../cards/helpers.js';
 import { mintVisitorSession, service, until } from '../helpers/browser-service.js';

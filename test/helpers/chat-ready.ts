@@ -1,4 +1,4 @@
-import type { SvcChat } from '../../src/elements/svc-chat.js';
+import type { SvcChat } from '../../src/elements/svc-chat/svc-chat.js';
 
 /**
  * `el` once it shows what it will show: the chat's panel loads apart (`load-panel.ts`), and `updateComplete`

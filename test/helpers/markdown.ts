@@ -1,5 +1,5 @@
-import { markdown } from '../../src/elements/markdown/marked.js';
-import { type SanitizeOptions, sanitizeFragment } from '../../src/elements/markdown/sanitize.js';
+import { markdown } from '../../src/elements/svc-markdown/marked.js';
+import { type SanitizeOptions, sanitizeFragment } from '../../src/elements/svc-markdown/sanitize.js';
 
 /** Markdown to HTML, NOT sanitized: what the chat's marked instance makes (raw HTML, `javascript:` links kept). */
 export function markdownToHtml(text: string): string {

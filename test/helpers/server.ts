@@ -189,6 +189,8 @@ export async function startTestServer(options: ServiceOptions = {}): Promise<Tes
           fixture: FIXTURE,
           smsOutbox: outbox,
           filesDir: join(dir, 'files'),
+          // Every answer of the suites is held to its route's response schema.
+          checkResponses: true,
           ...options,
           linkHosts,
           log,

@@ -111,7 +111,7 @@ test('the SDK depends on its five runtime packages; the code highlighter is buil
   const { stdout } = await sh(sdkUser, process.execPath, [
     '--input-type=module',
     '-e',
-    `const { highlight } = await import(${JSON.stringify(join(installed, 'dist/lib/elements/markdown/highlight.js'))});
+    `const { highlight } = await import(${JSON.stringify(join(installed, 'dist/lib/elements/svc-markdown/highlight.js'))});
     console.log(highlight('const answer = 42;', 'js'));`,
   ]);
   expect(stdout).toContain('<span class="tok-kwd">const</span>');

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
+import Fastify from 'fastify';
 import { sseBound, UpstreamTooLarge } from '../../server/runtimes/model/upstream.js';
 import { sendAndRead, sessionToken } from '../helpers/conversation.js';
 import { rawRequest } from '../helpers/raw-http.js';
@@ -112,12 +113,31 @@ describe(`fuzz: every route with random and malformed bodies, queries and header
       'POST /api/v2/workspaces/:slug/members/:memberId/credits',
       'POST /api/v2/files/upload',
       'PUT /api/v2/profile/credentials/:connectorTypeId',
-      'POST /api/v2/agents/:id/messages/:messageId/audio/stream',
+      'POST /api/v2/agents/:agentId/messages/:messageId/audio/stream',
+      'POST /api/v2/agents/:id/dev/send',
       'GET /api/v2/payments/:orderId/status',
       'POST /pay/:orderId/cancel',
     ]) {
       assert.ok(paths.has(expected), `${expected} is not in ${[...paths].join(', ')}`);
     }
+  });
+
+  it('reads each route under its own parameter names, whatever order the routes were registered in', async () => {
+    const tables: string[][] = [];
+    for (const order of [
+      ['/agents/:id/dev/send', '/agents/:agentId/prompts'],
+      ['/agents/:agentId/prompts', '/agents/:id/dev/send'],
+    ]) {
+      const app = Fastify();
+      for (const path of order) app.get(path, async () => null);
+      await app.ready();
+      // The situation the reading is for: the tree prints both names of the one parameter.
+      assert.match(app.printRoutes({ commonPrefix: false }), /:\w+\|:\w+/);
+      tables.push(routesOf(app).map((route) => `${route.method} ${route.path}`));
+      await app.close();
+    }
+    assert.deepEqual(tables[0], ['GET /agents/:id/dev/send', 'GET /agents/:agentId/prompts']);
+    assert.deepEqual(tables[1]!.toSorted(), tables[0]!.toSorted());
   });
 
   it('never answers 5xx, and every API error is JSON { detail: string }', {

@@ -1,5 +1,5 @@
 import { expect } from '@open-wc/testing';
-import type { SvcChat } from '../../src/elements/svc-chat.js';
+import type { SvcChat } from '../../src/elements/svc-chat/svc-chat.js';
 import { mintVisitorSession, service, until } from '../helpers/browser-service.js';
 import { inShadow } from '../helpers/chat-parts.js';
 

@@ -1,8 +1,8 @@
 import { expect, fixture, html, oneEvent } from '@open-wc/testing';
-import '../../src/elements/svc-chat.js';
+import '../../src/elements/svc-chat/svc-chat.js';
 import { ChatClient } from '../../src/client/chat.js';
 import { HttpClient } from '../../src/client/http.js';
-import type { SvcChat } from '../../src/elements/svc-chat.js';
+import type { SvcChat } from '../../src/elements/svc-chat/svc-chat.js';
 import { mintVisitorSession, service, until } from '../helpers/browser-service.js';
 import { allInShadow } from '../helpers/chat-parts.js';
 import { chatReady } from '../helpers/chat-ready.js';

@@ -1,9 +1,9 @@
 import { expect, fixture, html, oneEvent } from '@open-wc/testing';
-import '../../src/elements/svc-chat.js';
+import '../../src/elements/svc-chat/svc-chat.js';
 import { ChatClient } from '../../src/client/chat.js';
 import { HttpClient } from '../../src/client/http.js';
-import type { SvcChat } from '../../src/elements/svc-chat.js';
-import { EN_LABELS } from '../../src/internal/labels/en.js';
+import type { SvcChat } from '../../src/elements/svc-chat/svc-chat.js';
+import { EN_LABELS } from '../../src/labels/en.js';
 import { extractText } from '../../src/protocol/records.js';
 import { lastSmsCode, mintVisitorSession, service, until } from '../helpers/browser-service.js';
 import { inShadow, panelRoot, parts } from '../helpers/chat-parts.js';

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { rawRequest, requestText } from '../helpers/raw-http.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
+import { stderrOf } from '../helpers/stderr.js';
 
 describe('service basics', () => {
   let server: TestServer;
@@ -110,25 +111,46 @@ describe('service basics', () => {
   });
 });
 
+describe('clients that close their sending side', () => {
+  it('are answered after their request however long the answer waits (nc -N, some proxies)', async () => {
+    let heard!: () => void;
+    const endHeard = new Promise<void>((resolve) => {
+      heard = resolve;
+    });
+    // The answer waits until the service has handled the end of the client's sending side.
+    const server = await startTestServer({ smsChallenge: { verify: () => endHeard.then(() => true) } });
+    try {
+      // Node's HTTP server listens to a socket's end first (its own `connection` listener comes first): once
+      // this one hears it, a server that drops half-closed clients has dropped this one.
+      server.app.server.on('connection', (socket) => socket.once('end', heard));
+      const body = JSON.stringify({ phone: '+14155550142', challenge: 'answered' });
+      const headers = { host: 'x', 'content-type': 'application/json' };
+      // rawRequest ends its sending side once the request is written.
+      const res = await rawRequest(server.url, requestText('POST', '/api/v2/workspaces/acme/sms/send', headers, body));
+      assert.equal(res.status, 204);
+      // The server made for this keeps Fastify's timeouts (Node's own differ: 5 s keep-alive, 300 s per request).
+      const { keepAliveTimeout, requestTimeout, timeout } = server.app.server;
+      assert.deepEqual([keepAliveTimeout, requestTimeout, timeout], [72_000, 0, 0]);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe('failures nobody caused', () => {
   it('logs every 500 with its cause on stderr when no log is configured, and answers only { detail }', async () => {
     const broken = await startTestServer();
-    const written: string[] = [];
-    const write = process.stderr.write;
-    process.stderr.write = ((chunk: string | Uint8Array) => {
-      written.push(String(chunk));
-      return true;
-    }) as typeof process.stderr.write;
-    try {
-      // The database goes away under the service: every route that reads it fails.
-      await broken.ctx.db.close();
-      const res = await broken.api('/workspaces/whoami', { token: 'sk_acme_1' });
-      assert.deepEqual([res.status, res.body], [500, { detail: 'internal server error' }]);
-      assert.equal(res.headers.get('access-control-allow-origin'), '*');
-    } finally {
-      process.stderr.write = write;
-      await broken.close();
-    }
+    const written = await stderrOf(async () => {
+      try {
+        // The database goes away under the service: every route that reads it fails.
+        await broken.ctx.db.close();
+        const res = await broken.api('/workspaces/whoami', { token: 'sk_acme_1' });
+        assert.deepEqual([res.status, res.body], [500, { detail: 'internal server error' }]);
+        assert.equal(res.headers.get('access-control-allow-origin'), '*');
+      } finally {
+        await broken.close();
+      }
+    });
     const line = written.find((l) => l.includes('"msg":"500 GET /api/v2/workspaces/whoami"'));
     assert.ok(line, `nothing logged: ${JSON.stringify(written)}`);
     const entry = JSON.parse(line);

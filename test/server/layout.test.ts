@@ -3,6 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { namesTwice } from '../helpers/names-twice.js';
 
 /*
  * The service's tree as docs/server.md "Where things are" describes it: a file's name says what it holds
@@ -26,13 +27,6 @@ const files = serverFiles();
 const modules = files.filter((file) => file.endsWith('.ts'));
 const folders = new Set(files.map(dirname).filter((folder) => folder !== '.'));
 const source = (module: string) => readFileSync(join(SERVER, module), 'utf8');
-
-/** The names that stand at more than one path. */
-function namesTwice(paths: string[]): string[] {
-  const seen = new Map<string, string[]>();
-  for (const path of paths) seen.set(basename(path), [...(seen.get(basename(path)) ?? []), path]);
-  return [...seen.values()].filter((at) => at.length > 1).map((at) => at.join(' and '));
-}
 
 /** The `server/…` files and folders (`…/`) a document names. */
 const serverPaths = (text: string) =>
@@ -69,8 +63,54 @@ function storeProblems(module: string, text: string): string[] {
     /\bset(Timeout|Interval|Immediate)\(|timers\/promises/.test(text) && 'a timer',
     /\.(notify|listen)\(/.test(text) && 'publishing',
     importsOf(module, text).some(({ target }) => !target.startsWith('store/')) && 'an import from outside store/',
+    // Whether something may happen (a limit, a quota, a wallet) is a service's to say: the rows never refuse.
+    /\brefus/i.test(text) && 'a refusal',
   ];
   return problems.filter((problem) => problem !== false).map((problem) => `${module}: ${problem}`);
+}
+
+/**
+ * What a module of services/ or turns/ imports of http/errors.ts that decides an HTTP answer: they refuse with a
+ * Refusal by name, and routes/refusal-answers.ts gives it its status and detail. `errorText` (a log line) is all
+ * they may take from there.
+ */
+function httpAnswers(module: string, text: string): string[] {
+  if (!/^(services|turns)\//.test(module)) return [];
+  const found = text.matchAll(/^import (?:type )?\{([^}]*)\} from '(\.[^']+)'/gms);
+  return [...found]
+    .filter((match) => join(dirname(module), match[2]!) === 'http/errors.js')
+    .flatMap((match) => match[1]!.split(',').map((name) => name.replace(/^\s*type\s+/, '').trim()))
+    .filter((name) => name !== '' && name !== 'errorText')
+    .map((name) => `${module}: ${name}`);
+}
+
+/**
+ * The tables a service is named for, each with that service: `services/uploads.ts` keeps the rules of
+ * `store/upload-rows.ts` (`payment-orders.ts` of `payment-order-rows.ts`, …).
+ */
+function tablesOfServices(paths: string[]): Map<string, string> {
+  const owned = new Map<string, string>();
+  for (const path of paths) {
+    const table = /^store\/([\w-]+)-rows\.ts$/.exec(path)?.[1];
+    const service = table && [`services/${table}.ts`, `services/${table}s.ts`].find((name) => paths.includes(name));
+    if (service) owned.set(path, service);
+  }
+  return owned;
+}
+
+/** The imports of `module` that reach a service's table past the service (for its values: a type costs nothing). */
+function pastTheService(module: string, text: string, owned: Map<string, string>): string[] {
+  if (module.startsWith('store/')) return [];
+  return importsOf(module, text)
+    .filter(({ target, typeOnly }) => !typeOnly && owned.has(target) && owned.get(target) !== module)
+    .map(({ target }) => `${module} -> ${target} (not through ${owned.get(target)})`);
+}
+
+/** A module too long to read at once: over 400 lines (as `wc -l` counts them). */
+const MAX_LINES = 400;
+function tooLong(module: string, text: string): string[] {
+  const lines = text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
+  return lines > MAX_LINES ? [`${module}: ${lines} lines`] : [];
 }
 
 describe('the layout of server/', () => {
@@ -144,15 +184,74 @@ describe('the layout of server/', () => {
     );
   });
 
-  it('keeps the store to reading and writing: no timers, no publishing, nothing of the layers above', () => {
+  it('keeps the store to reading and writing: no timers, no publishing, no refusals, nothing of the layers above', () => {
     assert.deepEqual(
-      storeProblems('store/x-rows.ts', "import { e } from '../http/errors.js';\nsetTimeout(f, 1);\ndb.notify(c, p);"),
-      ['store/x-rows.ts: a timer', 'store/x-rows.ts: publishing', 'store/x-rows.ts: an import from outside store/'],
+      storeProblems(
+        'store/x-rows.ts',
+        "import { e } from '../http/errors.js';\nsetTimeout(f, 1);\ndb.notify(c, p);\nif (low) return { refused: 'wallet' };",
+      ),
+      [
+        'store/x-rows.ts: a timer',
+        'store/x-rows.ts: publishing',
+        'store/x-rows.ts: an import from outside store/',
+        'store/x-rows.ts: a refusal',
+      ],
     );
     const rows = modules.filter((module) => module.startsWith('store/') && module.endsWith('-rows.ts'));
     assert.ok(rows.length >= 10, 'the table modules of the store are found');
     assert.deepEqual(
       rows.flatMap((module) => storeProblems(module, source(module))),
+      [],
+    );
+  });
+
+  it('leaves HTTP to the routes: services and turns refuse by name, never with a status', () => {
+    assert.deepEqual(
+      httpAnswers(
+        'services/x.ts',
+        "import { errorText, HttpError } from '../http/errors.js';\nimport {\n  type Refusals,\n  notFound,\n} from '../http/errors.js';",
+      ),
+      ['services/x.ts: HttpError', 'services/x.ts: Refusals', 'services/x.ts: notFound'],
+    );
+    assert.deepEqual(httpAnswers('routes/x.ts', "import { notFound } from '../http/errors.js';"), []);
+    assert.ok(modules.filter((module) => module.startsWith('services/')).length >= 10, 'the services are found');
+    assert.deepEqual(
+      modules.flatMap((module) => httpAnswers(module, source(module))),
+      [],
+    );
+  });
+
+  it('reaches the tables a service keeps the rules of only through that service', () => {
+    const made = tablesOfServices(['services/uploads.ts', 'store/upload-rows.ts', 'store/agent-rows.ts']);
+    assert.deepEqual([...made], [['store/upload-rows.ts', 'services/uploads.ts']]);
+    assert.deepEqual(
+      pastTheService(
+        'routes/x.ts',
+        "import { insertUpload } from '../store/upload-rows.js';\nimport type { UploadRow } from '../store/upload-rows.js';",
+        made,
+      ),
+      ['routes/x.ts -> store/upload-rows.ts (not through services/uploads.ts)'],
+    );
+    assert.deepEqual(pastTheService('services/uploads.ts', "import { x } from '../store/upload-rows.js';", made), []);
+    const owned = tablesOfServices(modules);
+    assert.deepEqual([...owned.keys()].sort(), [
+      'store/connector-credential-rows.ts',
+      'store/member-rows.ts',
+      'store/payment-order-rows.ts',
+      'store/sms-code-rows.ts',
+      'store/upload-rows.ts',
+    ]);
+    assert.deepEqual(
+      modules.flatMap((module) => pastTheService(module, source(module), owned)),
+      [],
+    );
+  });
+
+  it(`keeps every module to ${MAX_LINES} lines at most`, () => {
+    assert.deepEqual(tooLong('routes/x.ts', 'line\n'.repeat(401)), ['routes/x.ts: 401 lines']);
+    assert.deepEqual(tooLong('routes/x.ts', 'line\n'.repeat(400)), []);
+    assert.deepEqual(
+      modules.flatMap((module) => tooLong(module, source(module))),
       [],
     );
   });

@@ -4,6 +4,7 @@ import { validate } from '@readme/openapi-parser';
 import { LIMITS } from '../../server/services/limits.js';
 import { routesOf } from '../helpers/routes.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
+import { stderrOf } from '../helpers/stderr.js';
 
 type Operation = {
   operationId?: string;
@@ -199,5 +200,35 @@ describe('OpenAPI document (GET /api/v2/openapi.json)', () => {
     await bundle.arrayBuffer();
     const spec = await fetch(`${server.url}/reference/json`);
     assert.deepEqual(await spec.json(), doc);
+  });
+});
+
+describe('answers held to their response schemas at run time (checkResponses, on in the Node suites)', () => {
+  it('fails an answer that does not fit its schema with a logged 500; without the check it goes out as made', async () => {
+    const answers: [number, unknown][] = [];
+    const written = await stderrOf(async () => {
+      for (const checkResponses of [true, false]) {
+        const server = await startTestServer({ checkResponses });
+        try {
+          const made = { method: 'POST', token: 'sk_acme_1', json: { sp_user_ref: 'odd' } };
+          assert.equal((await server.api('/workspaces/acme/members', made)).status, 200);
+          // A row no write of the service makes: its `joined_at` is not the date-time the schema says it is.
+          await server.ctx.db.run("UPDATE members SET joined_at = 'yesterday' WHERE sp_user_ref = 'odd'");
+          const res = await server.api('/workspaces/acme/members', { token: 'sk_acme_1' });
+          answers.push([res.status, res.body.detail ?? res.body.members.at(-1).joined_at]);
+        } finally {
+          await server.close();
+        }
+      }
+    });
+    assert.deepEqual(answers, [
+      [500, 'internal server error'],
+      [200, 'yesterday'],
+    ]);
+    const line = written.find((l) => l.includes('"msg":"500 GET /api/v2/workspaces/:slug/members"'));
+    assert.ok(line, `nothing logged: ${JSON.stringify(written)}`);
+    const { err } = JSON.parse(line);
+    assert.equal(err.message, "Response doesn't match the schema");
+    assert.match(JSON.stringify(err), /joined_at/);
   });
 });

@@ -5,10 +5,8 @@ import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { DEMO_FAILURE } from '../../server/runtimes/demo.js';
 import { echoRuntime } from '../../server/runtimes/echo.js';
-import { MODEL_TURN_FAILED } from '../../server/runtimes/model/runtime.js';
 import { MODEL_FAILED } from '../../server/runtimes/model/upstream.js';
-import { ReplyFailure } from '../../server/runtimes/types.js';
-import { TURN_FAILED } from '../../server/turns/active-turn.js';
+import { ReplyFailure, TURN_FAILED } from '../../server/runtimes/types.js';
 import { ABANDONED } from '../../server/turns/end-turn.js';
 import { LOST_LIVENESS, STOPPED } from '../../server/turns/registry.js';
 import type { ResultRawEvent } from '../../src/protocol/types.js';
@@ -41,7 +39,6 @@ const SENTENCES = [
   STOPPED,
   DEMO_FAILURE,
   ...Object.values(MODEL_FAILED),
-  ...Object.values(MODEL_TURN_FAILED),
 ].flatMap((sentence) =>
   typeof sentence === 'string' ? [sentence] : [1_000, 1_500, 90_000, 600_000, 3_600_000].map(sentence),
 );

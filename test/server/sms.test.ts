@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, it } from 'node:test';
 import { clock } from '../../server/store/clock.js';
+import { E164 } from '../../src/protocol/phone-number.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { codeFor, outbox, sendCode, uniquePhone } from '../helpers/workspace.js';
 
@@ -253,6 +254,14 @@ describe('SMS sign-in (spec 4.1, docs/protocol.md "SMS sign-in")', () => {
 
     it('accepts the shortest and longest E.164 numbers', async () => {
       for (const phone of ['+12345678', '+123456789012345']) assert.equal((await send(phone)).status, 204);
+    });
+
+    it("holds the widget to the service's rule: E164 of the protocol refuses what the service refuses", async () => {
+      for (const [label, phone] of badPhones) assert.equal(E164.test(String(phone)), false, label);
+      for (const phone of ['+98765432', '+987654321098765', '+8613800000000']) {
+        assert.equal(E164.test(phone), true, phone);
+        assert.equal((await send(phone)).status, 204, phone);
+      }
     });
 
     it('answers 401 invalid_or_expired_code when no code was ever sent', async () => {

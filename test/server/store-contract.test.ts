@@ -2,13 +2,14 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { grantCredits, listMembers, provisionMember } from '../../server/services/members.js';
+import { issueSmsCode } from '../../server/services/sms-codes.js';
 import { getConnectorCredentials, saveConnectorCredentials } from '../../server/store/connector-credential-rows.js';
 import { createConversation, getConversation, listedConversation } from '../../server/store/conversation-rows.js';
 import { type Db, migrations, openDb } from '../../server/store/db.js';
-import { grantCredits, listMembers, provisionMember } from '../../server/store/member-rows.js';
+import { agentMessageText } from '../../server/store/history-rows.js';
 import { metaValue, setMetaValue } from '../../server/store/meta-rows.js';
 import {
-  agentMessageText,
   conversationBytes,
   insertRecords,
   lastRecordId,
@@ -17,7 +18,6 @@ import {
   recordsAfter,
 } from '../../server/store/record-rows.js';
 import { priorSend, rememberSend } from '../../server/store/send-result-rows.js';
-import { issueSmsCode } from '../../server/store/sms-code-rows.js';
 import { insertTurn, isTurnRunning, markTurnEnded, runningTurns } from '../../server/store/turn-rows.js';
 import { insertWorkspace, workspaceBySlug } from '../../server/store/workspace-rows.js';
 import type { ChatStreamRecord } from '../../src/protocol/types.js';
@@ -25,7 +25,7 @@ import { testPostgres } from '../helpers/postgres.js';
 
 /*
  * The one contract both stores keep: every test below runs on SQLite and on a real PostgreSQL, against the
- * store modules the routes use. The HTTP suites run on SQLite by default and on PostgreSQL with
+ * store modules the routes use (and the services that keep their rules, where the routes reach them through one). The HTTP suites run on SQLite by default and on PostgreSQL with
  * SVC_TEST_DATABASE=postgres (test/helpers/server.ts).
  */
 

@@ -4,11 +4,11 @@ import OpenAI from 'openai';
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import { randomId } from '../../store/ids.js';
 import {
-  NOT_SET_UP,
   ReplyFailure,
   type Runtime,
   type StoredFile,
   type TextStream,
+  TURN_FAILED,
   type TurnInput,
   type TurnIO,
 } from '../types.js';
@@ -29,17 +29,6 @@ import { boundedFetch, streamStep } from './upstream.js';
 const MAX_STEPS = 8;
 /** How long a payment card stays payable. */
 const PAYMENT_EXPIRES_IN_SECONDS = 900;
-
-/** `90000` → `90 s`, `600000` → `10 minutes`. */
-const formatMs = (ms: number): string =>
-  ms % 60_000 === 0 ? `${ms / 60_000} minute${ms === 60_000 ? '' : 's'}` : `${ms / 1000} s`;
-
-/** What the visitor reads when a model turn fails other than by its requests (upstream.ts MODEL_FAILED). */
-export const MODEL_TURN_FAILED = {
-  timeLimit: (ms: number) => `The reply took longer than ${formatMs(ms)} and was stopped.`,
-  toolLoop: 'The model kept calling tools without answering, so the reply was stopped.',
-  notSetUp: NOT_SET_UP,
-} as const;
 
 /**
  * The `model` runtime: an OpenAI-compatible chat-completions endpoint (through the `openai` client, streamed)
@@ -64,7 +53,7 @@ export const modelRuntime: Runtime = {
     // A turn's time limit, beside its 4 MB: past it the reply stops with an error saying so.
     const limitMs = options.turn_timeout_ms ?? DEFAULT_TURN_TIMEOUT_MS;
     const limit = new AbortController();
-    const timer = setTimeout(() => limit.abort(new ReplyFailure(MODEL_TURN_FAILED.timeLimit(limitMs))), limitMs);
+    const timer = setTimeout(() => limit.abort(new ReplyFailure(TURN_FAILED.timeLimit(limitMs))), limitMs);
     const signal = AbortSignal.any([io.signal, limit.signal]);
     try {
       await runTurn(input, io, options, client, cards, signal, log);
@@ -130,7 +119,7 @@ async function runTurn(
         if (done) return;
         io.status('thinking');
       }
-      throw new ReplyFailure(MODEL_TURN_FAILED.toolLoop);
+      throw new ReplyFailure(TURN_FAILED.toolLoop);
     } finally {
       await mcp.close();
     }
@@ -284,7 +273,7 @@ function optionsOf(input: TurnInput): ModelOptions {
   const parsed = modelOptionsSchema.safeParse(input.agent.options ? JSON.parse(input.agent.options) : {});
   if (!parsed.success || !parsed.data.model || !parsed.data.base_url) {
     const cause = `agent ${input.agent.id} has no model set up: its options need a model and a base_url`;
-    throw new ReplyFailure(MODEL_TURN_FAILED.notSetUp, { cause });
+    throw new ReplyFailure(TURN_FAILED.notSetUp, { cause });
   }
   return parsed.data;
 }

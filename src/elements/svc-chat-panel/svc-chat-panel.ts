@@ -1,0 +1,522 @@
+import { html, nothing, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
+import type { ChatStore } from '../../chat/chat-store.js';
+import type { ChatClientOptions } from '../../chat/create-chat-client.js';
+import type { TokenProvider } from '../../client/auth.js';
+import type { ChatClient } from '../../client/chat.js';
+import { CARD_PARTS } from '../../internal/card-parts.js';
+import { listIcon, plusIcon, previousIcon, stopIcon } from '../../internal/content-icons.js';
+import { trapTab } from '../../internal/focus-trap.js';
+import { closeIcon, sendIcon } from '../../internal/icons.js';
+import { localize } from '../../internal/localize.js';
+import { hostList, safeUrl } from '../../internal/safe-url.js';
+import { lockPageScroll } from '../../internal/scroll-lock.js';
+import { SvcLocalizedElement } from '../../internal/svc-localized-element.js';
+import { type VirtualListOptions, virtualList } from '../../internal/virtual-list.js';
+import { whenIdle } from '../../internal/when-idle.js';
+import type { ChatLabels } from '../../labels/label-types.js';
+import type { SendResult } from '../../protocol/types.js';
+import { ConversationListController } from '../conversation-list/conversation-list.js';
+import listStyles from '../conversation-list/conversation-list.styles.js';
+import { agentStatusLine, continuedRuns, renderMessage, type ViewContext } from '../message-view/message-view.js';
+import messageViewStyles from '../message-view/message-view.styles.js';
+import {
+  type ChatMode,
+  PANEL_SETTINGS,
+  type PanelSettings,
+  persistedConversation,
+  targetAgentIds,
+} from '../svc-chat/chat-settings.js';
+import { loadMarkdownEngine } from '../svc-markdown/engine.js';
+import type { SignedIn } from '../svc-sms-sign-in/svc-sms-sign-in.js';
+import { AnnouncerController } from './announcer.js';
+import { renderAttachButton, renderAttachments, renderDropZone } from './attachments.js';
+import attachmentsStyles from './attachments.styles.js';
+import { ChatConnection } from './chat-connection.js';
+import { ReplyActionsController } from './reply-actions.js';
+import { RichContent } from './rich-content.js';
+import { ScrollFollowController } from './scroll-follow.js';
+import { SmsSession } from './sms-session.js';
+import { StarterPromptsController } from './starter-prompts.js';
+import styles, { phoneStyles } from './svc-chat-panel.styles.js';
+import '../svc-sms-sign-in/svc-sms-sign-in.js';
+
+/**
+ * The parts of the panel that `<svc-chat>` exports, so that a page styles them as `svc-chat::part(…)`
+ * (docs/elements.md lists them): a part added to the panel's template is added here too.
+ */
+const EXPORTED_PARTS = [
+  'panel header title new-button previous-button close-button notice messages empty',
+  'message message-user message-agent message-system avatar name bubble message-error retry-button tool-call',
+  'image jump-button status announcer composer input send-button stop-button sign-in attach-button attachments',
+  'attachment-list attachment attachment-preview attachment-icon attachment-name upload-progress',
+  'remove-attachment attachment-error drop-zone file file-icon file-name download-button file-chip image-button',
+  'lightbox lightbox-image lightbox-close read-aloud-button audio delegation thinking card payment-card info-card',
+  'connector-card message-actions copy-button copy-markdown-button feedback-up-button feedback-down-button',
+  'regenerate-button feedback-form feedback-reason feedback-send-button feedback-thanks edit-button edit-form',
+  'edit-input edit-send-button edit-cancel-button starter-prompts starter-prompt suggestions suggestion',
+  'list-button conversations conversations-heading conversation-list conversation conversation-open',
+  'conversation-title conversation-meta conversation-preview rename-button delete-button confirm confirm-delete',
+  'cancel-button rename-form rename-input save-button more-button',
+  CARD_PARTS.map((name) => `card-${name}`).join(' '),
+]
+  .join(' ')
+  .replaceAll(' ', ',');
+
+/**
+ * The panel of `<svc-chat>`: its header, the conversation and the composer, in a module loaded after the
+ * launcher (`load-panel.ts`), which brings Lit. The launcher creates it once that module has arrived, gives it
+ * the chat's settings as properties of the same names (`PANEL_SETTINGS`) and hears its events. It connects to the
+ * service (`ChatConnection`, which also provides the cards their context), signs visitors in by SMS, follows
+ * the end of the conversation, and holds the composer, the rich content and what screen readers hear.
+ * Internal: a page meets it only through `<svc-chat>`, which exports its parts.
+ *
+ * @fires svc-panel-close - The close button was pressed (not composed: only the launcher hears it).
+ */
+export class SvcChatPanel extends SvcLocalizedElement implements PanelSettings {
+  static override styles = [...styles, messageViewStyles, attachmentsStyles, listStyles, phoneStyles];
+
+  static override properties: PropertyDeclarations = {
+    ...Object.fromEntries(PANEL_SETTINGS.map((name) => [name, { attribute: false }])),
+    mode: { reflect: true },
+    shown: { type: Boolean },
+    modal: { type: Boolean },
+  };
+
+  declare baseUrl?: string;
+  declare agentId?: string;
+  declare agentIds?: string;
+  declare conversationId?: string;
+  declare token?: string;
+  declare tokenEndpoint?: string;
+  declare tokenCredentials?: RequestCredentials;
+  declare tokenProvider?: TokenProvider;
+  declare client?: { chat: ChatClient };
+  declare signIn?: string;
+  declare workspace?: string;
+  declare persist?: string;
+  mode: ChatMode = 'inline';
+  persistSession = false;
+  declare heading?: string;
+  declare imageHosts?: string;
+  declare labels?: Partial<ChatLabels>;
+  declare agents?: Record<string, { name: string; avatar?: string }>;
+  showThinking = false;
+  declare accept?: string;
+  /** The chat shows: inline, or the launcher's panel open. */
+  shown = false;
+  /** The launcher's panel covers the screen (a phone): a modal dialog that keeps the focus. */
+  modal = false;
+  /** The text in the composer (the launcher hands over what the visitor typed while this loaded). */
+  composerText = '';
+  /** The visitor sent a message before the panel was there: it goes once the conversation is. */
+  sendOnConnect = false;
+
+  protected readonly language = localize(this);
+  /**
+   * The page gave the `empty` slot content. The chat forwards its slot into this one, which then always has that
+   * slot assigned, so this slot's own fallback would never show: the label shows beside an empty slot instead.
+   */
+  #pageEmpty = false;
+  readonly #sms = new SmsSession(this);
+  readonly #content = new RichContent(this);
+  readonly #connection = new ChatConnection(this);
+  readonly #scroll = new ScrollFollowController(this);
+  readonly #announcer = new AnnouncerController(this);
+  readonly #actions = new ReplyActionsController(this);
+  readonly #prompts = new StarterPromptsController(this);
+  #chat?: ChatClient;
+  readonly #list = new ConversationListController(this);
+  /** The conversation's rows render from its end while the chat follows it, and keep their place as they change. */
+  readonly #rowsOptions: VirtualListOptions = {
+    followsEnd: () => this.#scroll.following,
+    rendered: this.#scroll.rowsChanged,
+  };
+
+  constructor() {
+    super();
+    // Files dragged over, dropped on or pasted into the panel are attached; Tab stays in a modal panel.
+    const drop = () => (this.store ? this.#content.attachments : undefined);
+    this.addEventListener('dragover', (e) => drop()?.onDragOver(e));
+    this.addEventListener('dragleave', (e) => drop()?.onDragLeave(e));
+    this.addEventListener('drop', (e) => drop()?.onDrop(e));
+    this.addEventListener('paste', (e) => drop()?.onPaste(e));
+    this.addEventListener('keydown', (e) => this.modal && trapTab(e, this));
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    this.setAttribute('exportparts', EXPORTED_PARTS);
+    // What the visitor was writing before a reload (with `persist`).
+    if (this.composerText) this.#draft()?.save(this.composerText);
+    else this.composerText = this.#draft()?.load() ?? '';
+    // The chat is on the page: fetch the markdown renderer while it is idle, before a message needs it.
+    whenIdle(() => void loadMarkdownEngine().catch(() => {}), 2000);
+  }
+
+  /** Every label of the chat's language, with the page's overrides. */
+  get chatLabels(): ChatLabels {
+    return { ...this.language.labels.chat, ...this.labels };
+  }
+
+  get languageTag(): string {
+    return this.language.tag;
+  }
+
+  /** The service's address: `base-url`, else the page's origin. */
+  get serviceUrl(): string {
+    return this.baseUrl || location.origin;
+  }
+
+  /** The conversation's store, while the chat is connected. */
+  get store(): ChatStore | undefined {
+    return this.#connection.store;
+  }
+
+  // What the connection asks of the panel (`ConnectionHost`).
+  signedInVisitor(): Omit<ChatClientOptions, 'baseUrl'> {
+    return this.#sms.credentials();
+  }
+
+  connectionChanged(connection: { chat: ChatClient; store: ChatStore } | undefined): void {
+    this.#chat = connection?.chat;
+    if (connection) this.#content.attach(connection.chat, connection.store);
+    else this.#content.detach();
+    this.#list.attach(connection?.chat);
+  }
+
+  unauthorized(): void {
+    if (this.signIn !== 'sms') return;
+    this.#connection.stop();
+    this.#sms.signOut();
+  }
+
+  /** Sends a message as the visitor would. */
+  send(text: string): Promise<SendResult | undefined> {
+    return this.store?.send(text) ?? Promise.resolve(undefined);
+  }
+
+  async interrupt(): Promise<void> {
+    await this.store?.interrupt();
+  }
+
+  /** Asks the last message again: a new reply in place of the last one. */
+  regenerate(): Promise<SendResult | undefined> {
+    this.#scroll.follow();
+    return this.store?.regenerate() ?? Promise.resolve(undefined);
+  }
+
+  /** Replaces the visitor's last message with `text` and asks it again. */
+  editLastMessage(text: string): Promise<SendResult | undefined> {
+    this.#scroll.follow();
+    return this.store?.editLast(text) ?? Promise.resolve(undefined);
+  }
+
+  /** Starts a new conversation with the next message, keeping the way back to the one shown. */
+  newConversation(): void {
+    this.#list.toggle(false);
+    this.#connection.newConversation();
+    this.focusInput();
+  }
+
+  // What the conversation list asks of the panel (`ListHost`).
+  openConversation(conversationId: string): void {
+    this.#list.toggle(false);
+    this.#scroll.follow();
+    this.#connection.open(conversationId);
+    this.focusInput();
+  }
+
+  conversationDeleted(conversationId: string): void {
+    this.#connection.forget(conversationId);
+  }
+
+  /** Where `persist` keeps the text being written, for this tab. */
+  #draft() {
+    return persistedConversation(this, 'draft');
+  }
+
+  /** Puts the focus in the composer's field, once it is rendered. */
+  focusInput(): void {
+    void this.updateComplete.then(() => this.#input?.focus());
+  }
+
+  get #input(): HTMLTextAreaElement | null {
+    return this.renderRoot.querySelector('[part~=input]');
+  }
+
+  readonly #emptySlotChanged = (event: Event): void => {
+    const filled = (event.target as HTMLSlotElement).assignedNodes({ flatten: true }).length > 0;
+    if (filled === this.#pageEmpty) return;
+    this.#pageEmpty = filled;
+    this.requestUpdate();
+  };
+
+  /** The hosts images may load from, and what they were made from: the panel renders at every streamed delta. */
+  #hosts = { from: '', list: [] as string[] };
+
+  /** Where images may come from besides this page: the service (which serves uploads), and `image-hosts`. */
+  #imageHosts(): string[] {
+    const base = this.client?.chat.http.baseUrl ?? this.serviceUrl;
+    const from = `${base} ${this.imageHosts ?? ''}`;
+    if (from !== this.#hosts.from) {
+      this.#hosts = { from, list: [safeUrl(base)?.host ?? '', ...hostList(this.imageHosts)] };
+    }
+    return this.#hosts.list;
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    lockPageScroll(this.ownerDocument, false);
+  }
+
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    // The first agent's starter prompts, for the empty conversation.
+    this.#prompts.follow(this.#chat, targetAgentIds(this)?.[0]);
+    // A panel that covers the screen (a phone) keeps the page behind it still, and where it was.
+    if (changed.has('shown') || changed.has('modal')) lockPageScroll(this.ownerDocument, this.shown && this.modal);
+    // Shown again: it shows the end of the conversation, and says at once if the service cannot be reached.
+    if (changed.has('shown') && this.shown) {
+      this.#scroll.follow();
+      this.#connection.checkReachabilityOnce();
+    }
+  }
+
+  protected override updated(): void {
+    if (!this.sendOnConnect || !this.store) return;
+    this.sendOnConnect = false;
+    // After this update: sending renders again.
+    void this.updateComplete.then(() => this.#submit());
+  }
+
+  #submit(event?: Event): void {
+    event?.preventDefault();
+    const input = this.#input;
+    const text = (input?.value ?? '').trim();
+    const store = this.store;
+    const { attachments } = this.#content;
+    const { parts } = attachments;
+    if (!store || store.running) return;
+    if (attachments.uploading) {
+      attachments.notice = this.chatLabels.waitForUploads;
+      this.requestUpdate();
+      return;
+    }
+    if (!text && !parts.length) return;
+    this.composerText = '';
+    this.#draft()?.save(null);
+    if (input) input.value = '';
+    this.#scroll.follow();
+    attachments.clear();
+    void store.send(text, parts.length ? { parts } : {});
+  }
+
+  /**
+   * The store's last error as the visitor reads it: one plain sentence in their language (the detail went to
+   * `svc-error` and the console), with a Retry unless a message carries its own: a message not sent, a reply
+   * that failed (which says so itself). Said once: not again beside the notice that the service is unreachable.
+   */
+  #errorNotice(store: ChatStore, labels: ChatLabels): TemplateResult | typeof nothing {
+    const connection = this.#connection;
+    const status = connection.failure?.status;
+    if (!store.error || connection.failure?.reply || (status === undefined && connection.unreachable)) return nothing;
+    const sentence =
+      status === undefined ? labels.networkError : status === 429 ? labels.tooManyRequests : labels.serviceError;
+    const retry = store.messages.some((m) => m.status === 'failed')
+      ? nothing
+      : html`<button part="retry-button" type="button" @click=${() => {
+          if (store.conversationId) void store.load(store.conversationId);
+          else store.clearError();
+        }}>${labels.retry}</button>`;
+    return html`<div part="notice" class="error" role="alert">${sentence} ${retry}</div>`;
+  }
+
+  /** Sends a starter prompt or a suggested reply, as the visitor's message; the chat follows the reply. */
+  readonly #sendPrompt = (prompt: string): void => {
+    this.#scroll.follow();
+    void this.store?.send(prompt);
+  };
+
+  /** Asks again what the visitor asked before the newest reply failed. */
+  #retryReply(store: ChatStore): void {
+    const asked = store.messages.findLast((m) => m.role === 'user');
+    if (!asked) return;
+    this.#scroll.follow();
+    void store.send(asked.text, asked.parts.length ? { parts: [...asked.parts] } : {});
+  }
+
+  /**
+   * The header: the title, the page's buttons, and those of a conversation: back to the one before (after the
+   * visitor started a new one: it is kept, not thrown away) and a new one; the launcher's close button.
+   */
+  #renderHeader(labels: ChatLabels): TemplateResult {
+    const connection = this.#connection;
+    const conversation = this.store
+      ? html`${
+          connection.previous
+            ? html`<button class="icon-button" part="previous-button" type="button" title=${labels.previousConversation}
+              aria-label=${labels.previousConversation} @click=${() => {
+                this.#scroll.follow();
+                connection.backToPrevious();
+                this.requestUpdate();
+              }}>${previousIcon}</button>`
+            : nothing
+        }${this.#renderListButton(labels)}<button class="icon-button" part="new-button" type="button" title=${labels.newConversation}
+          aria-label=${labels.newConversation} @click=${() => this.newConversation()}>${plusIcon}</button>`
+      : nothing;
+    const close =
+      this.mode === 'launcher'
+        ? html`<button class="icon-button" part="close-button" type="button" title=${labels.close}
+          aria-label=${labels.close} @click=${() => this.emit('svc-panel-close', {}, { composed: false })}>${closeIcon}</button>`
+        : nothing;
+    return html`<header part="header">
+      <h2 part="title">${this.heading || labels.title}</h2>
+      <slot name="header-actions"></slot>${conversation}${close}
+    </header>`;
+  }
+
+  /** Shows the visitor's conversations, or goes back from them to the one shown. */
+  #renderListButton(labels: ChatLabels): TemplateResult {
+    const shown = this.#list.shown;
+    const label = shown ? labels.backToChat : labels.conversations;
+    return html`<button class="icon-button" part="list-button" type="button" title=${label} aria-label=${label}
+      aria-pressed=${shown ? 'true' : 'false'} @click=${() => {
+        this.#list.toggle();
+        if (!this.#list.shown) this.focusInput();
+      }}>${listIcon}</button>`;
+  }
+
+  /** The sign-in form of `sign-in="sms"`, while no visitor is signed in. */
+  #renderSignIn(labels: ChatLabels): TemplateResult {
+    const ended = this.#sms.ended ? html`<div part="notice" role="alert">${labels.sessionExpired}</div>` : nothing;
+    return html`${ended}
+      <div part="sign-in">
+        <svc-sms-sign-in base-url=${this.serviceUrl} workspace=${this.workspace ?? ''} lang=${this.language.tag}
+          dir=${this.language.dir} .labels=${this.labels}
+          @svc-signed-in=${(e: CustomEvent<SignedIn>) => this.#sms.signedIn(e) && this.#connection.start()}
+        ><slot name="sms-challenge" slot="challenge"></slot></svc-sms-sign-in>
+      </div>`;
+  }
+
+  #renderConversation(labels: ChatLabels): TemplateResult {
+    const connection = this.#connection;
+    if (connection.fatal) return html`<div part="notice" class="error" role="alert">${connection.fatal}</div>`;
+    const unreachable = connection.unreachable
+      ? html`<div part="notice" class="error" role="alert">
+          ${labels.networkError}
+          <button part="retry-button" type="button" @click=${() => void connection.checkReachability()}>${labels.retry}</button>
+        </div>`
+      : nothing;
+    const store = this.store;
+    if (!store && this.signIn === 'sms') return html`${unreachable}${this.#renderSignIn(labels)}`;
+    if (!store) {
+      return html`<div part="notice">${this.tokenEndpoint || this.tokenProvider ? labels.connecting : labels.signInRequired}</div>`;
+    }
+    if (this.#list.shown) {
+      return html`${unreachable}${this.#list.render(labels, this.language.tag, store.conversationId, store.running)}`;
+    }
+    const { messages } = store;
+    const newest = messages.at(-1);
+    const content = this.#content;
+    // Regenerate and edit act on the last turn, once nothing runs: its reply, and the visitor's message.
+    const acting = store.canActOnReplies && !store.running;
+    const lastUser = messages.findLast((m) => m.role === 'user');
+    const lastReply = newest?.role === 'agent' && lastUser ? newest : undefined;
+    const view: ViewContext = {
+      labels,
+      agents: this.agents,
+      imageHosts: this.#imageHosts(),
+      // A message in the outbox goes with those before it, in order.
+      retry: (id) => void (store.waiting.includes(id) ? store.sendWaiting() : store.retry(id)),
+      waiting: store.waiting,
+      failedReply: newest && newest.role !== 'user' && newest.error ? newest.key : undefined,
+      retryReply: () => this.#retryReply(store),
+      lang: this.language.tag,
+      dir: this.language.dir,
+      showThinking: this.showThinking,
+      continued: continuedRuns(messages),
+      ...content.view,
+      readAloudStop: content.view.readAloud.tabStop(messages),
+      actions: this.#actions,
+      feedback: store.canActOnReplies ? store.feedback : undefined,
+      regenerable: acting && lastReply && !lastReply.error ? lastReply.key : undefined,
+      editable:
+        acting && lastUser?.status === 'sent' && !lastUser.parts.length && lastUser.text ? lastUser.key : undefined,
+      suggesting: store.suggestions.length ? newest?.key : undefined,
+      suggest: this.#sendPrompt,
+    };
+    // One button sends and, while a reply runs, stops it: the same element, so it keeps the focus.
+    const running = store.running;
+    return html`
+      ${unreachable}
+      ${store.connection === 'reconnecting' ? html`<div part="notice" role="status">${labels.reconnecting}</div>` : nothing}
+      ${this.#errorNotice(store, labels)}
+      <div part="messages" role="log" aria-live="off" aria-label=${labels.messageList} tabindex="0"
+        aria-busy=${running ? 'true' : 'false'}
+        @scroll=${this.#scroll.onScroll}>
+        ${store.loadingHistory ? html`<div class="history-note" role="status">${labels.loadingOlder}</div>` : nothing}
+        ${
+          messages.length === 0 && !store.loadingHistory
+            ? html`<div part="empty"><slot name="empty" @slotchange=${this.#emptySlotChanged}></slot>${
+                this.#pageEmpty ? nothing : labels.empty
+              }${this.#prompts.render(this.#sendPrompt, labels.starterPrompts)}</div>`
+            : virtualList(
+                messages,
+                (m) => m.key,
+                (m) => renderMessage(m, view),
+                this.#rowsOptions,
+              )
+        }
+      </div>
+      ${
+        this.#scroll.awayFromEnd
+          ? html`<button part="jump-button" type="button" aria-label=${labels.jumpToEnd} title=${labels.jumpToEnd}
+            @click=${this.#scroll.jumpToEnd}>↓</button>`
+          : nothing
+      }
+      <div part="status" aria-live="polite">${agentStatusLine(store.agentStatus, store.agentNames, view)}</div>
+      ${this.#announcer.render()}
+      ${renderAttachments(content.attachments, labels, view.lang)}
+      <form part="composer" @submit=${(e: Event) => this.#submit(e)}>
+        ${renderAttachButton(content.attachments, labels, this.accept)}
+        <textarea part="input" rows="1" aria-label=${labels.placeholder} placeholder=${labels.placeholder}
+          .value=${this.composerText}
+          @input=${(e: Event) => {
+            this.composerText = (e.target as HTMLTextAreaElement).value;
+            this.#draft()?.save(this.composerText);
+          }}
+          @keydown=${(e: KeyboardEvent) => {
+            if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) this.#submit(e);
+          }}
+        ></textarea>
+        <button part=${running ? 'stop-button' : 'send-button'} type=${running ? 'button' : 'submit'}
+          aria-label=${running ? labels.stop : labels.send} title=${running ? labels.stop : labels.send}
+          @click=${() => store.running && void store.interrupt()}>
+          ${running ? stopIcon : sendIcon}
+        </button>
+      </form>
+      ${renderDropZone(content.attachments, labels)} ${content.renderOverlays(labels)}
+    `;
+  }
+
+  /** The panel while the chat shows (the launcher's, closed, keeps its connection but draws nothing). */
+  protected override render(): TemplateResult | typeof nothing {
+    if (!this.shown) return nothing;
+    const labels = this.chatLabels;
+    const launcher = this.mode === 'launcher';
+    return html`<section part="panel" dir=${this.language.dir} role=${launcher ? 'dialog' : 'region'}
+      aria-modal=${this.modal ? 'true' : nothing} aria-label=${this.heading || labels.title}>
+      ${this.#renderHeader(labels)} ${this.#renderConversation(labels)}
+    </section>`;
+  }
+}
+
+SvcChatPanel.define('svc-chat-panel');
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'svc-chat-panel': SvcChatPanel;
+  }
+  interface GlobalEventHandlersEventMap {
+    'svc-panel-close': CustomEvent<Record<string, never>>;
+  }
+}
