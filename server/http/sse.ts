@@ -74,6 +74,28 @@ function frameOf(record: ChatStreamRecord): string | Buffer {
 }
 
 /**
+ * Calls `beat` every `intervalMs`, the first time after a random part of it (from a half to a whole): streams
+ * opened together (thousands of visitors resuming on this instance when another drains) then beat spread over
+ * half an interval, not all in one task, which would hold every other request meanwhile.
+ */
+function beating(beat: () => void, intervalMs: number): { stop(): void } {
+  let every: NodeJS.Timeout | undefined;
+  const first = setTimeout(
+    () => {
+      beat();
+      every = setInterval(beat, intervalMs);
+    },
+    intervalMs * (0.5 + Math.random() / 2),
+  );
+  return {
+    stop() {
+      clearTimeout(first);
+      clearInterval(every);
+    },
+  };
+}
+
+/**
  * Answers with a conversation's record stream as Server-Sent Events: `: connected` at once, the replay,
  * then live records (RecordLog.follow), with a `: ping` comment every `ctx.heartbeatMs`. It ends when the
  * client leaves, the service stops, or the credential it was opened with expires (`expiresAt`): at once
@@ -141,7 +163,7 @@ export async function sendRecordStream(
     }
     return true;
   };
-  const heartbeat = setInterval(() => {
+  const heartbeat = beating(() => {
     if (!res.writableNeedDrain) {
       stalled = false;
       res.write(': ping\n\n');
@@ -167,6 +189,11 @@ export async function sendRecordStream(
   // a slice of the record being written wait in the service (docs/protocol.md "stream").
   const follower = ctx.records.follow(conversationId, after, {
     record: (record) => {
+      // The records handed in one task (a write's, a page's) go out in one write to the socket.
+      if (!res.writableCorked) {
+        res.cork();
+        process.nextTick(() => res.uncork());
+      }
       const frame = frameOf(record);
       let more: boolean;
       if (typeof frame === 'string') more = res.write(frame);
@@ -191,7 +218,7 @@ export async function sendRecordStream(
   socket.once('end', gone);
   res.on('close', () => {
     socket.off('end', gone);
-    clearInterval(heartbeat);
+    heartbeat.stop();
     clearTimeout(expiry);
     follower.stop();
     release();

@@ -1,4 +1,4 @@
-import { setTimeout as sleep } from 'node:timers/promises';
+import { setImmediate as nextTask, setTimeout as sleep } from 'node:timers/promises';
 import type { AgentStatus, ChatRawEvent, ChatStreamRecord, ContentBlock, ResultSubtype } from '@svc/agent-sdk/protocol';
 import { backoff } from '@svc/agent-sdk/protocol';
 import { errorText } from '../http/errors.js';
@@ -162,11 +162,12 @@ export class ActiveTurn implements RunningTurnHandle {
 
   /**
    * Stores what is queued, each batch as one write: its records alone in one call (RecordLog.append), or in a
-   * transaction with what is stored beside them. The first batch waits for the records made in the same task
-   * (a runtime that writes several at once). A write that fails ends the turn with its error.
+   * transaction with what is stored beside them. The first batch waits a turn of the event loop for the records
+   * a runtime makes at once (a whole short reply and its agent's status), so they go in one write. A write that
+   * fails ends the turn with its error.
    */
   private async flush(): Promise<void> {
-    await Promise.resolve();
+    await nextTask();
     while (this.queued.length) {
       const batch = this.queued.splice(0);
       const records = batch.map((write) => write.record);
