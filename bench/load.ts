@@ -1,6 +1,6 @@
 import { type ChildProcess, execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createParser } from 'eventsource-parser';
@@ -147,15 +147,26 @@ class LiveConversation {
   records = 0;
   pings = 0;
   ended = false;
-  #waiting: { type: string; found: (record: ChatStreamRecord) => void }[] = [];
+  #waiting: { type: string; found: (record: ChatStreamRecord) => void; failed: (err: Error) => void }[] = [];
   #abort = new AbortController();
-  #problem: ((err: Error) => void) | undefined;
+
+  /** The instances sends go to, each in turn. */
+  #senders: Instance[];
+  #sent = 0;
 
   constructor(
     readonly token: string,
     readonly id: string,
-    private readonly sender: Instance,
-  ) {}
+    sender: Instance,
+  ) {
+    this.#senders = [sender];
+  }
+
+  /** Sends go to each of `senders` in turn. */
+  sendingThrough(senders: Instance[]): this {
+    this.#senders = senders;
+    return this;
+  }
 
   /** Opens the stream after the record `after` (at the live tail without it); resolves once it is open. */
   async open(reader: Instance, after?: string): Promise<void> {
@@ -187,19 +198,19 @@ class LiveConversation {
     res.body.on('error', () => {});
     res.body.on('end', () => {
       this.ended = true;
-      this.#problem?.(new Error(`the stream of ${this.id} ended`));
+      for (const waiting of this.#waiting.splice(0)) waiting.failed(new Error(`the stream of ${this.id} ended`));
     });
   }
 
   next(type: string): Promise<ChatStreamRecord> {
     return new Promise((found, failed) => {
-      this.#waiting.push({ type, found });
-      this.#problem = failed;
+      this.#waiting.push({ type, found, failed });
     });
   }
 
   send(message: string): Promise<SendResult> {
-    return call<SendResult>(this.sender, '/conversations/send', this.token, { message, conversationId: this.id });
+    const sender = this.#senders[this.#sent++ % this.#senders.length]!;
+    return call<SendResult>(sender, '/conversations/send', this.token, { message, conversationId: this.id });
   }
 
   /** One turn: the time from its send to its first delta (ms). */
@@ -215,7 +226,7 @@ class LiveConversation {
   }
 
   close(): void {
-    this.#problem = undefined;
+    this.#waiting = [];
     this.#abort.abort();
   }
 }
@@ -240,13 +251,15 @@ async function openConversation(sender: Instance, reader: Instance, token: strin
   return { conversation, cursor: (await ended).id };
 }
 
-/** Opens a conversation for each token: conversation n sends through instance n and reads from the next one. */
+/**
+ * Opens a conversation for each token, as a load balancer without sticky sessions spreads a visitor's requests:
+ * conversation n reads its stream from instance n, and its sends go to each instance in turn.
+ */
 function openConversations(setup: Setup, tokens: string[]): Promise<LiveConversation[]> {
   const { instances } = setup;
   return inBatches(tokens, 64, async (token, n) => {
-    const sender = instances[n % instances.length]!;
-    const reader = instances[(n + 1) % instances.length]!;
-    return (await openConversation(sender, reader, token)).conversation;
+    const at = (k: number) => instances[(n + k) % instances.length]!;
+    return (await openConversation(at(1), at(0), token)).conversation.sendingThrough(instances.map((_, k) => at(k)));
   });
 }
 
@@ -362,35 +375,30 @@ async function stopInstance(instance: Instance): Promise<void> {
  */
 function buildBaseline(ref: string, dir: string): string {
   const tar = join(dir, 'src.tar');
-  execFileSync('git', [
-    '-C',
-    ROOT,
-    'archive',
-    '--format=tar',
-    `--output=${tar}`,
-    ref,
-    'server',
-    'src/protocol',
-    'tsconfig.json',
-  ]);
+  // package.json: its `"type": "module"` makes the protocol compile as ES modules.
+  const files = ['server', 'src/protocol', 'tsconfig.json', 'package.json'];
+  execFileSync('git', ['-C', ROOT, 'archive', '--format=tar', `--output=${tar}`, ref, ...files]);
   execFileSync('tar', ['-xf', tar], { cwd: dir });
   const tsc = (args: string[]) =>
     execFileSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), ...args]);
-  // Its protocol as the package `@svc/agent-sdk` would ship it (the exports `./protocol` names), beside symlinks
-  // to every other package.
+  // Every package of this checkout but @svc/agent-sdk, which is the ref's: its package.json, its protocol compiled
+  // here, the rest of its dist/ this checkout's build (the widget's files the demo pages name).
   const sdk = join(dir, 'node_modules/@svc/agent-sdk');
   mkdirSync(sdk, { recursive: true });
   for (const entry of readdirSync(join(ROOT, 'node_modules'))) {
     if (entry !== '@svc') symlinkSync(join(ROOT, 'node_modules', entry), join(dir, 'node_modules', entry));
   }
-  writeFileSync(
-    join(sdk, 'package.json'),
-    JSON.stringify({
-      name: '@svc/agent-sdk',
-      type: 'module',
-      exports: { './protocol': { types: './dist/types/protocol/index.d.ts', default: './dist/lib/protocol/index.js' } },
-    }),
-  );
+  const built = join(ROOT, 'dist');
+  const links: [string, string, string[]][] = [
+    [built, join(sdk, 'dist'), ['lib', 'types']],
+    [join(built, 'lib'), join(sdk, 'dist/lib'), ['protocol']],
+    [join(built, 'types'), join(sdk, 'dist/types'), ['protocol']],
+  ];
+  for (const [from, to, skip] of links) {
+    mkdirSync(to, { recursive: true });
+    for (const entry of readdirSync(from)) if (!skip.includes(entry)) symlinkSync(join(from, entry), join(to, entry));
+  }
+  cpSync(join(dir, 'package.json'), join(sdk, 'package.json'));
   tsc([
     ...['--rootDir', join(dir, 'src'), '--outDir', join(sdk, 'dist/lib'), '--declarationDir', join(sdk, 'dist/types')],
     ...['--declaration', '--module', 'NodeNext', '--moduleResolution', 'NodeNext', '--target', 'ES2022'],
@@ -544,7 +552,7 @@ export async function loadBenchmark(options: LoadOptions): Promise<LoadResults> 
       source:
         'svc-server processes (compiled), SQLite (a file, WAL) or PostgreSQL 15 (synchronous_commit=off) over a unix ' +
         'socket, echo agent; clients: undici pools in the benchmark process, a connection per visitor for sends and ' +
-        'one per stream; with two instances each conversation sends through one and reads its stream from the other',
+        'one per stream; with two instances a conversation reads its stream from one and sends to each in turn',
       loadAverage,
       setups,
       idle,

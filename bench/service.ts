@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -21,15 +21,21 @@ export async function startServer(
   mkdirSync(dir, { recursive: true });
   const fixture = join(dir, 'fixture.json');
   writeFileSync(fixture, JSON.stringify(FIXTURE));
+  // Its log goes to a file of its folder: read only when it fails to start.
+  const log = join(dir, 'service.log');
+  const logFile = openSync(log, 'w');
   const child = spawn(
     process.execPath,
     [bin, '--port', '0', '--fixture', fixture, '--files-dir', join(dir, 'files'), ...args],
-    { stdio: ['ignore', 'pipe', 'ignore'] },
+    { stdio: ['ignore', 'pipe', logFile] },
   );
+  closeSync(logFile);
+  let exited: ((code: number | null) => void) | undefined;
   const first = await new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout! }).once('line', resolve);
-    child.once('exit', (code) => reject(new Error(`svc-server exited with ${code}`)));
-  });
+    exited = (code) => reject(new Error(`svc-server exited with ${code}: ${readFileSync(log, 'utf8').slice(-2000)}`));
+    child.once('exit', exited);
+  }).finally(() => child.off('exit', exited!));
   return { url: first.replace('listening on ', '').trim(), child };
 }
 
