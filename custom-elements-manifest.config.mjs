@@ -33,6 +33,19 @@ function readStateProperties(ts, node) {
   return names;
 }
 
+/**
+ * The events each module declares in `GlobalEventHandlersEventMap` (`'svc-copy': CustomEvent<{ text: string }>`):
+ * name → the type's text on one line. The analyzer reads an event's name from `@fires`, and its type from here,
+ * the declaration TypeScript users get, so the two cannot drift.
+ */
+function readEventMap(ts, node, into) {
+  if (!ts.isInterfaceDeclaration(node) || node.name.text !== 'GlobalEventHandlersEventMap') return;
+  for (const member of node.members) {
+    if (!ts.isPropertySignature(member) || !member.type || !ts.isStringLiteral(member.name)) continue;
+    into.set(member.name.text, member.type.getText().replace(/\s+/g, ' ').replace(/;? }/g, ' }'));
+  }
+}
+
 /** `src/elements/svc-chat/svc-chat.ts` → `dist/lib/elements/svc-chat/svc-chat.js`: the module a user's tools find in the package. */
 const shipped = (path) => path.replace(/^\/?src\/(.*)\.[jt]s$/, 'dist/lib/$1.js');
 
@@ -56,9 +69,11 @@ function shippedPaths(value) {
  */
 function svcConventionsPlugin() {
   const stateByClass = new Map();
+  const eventTypes = new Map();
   return {
     name: 'svc-conventions',
     analyzePhase({ ts, node, moduleDoc }) {
+      readEventMap(ts, node, eventTypes);
       if (ts.isClassDeclaration(node) && node.name) {
         stateByClass.set(`${moduleDoc.path}#${node.name.text}`, readStateProperties(ts, node));
         return;
@@ -100,6 +115,13 @@ function svcConventionsPlugin() {
         moduleDoc.exports = (moduleDoc.exports ?? []).filter((e) => elements.has(e.declaration.name));
       }
       customElementsManifest.modules = customElementsManifest.modules.filter((m) => m.declarations.length);
+      for (const { declarations } of customElementsManifest.modules) {
+        for (const event of declarations.flatMap((d) => d.events ?? [])) {
+          const type = eventTypes.get(event.name);
+          if (!type) throw new Error(`${event.name} is fired but not declared in GlobalEventHandlersEventMap`);
+          event.type ??= { text: type };
+        }
+      }
       shippedPaths(customElementsManifest);
     },
   };

@@ -26,7 +26,8 @@ const SCRIPT_TAG_BUILD = {
   // ES2022 keeps `#private` members native (ES2021 turns each into a WeakMap and helpers: 1.7 KB gzip).
   target: 'es2022',
   minify: true,
-  sourcemap: true,
+  // Maps for our own analysis (bench, size work); no `sourceMappingURL` comment: the package leaves the maps out.
+  sourcemap: 'hidden',
 } as const;
 
 /** The script-tag file of each chunk, by the module it starts from: the panel, the markdown engine, a language. */
@@ -37,7 +38,11 @@ const CHUNK_FILES: Record<string, string> = {
   'zh-CN': 'lang-zh-CN',
   ar: 'lang-ar',
 };
-const chunkFile = ({ name }: { name: string }) => `svc-chat-${CHUNK_FILES[name] ?? name}.js`;
+/**
+ * `svc-chat-panel.<hash>.js`: named by its content, so a server or CDN lets browsers keep it for good (`immutable`);
+ * only the two entries, which name them, keep their names (docs/elements.md, serving the files).
+ */
+const chunkFile = ({ name }: { name: string }) => `svc-chat-${CHUNK_FILES[name] ?? name}.[hash].js`;
 
 /**
  * Three builds from one config:
@@ -82,7 +87,7 @@ export default defineConfig(({ mode }) => {
       emptyOutDir: true,
       target: 'es2022',
       minify: false,
-      sourcemap: true,
+      sourcemap: 'hidden',
       lib: {
         entry: {
           index: 'src/index.ts',
@@ -95,6 +100,11 @@ export default defineConfig(({ mode }) => {
       },
       rolldownOptions: {
         external: LIBRARY_EXTERNALS,
+        // `'use client'` (the React entry's modules, the elements' registration) stays at the top of each file: one
+        // output file per module keeps a module's directive (rolldown's directives guide), so its warning is noise.
+        onLog: (level, log, handler) => {
+          if (log.code !== 'MODULE_LEVEL_DIRECTIVE' || !log.message.includes('use client')) handler(level, log);
+        },
         output: {
           // One output file per source module (dist/lib/elements/svc-chat/svc-chat.js, …), so package.json
           // `sideEffects` can name exactly the modules that register elements and a user's bundler keeps them.

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { build, type Rollup } from 'vite';
+import { scriptTagFiles } from '../scripts/script-tag-files.mjs';
 import { ROOT } from './browser.js';
 
 export interface Sizes {
@@ -61,13 +62,15 @@ function treemap(modules: Rollup.OutputChunk['modules']): Record<string, number>
 /** Benchmark 1: bundle sizes, with deep-chat's own bundle measured in the same run. */
 export async function sizeBenchmark() {
   const files: Record<string, Sizes> = {};
-  const built = ['dist/svc-chat.js', 'dist/svc-chat.esm.js', 'dist/svc-chat-panel.js', 'dist/svc-chat-markdown.js'];
+  // By their names without the content hash (`dist/svc-chat-panel.js`), as the figures of every run are compared.
+  const scriptTag = existsSync(join(ROOT, 'dist')) ? scriptTagFiles(join(ROOT, 'dist')) : {};
+  const built = ['svc-chat.js', 'svc-chat.esm.js', 'svc-chat-panel.js', 'svc-chat-markdown.js'].map((n) => `dist/${n}`);
   const lib = join(ROOT, 'dist/lib');
   if (existsSync(lib)) {
     for (const file of readdirSync(lib)) if (file.endsWith('.js')) built.push(`dist/lib/${file}`);
   }
   for (const file of built) {
-    const path = join(ROOT, file);
+    const path = scriptTag[file.replace(/^dist\//, '')] ?? join(ROOT, file);
     if (existsSync(path)) files[file] = sizesOf(readFileSync(path));
   }
   // The whole widget a script-tag page ends up with: the script, the launcher module it imports, and the panel
@@ -84,9 +87,9 @@ export async function sizeBenchmark() {
     : undefined;
   const index = JSON.stringify(join(ROOT, 'src/index.ts'));
   const chatOnly = await bundle(`export { ChatClient } from ${index};\n`, 'chat-client-only');
-  const scriptTag = (file: string) => `export * from ${JSON.stringify(join(ROOT, 'src/script-tag', file))};\n`;
+  const source = (file: string) => `export * from ${JSON.stringify(join(ROOT, 'src/script-tag', file))};\n`;
   const whole = await bundle(
-    `${scriptTag('module.ts')}export * from ${JSON.stringify(join(ROOT, 'src/panel.ts'))};\n`,
+    `${source('module.ts')}export * from ${JSON.stringify(join(ROOT, 'src/panel.ts'))};\n`,
     'script-tag',
   );
   const deepChat = 'node_modules/deep-chat/dist/deepChat.bundle.js';

@@ -31,6 +31,17 @@ const MARKS = `
   document.addEventListener('svc-message-sent', () => { marks.sent = performance.now(); });
 `;
 
+/**
+ * The compressed bytes of the scripts that arrived before the launcher was laid out, and before the chat was ready
+ * (`svc-ready`): Resource Timing's `encodedBodySize`, on the marks' clock. Source text, as MARKS.
+ */
+const WIRE_BYTES = `(() => {
+  const marks = window.__marks;
+  const scripts = performance.getEntriesByType('resource').filter((e) => new URL(e.name).pathname.endsWith('.js'));
+  const upTo = (t) => scripts.filter((e) => e.responseEnd <= t).reduce((sum, e) => sum + e.encodedBodySize, 0);
+  return { launcher: upTo(marks.launcher), ready: upTo(marks.ready ?? marks.launcher) };
+})()`;
+
 /** The floor pages' launcher: a button where `<svc-chat>` draws its own. */
 const LAUNCHER_HTML =
   '<button id="launcher" style="position:fixed;right:20px;bottom:20px;width:56px;height:56px;border-radius:50%">Chat</button>';
@@ -112,7 +123,13 @@ document.body.insertAdjacentHTML('beforeend', ${JSON.stringify(LAUNCHER_HTML)});
       [`${name}, ES module`, profile, '/module'] as const,
     ]);
     for (const [name, profile, path] of cases) {
-      const samples: { launcherMs: number; sentMs: number; clickToSentMs: number }[] = [];
+      const samples: {
+        launcherMs: number;
+        sentMs: number;
+        clickToSentMs: number;
+        bytesBeforeLauncher: number;
+        bytesBeforeReady: number;
+      }[] = [];
       for (let i = 0; i < runs; i++) {
         const { tab, context } = await openTab(browser, profile, `${url}${path}`);
         await tab.waitForFunction(() => (window as unknown as { __marks: { launcher?: number } }).__marks.launcher);
@@ -122,7 +139,14 @@ document.body.insertAdjacentHTML('beforeend', ${JSON.stringify(LAUNCHER_HTML)});
         await tab.locator('svc-chat [part~=input]').press('Enter');
         await tab.waitForFunction(() => (window as unknown as { __marks: { sent?: number } }).__marks.sent);
         const marks = await tab.evaluate(() => (window as unknown as { __marks: Record<string, number> }).__marks);
-        samples.push({ launcherMs: marks.launcher, sentMs: marks.sent, clickToSentMs: marks.sent - clicked });
+        const wire = (await tab.evaluate(WIRE_BYTES)) as { launcher: number; ready: number };
+        samples.push({
+          launcherMs: marks.launcher,
+          sentMs: marks.sent,
+          clickToSentMs: marks.sent - clicked,
+          bytesBeforeLauncher: wire.launcher,
+          bytesBeforeReady: wire.ready,
+        });
         await context.close();
       }
       const median = (key: keyof (typeof samples)[number]) =>
@@ -136,6 +160,8 @@ document.body.insertAdjacentHTML('beforeend', ${JSON.stringify(LAUNCHER_HTML)});
         launcherVisibleMs: median('launcherMs'),
         firstMessageSentMs: median('sentMs'),
         clickToMessageSentMs: median('clickToSentMs'),
+        wireBytesBeforeLauncher: median('bytesBeforeLauncher'),
+        wireBytesBeforeReady: median('bytesBeforeReady'),
       };
     }
     // Only as far as the launcher (deep-chat's text field) on the phone: the floors have no chat behind them.
@@ -146,20 +172,25 @@ document.body.insertAdjacentHTML('beforeend', ${JSON.stringify(LAUNCHER_HTML)});
     ] as const;
     for (const [name, path] of phone) {
       const samples: number[] = [];
+      const bytes: number[] = [];
       for (let i = 0; i < runs; i++) {
         const { tab, context } = await openTab(browser, PROFILES.mobile, `${url}${path}`);
         await tab.waitForFunction(() => (window as unknown as { __marks: { launcher?: number } }).__marks.launcher);
         samples.push(
           await tab.evaluate(() => (window as unknown as { __marks: { launcher: number } }).__marks.launcher),
         );
+        bytes.push(((await tab.evaluate(WIRE_BYTES)) as { launcher: number }).launcher);
         await context.close();
       }
-      results[name] = { launcherVisibleMs: round(percentile(samples, 50)) };
+      results[name] = {
+        launcherVisibleMs: round(percentile(samples, 50)),
+        wireBytesBeforeLauncher: percentile(bytes, 50),
+      };
     }
     server.close();
     rmSync(floor, { recursive: true, force: true });
     return {
-      source: `${dist}/svc-chat.js (or svc-chat.esm.js) gzipped from a loopback server, the real service (echo agent); medians`,
+      source: `${dist}/svc-chat.js (or svc-chat.esm.js) gzipped from a loopback server, the real service (echo agent); medians; wire bytes: the scripts' compressed bodies (Resource Timing) that arrived before the launcher was laid out, and before svc-ready`,
       runs,
       profiles: PROFILES,
       ...results,

@@ -1,3 +1,5 @@
+'use client';
+
 /**
  * `@svc/agent-sdk/elements`: importing this registers `<svc-chat>` at once and every other element with the
  * chat's panel, which loads apart (a chunk of its own in a site's bundle): when the page is idle, when a
@@ -9,6 +11,7 @@
 import { loadPanel, loadPanelWhenIdle } from './elements/svc-chat/load-panel.js';
 
 export * from './customize-elements.js';
+export type { SvcElementProps } from './element-props.js';
 export { type ChatMode, type ChatTheme, SvcChat } from './elements/svc-chat/svc-chat.js';
 export type {
   SignedIn,

@@ -3,7 +3,7 @@ import { DEFAULT_OVERLOAD } from '../http/overload.js';
 import { parseQuota } from '../services/limits.js';
 import { siteverifyChallenge } from '../services/sms-challenge.js';
 import { readFixture } from './fixture.js';
-import { LOG_LEVELS, type LogLevel } from './logger.js';
+import { createLogger, LOG_LEVELS, type LogLevel } from './logger.js';
 import { DEFAULT_DRAIN_GRACE_MS, startService } from './service.js';
 
 /** One setting: its flag, the environment variable that gives it when the flag is absent, and its default. */
@@ -255,7 +255,8 @@ async function main() {
     demo: settings.get('demo') as boolean,
     publicUrl: text('public-url'),
     linkHosts: settings.get('link-host') as string[],
-    smsChallenge: smsChallengeOf(text('sms-challenge-url')),
+    // Its lines are the log's, in the format chosen for it (stderr: stdout keeps the lines scripts read).
+    smsChallenge: smsChallengeOf(text('sms-challenge-url'), createLogger({ level, pretty: format === 'pretty' })),
     trustProxy: text('trust-proxy'),
     quotas: Object.fromEntries((settings.get('quota') as string[]).map(parseQuota)),
     log: { level, pretty: format === 'pretty' },
@@ -292,13 +293,13 @@ async function main() {
 }
 
 /** `--sms-challenge-url` goes with the secret `SVC_SMS_CHALLENGE_SECRET` from the environment. */
-function smsChallengeOf(url: string | undefined) {
+function smsChallengeOf(url: string | undefined, logger: { warn(line: string): void }) {
   if (!url) return undefined;
   const secret = process.env.SVC_SMS_CHALLENGE_SECRET;
   if (!URL.canParse(url) || !secret) {
     throw new Error('--sms-challenge-url takes a URL, and SVC_SMS_CHALLENGE_SECRET must hold the verifier secret');
   }
-  return siteverifyChallenge(url, secret, (line) => console.error(line));
+  return siteverifyChallenge(url, secret, (line) => logger.warn(line));
 }
 
 /** `--model-base-url` and `--model` (or SVC_MODEL_BASE_URL and SVC_MODEL) go together. */

@@ -48,6 +48,7 @@ export interface ServiceOptions {
   fixture?: Fixture;
   smsOutbox?: string;
   filesDir?: string;
+  /** Seeds the demo workspace (if missing) and serves the demo pages; without it nothing is seeded. */
   demo?: boolean;
   heartbeatMs?: number;
   maxUploadBytes?: number;
@@ -135,13 +136,17 @@ async function serve(db: Db, options: ServiceOptions): Promise<RunningService> {
   const demoApiKey = await db.transaction(async (tx) => {
     await tx.lock('seed');
     if (options.fixture) await loadFixture(tx, options.fixture, options.model);
-    else if (!(await hasWorkspaces(tx)) || options.demo) {
+    else if (options.demo) {
       const key = await seedDemo(tx);
       await setDemoModel(tx, options.model?.base_url ? options.model : undefined);
       return key;
     }
     return undefined;
   });
+  // Nothing is seeded unasked (a production database stays as the operator made it): say how to get a workspace.
+  if (!options.fixture && !options.demo && !(await hasWorkspaces(db))) {
+    logger.warn('the database has no workspace: --demo seeds the demo workspace, --fixture FILE loads yours');
+  }
 
   const metrics = new Metrics({
     openStreams: () => ctx.streams.total,

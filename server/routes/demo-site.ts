@@ -6,6 +6,7 @@ import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { notFound } from '../http/errors.js';
 import type { AppContext } from '../services/context.js';
+import { chooseEncoding, WidgetFiles } from '../services/widget-files.js';
 import type { ZodApp } from './route-module.js';
 
 /** The demo pages, beside the service's code (`dist/demo/` once built). */
@@ -44,12 +45,12 @@ export default function demoSiteRoutes(app: ZodApp, ctx: AppContext) {
   const { demoApiKey } = ctx;
   if (!demoApiKey) return;
 
-  const sendFile = async (reply: FastifyReply, folder: string, name: string) => {
+  const sendPage = async (reply: FastifyReply, name: string) => {
     if (!/^[\w.-]+$/.test(name) || name.startsWith('.')) throw notFound('route not found');
     const type = TYPES[extname(name)];
     if (!type) throw notFound('route not found');
-    const body = await readFile(join(folder, name)).catch(() => {
-      throw notFound(folder === WIDGET_DIR ? 'the widget is not built: run npm run build' : 'route not found');
+    const body = await readFile(join(PAGES_DIR, name)).catch(() => {
+      throw notFound('route not found');
     });
     // nosniff comes with every answer of the service (errors.ts SAFETY_HEADERS).
     reply.headers({ 'content-type': type, 'cache-control': 'no-cache', 'referrer-policy': 'no-referrer' });
@@ -57,10 +58,29 @@ export default function demoSiteRoutes(app: ZodApp, ctx: AppContext) {
     return reply.send(body);
   };
 
-  for (const [path, file] of Object.entries(PAGES)) app.get(path, (_req, reply) => sendFile(reply, PAGES_DIR, file));
+  for (const [path, file] of Object.entries(PAGES)) app.get(path, (_req, reply) => sendPage(reply, file));
   const schema = { params: z.object({ name: z.string() }) };
-  app.get('/demo/:name', { schema }, (req, reply) => sendFile(reply, PAGES_DIR, req.params.name));
-  app.get('/dist/:name', { schema }, (req, reply) => sendFile(reply, WIDGET_DIR, req.params.name));
+  app.get('/demo/:name', { schema }, (req, reply) => sendPage(reply, req.params.name));
+
+  // The widget's script-tag files, served as a CDN serves them (widget-files.ts).
+  const widget = new WidgetFiles(WIDGET_DIR);
+  app.get('/dist/:name', { schema }, async (req, reply) => {
+    const { name } = req.params;
+    if (!/^svc-chat[\w.-]*\.js$/.test(name)) throw notFound('route not found');
+    const file = await widget.get(name).catch(() => {
+      throw notFound('the widget is not built: run npm run build');
+    });
+    reply.headers({
+      'content-type': TYPES['.js']!,
+      'cache-control': file.cacheControl,
+      etag: file.etag,
+      vary: 'Accept-Encoding',
+    });
+    if (req.headers['if-none-match'] === file.etag) return reply.code(304).send();
+    const encoding = chooseEncoding(req.headers['accept-encoding']);
+    if (encoding !== 'identity') reply.header('content-encoding', encoding);
+    return reply.send(file.bodies[encoding]);
+  });
 
   app.post('/demo/token', async (req, reply) => {
     const visitor = cookie(req.headers.cookie, VISITOR_COOKIE) ?? `visitor_${randomBytes(12).toString('base64url')}`;

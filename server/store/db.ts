@@ -99,7 +99,13 @@ export async function openDb(location: string): Promise<Db> {
     const { openPostgres } = await import('./postgres.js');
     return openPostgres(location);
   }
-  const { openSqlite } = await import('./sqlite.js');
+  const { openSqlite } = await import('./sqlite.js').catch((err: NodeJS.ErrnoException) => {
+    // better-sqlite3 is an optional peer (a native module): a PostgreSQL-only install has none to compile.
+    if (err.code !== 'ERR_MODULE_NOT_FOUND' || !err.message.includes("'better-sqlite3'")) throw err;
+    throw new Error(
+      `--db ${location} is SQLite, which needs better-sqlite3: npm install better-sqlite3 (or give --db postgres://…)`,
+    );
+  });
   return openSqlite(location);
 }
 

@@ -1,3 +1,5 @@
+'use client';
+
 import { createComponent, type EventName } from '@lit/react';
 import * as React from 'react';
 import { SvcInfoCollect } from '../cards/svc-info-collect.js';

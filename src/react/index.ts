@@ -4,7 +4,10 @@
  * React is an optional peer dependency of the package; only this entry imports it.
  */
 
+import './jsx.js';
+
 export type { ChatMessage } from '../chat/chat-message.js';
+export type { SvcElementProps } from '../element-props.js';
 export { DEFAULT_INFO_COLLECT_LABELS, DEFAULT_PAYMENT_LABELS } from '../labels/en.js';
 export type { InfoCollectLabels, PaymentLabels } from '../labels/label-types.js';
 export { CHAT_CSS } from '../theme/chat-css.js';

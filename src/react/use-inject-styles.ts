@@ -1,3 +1,5 @@
+'use client';
+
 import { useInsertionEffect } from 'react';
 import { CHAT_CSS } from '../theme/chat-css.js';
 

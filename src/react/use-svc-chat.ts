@@ -1,3 +1,5 @@
+'use client';
+
 import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import type { ChatApi } from '../chat/chat-api.js';
 import type { ChatMessage } from '../chat/chat-message.js';

@@ -28,7 +28,7 @@ describe('build: terser-after-minify', () => {
   writeFileSync(entry, SOURCE);
 
   /** The minified files of the entry, by name, built with `plugins`, with source maps. */
-  async function buildWith(plugins: Plugin[]): Promise<Map<string, string>> {
+  async function buildWith(plugins: Plugin[], sourcemap: true | 'hidden' = true): Promise<Map<string, string>> {
     const [output] = (await build({
       configFile: false,
       logLevel: 'silent',
@@ -36,7 +36,7 @@ describe('build: terser-after-minify', () => {
       build: {
         write: false,
         minify: true,
-        sourcemap: true,
+        sourcemap,
         lib: { entry, formats: ['es'], fileName: () => 'file.js' },
       },
     })) as Rollup.RollupOutput[];
@@ -55,6 +55,13 @@ describe('build: terser-after-minify', () => {
     const map = JSON.parse(files.get('file.js.map')!) as { sources: string[]; mappings: string };
     assert.ok(map.sources.some((source) => source.endsWith('entry.js')));
     assert.ok(map.mappings.length > 0);
+  });
+
+  it("names the map in the file as the bundler does: not for 'hidden' maps, which a package leaves out", async () => {
+    assert.match((await buildWith([terserAfterMinify()])).get('file.js')!, /\/\/# sourceMappingURL=file\.js\.map\s*$/);
+    const hidden = await buildWith([terserAfterMinify()], 'hidden');
+    assert.doesNotMatch(hidden.get('file.js')!, /sourceMappingURL/);
+    assert.ok(hidden.has('file.js.map'), 'the map is still written');
   });
 
   it('leaves the files it is told to skip as the bundler made them', async () => {

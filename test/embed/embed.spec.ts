@@ -1,8 +1,9 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
+import { scriptTagFiles } from '../../scripts/script-tag-files.mjs';
 import { watchErrors } from '../e2e/demo-page.js';
 import { buildApp, ROOT } from './build-app.js';
 import { chatThrough } from './chat-through.js';
@@ -16,6 +17,8 @@ import { filesUnder, type Site, startSite, page as wrap } from './site.js';
 
 const snippet = readFileSync(join(import.meta.dirname, 'html/snippet.html'), 'utf8');
 const asset = (name: string) => join(ROOT, 'dist', name);
+/** The built file of a chunk (`svc-chat-markdown` → `svc-chat-markdown.<hash>.js`: named by its content). */
+const chunk = (name: string) => basename(scriptTagFiles(join(ROOT, 'dist'))[`${name}.js`]!);
 /** Every script-tag file (`svc-chat.js`, `svc-chat.esm.js` and the files it loads), at `prefix` + its name. */
 const assets = (prefix: string, keep: (name: string) => boolean = () => true) =>
   Object.fromEntries(
@@ -53,7 +56,7 @@ test.beforeAll(async () => {
     // The same page in Arabic: its labels are a file beside the script too.
     '/arabic/': wrap(snippet.replace('<svc-chat ', '<svc-chat lang="ar" ')),
     // The script deployed without the markdown engine next to it.
-    ...assets('/lone/', (name) => name !== 'svc-chat-markdown.js'),
+    ...assets('/lone/', (name) => name !== chunk('svc-chat-markdown')),
     '/lone/': wrap(snippet.replace('/assets/svc-chat.js', '/lone/svc-chat.js')),
     // The script loaded again, as a classic script and as the ES module build, after the chat is on the page.
     '/twice/': wrap(
@@ -84,11 +87,11 @@ test('plain HTML: one script tag and the element chat with the agent', async ({ 
 test('plain HTML: the markdown engine loads once, from next to the script', async ({ page }) => {
   const engine: string[] = [];
   page.on('request', (request) => {
-    if (request.url().endsWith('/svc-chat-markdown.js')) engine.push(new URL(request.url()).pathname);
+    if (request.url().includes('/svc-chat-markdown.')) engine.push(new URL(request.url()).pathname);
   });
   await page.goto(`${site.url}/html/`);
   await chatThrough(page.locator('svc-chat'), 'engine');
-  expect(engine).toEqual(['/assets/svc-chat-markdown.js']);
+  expect(engine).toEqual([`/assets/${chunk('svc-chat-markdown')}`]);
 });
 
 test('plain HTML in Arabic: the labels load once, from next to the script, and the chat is right to left', async ({
@@ -104,7 +107,7 @@ test('plain HTML in Arabic: the labels load once, from next to the script, and t
   await expect(chat.locator('[part~="input"]')).toHaveAttribute('placeholder', 'اكتب رسالة…');
   await expect(chat.locator('[part~="panel"]')).toHaveAttribute('dir', 'rtl');
   await chatThrough(chat, 'marhaba');
-  expect(labels).toEqual(['/assets/svc-chat-lang-ar.js']);
+  expect(labels).toEqual([`/assets/${chunk('svc-chat-lang-ar')}`]);
   expect(errors).toEqual([]);
 });
 
@@ -212,13 +215,13 @@ async function holdPanel(page: Page, { markdown = false } = {}) {
   const asked = new Promise<void>((resolve) => {
     requested = resolve;
   });
-  await page.route('**/svc-chat-panel.js', async (route) => {
+  await page.route(`**/${chunk('svc-chat-panel')}`, async (route) => {
     requested();
     await released;
     await route.continue();
   });
   if (markdown) {
-    await page.route('**/svc-chat-markdown.js', async (route) => {
+    await page.route(`**/${chunk('svc-chat-markdown')}`, async (route) => {
       await released;
       await route.continue();
     });
@@ -239,14 +242,14 @@ test('the launcher paints from svc-chat.js and the launcher module it imports, a
   await expect(page.locator('svc-chat [part~="launcher"]')).toBeVisible();
   // The panel (with Lit) and the markdown engine are held back (the launcher asks for the engine as soon as it
   // has painted): the launcher painted from the classic script and its launcher module.
-  const rest = ['/assets/svc-chat-panel.js', '/assets/svc-chat-markdown.js'];
+  const rest = [`/assets/${chunk('svc-chat-panel')}`, `/assets/${chunk('svc-chat-markdown')}`];
   expect(scripts.filter((script) => !rest.includes(script))).toEqual([
     '/assets/svc-chat.js',
     '/assets/svc-chat.esm.js',
   ]);
   // Nobody touched the launcher: the rest is asked for once the page is idle.
   await panel.asked;
-  expect(scripts).toContain('/assets/svc-chat-panel.js');
+  expect(scripts).toContain(`/assets/${chunk('svc-chat-panel')}`);
   panel.release();
   await page.waitForFunction(
     () => typeof (window as { Svc?: { ChatClient?: unknown } }).Svc?.ChatClient === 'function',

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -81,6 +81,17 @@ describe('package: the built entries', () => {
     );
   });
 
+  it('no shipped file names a source map the package leaves out (`files` drops every `.map`)', () => {
+    const shipped = readdirSync(join(ROOT, 'dist'), { recursive: true, encoding: 'utf8' }).filter((file) =>
+      /\.(js|d\.ts)$/.test(file),
+    );
+    assert.ok(shipped.length > 100, `${shipped.length} files`);
+    const dangling = shipped.filter((file) =>
+      readFileSync(join(ROOT, 'dist', file), 'utf8').includes('sourceMappingURL'),
+    );
+    assert.deepEqual(dangling, []);
+  });
+
   it("a bundler keeps the element registrations of `import '@svc/agent-sdk/elements'`", async () => {
     const code = await bundleWithPackage(dir, `import '${pkg.name}/elements';\n`, pkg.sideEffects);
     assert.match(code, /customElements\.define\(/);
@@ -130,6 +141,70 @@ describe('package: the built entries', () => {
   it("the React and Vue guides' snippets type-check against the published .d.ts", () => {
     const tsc = join(ROOT, 'node_modules/typescript/bin/tsc');
     execFileSync(process.execPath, [tsc, '-p', join(import.meta.dirname, 'tsconfig.json')], { stdio: 'pipe' });
+  });
+});
+
+describe('package: typed in TSX and in editors', () => {
+  const manifest = JSON.parse(readFileSync(join(ROOT, 'custom-elements.json'), 'utf8')) as {
+    modules: { declarations: { tagName: string; attributes?: { name: string }[]; events?: EventDoc[] }[] }[];
+  };
+  interface EventDoc {
+    name: string;
+    type?: { text: string };
+  }
+  const elements = manifest.modules.flatMap((module) => module.declarations);
+
+  it('every event of the manifest has its type', () => {
+    const events = elements.flatMap((element) => element.events ?? []);
+    assert.ok(events.length >= 16, `${events.length} events`);
+    assert.deepEqual(
+      events.filter((event) => !event.type?.text.startsWith('CustomEvent<')).map((event) => event.name),
+      [],
+    );
+  });
+
+  it('<svc-chat> and <svc-markdown> in TSX (React 19): right props pass, a wrong attribute type is an error', () => {
+    const tsc = join(ROOT, 'node_modules/typescript/bin/tsc');
+    const project = join(import.meta.dirname, 'jsx/tsconfig.json');
+    const result = spawnSync(process.execPath, [tsc, '-p', project, '--pretty', 'false'], { encoding: 'utf8' });
+    const errors = result.stdout.split('\n').filter((line) => /error TS/.test(line));
+    // Each line of `Wrong()` in jsx/chat.tsx, and nothing in `Support()`.
+    assert.deepEqual(
+      errors.map((line) => /\((\d+),\d+\): error (TS\d+)/.exec(line)?.slice(1).join(' ')),
+      ['26 TS2322', '27 TS2322', '28 TS2339', '29 TS2322'],
+      result.stdout,
+    );
+    assert.match(errors[0]!, /'"sideways"' is not assignable to type 'ChatMode \| undefined'/);
+  });
+
+  it("VS Code's custom data and JetBrains' web-types list every element with its attributes, named by package.json", () => {
+    const named = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as Record<string, unknown> & {
+      exports: Record<string, unknown>;
+    };
+    assert.equal(named['web-types'], './dist/web-types.json');
+    assert.equal(named.exports['./vscode.html-custom-data.json'], './dist/vscode.html-custom-data.json');
+    const vscode = JSON.parse(readFileSync(join(ROOT, 'dist/vscode.html-custom-data.json'), 'utf8')) as {
+      tags: { name: string; attributes: { name: string }[] }[];
+    };
+    const webTypes = JSON.parse(readFileSync(join(ROOT, 'dist/web-types.json'), 'utf8')) as {
+      name: string;
+      contributions: { html: { elements: { name: string; attributes: { name: string }[]; js: JsDoc }[] } };
+    };
+    interface JsDoc {
+      events: { name: string }[];
+    }
+    assert.equal(webTypes.name, pkg.name);
+    for (const element of elements) {
+      const attributes = (element.attributes ?? []).map((a) => a.name).sort();
+      const tag = vscode.tags.find((t) => t.name === element.tagName);
+      assert.deepEqual(tag?.attributes.map((a) => a.name).sort(), attributes, `${element.tagName} in VS Code's data`);
+      const web = webTypes.contributions.html.elements.find((e) => e.name === element.tagName);
+      assert.deepEqual(web?.attributes.map((a) => a.name).sort(), attributes, `${element.tagName} in web-types`);
+      assert.deepEqual(
+        web?.js.events.map((e) => e.name),
+        (element.events ?? []).map((e) => e.name),
+      );
+    }
   });
 });
 

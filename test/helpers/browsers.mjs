@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import { freePort } from './free-port.mjs';
 
@@ -48,6 +48,22 @@ export function chromiumLaunchOptions() {
 }
 
 /**
+ * The oldest Firefox the suites run in: puppeteer's `setViewport` sends WebDriver BiDi's
+ * `browsingContext.setScreenOrientationOverride`, which ESR 140 (Debian 12's release pocket) answers with
+ * `UnknownCommandError`; ESR 153 (its security pocket) has it. `.ci/run` upgrades an older `firefox-esr`.
+ */
+export const FIREFOX_MIN_VERSION = 153;
+
+/** `file` if it is a Firefox of at least FIREFOX_MIN_VERSION; otherwise one line that says what to do. */
+function recentFirefox(file) {
+  const version = /Firefox (\d+)/.exec(execFileSync(file, ['--version'], { encoding: 'utf8' }))?.[1];
+  if (Number(version) >= FIREFOX_MIN_VERSION) return file;
+  throw new Error(
+    `${file} is Firefox ${version ?? '(unknown version)'}; the browser suites need ${FIREFOX_MIN_VERSION} or later (older ESRs lack WebDriver BiDi's setScreenOrientationOverride): apt-get update && apt-get install firefox-esr (Debian's security pocket has it), or set FIREFOX_PATH`,
+  );
+}
+
+/**
  * Firefox ESR for puppeteer: WebDriver BiDi, headless, no display needed. The clipboard is open to scripts, as
  * the tests grant it in Chromium.
  */
@@ -56,7 +72,7 @@ export function firefoxLaunchOptions() {
     browser: 'firefox',
     protocol: 'webDriverBiDi',
     headless: true,
-    executablePath: program('FIREFOX_PATH', '/usr/bin/firefox-esr', 'firefox-esr'),
+    executablePath: recentFirefox(program('FIREFOX_PATH', '/usr/bin/firefox-esr', 'firefox-esr')),
     extraPrefsFirefox: { 'dom.events.testing.asyncClipboard': true },
   };
 }

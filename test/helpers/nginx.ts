@@ -1,6 +1,6 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -32,22 +32,29 @@ export function documentedWorkerLimits(): { files: string; events: string } {
   return { files: `worker_rlimit_nofile ${files};`, events: `events { worker_connections ${connections}; }` };
 }
 const LISTEN = /^(\s*listen )\S+(;)$/m;
+const WIDGET_ALIAS = /^(\s*alias )\S+(;)$/m;
+/** The widget's built folder, which the documented `location /dist/` serves. */
+const WIDGET_DIR = fileURLToPath(new URL('../../dist/', import.meta.url));
 
 /**
  * The documented configuration with only its addresses changed: each upstream `server` line names one of
- * `instances` (`127.0.0.1:PORT`, as many as the document lists), and `listen` the test's port. Throws when
+ * `instances` (`127.0.0.1:PORT`, as many as the document lists), `listen` the test's port, and the widget's
+ * `alias` this repository's built `dist/`. Throws when
  * the document's lines are not the ones this changes, so what runs is what operators read.
  */
 export function testConfig(instances: string[], port: number): string {
   const documented = documentedConfig();
   const servers = documented.match(UPSTREAM_SERVER) ?? [];
-  if (servers.length !== instances.length || !LISTEN.test(documented)) {
-    throw new Error(`the documented nginx block should list ${instances.length} upstream servers and one listen line`);
+  if (servers.length !== instances.length || !LISTEN.test(documented) || !WIDGET_ALIAS.test(documented)) {
+    throw new Error(
+      `the documented nginx block should list ${instances.length} upstream servers, one listen line and the widget's alias`,
+    );
   }
   let i = 0;
   return documented
     .replace(UPSTREAM_SERVER, (_, head: string, tail: string) => `${head}${instances[i++]}${tail}`)
-    .replace(LISTEN, (_, head: string, tail: string) => `${head}127.0.0.1:${port}${tail}`);
+    .replace(LISTEN, (_, head: string, tail: string) => `${head}127.0.0.1:${port}${tail}`)
+    .replace(WIDGET_ALIAS, (_, head: string, tail: string) => `${head}${WIDGET_DIR}${tail}`);
 }
 
 export interface TestNginx {
@@ -68,10 +75,14 @@ export async function startNginx(instances: string[]): Promise<TestNginx> {
   const port = await freePort();
   writeFileSync(join(dir, 'svc.conf'), testConfig(instances, port));
   const limits = documentedWorkerLimits();
+  // Debian's module files name their modules below the prefix (`modules/…`), where its own prefix has this link.
+  symlinkSync('/usr/lib/nginx/modules', join(dir, 'modules'));
   const temp = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((kind) => `${kind}_temp_path ${dir}/${kind};`);
   writeFileSync(
     join(dir, 'nginx.conf'),
     [
+      // The modules Debian's packages enable (the brotli filter), as its /etc/nginx/nginx.conf loads them.
+      'include /etc/nginx/modules-enabled/*.conf;',
       'daemon off;',
       'worker_processes 1;',
       `pid ${dir}/nginx.pid;`,

@@ -1,3 +1,4 @@
+import { get as httpGet, type IncomingHttpHeaders } from 'node:http';
 import { connect } from 'node:net';
 
 export interface RawResponse {
@@ -57,4 +58,15 @@ export function requestText(method: string, path: string, headers: Record<string
   const lines = Object.entries({ connection: 'close', ...headers }).map(([name, value]) => `${name}: ${value}\r\n`);
   const length = body || method !== 'GET' ? `content-length: ${Buffer.byteLength(body)}\r\n` : '';
   return `${method} ${path} HTTP/1.1\r\n${lines.join('')}${length}\r\n${body}`;
+}
+
+/** A GET as a browser sends it, with the bytes that came over the wire (not decompressed). */
+export function getRaw(url: string, headers: Record<string, string>) {
+  return new Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+    httpGet(url, { headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
+    }).on('error', reject);
+  });
 }

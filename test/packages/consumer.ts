@@ -1,7 +1,18 @@
 import { execFile, spawn } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { extname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
 
@@ -159,3 +170,27 @@ export const filesMatching = (dir: string, pattern: RegExp) =>
   readdirSync(dir, { recursive: true, withFileTypes: true })
     .filter((entry) => entry.isFile() && pattern.test(entry.name))
     .map((entry) => join(entry.parentPath, entry.name));
+
+/**
+ * A static server of `dir` at `prefix` (`/npm/@svc/agent-sdk@0.1.0/`), as an npm CDN serves a package: the files as
+ * they are, readable by any origin (CORS), which the script's module chunks need.
+ */
+export async function startCdn(prefix: string, dir: string): Promise<{ url: string; close: () => Promise<void> }> {
+  const types: Record<string, string> = { '.js': 'text/javascript', '.json': 'application/json' };
+  const server = createServer((req, res) => {
+    const path = decodeURIComponent(new URL(req.url!, 'http://cdn').pathname);
+    const file = path.startsWith(prefix) ? join(dir, path.slice(prefix.length)) : '';
+    if (!file.startsWith(`${dir}/`) || !existsSync(file) || !statSync(file).isFile())
+      return void res.writeHead(404).end();
+    res.writeHead(200, {
+      'content-type': types[extname(file)] ?? 'application/octet-stream',
+      'access-control-allow-origin': '*',
+    });
+    res.end(readFileSync(file));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}

@@ -3,8 +3,9 @@ import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { watchErrors } from '../e2e/demo-page.js';
 import { chatThrough } from '../embed/chat-through.js';
-import { filesUnder, type Site, startSite } from '../embed/site.js';
+import { filesUnder, page, type Site, startSite } from '../embed/site.js';
 import { freePort } from '../helpers/free-port.mjs';
+import { type TestPostgres, testPostgres } from '../helpers/postgres.js';
 import {
   consumerProject,
   filesMatching,
@@ -17,6 +18,7 @@ import {
   packBoth,
   ROOT,
   sh,
+  startCdn,
   startUntil,
 } from './consumer.js';
 
@@ -43,7 +45,7 @@ const REACT_PEERS = ['react', 'react-dom', '@lit/react'];
 let packs: Awaited<ReturnType<typeof packBoth>>;
 let sdkUser: string;
 let sdkInstall: Output;
-/** The server's install, started first (it builds better-sqlite3, a minute or two) and awaited by its tests. */
+/** The server's install, started first and awaited by its tests. */
 let serverInstall: Promise<{ dir: string; output: Output }>;
 const projects: string[] = [];
 /** Stops each server a test started. */
@@ -55,9 +57,8 @@ test.describe.configure({ mode: 'serial' });
 test.beforeAll(async () => {
   test.setTimeout(15 * 60_000);
   packs = await packBoth();
-  // npm asks a project to allow a package's install script (better-sqlite3 builds its native module): an
-  // operator's project says so, as docs/server.md shows.
-  const serverUser = consumerProject('server-user', { allowScripts: { 'better-sqlite3': true } });
+  // An operator on PostgreSQL: better-sqlite3 is an optional peer, which this install leaves out.
+  const serverUser = consumerProject('server-user');
   projects.push(serverUser);
   serverInstall = npmInstall(serverUser, [packs.sdk, packs.server]).then((output) => ({ dir: serverUser, output }));
   serverInstall.catch(() => {});
@@ -157,6 +158,52 @@ test('publint --strict and arethetypeswrong find no problem in either tarball', 
     // ESM only: `esm-only` leaves out the resolutions of CommonJS `require` (docs/packages.md).
     await sh(ROOT, 'npx', ['attw', tarball, '--profile', 'esm-only', '--format', 'ascii']);
   }
+});
+
+test.describe("the README's CDN snippet, from the tarball's files served as an npm CDN serves them", () => {
+  let site: Site;
+  let cdn: { url: string; close: () => Promise<void> };
+
+  test.beforeAll(async () => {
+    const installed = join(sdkUser, 'node_modules/@svc/agent-sdk');
+    const { version } = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as { version: string };
+    cdn = await startCdn(`/npm/@svc/agent-sdk@${version}/`, installed);
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const snippet = /\*\*From a CDN, pinned to a release\.\*\*[\s\S]*?```html\n([\s\S]*?)```/.exec(readme)?.[1] ?? '';
+    expect(snippet).toContain(`https://cdn.jsdelivr.net/npm/@svc/agent-sdk@${version}/dist/svc-chat.js`);
+    // The one change: the CDN's origin. The page is the site's own; the element talks to its origin.
+    site = await startSite({ '/': page(snippet.replace('https://cdn.jsdelivr.net', cdn.url)) });
+  });
+
+  test.afterAll(async () => {
+    await site?.close();
+    await cdn?.close();
+  });
+
+  test("its integrity is the release's, and the chat loads every file from the CDN path and chats", async ({
+    page: browser,
+  }) => {
+    const errors = watchErrors(browser);
+    const fromCdn: string[] = [];
+    browser.on('response', (response) => {
+      if (response.url().startsWith(cdn.url)) fromCdn.push(new URL(response.url()).pathname.replace(/^.*\/dist\//, ''));
+    });
+    await browser.goto(site.url);
+    const chat = browser.locator('svc-chat');
+    await chat.locator('[part~="launcher"]').click();
+    const input = chat.locator('[part~="input"]');
+    await input.fill('/help');
+    await input.press('Enter');
+    await expect(chat.locator('[part~="message-agent"] [part~="bubble"]').last()).toContainText('/markdown');
+    // The browser checked the script against `integrity` (a mismatch blocks it): the README names this release's.
+    const published = JSON.parse(
+      readFileSync(join(sdkUser, 'node_modules/@svc/agent-sdk/dist/integrity.json'), 'utf8'),
+    ) as Record<string, string>;
+    expect(readFileSync(join(ROOT, 'README.md'), 'utf8')).toContain(`integrity="${published['svc-chat.js']}"`);
+    expect(fromCdn).toEqual(expect.arrayContaining(['svc-chat.js', 'svc-chat.esm.js']));
+    expect(fromCdn.some((file) => /^svc-chat-panel\.[\w-]{8}\.js$/.test(file))).toBe(true);
+    expect(errors).toEqual([]);
+  });
 });
 
 test.describe('a Vite site built against the installed SDK', () => {
@@ -268,6 +315,7 @@ test.describe('a Next.js app built against the installed SDK', () => {
 test.describe('the server installed from its tarball', () => {
   let dir: string;
   let service: string;
+  let postgres: TestPostgres;
 
   test.beforeAll(async () => {
     test.setTimeout(10 * 60_000);
@@ -275,11 +323,13 @@ test.describe('the server installed from its tarball', () => {
     dir = install.dir;
     figures.push(['server install: npm warnings on Node 20.19+', String(npmWarnings(install.output).length), '0']);
     expect(npmWarnings(install.output)).toEqual([]);
+    postgres = await testPostgres();
+    const db = await postgres.createDatabase();
     const started = performance.now();
     const { stop, match } = await startUntil(
       dir,
       'npx',
-      ['svc-server', '--demo', '--port', '0'],
+      ['svc-server', '--demo', '--port', '0', '--db', db],
       /^listening on (\S+)$/,
     );
     servers.push(stop);
@@ -291,11 +341,34 @@ test.describe('the server installed from its tarball', () => {
     ]);
   });
 
+  test.afterAll(() => postgres?.stop());
+
+  test('a PostgreSQL-only install compiles nothing; asked for SQLite, it says in one line how to add it', async () => {
+    expect(installedPackages(dir)).not.toContain('better-sqlite3');
+    expect(filesMatching(join(dir, 'node_modules'), /\.node$|^binding\.gyp$/)).toEqual([]);
+    const lock = JSON.parse(readFileSync(join(dir, 'package-lock.json'), 'utf8')) as {
+      packages: Record<string, { hasInstallScript?: boolean }>;
+    };
+    expect(Object.keys(lock.packages).filter((path) => lock.packages[path]!.hasInstallScript)).toEqual([]);
+    const refused = await sh(dir, 'npx', ['svc-server', '--port', '0']).then(
+      () => '',
+      (err: Error) => err.message,
+    );
+    expect(refused).toContain(
+      '--db :memory: is SQLite, which needs better-sqlite3: npm install better-sqlite3 (or give --db postgres://…)',
+    );
+    figures.push(['PostgreSQL-only server install: native modules compiled', '0', '0']);
+  });
+
   test('runs compiled JavaScript, with no TypeScript at run time', async () => {
     const installed = join(dir, 'node_modules/@svc/agent-server');
     expect(filesMatching(join(installed, 'dist'), /\.ts$/).filter((file) => !file.endsWith('.d.ts'))).toEqual([]);
     expect(installedPackages(dir)).not.toContain('tsx');
     expect(readFileSync(join(installed, 'LICENSE'), 'utf8')).toMatch(/^MIT License/);
+    // Its own README: how to install it (with SQLite or without) and run it.
+    expect(readFileSync(join(installed, 'README.md'), 'utf8')).toMatch(
+      /^# @svc\/agent-server\n[\s\S]*npm install @svc\/agent-server better-sqlite3/,
+    );
   });
 
   test('`npx svc-server --demo` serves its demo page, where a visitor chats with the demo agent', async ({ page }) => {

@@ -116,6 +116,37 @@ describe('svc-server command line', () => {
     assert.deepEqual(table(stdout), documented);
   });
 
+  it('on an empty database without --demo seeds and announces nothing; each log line is JSON', STARTUP, async () => {
+    const server = spawn(process.execPath, [BIN, '--port', '0', '--db', ':memory:', '--files-dir', dir], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, SVC_LOG_FORMAT: 'json', SVC_DEMO: '' },
+    });
+    const out = createInterface({ input: server.stdout });
+    const stdout: string[] = [];
+    out.on('line', (line) => stdout.push(line));
+    let stderr = '';
+    server.stderr.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    await once(out, 'line');
+    const url = stdout[0]!.replace('listening on ', '');
+    assert.equal((await fetch(`${url}/`)).status, 404);
+    const whoami = await fetch(`${url}/api/v2/workspaces/demo/members`, { method: 'POST' });
+    assert.ok(whoami.status === 401 || whoami.status === 404, `${whoami.status}`);
+    assert.equal(await stop(server), 0);
+    assert.deepEqual(stdout, [`listening on ${url}`]);
+    const lines = stderr.trim().split('\n');
+    const entries = lines.map((line) => JSON.parse(line) as { level: string; msg: string });
+    assert.ok(
+      entries.some(
+        (entry) =>
+          entry.level === 'warn' &&
+          entry.msg === 'the database has no workspace: --demo seeds the demo workspace, --fixture FILE loads yours',
+      ),
+      stderr,
+    );
+  });
+
   it('takes every setting from its environment variable when no flag gives it', STARTUP, async () => {
     const port = await freePort();
     const server = spawn(process.execPath, [BIN], {

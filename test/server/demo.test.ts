@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestServer, type TestServer } from '../helpers/server.js';
+import { assertServedAsCdn } from '../helpers/widget-serving.js';
 
 describe('demo pages (--demo)', () => {
   let server: TestServer;
@@ -19,6 +20,10 @@ describe('demo pages (--demo)', () => {
     }
     const missing = await fetch(`${server.url}/demo/nope.js`);
     assert.equal(missing.headers.get('x-content-type-options'), 'nosniff');
+  });
+
+  it("serves the widget's files as a CDN does: compressed, chunks kept for good, the entries revalidated", async () => {
+    await assertServedAsCdn(`${server.url}/dist/`);
   });
 
   it('hands out visitor sessions that no cache may keep', async () => {

@@ -12,6 +12,7 @@ import { testPostgres } from '../helpers/postgres.js';
 import { FIXTURE } from '../helpers/server.js';
 import { type ServiceProcess, startServiceProcess } from '../helpers/service-process.js';
 import { openSse } from '../helpers/sse.js';
+import { assertServedAsCdn } from '../helpers/widget-serving.js';
 import { uniquePhone } from '../helpers/workspace.js';
 
 /*
@@ -203,6 +204,10 @@ describe('two instances behind the documented nginx', () => {
     assertExactlyOnce(reader.records);
     return results(reader.records)[0]!.raw as { subtype: string; error?: string };
   }
+
+  it("serves the widget's folder as a CDN does, with the documented location /dist/", async () => {
+    await assertServedAsCdn(`${nginx.url}/dist/`);
+  });
 
   it('streams a reply through nginx while it is written, not once it ends', async () => {
     const { token } = await visitor();

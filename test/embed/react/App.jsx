@@ -47,3 +47,13 @@ export function CustomChat() {
     </form>
   );
 }
+
+/** The page of Vite's React starter (`src/App.jsx`): the widget, and a chat drawn by your own components. */
+export default function App() {
+  return (
+    <>
+      <SupportChat />
+      <CustomChat />
+    </>
+  );
+}

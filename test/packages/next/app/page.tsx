@@ -1,10 +1,9 @@
-'use client';
-
 import { ChatBox } from '@svc/agent-sdk/react';
 
 /**
- * The chat on a page of its own. Next.js prerenders the page with the `<svc-chat>` tag in it; the element
- * comes to life in the browser, and loads the rest of the widget there.
+ * The chat on a page of its own, a server component. Next.js prerenders the page with the `<svc-chat>` tag in
+ * it; `ChatBox` is a client component, so the element comes to life in the browser, and loads the rest of the
+ * widget there.
  */
 export default function SupportPage() {
   return (

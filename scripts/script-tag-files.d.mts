@@ -1,0 +1,2 @@
+export function unhashed(name: string): string;
+export function scriptTagFiles(dist: string): Record<string, string>;
