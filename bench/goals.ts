@@ -3,6 +3,7 @@
  * its goal. Ratios are what count on a shared machine; absolute times are a record.
  */
 import type { LoadResults } from './load.js';
+import { markdownTable } from './load-chart.js';
 import type { PacedFigures } from './render.js';
 
 interface Results {
@@ -241,6 +242,20 @@ export function loadGoalRows(load: LoadResults): LoadGoalRow[] {
 }
 
 export type LoadGoalRow = Omit<GoalRow, 'deepChat'>;
+
+/** Issue 44's rows as a Markdown table (docs/performance.md). */
+export function loadGoalsTable(rows: LoadGoalRow[]): string {
+  return markdownTable(
+    ['goal of issue 44', 'before', 'now', 'goal', 'met'],
+    rows.map(({ figure, before, now, goal, met }) => [
+      figure,
+      before,
+      now,
+      goal,
+      met === undefined ? '' : met ? 'yes' : 'no',
+    ]),
+  );
+}
 
 /** Issue 44's rows as a table for the terminal. */
 export function printLoadGoals(rows: LoadGoalRow[]): void {

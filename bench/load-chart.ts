@@ -123,6 +123,11 @@ export function loadTable(results: LoadResults): string {
     'first delta p50 / p99',
     'CPU ms a record: instances / database / clients',
   ];
+  return markdownTable(head, rows);
+}
+
+/** Rows under a head as a Markdown table, its columns padded as the formatter lays them out. */
+export function markdownTable(head: string[], rows: string[][]): string {
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(' | ')} |`;
   return [line(head), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
