@@ -189,11 +189,6 @@ export async function sendRecordStream(
   // a slice of the record being written wait in the service (docs/protocol.md "stream").
   const follower = ctx.records.follow(conversationId, after, {
     record: (record) => {
-      // The records handed in one task (a write's, a page's) go out in one write to the socket.
-      if (!res.writableCorked) {
-        res.cork();
-        process.nextTick(() => res.uncork());
-      }
       const frame = frameOf(record);
       let more: boolean;
       if (typeof frame === 'string') more = res.write(frame);
