@@ -95,6 +95,7 @@ export function loadChart(results: LoadResults): string {
   const load = results.loadAverage.map((n) => n.toFixed(1)).join(', ');
   return [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${height}" viewBox="0 0 ${WIDTH} ${height}" font-family="sans-serif" font-size="11">`,
+    '<title>The load curve: records per second and send → first delta p99 against concurrent conversations</title>',
     `<rect width="100%" height="100%" fill="#fff"/>`,
     `<text x="${WIDTH - 10}" y="14" text-anchor="end" fill="#666">npm run bench -- --load; load average ${load}</text>`,
     panel(0, 'records stored and delivered per second', rate, false, ''),
