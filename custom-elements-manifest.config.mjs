@@ -33,6 +33,28 @@ function readStateProperties(ts, node) {
   return names;
 }
 
+/** `type ChatMode = 'inline' | 'launcher'`: the alias's name and the union of literals it stands for, else none. */
+function readLiteralUnion(ts, node) {
+  if (!ts.isTypeAliasDeclaration(node) || !ts.isUnionTypeNode(node.type)) return undefined;
+  if (!node.type.types.every((type) => ts.isLiteralTypeNode(type))) return undefined;
+  return [node.name.text, node.type.getText()];
+}
+
+/**
+ * A field's or attribute's type written as the union an alias of its module stands for (`ChatMode` →
+ * `'inline' | 'launcher'`): the docs table and the editors' data list an attribute's values from it, while
+ * TypeScript users still meet the alias by name.
+ */
+function spellOutAliases(declaration, aliases) {
+  for (const item of [...(declaration.members ?? []), ...(declaration.attributes ?? [])]) {
+    const [name, optional] = item.type?.text.split(' | undefined') ?? [];
+    if (aliases.has(name)) item.type.text = `${aliases.get(name)}${optional === undefined ? '' : ' | undefined'}`;
+  }
+}
+
+/** What Lit's analyzer plugin leaves out of a class's members (its `member-denylist.js`). */
+const LIT_STATICS = new Set(['properties', 'styles']);
+
 /**
  * The events each module declares in `GlobalEventHandlersEventMap` (`'svc-copy': CustomEvent<{ text: string }>`):
  * name → the type's text on one line. The analyzer reads an event's name from `@fires`, and its type from here,
@@ -60,6 +82,15 @@ function shippedPaths(value) {
   }
 }
 
+/** A class's or mixin's members without Lit's statics, `#private` members and `state` properties (`state`). */
+function publicMembersOnly(declaration, state) {
+  // Lit's plugin leaves a class's `static properties` and `styles` out of its members; a mixin's too.
+  if (declaration.kind === 'mixin') declaration.members = declaration.members?.filter((m) => !LIT_STATICS.has(m.name));
+  if (declaration.kind !== 'class') return;
+  declaration.members = declaration.members?.filter((m) => m.privacy !== 'private' && !state.has(m.name));
+  declaration.attributes = declaration.attributes?.filter((a) => !state.has(a.fieldName));
+}
+
 /**
  * Fits the analyzer to our conventions: elements register with `SvcChat.define('svc-chat')` (tolerant of a
  * second registration), which it does not recognise, and the generic `customElements.define(tag, this)` in
@@ -70,10 +101,13 @@ function shippedPaths(value) {
 function svcConventionsPlugin() {
   const stateByClass = new Map();
   const eventTypes = new Map();
+  const aliasesByModule = new Map();
   return {
     name: 'svc-conventions',
     analyzePhase({ ts, node, moduleDoc }) {
       readEventMap(ts, node, eventTypes);
+      const alias = readLiteralUnion(ts, node);
+      if (alias) aliasesByModule.set(moduleDoc.path, new Map([...(aliasesByModule.get(moduleDoc.path) ?? []), alias]));
       if (ts.isClassDeclaration(node) && node.name) {
         stateByClass.set(`${moduleDoc.path}#${node.name.text}`, readStateProperties(ts, node));
         return;
@@ -101,10 +135,8 @@ function svcConventionsPlugin() {
         (e) => e.kind !== 'custom-element-definition' || elements.has(e.declaration.name),
       );
       for (const declaration of moduleDoc.declarations) {
-        if (declaration.kind !== 'class') continue;
-        const state = new Set(stateByClass.get(`${moduleDoc.path}#${declaration.name}`));
-        declaration.members = declaration.members?.filter((m) => m.privacy !== 'private' && !state.has(m.name));
-        declaration.attributes = declaration.attributes?.filter((a) => !state.has(a.fieldName));
+        spellOutAliases(declaration, aliasesByModule.get(moduleDoc.path) ?? new Map());
+        publicMembersOnly(declaration, new Set(stateByClass.get(`${moduleDoc.path}#${declaration.name}`)));
       }
     },
     packageLinkPhase({ customElementsManifest }) {
@@ -128,8 +160,13 @@ function svcConventionsPlugin() {
 }
 
 export default {
-  // The elements, and the base classes they inherit members from.
-  globs: ['src/elements/*/svc-*.ts', 'src/cards/svc-*.ts', 'src/internal/svc-*.ts'],
+  // The elements, and the base classes and the chat's settings (a mixin) they inherit members from.
+  globs: [
+    'src/elements/*/svc-*.ts',
+    'src/elements/svc-chat/chat-settings.ts',
+    'src/cards/svc-*.ts',
+    'src/internal/svc-*.ts',
+  ],
   // `<svc-chat-panel>` is the chat's own: a page meets it only as `<svc-chat>`, which exports its parts.
   exclude: ['src/**/*.styles.ts', 'src/elements/svc-chat-panel/svc-chat-panel.ts'],
   outdir: '.',

@@ -14,7 +14,7 @@ export default defineConfig({
   expect: { timeout: 0 },
   reporter: [['list']],
   // `embed`: the framework guides' snippets in real pages (test/embed/, after `npm run build`).
-  // `packages`: both packages from their packed tarballs, in fresh Vite, React and Next.js projects, and each framework
+  // `packages`: both packages from their packed tarballs, in fresh Vite and React projects, and each framework
   // guide followed as written in its framework's own starter (test/packages/).
   projects: [{ name: 'e2e' }, { name: 'embed', testDir: 'test/embed' }, { name: 'packages', testDir: 'test/packages' }],
   use: {

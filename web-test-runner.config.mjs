@@ -2,7 +2,6 @@ import { fileURLToPath } from 'node:url';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { chromeLauncher, puppeteerCore } from '@web/test-runner-chrome';
 import { playwrightLauncher } from '@web/test-runner-playwright';
-import { visualRegressionPlugin } from '@web/test-runner-visual-regression/plugin';
 import { WebdriverLauncher } from '@web/test-runner-webdriver';
 import {
   chromiumLaunchOptions,
@@ -72,13 +71,6 @@ export default {
   middleware: [tokenUnavailable],
   plugins: [
     svcServicePlugin(),
-    // `visualDiff(element, name)` saves a screenshot to look at, test-results/screenshots/<browser>/<name>.png:
-    // always written (`update`), never compared, since fonts and anti-aliasing differ between machines.
-    visualRegressionPlugin({
-      update: true,
-      baseDir: 'test-results/screenshots',
-      getBaselineName: ({ browser, name }) => `${browser}/${name}`,
-    }),
     esbuildPlugin({ ts: true, target: 'es2022', tsconfig: fileURLToPath(new URL('./tsconfig.json', import.meta.url)) }),
   ],
   browsers: selectedEngines().map((engine) => launchers[engine]()),

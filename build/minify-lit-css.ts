@@ -22,9 +22,8 @@ export function minifyLitCss(css: string): string {
 }
 
 /**
- * Lit's `css` and `html` templates of the files `include` names (globs from the working folder) minified, and
- * the launcher's `css` strings (`svc-chat.styles.ts`, a tag of its own by the same name); a template it cannot
- * minify fails the build.
+ * Lit's `css` and `html` templates of the files `include` names (globs from the working folder) minified; a
+ * template it cannot minify fails the build. The launcher's styles are plain strings, left as written.
  */
 export const minifyLitTemplates = (include = ['src/**/*.ts']) =>
   minifyHtmlLiterals({

@@ -1,14 +1,18 @@
 /**
  * Fails when `custom-elements.json` is not what the analyzer makes of the current sources (regenerated into a
- * temporary folder and compared), or `src/element-props.ts` not what the manifest makes. `npm run manifest`
- * brings both committed files up to date.
+ * temporary folder and compared), docs/elements.md's table of `<svc-chat>`'s attributes and properties or
+ * `src/element-props.ts` not what that manifest makes (`attribute-table.mjs`, `element-props.mjs`), or the parts
+ * the panel exports not those its templates declare (`exported-parts.mjs`). `npm run manifest` brings all four up
+ * to date.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
+import { DOC, withAttributeTable } from './attribute-table.mjs';
 import { ELEMENT_PROPS_FILE, elementProps } from './element-props.mjs';
+import { exportedParts, PARTS_FILE } from './exported-parts.mjs';
 
 const root = join(import.meta.dirname, '..');
 const cli = createRequire(import.meta.url).resolve('@custom-elements-manifest/analyzer/cem.js');
@@ -29,11 +33,21 @@ try {
     console.error("custom-elements.json is out of date with the elements' JSDoc: run `npm run manifest`.");
     process.exit(1);
   }
-  if (elementProps(JSON.parse(fresh)) !== readFileSync(join(root, ELEMENT_PROPS_FILE), 'utf8')) {
+  const manifest = JSON.parse(fresh);
+  const doc = readFileSync(join(root, DOC), 'utf8');
+  if (withAttributeTable(doc, manifest) !== doc) {
+    console.error(`${DOC}'s table of <svc-chat>'s attributes and properties is out of date: run \`npm run manifest\`.`);
+    process.exit(1);
+  }
+  if (elementProps(manifest) !== readFileSync(join(root, ELEMENT_PROPS_FILE), 'utf8')) {
     console.error(`${ELEMENT_PROPS_FILE} is out of date with the manifest: run \`npm run manifest\`.`);
     process.exit(1);
   }
-  console.log(`custom-elements.json and ${ELEMENT_PROPS_FILE} are current.`);
+  if (exportedParts() !== readFileSync(join(root, PARTS_FILE), 'utf8')) {
+    console.error(`${PARTS_FILE} is not what the templates declare: run \`npm run manifest\`.`);
+    process.exit(1);
+  }
+  console.log(`custom-elements.json, ${DOC}'s attribute table, ${ELEMENT_PROPS_FILE} and ${PARTS_FILE} are current.`);
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

@@ -19,18 +19,22 @@ function doc(text, indent) {
 /** `'base-url'` for a name that is not an identifier. */
 const key = (name) => (/^[A-Za-z_$][\w$]*$/.test(name) ? name : `'${name}'`);
 
+/** A field's JSDoc as its declaration has it: the description, then its `@default` (as docs/elements.md's table). */
+const fieldDoc = ({ description = '', default: value }) =>
+  value === undefined ? description : `${description}${description ? '\n' : ''}@default ${value}`;
+
 /** The props of one element declaration: attributes (by their names), settable properties, `on<event>`. */
 function props(element) {
   const lines = [];
   const add = (name, type, description) => lines.push(`${doc(description, '    ')}    ${key(name)}?: ${type};`);
   const type = (field) => `${element.name}['${field}']`;
   for (const attribute of element.attributes ?? []) {
-    if (attribute.fieldName) add(attribute.name, type(attribute.fieldName), attribute.description);
+    if (attribute.fieldName) add(attribute.name, type(attribute.fieldName), fieldDoc(attribute));
   }
   const settable = (member) =>
     member.kind === 'field' && !member.static && !member.readonly && (member.privacy ?? 'public') === 'public';
   for (const member of (element.members ?? []).filter(settable)) {
-    if (member.attribute !== member.name) add(member.name, type(member.name), member.description);
+    if (member.attribute !== member.name) add(member.name, type(member.name), fieldDoc(member));
   }
   for (const event of element.events ?? []) {
     add(`on${event.name}`, `(event: GlobalEventHandlersEventMap['${event.name}']) => void`, event.description);

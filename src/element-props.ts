@@ -14,93 +14,146 @@ import type { SvcSmsSignIn } from './elements/svc-sms-sign-in/svc-sms-sign-in.js
  */
 export interface SvcElementProps {
   'svc-chat': {
-    /** Service address; default: this page's origin. */
+    /**
+     * `auto` follows the system.
+     * @default 'light'
+     */
+    theme?: SvcChat['theme'];
+    /**
+     * The launcher's panel is open (use `open()` and `close()`).
+     * @default false
+     */
+    open?: SvcChat['opened'];
+    /**
+     * The service's address.
+     * @default the page's origin
+     */
     'base-url'?: SvcChat['baseUrl'];
     /** The agent of new conversations. */
     'agent-id'?: SvcChat['agentId'];
-    /** Several agents of new conversations, space or comma separated (a coordinator dispatches to each). */
+    /** Several agents, space or comma separated: a coordinator dispatches to each. */
     'agent-ids'?: SvcChat['agentIds'];
-    /** Shows this conversation instead of starting a new one. */
+    /** Shows this conversation. */
     'conversation-id'?: SvcChat['conversationId'];
     /** Workspace slug, for `sign-in="sms"`. */
     workspace?: SvcChat['workspace'];
     /** A session token (never a workspace key). */
     token?: SvcChat['token'];
-    /** URL of the site's backend that answers `POST` with `{ token, expires_at }`. */
+    /** The site's backend that answers `POST` with `{ token, expires_at }` (see Authentication). */
     'token-endpoint'?: SvcChat['tokenEndpoint'];
     /**
-     * Whether the `token-endpoint` request carries the page's cookies (fetch's `credentials`: `omit`,
-     * `same-origin`, the default, or `include` for an endpoint of another origin that knows the visitor by a
-     * cookie; it must answer CORS with credentials).
+     * Whether the `token-endpoint` request carries the page's cookies (fetch's `credentials`). `include` for an
+     * endpoint of another origin that knows the visitor by a cookie: it must answer with
+     * `Access-Control-Allow-Origin: <the page's origin>` and `Access-Control-Allow-Credentials: true` (the demo's
+     * `/demo/token` does).
+     * @default `same-origin`
      */
     'token-credentials'?: SvcChat['tokenCredentials'];
-    /** `sms`: visitors sign in with a code sent by SMS. */
+    /** SMS sign-in. */
     'sign-in'?: SvcChat['signIn'];
-    mode?: SvcChat['mode'];
-    theme?: SvcChat['theme'];
     /**
-     * Present: the conversation continues after a page reload (its id is kept in `localStorage`). A value
-     * names the slot, so two chats on one site keep separate conversations.
+     * `inline` fills its container; `launcher` is a floating button that opens a panel (full screen under 520 px
+     * wide).
+     * @default 'inline'
+     */
+    mode?: SvcChat['mode'];
+    /**
+     * Present: the conversation continues after a reload (its id in `localStorage`), and in the same tab the
+     * launcher's panel opens again if it was open, with the text the visitor had not sent (`sessionStorage`). A
+     * value names the slot, so two chats on one site keep separate conversations.
      */
     persist?: SvcChat['persist'];
-    /** Also keeps an SMS-signed-in visitor's session token in `sessionStorage` (opt-in). */
+    /**
+     * Keeps an SMS visitor's session in `sessionStorage` (opt-in).
+     * @default false
+     */
     'persist-session'?: SvcChat['persistSession'];
-    /** The header's title; default: the `title` label. */
+    /**
+     * The header's title.
+     * @default the `title` label
+     */
     heading?: SvcChat['heading'];
     /**
-     * Hosts images in replies may load from besides this page's and the service's, space or comma separated:
-     * `host` (any port), `host:port`, or `*` for any host. Images from other hosts show as links.
+     * Hosts images in replies and in the visitor's own image parts may load from besides this page's and the
+     * service's: `host` (any port), `host:port`, or `*` for any, space or comma separated; others become links.
+     * Images from any host are an exfiltration channel for a prompt-injected reply.
      */
     'image-hosts'?: SvcChat['imageHosts'];
-    /** The launcher's panel is open. Use `open()` and `close()`. */
-    open?: SvcChat['opened'];
-    /** Shows the agents' thinking (collapsed) above their replies. */
+    /**
+     * Shows the agents' thinking above their replies, collapsed (the demo agent's `/think`).
+     * @default false
+     */
     'show-thinking'?: SvcChat['showThinking'];
-    /** Kinds of files visitors may attach, as a file input's `accept` (`image/*,.pdf`); default: any kind. */
+    /**
+     * Kinds of files visitors may attach, as a file input's `accept` (`image/*,.pdf`).
+     * @default any kind
+     */
     accept?: SvcChat['accept'];
-    /** Language of the labels (default: the page's language): `en`, `zh-CN`, `ar` or any BCP 47 tag. */
+    /**
+     * The language of the labels, any BCP 47 tag: `zh*` gives Simplified Chinese, `ar*` Arabic (right to left),
+     * anything else English (see Languages and right to left).
+     * @default the page's `lang`
+     */
     lang?: SvcChat['lang'];
-    /** `rtl` or `ltr` (default: the direction of `lang`, else the page's): a change lays the element out again. */
+    /**
+     * The direction to lay the element out in, `ltr` or `rtl`: a change lays it out again.
+     * @default the direction of `lang`, else the page's
+     */
     dir?: SvcChat['dir'];
-    /** Service address; default: this page's origin. */
+    /**
+     * The launcher's panel is open (use `open()` and `close()`).
+     * @default false
+     */
+    opened?: SvcChat['opened'];
+    /** Design tokens for this chat, e.g. `{ colorPrimary: 'teal' }`. */
+    tokens?: SvcChat['tokens'];
+    /**
+     * The service's address.
+     * @default the page's origin
+     */
     baseUrl?: SvcChat['baseUrl'];
     /** The agent of new conversations. */
     agentId?: SvcChat['agentId'];
-    /** Several agents of new conversations, space or comma separated (a coordinator dispatches to each). */
+    /** Several agents, space or comma separated: a coordinator dispatches to each. */
     agentIds?: SvcChat['agentIds'];
-    /** Shows this conversation instead of starting a new one. */
+    /** Shows this conversation. */
     conversationId?: SvcChat['conversationId'];
-    /** URL of the site's backend that answers `POST` with `{ token, expires_at }`. */
+    /** The site's backend that answers `POST` with `{ token, expires_at }` (see Authentication). */
     tokenEndpoint?: SvcChat['tokenEndpoint'];
     /**
-     * Whether the `token-endpoint` request carries the page's cookies (fetch's `credentials`: `omit`,
-     * `same-origin`, the default, or `include` for an endpoint of another origin that knows the visitor by a
-     * cookie; it must answer CORS with credentials).
+     * Whether the `token-endpoint` request carries the page's cookies (fetch's `credentials`). `include` for an
+     * endpoint of another origin that knows the visitor by a cookie: it must answer with
+     * `Access-Control-Allow-Origin: <the page's origin>` and `Access-Control-Allow-Credentials: true` (the demo's
+     * `/demo/token` does).
+     * @default `same-origin`
      */
     tokenCredentials?: SvcChat['tokenCredentials'];
-    /** `sms`: visitors sign in with a code sent by SMS. */
+    /** SMS sign-in. */
     signIn?: SvcChat['signIn'];
-    /** Also keeps an SMS-signed-in visitor's session token in `sessionStorage` (opt-in). */
+    /**
+     * Keeps an SMS visitor's session in `sessionStorage` (opt-in).
+     * @default false
+     */
     persistSession?: SvcChat['persistSession'];
     /**
-     * Hosts images in replies may load from besides this page's and the service's, space or comma separated:
-     * `host` (any port), `host:port`, or `*` for any host. Images from other hosts show as links.
+     * Hosts images in replies and in the visitor's own image parts may load from besides this page's and the
+     * service's: `host` (any port), `host:port`, or `*` for any, space or comma separated; others become links.
+     * Images from any host are an exfiltration channel for a prompt-injected reply.
      */
     imageHosts?: SvcChat['imageHosts'];
-    /** The launcher's panel is open. Use `open()` and `close()`. */
-    opened?: SvcChat['opened'];
+    /**
+     * Shows the agents' thinking above their replies, collapsed (the demo agent's `/think`).
+     * @default false
+     */
+    showThinking?: SvcChat['showThinking'];
     /** A ready client: its `chat` part is used as it is. */
     client?: SvcChat['client'];
-    /** Returns a fresh session token (or `{ token, expires_at }`) from the site's backend. */
+    /** Returns a fresh session token, or `{ token, expires_at }`, from the site's backend. */
     tokenProvider?: SvcChat['tokenProvider'];
-    /** Overrides of any label. */
+    /** Overrides of any text, in any language (see `EN_LABELS`, or `await loadLanguage('ar')`). */
     labels?: SvcChat['labels'];
-    /** Design tokens applied to this chat (`{ colorPrimary: 'teal' }`). */
-    tokens?: SvcChat['tokens'];
-    /** Names and avatars of agents by id, for multi-agent conversations. */
+    /** Names and avatars of agents by id; by default the name each record carries. */
     agents?: SvcChat['agents'];
-    /** Shows the agents' thinking (collapsed) above their replies. */
-    showThinking?: SvcChat['showThinking'];
     /** The chat can be used; `detail: { conversationId }`. */
     'onsvc-ready'?: (event: GlobalEventHandlersEventMap['svc-ready']) => void;
     /** A visitor signed in by SMS; `detail: { user_id, expires_at }` (never the token). */
@@ -119,28 +172,44 @@ export interface SvcElementProps {
     'onsvc-close'?: (event: GlobalEventHandlersEventMap['svc-close']) => void;
   };
   'svc-markdown': {
-    /** True while a reply streams in (between the first `append` and `finish`). Reflected as `streaming`. */
+    /**
+     * True while a reply streams in (between the first `appendText` and `finish`). Reflected as `streaming`.
+     * @default false
+     */
     streaming?: SvcMarkdown['streaming'];
     /**
      * Hosts images may load from besides the page's own (attribute `image-hosts`, space or comma separated:
      * `host` on any port, `host:port`, or `*` for any host). Images from other hosts become links.
      */
     'image-hosts'?: SvcMarkdown['imageHosts'];
-    /** Label of the copy buttons. */
+    /**
+     * Label of the copy buttons.
+     * @default 'Copy'
+     */
     'copy-label'?: SvcMarkdown['copyLabel'];
-    /** Label a copy button shows for a moment after copying. */
+    /**
+     * Label a copy button shows for a moment after copying.
+     * @default 'Copied'
+     */
     'copied-label'?: SvcMarkdown['copiedLabel'];
     /**
      * While text streams in, the least milliseconds between two renders; 0 renders at every animation frame. Each
      * render costs the page a frame's style, layout and paint however little it adds: the chat's replies render 30
      * times a second (docs/performance.md, paced streaming).
+     * @default 0
      */
     throttle?: SvcMarkdown['throttle'];
-    /** Label of the copy buttons. */
+    /**
+     * Label of the copy buttons.
+     * @default 'Copy'
+     */
     copyLabel?: SvcMarkdown['copyLabel'];
-    /** Label a copy button shows for a moment after copying. */
+    /**
+     * Label a copy button shows for a moment after copying.
+     * @default 'Copied'
+     */
     copiedLabel?: SvcMarkdown['copiedLabel'];
-    /** The whole markdown text. Setting it renders it whole; it also grows with `append`. */
+    /** The whole markdown text. Setting it renders it whole; it also grows with `appendText`. */
     text?: SvcMarkdown['text'];
     /**
      * Hosts images may load from besides the page's own (attribute `image-hosts`, space or comma separated:
@@ -157,9 +226,16 @@ export interface SvcElementProps {
     workspace?: SvcSmsSignIn['workspace'];
     /** `light`, `dark` or `auto`; unset inside `<svc-chat>`, which themes it. */
     theme?: SvcSmsSignIn['theme'];
-    /** Language of the labels (default: the page's language): `en`, `zh-CN`, `ar` or any BCP 47 tag. */
+    /**
+     * The language of the labels, any BCP 47 tag: `zh*` gives Simplified Chinese, `ar*` Arabic (right to left),
+     * anything else English (see Languages and right to left).
+     * @default the page's `lang`
+     */
     lang?: SvcSmsSignIn['lang'];
-    /** `rtl` or `ltr` (default: the direction of `lang`, else the page's): a change lays the element out again. */
+    /**
+     * The direction to lay the element out in, `ltr` or `rtl`: a change lays it out again.
+     * @default the direction of `lang`, else the page's
+     */
     dir?: SvcSmsSignIn['dir'];
     /** Service address; default: this page's origin. */
     baseUrl?: SvcSmsSignIn['baseUrl'];
@@ -176,22 +252,35 @@ export interface SvcElementProps {
     'onsvc-sms-challenge'?: (event: GlobalEventHandlersEventMap['svc-sms-challenge']) => void;
   };
   'svc-connector-setup': {
-    /** The card was answered (e.g. seen in history). */
-    answered?: SvcConnectorSetup['answered'];
     /** The conversation the card belongs to, when it is used alone with `client`. */
     'conversation-id'?: SvcConnectorSetup['conversationId'];
+    /**
+     * The card was answered (e.g. seen in history), even when the answer is unknown.
+     * @default false
+     */
+    answered?: SvcConnectorSetup['answered'];
     /**
      * `light`, `dark` or `auto`: the card sets the design tokens itself. Unset, it inherits them (inside
      * `<svc-chat>` the chat's theme, on a page whatever `--svc-*` values apply, else the light defaults).
      */
     theme?: SvcConnectorSetup['theme'];
-    /** Language of the labels (default: the page's language): `en`, `zh-CN`, `ar` or any BCP 47 tag. */
+    /**
+     * The language of the labels, any BCP 47 tag: `zh*` gives Simplified Chinese, `ar*` Arabic (right to left),
+     * anything else English (see Languages and right to left).
+     * @default the page's `lang`
+     */
     lang?: SvcConnectorSetup['lang'];
-    /** `rtl` or `ltr` (default: the direction of `lang`, else the page's): a change lays the element out again. */
+    /**
+     * The direction to lay the element out in, `ltr` or `rtl`: a change lays it out again.
+     * @default the direction of `lang`, else the page's
+     */
     dir?: SvcConnectorSetup['dir'];
     /** The card (`setup_connector` tool call). */
     request?: SvcConnectorSetup['request'];
-    /** After saving, tell the agent with a card-action message so it retries. */
+    /**
+     * After saving, tell the agent with a card-action message so it retries.
+     * @default true
+     */
     notify?: SvcConnectorSetup['notify'];
     /** Overrides of any label. */
     labels?: SvcConnectorSetup['labels'];
@@ -205,18 +294,28 @@ export interface SvcElementProps {
     'onsvc-connector-saved'?: (event: GlobalEventHandlersEventMap['svc-connector-saved']) => void;
   };
   'svc-info-collect': {
-    /** The card was answered (e.g. seen in history), even when `answer` is unknown. */
-    answered?: SvcInfoCollect['answered'];
     /** The conversation the card belongs to, when it is used alone with `client`. */
     'conversation-id'?: SvcInfoCollect['conversationId'];
+    /**
+     * The card was answered (e.g. seen in history), even when the answer is unknown.
+     * @default false
+     */
+    answered?: SvcInfoCollect['answered'];
     /**
      * `light`, `dark` or `auto`: the card sets the design tokens itself. Unset, it inherits them (inside
      * `<svc-chat>` the chat's theme, on a page whatever `--svc-*` values apply, else the light defaults).
      */
     theme?: SvcInfoCollect['theme'];
-    /** Language of the labels (default: the page's language): `en`, `zh-CN`, `ar` or any BCP 47 tag. */
+    /**
+     * The language of the labels, any BCP 47 tag: `zh*` gives Simplified Chinese, `ar*` Arabic (right to left),
+     * anything else English (see Languages and right to left).
+     * @default the page's `lang`
+     */
     lang?: SvcInfoCollect['lang'];
-    /** `rtl` or `ltr` (default: the direction of `lang`, else the page's): a change lays the element out again. */
+    /**
+     * The direction to lay the element out in, `ltr` or `rtl`: a change lays it out again.
+     * @default the direction of `lang`, else the page's
+     */
     dir?: SvcInfoCollect['dir'];
     /** The card (`collect_info` tool call). */
     request?: SvcInfoCollect['request'];
@@ -232,16 +331,26 @@ export interface SvcElementProps {
     'onsvc-info-submit'?: (event: GlobalEventHandlersEventMap['svc-info-submit']) => void;
   };
   'svc-payment-gate': {
-    /** The status the conversation reported (its `payment_gate_resolution`); `pending` until one arrives. */
+    /**
+     * The status the conversation reported (its `payment_gate_resolution`); `pending` until one arrives.
+     * @default 'pending'
+     */
     status?: SvcPaymentGate['status'];
     /**
      * `light`, `dark` or `auto`: the card sets the design tokens itself. Unset, it inherits them (inside
      * `<svc-chat>` the chat's theme, on a page whatever `--svc-*` values apply, else the light defaults).
      */
     theme?: SvcPaymentGate['theme'];
-    /** Language of the labels (default: the page's language): `en`, `zh-CN`, `ar` or any BCP 47 tag. */
+    /**
+     * The language of the labels, any BCP 47 tag: `zh*` gives Simplified Chinese, `ar*` Arabic (right to left),
+     * anything else English (see Languages and right to left).
+     * @default the page's `lang`
+     */
     lang?: SvcPaymentGate['lang'];
-    /** `rtl` or `ltr` (default: the direction of `lang`, else the page's): a change lays the element out again. */
+    /**
+     * The direction to lay the element out in, `ltr` or `rtl`: a change lays it out again.
+     * @default the direction of `lang`, else the page's
+     */
     dir?: SvcPaymentGate['dir'];
     /** The order (`payment_gate` record's `payment`). */
     payment?: SvcPaymentGate['payment'];

@@ -27,6 +27,15 @@ export {
 } from './client/errors.js';
 export { FilesClient, type PartType, toPart, type UploadInput, type UploadOptions } from './client/files.js';
 export { DEFAULT_BASE_URL, HttpClient } from './client/http.js';
+export { OperatorInbox, type QueueStreamOptions } from './client/operators.js';
+export {
+  PAGE_TOOL_ERRORS,
+  type PageTool,
+  type PageToolContext,
+  pageToolDeclarations,
+  type RunPageToolOptions,
+  runPageTool,
+} from './client/page-tools.js';
 export { PaymentsClient } from './client/payments.js';
 export type { ConnectionState, RecordStreamOptions, TurnReadOptions } from './client/record-stream.js';
 export { HttpTransport, hookMatcher, query } from './client/reserved.js';

@@ -1,6 +1,7 @@
 /** The 5,000-message history of bench/pages/history.ts in deep-chat 2.4.2 (its `history` property). */
 import 'deep-chat';
-import { countElements, frames, until } from './mount.js';
+import { until } from '../../test/helpers/until.js';
+import { countElements, frames } from './mount.js';
 import { historyTurns } from './records.js';
 
 type History = { role: 'user' | 'ai'; text: string }[];
@@ -29,7 +30,7 @@ Object.assign(window, {
       history = [];
       document.body.append(element);
       const newest = `(reply ${messages / 2})`;
-      await until(() => texts().at(-1)?.textContent?.includes(newest));
+      await until(() => texts().at(-1)?.textContent?.includes(newest), 'the newest message');
       await frames(2);
       return performance.now() - start;
     },

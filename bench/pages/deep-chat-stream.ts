@@ -4,8 +4,9 @@
  */
 import 'deep-chat';
 import { LONG_MARKDOWN } from '../../server/runtimes/demo-content.js';
-import { nextTask } from './fake-chat-api.js';
-import { frames, until } from './mount.js';
+import { nextTask } from '../../test/helpers/fake-chat-api.js';
+import { until } from '../../test/helpers/until.js';
+import { frames } from './mount.js';
 import { chunks, cutAt, type PacedRenderer, pace } from './paced.js';
 import { longMarkdown, tokens } from './records.js';
 
@@ -36,7 +37,7 @@ async function mount(stream: DeepChat['connect']['stream'], handler: DeepChat['c
   chat.style.cssText = 'display:block;width:400px;height:680px';
   chat.connect = { stream, handler };
   document.body.replaceChildren(chat);
-  await until(() => messagesOf(chat));
+  await until(() => messagesOf(chat), "deep-chat's messages");
   await frames(2);
   return chat;
 }

@@ -2,9 +2,10 @@
 
 import { loadMarkdownEngine } from '../../src/elements/svc-markdown/engine.js';
 import type { ChatStreamRecord } from '../../src/protocol/types.js';
-import { FakeChatApi } from './fake-chat-api.js';
+import { FakeChatApi } from '../../test/helpers/fake-chat-api.js';
+import { RecordWriter } from '../../test/helpers/records.js';
 import { conversationOf, countElements, frames, mountChat } from './mount.js';
-import { historyTurns, RecordWriter } from './records.js';
+import { historyTurns } from './records.js';
 
 function conversation(messages: number): ChatStreamRecord[] {
   const writer = new RecordWriter('c_bench');

@@ -2,7 +2,8 @@ import '../../src/elements.js';
 import type { ChatClient } from '../../src/client/chat.js';
 import type { SvcChat } from '../../src/elements/svc-chat/svc-chat.js';
 import { loadMarkdownEngine } from '../../src/elements/svc-markdown/engine.js';
-import type { FakeChatApi } from './fake-chat-api.js';
+import type { FakeChatApi } from '../../test/helpers/fake-chat-api.js';
+import { until } from '../../test/helpers/until.js';
 
 /** A fresh `<svc-chat>` showing the fake conversation; resolves once its history is on screen. */
 export async function mountChat(api: FakeChatApi, height = '680px'): Promise<SvcChat> {
@@ -19,6 +20,7 @@ export async function mountChat(api: FakeChatApi, height = '680px'): Promise<Svc
   await until(
     () =>
       !conversationOf(chat)?.querySelector('.history-note') && conversationOf(chat)?.querySelector('[part~=message]'),
+    'the history on screen',
   );
   await frames(2);
   return chat;
@@ -33,10 +35,6 @@ export function frames(count: number): Promise<void> {
     const step = (left: number) => (left ? requestAnimationFrame(() => step(left - 1)) : done());
     step(count);
   });
-}
-
-export async function until(check: () => unknown): Promise<void> {
-  while (!check()) await frames(1);
 }
 
 /** Every element in the document, shadow trees included. */

@@ -6,11 +6,13 @@
 import { LONG_MARKDOWN } from '../../server/runtimes/demo-content.js';
 import { sanitizeFragment } from '../../src/elements/svc-markdown/sanitize.js';
 import type { SvcMarkdown } from '../../src/elements/svc-markdown/svc-markdown.js';
+import { FakeChatApi, nextTask } from '../../test/helpers/fake-chat-api.js';
 import { markdownToHtml } from '../../test/helpers/markdown.js';
-import { FakeChatApi, nextTask } from './fake-chat-api.js';
-import { conversationOf, frames, mountChat, until } from './mount.js';
+import { RecordWriter } from '../../test/helpers/records.js';
+import { until } from '../../test/helpers/until.js';
+import { conversationOf, frames, mountChat } from './mount.js';
 import { chunks, cutAt, type PacedRenderer, pace } from './paced.js';
-import { longMarkdown, RecordWriter, tokens } from './records.js';
+import { longMarkdown, tokens } from './records.js';
 
 let TEXT = longMarkdown(LONG_MARKDOWN);
 let PIECES = tokens(TEXT);
@@ -79,7 +81,7 @@ async function preparePaced(bytes: number, css?: string): Promise<void> {
   if (css) {
     // An option measured beside the shipped styles (bench/render.ts `PACED_OPTIONS`): added to the reply's styles.
     api.push([writer.delta('m_reply', ' ', 1)]);
-    await until(() => replyOf(chat));
+    await until(() => replyOf(chat), 'the reply');
     const sheet = new CSSStyleSheet();
     sheet.replaceSync(css);
     const root = replyOf(chat)!.renderRoot as ShadowRoot;
@@ -92,7 +94,7 @@ async function preparePaced(bytes: number, css?: string): Promise<void> {
     ),
     1,
   );
-  await until(() => (replyOf(chat)?.text.length ?? 0) >= offset);
+  await until(() => (replyOf(chat)?.text.length ?? 0) >= offset, "the reply's text so far");
   await frames(3);
   paced = {
     offset,

@@ -4,7 +4,7 @@ import { parseQuota } from '../services/limits.js';
 import { siteverifyChallenge } from '../services/sms-challenge.js';
 import { readFixture } from './fixture.js';
 import { createLogger, LOG_LEVELS, type LogLevel } from './logger.js';
-import { DEFAULT_DRAIN_GRACE_MS, startService } from './service.js';
+import { DEFAULT_DRAIN_GRACE_MS, DEFAULT_HANDOFF_WAIT_SECONDS, startService } from './service.js';
 
 /** One setting: its flag, the environment variable that gives it when the flag is absent, and its default. */
 interface Setting {
@@ -84,7 +84,13 @@ const SETTINGS: Setting[] = [
     shown: 'none',
     meaning: 'an OpenAI-compatible endpoint (up to `/v1`); needs `--model`',
   },
-  { flag: 'model', arg: 'NAME', env: 'SVC_MODEL', shown: 'none', meaning: 'the model at that endpoint' },
+  {
+    flag: 'model',
+    arg: 'NAME',
+    env: 'SVC_MODEL',
+    shown: 'none',
+    meaning: 'the model at that endpoint',
+  },
   {
     flag: 'public-url',
     arg: 'URL',
@@ -169,6 +175,14 @@ const SETTINGS: Setting[] = [
     shown: `\`${DEFAULT_DRAIN_GRACE_MS / 1000}\``,
     meaning: 'on SIGTERM, how long running turns may finish before they end',
   },
+  {
+    flag: 'handoff-wait',
+    arg: 'SECONDS',
+    env: 'SVC_HANDOFF_WAIT',
+    default: String(DEFAULT_HANDOFF_WAIT_SECONDS),
+    shown: `\`${DEFAULT_HANDOFF_WAIT_SECONDS}\``,
+    meaning: 'how long a visitor waits for a person before the agent asks for contact details (1 to 86400)',
+  },
 ];
 
 /** `SETTINGS` as a Markdown table, columns padded as docs/server.md writes it. */
@@ -195,7 +209,8 @@ ${settingsTable()}
 Secrets come from the environment only, never from a flag (flags show in \`ps\`): SVC_SERVER_SECRET (64 hex
 digits), SVC_MODEL_API_KEY (else OPENAI_API_KEY), SVC_METRICS_TOKEN (the bearer token GET /metrics asks for),
 SVC_SMS_CHALLENGE_SECRET (the secret of --sms-challenge-url).
-SIGTERM or SIGINT drains the instance, then it exits with code 0; a second one stops it at once.`;
+SIGTERM or SIGINT drains the instance, then it exits with code 0; a second one stops it at once. It drains too
+when the process that started it ends (npx, npm run, a shell that dies of a SIGTERM without passing it on).`;
 
 /** Each setting's value: the flag, else its environment variable (when not empty), else its default. */
 function readSettings(): Map<string, string | string[] | boolean | undefined> {
@@ -261,12 +276,16 @@ async function main() {
     quotas: Object.fromEntries((settings.get('quota') as string[]).map(parseQuota)),
     log: { level, pretty: format === 'pretty' },
     overload: {
-      rateLimit: { max: count('rate-limit', max), windowMs: count('rate-limit', seconds) * 1000 },
+      rateLimit: {
+        max: count('rate-limit', max),
+        windowMs: count('rate-limit', seconds) * 1000,
+      },
       maxEventLoopDelayMs: count('max-event-loop-delay', text('max-event-loop-delay')!),
       maxHeapBytes: count('max-heap', text('max-heap')!) * 1024 * 1024,
     },
     metricsToken: process.env.SVC_METRICS_TOKEN || undefined,
     drainGraceMs: count('drain-grace', text('drain-grace')!) * 1000,
+    handoffWaitSeconds: waitSeconds(text('handoff-wait')!),
     model,
   });
   // Before the URL is printed: a script may signal the server as soon as it reads the URL. The first signal
@@ -279,6 +298,7 @@ async function main() {
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+  whenStarterGone(stop);
   // The first stdout line is the contract with scripts and the conformance suite.
   console.log(`listening on ${service.url}`);
   if (service.demoApiKey) {
@@ -290,6 +310,32 @@ async function main() {
         : 'demo agent Aria runs the demo runtime (give --model-base-url and --model for a real model)',
     );
   }
+}
+
+/** `--handoff-wait`: a whole number of seconds, at least 1, at most a day (what a workspace's `wait_seconds` takes). */
+function waitSeconds(text: string): number {
+  const seconds = count('handoff-wait', text);
+  if (seconds < 1 || seconds > 86_400) throw new Error(`--handoff-wait takes 1 to 86400 seconds, not "${text}"`);
+  return seconds;
+}
+
+/** How often the process checks that whatever started it (`npx`, `npm run`, a shell) still runs. */
+const STARTER_CHECK_MS = 1000;
+
+/**
+ * Runs `stop` once the process that started svc-server is gone. `npx svc-server`, `npm run server` and
+ * `sh -c 'svc-server'` run it under a shell that dies of a SIGTERM without passing it on, which left the server
+ * running with no parent; when the parent goes, this one drains as on SIGTERM. Started by init or a supervisor
+ * that stays (systemd, a container's init), there is nothing to watch.
+ */
+function whenStarterGone(stop: () => void): void {
+  const starter = process.ppid;
+  if (starter <= 1) return;
+  const timer = setInterval(() => {
+    if (process.ppid === starter) return;
+    clearInterval(timer);
+    stop();
+  }, STARTER_CHECK_MS).unref();
 }
 
 /** `--sms-challenge-url` goes with the secret `SVC_SMS_CHALLENGE_SECRET` from the environment. */

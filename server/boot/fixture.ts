@@ -4,7 +4,7 @@ import { type ModelOptions, modelOptionsOf, modelOptionsSchema } from '../runtim
 import { setAgentRuntime } from '../store/agent-rows.js';
 import { insertPersonalKey } from '../store/credential-rows.js';
 import type { Db } from '../store/db.js';
-import { insertWorkspace, workspaceBySlug } from '../store/workspace-rows.js';
+import { insertWorkspace, setOperators, workspaceBySlug } from '../store/workspace-rows.js';
 
 const id = z.string().min(1);
 /** A list the file may leave out. */
@@ -18,6 +18,8 @@ export const fixtureSchema = z.object({
     status: z.string().default('active'),
     sms_signup: z.boolean().default(false),
     owner: z.object({ user_id: id, login_token: id, wallet: z.number().default(0) }),
+    /** The workspace's staff take conversations over (our extension); `wait_seconds` overrides --handoff-wait. */
+    operators: z.object({ wait_seconds: z.number().int().min(1).max(86_400).optional() }).optional(),
     api_keys: listOf({ id, secret: id, revoked: z.boolean().optional() }),
     agents: z
       .array(
@@ -48,7 +50,8 @@ export function readFixture(path: string): Fixture {
 /**
  * Loads a fixture. Slugs, key ids and agent ids must be unique. A workspace the database already holds (a
  * restart on the same `--db` file) is kept as stored, so its wallet, members and conversations survive;
- * only its `model` agents take their settings from the fixture again, over `modelDefaults` (the command line's).
+ * only its operator settings and its `model` agents' settings come from the fixture again (the agents' over
+ * `modelDefaults`, the command line's).
  */
 export async function loadFixture(db: Db, input: Fixture, modelDefaults: ModelOptions = {}): Promise<void> {
   const fixture = fixtureSchema.parse(input);
@@ -57,10 +60,13 @@ export async function loadFixture(db: Db, input: Fixture, modelDefaults: ModelOp
       ...agent,
       options: agent.runtime === 'model' ? { ...modelDefaults, ...modelOptionsOf(agent) } : undefined,
     }));
-    if (!(await workspaceBySlug(db, ws.slug))) await insertWorkspace(db, { ...ws, agents });
-    else
+    const stored = await workspaceBySlug(db, ws.slug);
+    if (!stored) await insertWorkspace(db, { ...ws, agents });
+    else {
+      await setOperators(db, stored.id, ws.operators);
       for (const agent of agents)
         if (agent.options) await setAgentRuntime(db, agent.id, { runtime: agent.runtime, options: agent.options });
+    }
   }
   for (const key of fixture.personal_keys) await insertPersonalKey(db, key.secret, key.user_id);
 }

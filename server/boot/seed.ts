@@ -3,7 +3,7 @@ import { setAgentRuntime } from '../store/agent-rows.js';
 import type { Db } from '../store/db.js';
 import { randomId } from '../store/ids.js';
 import { metaValue, setMetaValue } from '../store/meta-rows.js';
-import { insertWorkspace } from '../store/workspace-rows.js';
+import { insertWorkspace, setOperators, workspaceBySlug } from '../store/workspace-rows.js';
 
 const DEMO_KEY = 'demo_api_key';
 /** The demo workspace's main agent: `demo`, or `model` when the service is given an endpoint. */
@@ -27,6 +27,7 @@ export async function seedDemo(db: Db): Promise<string> {
     display_name: 'Demo workspace',
     sms_signup: true,
     owner: { user_id: 'owner_demo', login_token: randomId('lt', 24), wallet: 100000 },
+    operators: {},
     api_keys: [{ id: 'key_demo', secret: apiKey }],
     agents: [
       {
@@ -65,4 +66,13 @@ export async function setDemoModel(db: Db, model: ModelOptions | undefined): Pro
         }
       : { runtime: 'demo', description: ARIA_DEMO },
   );
+}
+
+/**
+ * The demo workspace's staff take conversations over (the demo inbox at `/inbox`), also in a database seeded
+ * before operators existed. Run at every start with `--demo`.
+ */
+export async function enableDemoOperators(db: Db): Promise<void> {
+  const demo = await workspaceBySlug(db, 'demo');
+  if (demo && !demo.operators) await setOperators(db, demo.id, {});
 }

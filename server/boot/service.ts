@@ -9,9 +9,11 @@ import { linkHostOption, linkHostsFor, publicUrlOption } from '../http/public-ur
 import type { ModelOptions } from '../runtimes/model/options.js';
 import type { AppContext } from '../services/context.js';
 import { Drain } from '../services/drain.js';
+import { Handoffs } from '../services/handoffs.js';
 import { DEFAULT_QUOTAS, LIMITS, type Quotas } from '../services/limits.js';
 import { Metrics } from '../services/metrics.js';
 import { OpenStreams } from '../services/open-streams.js';
+import { OperatorQueues } from '../services/operator-queue.js';
 import { PaymentOrders } from '../services/payment-orders.js';
 import { RecordLog } from '../services/record-log.js';
 import type { SmsChallenge } from '../services/sms-challenge.js';
@@ -24,10 +26,11 @@ import { metaValue, setMetaValue } from '../store/meta-rows.js';
 import { forgetSendsBefore } from '../store/send-result-rows.js';
 import { hasWorkspaces } from '../store/workspace-rows.js';
 import { ABANDONED, endAbandonedTurns } from '../turns/end-turn.js';
+import { followUnanswered } from '../turns/handoff-turn.js';
 import { TurnRegistry } from '../turns/registry.js';
 import { type Fixture, loadFixture } from './fixture.js';
 import { createLogger, type LogOptions } from './logger.js';
-import { seedDemo, setDemoModel } from './seed.js';
+import { enableDemoOperators, seedDemo, setDemoModel } from './seed.js';
 
 /** How often what expires (unreferenced uploads, kept send results) is cleared away. */
 const HOUSEKEEPING_MS = 60 * 60 * 1000;
@@ -38,6 +41,8 @@ const HOUSEKEEPING_MS = 60 * 60 * 1000;
 const RECOVERY_MS = 1000;
 /** How long a draining instance lets its running turns finish before it ends them. */
 export const DEFAULT_DRAIN_GRACE_MS = 20_000;
+/** How long a visitor waits for a person where the workspace sets nothing, before the agent asks for contact details. */
+export const DEFAULT_HANDOFF_WAIT_SECONDS = 120;
 
 export interface ServiceOptions {
   host?: string;
@@ -79,6 +84,11 @@ export interface ServiceOptions {
   metricsToken?: string;
   /** How long `drain` lets running turns finish (DEFAULT_DRAIN_GRACE_MS). */
   drainGraceMs?: number;
+  /**
+   * How long a visitor waits for a person (`--handoff-wait`, DEFAULT_HANDOFF_WAIT_SECONDS) in a workspace that sets
+   * no `wait_seconds` of its own.
+   */
+  handoffWaitSeconds?: number;
   /**
    * Checks every JSON answer against its route's response schema, and fails (500, logged) one that does not fit:
    * the test suites turn it on (docs/server.md "OpenAPI document").
@@ -139,6 +149,7 @@ async function serve(db: Db, options: ServiceOptions): Promise<RunningService> {
     else if (options.demo) {
       const key = await seedDemo(tx);
       await setDemoModel(tx, options.model?.base_url ? options.model : undefined);
+      await enableDemoOperators(tx);
       return key;
     }
     return undefined;
@@ -159,6 +170,14 @@ async function serve(db: Db, options: ServiceOptions): Promise<RunningService> {
     records,
     turns: new TurnRegistry(db, records),
     payments: new PaymentOrders(db, records, log),
+    handoffs: new Handoffs(
+      db,
+      records,
+      log,
+      options.handoffWaitSeconds ?? DEFAULT_HANDOFF_WAIT_SECONDS,
+      (tx, handoff, record) => followUnanswered(ctx, tx, handoff, record),
+    ),
+    queues: new OperatorQueues(db),
     streams: new OpenStreams(quotas.streamsPerUser),
     filesDir,
     maxUploadBytes: options.maxUploadBytes ?? 20 * 1024 * 1024,
@@ -184,12 +203,14 @@ async function serve(db: Db, options: ServiceOptions): Promise<RunningService> {
   });
   await records.listen();
   await ctx.turns.listen();
-  // What a previous process left running: its turns end, its pending orders expire on time again.
+  await ctx.queues.listen();
+  // What a previous process left running: its turns end, its pending orders expire and its waits end on time again.
   await endAbandonedTurns(ctx);
   await ctx.payments.armPending();
+  await ctx.handoffs.armWaiting();
   await housekeeping(ctx);
   const sweeper = setInterval(() => housekeeping(ctx), HOUSEKEEPING_MS).unref();
-  const recovery = db.engine === 'postgres' ? repeat(() => recover(ctx), RECOVERY_MS) : undefined;
+  const recovery = db.engine === 'postgres' ? repeat('recovery', () => recover(ctx), RECOVERY_MS, logError) : undefined;
 
   const app = await buildApp(ctx, {
     logger,
@@ -203,9 +224,11 @@ async function serve(db: Db, options: ServiceOptions): Promise<RunningService> {
     recovery?.stop();
     await ctx.turns.stopAll();
     await ctx.records.closeAll();
+    await ctx.queues.close();
   });
   app.addHook('onClose', async () => {
     ctx.payments.stopTimers();
+    ctx.handoffs.stopTimers();
     clearInterval(sweeper);
   });
   const host = options.host ?? '127.0.0.1';
@@ -254,12 +277,33 @@ async function housekeeping(ctx: AppContext): Promise<void> {
   }
 }
 
-/** Runs `job` every `ms` after the previous run has finished (runs never overlap); `stop` ends it. */
-function repeat(job: () => Promise<void>, ms: number): { stop(): void } {
+/**
+ * Runs `job` every `ms` after the previous run has finished (runs never overlap); `stop` ends it. A failure is
+ * logged when the job starts failing or fails otherwise than the run before, and the run that works again says
+ * so: a database away for minutes, or an order that cannot be expired, is not a line a second.
+ */
+function repeat(
+  name: string,
+  job: () => Promise<void>,
+  ms: number,
+  logError: (line: string) => void,
+): { stop(): void } {
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
+  let failing: string | undefined;
+  const run = async () => {
+    try {
+      await job();
+      if (failing !== undefined) logError(`${name} works again`);
+      failing = undefined;
+    } catch (err) {
+      const why = err instanceof Error ? err.message : String(err);
+      if (why !== failing) logError(`${name} failed (logged again when it fails otherwise): ${errorText(err)}`);
+      failing = why;
+    }
+  };
   const next = () => {
-    if (!stopped) timer = setTimeout(() => void job().finally(next), ms).unref();
+    if (!stopped) timer = setTimeout(() => void run().finally(next), ms).unref();
   };
   next();
   return {
@@ -270,14 +314,14 @@ function repeat(job: () => Promise<void>, ms: number): { stop(): void } {
   };
 }
 
-/** Ends the turns of instances that are gone and expires the orders that are due (the claimed jobs). */
+/**
+ * Ends the turns of instances that are gone, expires the orders that are due and ends the waits for a person past
+ * their deadline (the claimed jobs).
+ */
 async function recover(ctx: AppContext): Promise<void> {
-  try {
-    await endAbandonedTurns(ctx, ABANDONED.stopped);
-    await ctx.payments.expireDue();
-  } catch (err) {
-    ctx.logError(`recovery failed: ${errorText(err)}`);
-  }
+  await endAbandonedTurns(ctx, ABANDONED.stopped);
+  await ctx.payments.expireDue();
+  await ctx.handoffs.missDue();
 }
 
 /** `SVC_SERVER_SECRET` (64 hex digits) or a random secret kept in the database (the first instance's). */

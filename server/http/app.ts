@@ -10,11 +10,13 @@ import type { FastifyRouteSchemaDef, FastifySerializerCompiler } from 'fastify/t
 import { ResponseSerializationError, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ZodType, type ZodTypeAny } from 'zod';
 import { routeModules } from '../routes/all-routes.js';
+import { handoffComponents } from '../routes/handoff-schemas.js';
 import { recordComponents } from '../routes/record-schemas.js';
-import { answerOf } from '../routes/refusal-answers.js';
+import { answerOf, EVERY_ROUTE_REFUSALS } from '../routes/refusal-answers.js';
 import type { AppContext } from '../services/context.js';
 import { LIMITS } from '../services/limits.js';
 import { Refusal } from '../services/refusal.js';
+import { DatabaseUnavailable } from '../store/db.js';
 import {
   badRequest,
   CORS_HEADERS,
@@ -92,7 +94,10 @@ const checkedAnswers: FastifySerializerCompiler<unknown> = ({ schema, method, ur
   if (!(schema instanceof ZodType)) return (data) => JSON.stringify(data);
   return (data) => {
     const checked = schema.safeParse(data);
-    if (!checked.success) throw new ResponseSerializationError(method, url, { cause: checked.error });
+    if (!checked.success)
+      throw new ResponseSerializationError(method, url, {
+        cause: checked.error,
+      });
     return JSON.stringify(data);
   };
 };
@@ -182,9 +187,14 @@ export async function buildApp(ctx: AppContext, options: AppOptions): Promise<Fa
   });
   await registerOverload(app, options.overload);
 
-  // A refusal of a service or a turn gets its status and detail from the one table of routes/refusal-answers.ts.
-  app.setErrorHandler<FastifyError | HttpError | Refusal>((error, req, reply) =>
-    errorHandler(error instanceof Refusal ? answerOf(error) : error, req, reply),
+  // A refusal of a service or a turn, and the database away, get their status and detail from
+  // routes/refusal-answers.ts.
+  app.setErrorHandler<FastifyError | HttpError | Refusal | DatabaseUnavailable>((error, req, reply) =>
+    errorHandler(
+      error instanceof Refusal || error instanceof DatabaseUnavailable ? answerOf(error) : error,
+      req,
+      reply,
+    ),
   );
   app.setNotFoundHandler((_req, reply) => reply.code(404).send({ detail: 'route not found' }));
 
@@ -194,9 +204,16 @@ export async function buildApp(ctx: AppContext, options: AppOptions): Promise<Fa
   for (const name of ['caller', 'credential', 'workspace', 'training', 'smsWorkspace'] as const) {
     app.decorateRequest(name, null as never);
   }
-  await registerOpenApi(app, { schemas: recordComponents, jsonDepth: LIMITS.jsonDepth });
+  app.decorateRequest('credentialChecked', false);
+  await registerOpenApi(app, {
+    schemas: { ...recordComponents, ...handoffComponents },
+    jsonDepth: LIMITS.jsonDepth,
+    everyRoute: EVERY_ROUTE_REFUSALS,
+  });
   for (const routes of routeModules) {
-    await app.register(async (scope) => routes(scope, ctx), { prefix: routes.prefix ?? API_PREFIX });
+    await app.register(async (scope) => routes(scope, ctx), {
+      prefix: routes.prefix ?? API_PREFIX,
+    });
   }
   return app;
 }

@@ -1,3 +1,4 @@
+import type { OperatorIdentity } from '@svc/agent-sdk/protocol';
 import type { FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import { z } from 'zod';
 import { type AgentRow, agentById } from '../store/agent-rows.js';
@@ -27,6 +28,12 @@ export const securitySchemes = {
     description: "A visitor's session token (`st_…`) from mintSession or verifySmsCode; it expires.",
   },
   personalKey: { type: 'http', scheme: 'bearer', description: 'A personal API key (`pk_…`).' },
+  operatorToken: {
+    type: 'http',
+    scheme: 'bearer',
+    description:
+      "A person of the workspace's staff: an operator's session token (`ot_…`) from `POST /workspaces/{slug}/operators/sessions`; it expires.",
+  },
 } as const;
 
 type Scheme = keyof typeof securitySchemes;
@@ -37,6 +44,8 @@ export const security = {
   workspaceKey: anyOf('workspaceKey'),
   workspaceKeyOrOwner: anyOf('workspaceKey', 'ownerLogin'),
   user: anyOf('sessionToken', 'personalKey'),
+  userOrOperator: anyOf('sessionToken', 'personalKey', 'operatorToken'),
+  operator: anyOf('operatorToken'),
   none: [],
 };
 
@@ -67,12 +76,17 @@ declare module 'fastify' {
     caller: Caller;
     /** The workspace an administration call acts on (workspaceAdminHook). */
     workspace: WorkspaceRow;
-    /** The agent of a training call and the caller's training conversation with it (operatorHook). */
+    /** The agent of a training call and the caller's training conversation with it (trainingHook). */
     training: { agent: AgentRow; conversation: StoredConversation };
+    /** The person of the staff behind an operators' call (operatorHook). */
+    operator: OperatorCaller;
+    /** The bearer token named a credential (the rate limit then counts the request as that credential's). */
+    credentialChecked: boolean;
   }
 }
 
 const INVALID = 'invalid Bearer token';
+const OPERATOR_REQUIRED = 'operator session token required';
 
 /** The bearer token of a request, if any. Never logged. */
 export function bearerToken(req: FastifyRequest): string | undefined {
@@ -87,8 +101,14 @@ async function requireCredential(db: Db, req: FastifyRequest): Promise<Credentia
   const token = bearerToken(req);
   const credential = token ? await findCredential(db, token) : undefined;
   if (!credential) throw unauthorized(INVALID);
+  req.credentialChecked = true;
   const actAs = req.headers['x-act-as'];
-  const user = credential.kind === 'workspace_key' ? undefined : credential.userId;
+  const user =
+    credential.kind === 'workspace_key'
+      ? undefined
+      : credential.kind === 'operator'
+        ? credential.operator.id
+        : credential.userId;
   if (typeof actAs === 'string' && actAs !== '' && actAs !== user) throw forbidden('cannot act as this account');
   return credential;
 }
@@ -123,10 +143,11 @@ export function workspaceAdminHook(db: Db): onRequestAsyncHookHandler {
         }
         break;
       case 'owner':
-        if (!acceptsOwner(req)) throw unauthorized('workspace API key required');
+        if (!accepts(req, 'ownerLogin')) throw unauthorized('workspace API key required');
         if (!workspace || workspace.id !== credential.workspaceId) throw forbidden('not the owner of this workspace');
         break;
       case 'session':
+      case 'operator':
         throw forbidden('not the owner of this workspace');
       case 'personal':
         throw unauthorized('workspace API key required');
@@ -135,9 +156,10 @@ export function workspaceAdminHook(db: Db): onRequestAsyncHookHandler {
   };
 }
 
-function acceptsOwner(req: FastifyRequest): boolean {
+/** Whether the route's security lists `scheme` (the owner's login beside the key; an operator beside users). */
+function accepts(req: FastifyRequest, scheme: Scheme): boolean {
   const requirements = (req.routeOptions.schema?.security ?? []) as Record<string, unknown>[];
-  return requirements.some((requirement) => 'ownerLogin' in requirement);
+  return requirements.some((requirement) => scheme in requirement);
 }
 
 /**
@@ -157,7 +179,10 @@ export interface Caller {
   expiresAt?: string;
 }
 
-/** Conversation-side routes: a session token or a personal API key. A route whose security is empty takes none. */
+/**
+ * Conversation-side routes: a session token or a personal API key; an operator's token where the route's security
+ * lists it (the upload of a file for a person's message). A route whose security is empty takes none.
+ */
 export function userHook(db: Db): onRequestAsyncHookHandler {
   return async (req) => {
     if (req.routeOptions.schema?.security?.length === 0) return;
@@ -166,16 +191,20 @@ export function userHook(db: Db): onRequestAsyncHookHandler {
       const { userId, workspaceId, expiresAt } = credential;
       req.caller = { userId, workspaceId, expiresAt };
     } else if (credential.kind === 'personal') req.caller = { userId: credential.userId };
-    else throw unauthorized('session token or personal API key required');
+    else if (credential.kind === 'operator' && accepts(req, 'operatorToken')) {
+      // An upload for a person's message: the operator uploads as itself, apart from every user.
+      const { operator, workspaceId, expiresAt } = credential;
+      req.caller = { userId: operatorKey(operator), workspaceId, expiresAt };
+    } else throw unauthorized('session token or personal API key required');
   };
 }
 
 /**
  * Training routes: the workspace key or the owner login of the workspace that holds the agent `{id}`;
- * an unknown agent fails that match (404 `agent not found`, after the credential checks). Each operator
+ * an unknown agent fails that match (404 `agent not found`, after the credential checks). Each trainer
  * (a key, the owner) has a training conversation of its own with the agent, created on first use.
  */
-export function operatorHook(db: Db): onRequestAsyncHookHandler {
+export function trainingHook(db: Db): onRequestAsyncHookHandler {
   return async (req) => {
     const credential = await requireCredential(db, req);
     const agent = await agentById(db, (req.params as { id: string }).id);
@@ -185,6 +214,46 @@ export function operatorHook(db: Db): onRequestAsyncHookHandler {
     const operator = credential.kind === 'workspace_key' ? `key:${credential.keyId}` : `owner:${credential.userId}`;
     req.training = { agent, conversation: await trainingConversation(db, agent, operator) };
   };
+}
+
+/** A person of the workspace's staff, behind an operators' call. */
+export interface OperatorCaller {
+  identity: OperatorIdentity;
+  workspaceId: string;
+  /** When the token stops working (an open stream ends then). */
+  expiresAt: string;
+}
+
+/**
+ * The operators' routes (docs/protocol.md "A person in the conversation"): an operator's session token, nothing
+ * else; a visitor's token or a workspace key is 401 `operator session token required`.
+ */
+export function operatorHook(db: Db): onRequestAsyncHookHandler {
+  return async (req) => {
+    const credential = await requireCredential(db, req);
+    if (credential.kind !== 'operator') throw unauthorized(OPERATOR_REQUIRED);
+    const { operator, workspaceId, expiresAt } = credential;
+    req.operator = { identity: operator, workspaceId, expiresAt };
+  };
+}
+
+/**
+ * An operator where the service counts and keeps what a caller holds (open streams, kept send results, uploads):
+ * `operator:<id>`, apart from every user id.
+ */
+export const operatorKey = (operator: OperatorIdentity) => `operator:${operator.id}`;
+
+/** A chat of the operator's workspace: any other (another workspace's, a training one, none) is 404 `conversation not found`. */
+export async function operatorConversation(
+  db: Db,
+  operator: OperatorCaller,
+  conversationId: string,
+): Promise<StoredConversation> {
+  const conversation = await getConversation(db, conversationId);
+  if (conversation?.kind !== 'chat' || conversation.workspaceId !== operator.workspaceId) {
+    throw notFound('conversation not found');
+  }
+  return conversation;
 }
 
 /** The caller's own chat: anyone else's (or a training one, or none) is 404 `conversation not found`, never 403. */
@@ -219,8 +288,8 @@ export const workspaceAdminRefusals = (owner: boolean): Refusals => ({
     ...REVOKED,
     'API key does not match workspace': 'The key is of another workspace, or `{slug}` names none.',
     'not the owner of this workspace': owner
-      ? "A session token, or the owner's login state of another workspace."
-      : 'A session token: a visitor cannot administer a workspace.',
+      ? "A session token (a visitor's or an operator's), or the owner's login state of another workspace."
+      : 'A session token: neither a visitor nor an operator administers a workspace.',
     ...ACT_AS,
   },
 });
@@ -229,7 +298,8 @@ export const workspaceAdminRefusals = (owner: boolean): Refusals => ({
 export const USER_REFUSALS: Refusals = {
   401: {
     [INVALID]: 'No credential, one that matches nothing, or an expired session token.',
-    'session token or personal API key required': "A workspace API key or the owner's login state.",
+    'session token or personal API key required':
+      "A workspace API key, the owner's login state, or an operator's session token (operators have routes of their own).",
   },
   403: ACT_AS,
 };
@@ -239,8 +309,23 @@ export const CONVERSATION_REFUSALS: Refusals = {
   404: { 'conversation not found': "The conversation does not exist, or it is not the caller's." },
 };
 
-/** operatorHook: the workspace key or the owner's login state of the agent's workspace. */
+/** operatorHook: an operator's session token. */
 export const OPERATOR_REFUSALS: Refusals = {
+  401: {
+    [INVALID]: 'No credential, one that matches nothing, or an expired operator session token.',
+    [OPERATOR_REQUIRED]:
+      "Any other credential: a visitor's session token, a personal or workspace API key, the owner's login.",
+  },
+  403: ACT_AS,
+};
+
+/** operatorConversation: a chat of the operator's workspace. */
+export const OPERATOR_CONVERSATION_REFUSALS: Refusals = {
+  404: { 'conversation not found': "The conversation does not exist, or it is not of the operator's workspace." },
+};
+
+/** trainingHook: the workspace key or the owner's login state of the agent's workspace. */
+export const TRAINING_REFUSALS: Refusals = {
   401: {
     [INVALID]: 'No credential, or one that matches nothing.',
     'workspace API key required': 'A session token or a personal API key.',

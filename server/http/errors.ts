@@ -21,6 +21,8 @@ export const unauthorized = (detail: string) => new HttpError(401, detail);
 export const forbidden = (detail: string) => new HttpError(403, detail);
 export const notFound = (detail: string) => new HttpError(404, detail);
 export const conflict = (detail: string) => new HttpError(409, detail);
+/** 410: it was there and is gone for good (an order whose conversation was deleted). */
+export const gone = (detail: string) => new HttpError(410, detail);
 /** `Retry-After` in whole seconds (at least 1). */
 export const retryAfter = (ms: number) => ({ 'retry-after': String(Math.max(1, Math.ceil(ms / 1000))) });
 /** 429 with `Retry-After` in whole seconds (at least 1). */

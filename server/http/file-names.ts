@@ -1,5 +1,4 @@
-/** Characters that reorder the text around them: embeddings, overrides, isolates and direction marks. */
-const BIDI_CONTROLS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+import { BIDI_CONTROLS } from '../store/shown-text.js';
 
 /**
  * The one rule for a file name a visitor is shown or saves (an upload's, an agent's attachment's, a

@@ -8,14 +8,16 @@ const READY_RETRY_MS = 5000;
 
 /**
  * `GET /healthz` (the process answers) and `GET /readyz` (it can serve: 503 `{ detail }` with the reason
- * otherwise) for load balancers and orchestrators. No credential and no data: the answers say nothing of
+ * otherwise: draining, shedding load, the database away) for load balancers and orchestrators. No credential and no data: the answers say nothing of
  * the service's contents. Not under `/api/v2`, so not in the OpenAPI document; never rate-limited or shed.
  */
 export function healthRoutes(app: FastifyInstance, ctx: AppContext): void {
   const config = { probe: true };
   app.get('/healthz', { config }, async () => ({ status: 'ok' }));
   app.get('/readyz', { config }, async () => {
-    const problem = await notReady(ctx);
+    // Shedding requests (overload.ts) is not being ready: a balancer that probes sends them elsewhere.
+    const shedding = app.hasDecorator('isUnderPressure') && app.isUnderPressure();
+    const problem = shedding ? 'this instance is overloaded' : await notReady(ctx);
     if (problem) throw unavailable(problem, READY_RETRY_MS);
     return { status: 'ready' };
   });

@@ -193,7 +193,7 @@ const CACHE_CONTROL = {
  * refusals with those of the HTTP layer, of a path parameter and of a JSON body; `Cache-Control` on every
  * answer; `default` for what no route plans (a 500).
  */
-function transform(schema: FastifySchema, names: Names, jsonBody: Refusals) {
+function transform(schema: FastifySchema, names: Names, jsonBody: Refusals, everyRoute: Refusals) {
   const { body, querystring, params, headers, response = {}, refusals = [], ...rest } = schema;
   const transformed: Record<string, unknown> = { ...rest };
   const requirements = (rest.security ?? []).flatMap(Object.keys);
@@ -210,6 +210,7 @@ function transform(schema: FastifySchema, names: Names, jsonBody: Refusals) {
   const readsJson = isZod(body) && !rest.consumes?.includes('multipart/form-data');
   const errors = refusalResponses([
     REQUEST_REFUSALS,
+    everyRoute,
     params ? PATH_REFUSALS : {},
     readsJson ? jsonBody : {},
     ...refusals,
@@ -262,6 +263,8 @@ function finish(document: { paths?: Record<string, Record<string, Operation>> },
 export interface OpenApiOptions {
   schemas: Components;
   jsonDepth: number;
+  /** What any route may answer besides its own refusals (the database away, routes/refusal-answers.ts). */
+  everyRoute: Refusals;
 }
 
 const TAGS = [
@@ -284,8 +287,15 @@ const TAGS = [
   {
     name: 'training',
     description:
-      "An operator's one training conversation with an agent, during its development: the workspace API key " +
-      "or the owner's login state of the agent's workspace.",
+      'A training conversation with an agent during its development, one per key or owner: the workspace API ' +
+      "key or the owner's login state of the agent's workspace.",
+  },
+  {
+    name: 'operators',
+    description:
+      "A person of the workspace's staff takes conversations over from the agents (our extension): the queue of " +
+      "conversations waiting for a person, take, write, release, close. An operator's session token, which the " +
+      'workspace API key mints.',
   },
   { name: 'files', description: "Uploads, and the files agents write in a conversation's workspace." },
   { name: 'payments', description: 'The status of a payment order an agent asked for (`payment_gate`).' },
@@ -341,7 +351,7 @@ export async function registerOpenApi(app: FastifyInstance, options: OpenApiOpti
       if (isZod(schema.body) && schema.body.isOptional()) {
         optionalBodies.add(`${route.method} ${url.replace(/:(\w+)/g, '{$1}')}`);
       }
-      return { schema: transform(schema, names, jsonBody) as FastifySchema, url };
+      return { schema: transform(schema, names, jsonBody, options.everyRoute) as FastifySchema, url };
     },
     transformObject: (document) =>
       finish((document as { openapiObject: never }).openapiObject, optionalBodies) as never,

@@ -1,4 +1,4 @@
-import type { OutgoingHttpHeaders } from 'node:http';
+import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { ChatStreamRecord } from '@svc/agent-sdk/protocol';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../services/context.js';
@@ -122,22 +122,8 @@ export async function sendRecordStream(
   const after = start.after ?? (start.turns ? await startOfLastTurns(ctx.db, conversationId, start.turns) : undefined);
   // From here on nothing waits until the stream is set up and its `close` is heard: a client that left while
   // the database answered (its `close` already went by) holds nothing.
-  if (reply.request.raw.socket.destroyed) {
-    reply.hijack();
-    return;
-  }
-  const release = ctx.streams.open(owner, () => reply.raw.end());
-  if (!release) {
-    throw tooMany(tooManyStreams(ctx.quotas.streamsPerUser), STREAMS_RETRY_MS);
-  }
-  reply.hijack();
-  const res = reply.raw;
-  // The CORS and safety headers set on every reply, and the stream's own.
-  res.writeHead(200, { ...(reply.getHeaders() as OutgoingHttpHeaders), ...STREAM_HEADERS });
-  res.write(': connected\n\n');
-  // A reader whose socket took nothing from one heartbeat to the next has fallen behind: it is closed, and
-  // resumes from its cursor when it reads again. A full socket gets no ping.
-  let stalled = false;
+  const res = openEventStream(ctx, reply, owner);
+  if (!res) return;
   /** A large frame partly written (its record held meanwhile), and what ends the stream once it is whole (the `expired` event). */
   let pending: { record: ChatStreamRecord; frame: Buffer; offset: number } | undefined;
   let endAfterFrame: string | undefined;
@@ -163,28 +149,14 @@ export async function sendRecordStream(
     }
     return true;
   };
-  const heartbeat = beating(() => {
-    if (!res.writableNeedDrain) {
-      stalled = false;
-      res.write(': ping\n\n');
-    } else if (stalled) res.destroy();
-    else stalled = true;
-  }, ctx.heartbeatMs);
   let expired = false;
-  const expiry =
-    expiresAt === undefined
-      ? undefined
-      : setTimeout(
-          () => {
-            expired = true;
-            isTurnRunning(ctx.db, conversationId).then(
-              (running) => running || end(EXPIRED),
-              () => end(EXPIRED),
-            );
-          },
-          // Session tokens live a day at most: well within what a timer holds.
-          Math.max(0, Date.parse(expiresAt) - Date.now()),
-        );
+  const expiry = whenExpired(expiresAt, () => {
+    expired = true;
+    isTurnRunning(ctx.db, conversationId).then(
+      (running) => running || end(EXPIRED),
+      () => end(EXPIRED),
+    );
+  });
   // Records are read from the table only as fast as the socket takes them: at most its high-water mark and
   // a slice of the record being written wait in the service (docs/protocol.md "stream").
   const follower = ctx.records.follow(conversationId, after, {
@@ -203,8 +175,45 @@ export async function sendRecordStream(
     close: () => end(),
   });
   res.on('drain', () => {
-    stalled = false;
     if (writePending()) follower.resume();
+  });
+  res.on('close', () => {
+    clearTimeout(expiry);
+    follower.stop();
+  });
+}
+
+/**
+ * Opens an event stream on `reply`, counted as one of `owner`'s open streams until it closes: the stream's headers,
+ * `: connected` at once, a `: ping` comment every `ctx.heartbeatMs`, and its end once its reader has gone. A reader
+ * whose socket took nothing from one heartbeat to the next has fallen behind: it is closed (a record stream's reader
+ * resumes from its cursor when it reads again); a full socket gets no ping. Undefined when the client left already;
+ * past the owner's open streams, refused (429).
+ */
+export function openEventStream(ctx: AppContext, reply: FastifyReply, owner: string): ServerResponse | undefined {
+  if (reply.request.raw.socket.destroyed) {
+    reply.hijack();
+    return undefined;
+  }
+  const release = ctx.streams.open(owner, () => reply.raw.end());
+  if (!release) {
+    throw tooMany(tooManyStreams(ctx.quotas.streamsPerUser), STREAMS_RETRY_MS);
+  }
+  reply.hijack();
+  const res = reply.raw;
+  // The CORS and safety headers set on every reply, and the stream's own.
+  res.writeHead(200, { ...(reply.getHeaders() as OutgoingHttpHeaders), ...STREAM_HEADERS });
+  res.write(': connected\n\n');
+  let stalled = false;
+  const heartbeat = beating(() => {
+    if (!res.writableNeedDrain) {
+      stalled = false;
+      res.write(': ping\n\n');
+    } else if (stalled) res.destroy();
+    else stalled = true;
+  }, ctx.heartbeatMs);
+  res.on('drain', () => {
+    stalled = false;
   });
   // A reader sends nothing after its request: the end of what it sends means it has gone (the server answers
   // half-closed clients, server/http/app.ts, so without this a stream would outlive its reader until a write failed).
@@ -214,8 +223,13 @@ export async function sendRecordStream(
   res.on('close', () => {
     socket.off('end', gone);
     heartbeat.stop();
-    clearTimeout(expiry);
-    follower.stop();
     release();
   });
+  return res;
+}
+
+/** Calls `expired` when a stream's credential stops working (`expiresAt`; none: never). Returns its timer. */
+export function whenExpired(expiresAt: string | undefined, expired: () => void): NodeJS.Timeout | undefined {
+  // Session tokens live a day at most: well within what a timer holds.
+  return expiresAt === undefined ? undefined : setTimeout(expired, Math.max(0, Date.parse(expiresAt) - Date.now()));
 }

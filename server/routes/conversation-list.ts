@@ -3,22 +3,21 @@ import { join } from 'node:path';
 import type { ConversationList, ConversationSummary } from '@svc/agent-sdk/protocol';
 import { z } from 'zod';
 import { CONVERSATION_REFUSALS, ownConversation, security, USER_REFUSALS, userHook } from '../http/auth.js';
-import { badRequest, conflict } from '../http/errors.js';
+import { badRequest, notFound } from '../http/errors.js';
 import { described, documented } from '../http/openapi.js';
 import type { AppContext } from '../services/context.js';
+import { removeUploadFiles } from '../services/uploads.js';
 import {
-  deleteConversation,
   fillListed,
   type ListedConversation,
   type ListPosition,
   listConversations,
   listedConversation,
-  lockConversation,
   renameConversation,
 } from '../store/conversation-rows.js';
 import type { Db } from '../store/db.js';
 import { messageRecords, previewOf, titleOf } from '../store/record-rows.js';
-import { isTurnRunning } from '../store/turn-rows.js';
+import { BIDI_CONTROLS, visible } from '../store/shown-text.js';
 import { idParams } from './conversation-schemas.js';
 import type { ZodApp } from './route-module.js';
 
@@ -28,15 +27,17 @@ import type { ZodApp } from './route-module.js';
  * conversation route: another user's conversation is 404 `conversation not found`.
  */
 
-const RUNNING = 'a reply is still running in this conversation';
-
 const SUMMARY_EXAMPLE: ConversationSummary = {
   id: 'c_Wd3Rt6Yu9Io2Pa5Sd8Fg1H',
   title: 'What can you do?',
   agentIds: ['agent_demo'],
   createdAt: '2026-11-26T09:14:03.120Z',
   updatedAt: '2026-11-26T09:14:05.871Z',
-  lastMessage: { role: 'agent', text: 'I answer slash commands: /help lists them.', agentName: 'Demo' },
+  lastMessage: {
+    role: 'agent',
+    text: 'I answer slash commands: /help lists them.',
+    agentName: 'Demo',
+  },
 };
 
 const conversationSummary = described(
@@ -101,9 +102,12 @@ const titleBody = described(
   z.object({
     title: z
       .string()
-      .transform((t) => t.replace(/\s+/g, ' ').trim())
-      .pipe(z.string().min(1).max(200))
-      .describe('1 to 200 characters once whitespace runs are one space and the ends are trimmed.'),
+      .transform((t) => t.replace(BIDI_CONTROLS, '').replace(/\s+/g, ' ').trim())
+      .pipe(z.string().min(1).max(200).refine(visible, 'must hold a character that can be seen'))
+      .describe(
+        '1 to 200 characters once bidirectional controls are removed, whitespace runs are one space and the ends ' +
+          'are trimmed; at least one of them visible (not only zero-width or other invisible characters).',
+      ),
   }),
   { title: 'Trip to Hangzhou' },
 );
@@ -158,7 +162,10 @@ export default function conversationListRoutes(app: ZodApp, ctx: AppContext) {
       const page = await listConversations(ctx.db, userId, workspaceId, from, req.query.limit);
       const conversations: ConversationSummary[] = [];
       for (const conversation of page.conversations) conversations.push(await listed(ctx.db, conversation));
-      return { conversations, nextCursor: page.next ? cursorOf(page.next) : null };
+      return {
+        conversations,
+        nextCursor: page.next ? cursorOf(page.next) : null,
+      };
     },
   );
 
@@ -182,6 +189,8 @@ export default function conversationListRoutes(app: ZodApp, ctx: AppContext) {
               'body/title Required': 'No `title`.',
               'body/title String must contain at least 1 character(s)': 'A title of nothing but whitespace.',
               'body/title String must contain at most 200 character(s)': 'A title over 200 characters.',
+              'body/title must hold a character that can be seen':
+                'A title of nothing but invisible characters (U+200B and the like).',
             },
           },
         ],
@@ -202,26 +211,27 @@ export default function conversationListRoutes(app: ZodApp, ctx: AppContext) {
         operationId: 'deleteConversation',
         summary: 'Delete a conversation',
         description:
-          'Deletes the conversation, its records and the files its agents wrote; its id then answers 404 ' +
-          '`conversation not found` everywhere. Refused while a reply runs: interrupt it first.',
+          'Deletes the conversation and everything it owns, in one transaction: its records, the feedback on its ' +
+          'replies, the uploads it links to that no other conversation links to, the files its agents wrote, its handoff; its ' +
+          'pending payment orders are canceled (their pages and status then answer 410). A reply running in it ' +
+          'stops, and its open record streams end. Its id then answers 404 `conversation not found` everywhere.',
         security: security.user,
         params: idParams,
         response: { 204: described('Deleted.', z.null()) },
-        refusals: [
-          USER_REFUSALS,
-          CONVERSATION_REFUSALS,
-          { 409: { [RUNNING]: 'A turn is running: interrupt it first.' } },
-        ],
+        refusals: [USER_REFUSALS, CONVERSATION_REFUSALS],
       },
     },
     async (req, reply) => {
-      const { id } = await ownConversation(ctx.db, req.caller, req.params.id);
-      await ctx.db.transaction(async (tx) => {
-        await lockConversation(tx, id);
-        if (await isTurnRunning(tx, id)) throw conflict(RUNNING);
-        await deleteConversation(tx, id);
+      const conversation = await ownConversation(ctx.db, req.caller, req.params.id);
+      const { id } = conversation;
+      const deleted = await ctx.records.deleteConversation(id, (tx) => ctx.handoffs.deleting(tx, conversation));
+      // Deleted meanwhile by another request: it is not the caller's any more.
+      if (!deleted) throw notFound('conversation not found');
+      removeUploadFiles(ctx, deleted.uploads);
+      await rm(join(ctx.filesDir, 'conversations', id), {
+        recursive: true,
+        force: true,
       });
-      await rm(join(ctx.filesDir, 'conversations', id), { recursive: true, force: true });
       return reply.code(204).send(null);
     },
   );

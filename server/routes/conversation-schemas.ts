@@ -8,6 +8,7 @@ import { boundedJson, boundedText, formatBytes, LIMITS } from '../services/limit
 import type { HistoryPage } from '../store/history-rows.js';
 import { parseCursor } from '../store/record-rows.js';
 import type { SendKey } from '../store/send-result-rows.js';
+import { handoffStatus } from './handoff-schemas.js';
 import { chatStreamRecord, messagePart, RECORD_EXAMPLE, recordId } from './record-schemas.js';
 import { documentedRefusals } from './refusal-answers.js';
 
@@ -121,9 +122,10 @@ export const HISTORY_REFUSALS: Refusals = {
 export const idParams = z.object({ id: z.string() });
 
 export const historyResult = described(
-  'The page before the cursor, oldest first; `hasMore` when older records exist (the next page is `before` its first entry).',
-  z.object({ entries: z.array(chatStreamRecord), hasMore: z.boolean() }),
-  { entries: [RECORD_EXAMPLE], hasMore: true },
+  'The page before the cursor, oldest first; `hasMore` when older records exist (the next page is `before` its ' +
+    'first entry); `handoff`, who holds the conversation now (a person may have joined many pages back).',
+  z.object({ entries: z.array(chatStreamRecord), hasMore: z.boolean(), handoff: handoffStatus.optional() }),
+  { entries: [RECORD_EXAMPLE], hasMore: true, handoff: { state: 'agent', at: null } },
 );
 
 export const interruptResult = described(
@@ -140,6 +142,11 @@ export const ignoredBody = documentedAs(z.unknown().optional(), {
   description: 'Ignored: a client sends none. Whatever is sent must be JSON.',
 });
 
+/** The last event of a stream whose token expired. */
+export const expiredEvent = z
+  .object({ event: z.literal('expired'), data: z.object({ detail: z.literal(EXPIRED_DETAIL) }) })
+  .describe('The last event, when the session token the stream was opened with expired.');
+
 /** One event of a record stream, its `data` read as JSON: what `x-itemSchema` names. */
 const streamEvent = z
   .discriminatedUnion('event', [
@@ -150,9 +157,7 @@ const streamEvent = z
         data: chatStreamRecord,
       })
       .describe('A record, its JSON on one `data:` line.'),
-    z
-      .object({ event: z.literal('expired'), data: z.object({ detail: z.literal(EXPIRED_DETAIL) }) })
-      .describe('The last event, when the session token the stream was opened with expired.'),
+    expiredEvent,
   ])
   .describe("One event of the stream, its `data` read as JSON (OpenAPI 3.2's `itemSchema`).");
 

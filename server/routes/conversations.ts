@@ -8,10 +8,11 @@ import { resumeCursor, sendRecordStream } from '../http/sse.js';
 import type { AppContext } from '../services/context.js';
 import { boundedText, LIMITS } from '../services/limits.js';
 import type { Db } from '../store/db.js';
-import { historyPage, messagesAfter } from '../store/history-rows.js';
+import { messagesAfter } from '../store/history-rows.js';
 import { parseCursor } from '../store/record-rows.js';
 import { beginTurn } from '../turns/begin-turn.js';
 import { resolveConversation } from '../turns/send-target.js';
+import { CLIENT_TOOL_REFUSALS, checkClientToolAnswer, clientTools } from './client-tool-schemas.js';
 import {
   booleanFlag,
   HISTORY_REFUSALS,
@@ -66,11 +67,17 @@ export const sendBody = described(
       toolAction: z
         .boolean()
         .optional()
-        .describe("Answers a card (with `metadata`): given to the agent, not shown as the user's message."),
+        .describe(
+          "Answers a card or a page tool call (with `metadata`): given to the agent, not shown as the user's message.",
+        ),
       senderName: z.string().max(200).optional(),
       senderAvatar: z.string().max(2048).optional(),
+      clientTools,
     })
-    .superRefine((body, issue) => notEmpty(body, !!body.toolAction, issue)),
+    .superRefine((body, issue) => {
+      notEmpty(body, !!body.toolAction, issue);
+      checkClientToolAnswer(body, issue);
+    }),
   { message: 'Hello', targetAgentIds: ['agent_echo'] },
 );
 
@@ -122,7 +129,9 @@ export default function conversationsRoutes(app: ZodApp, ctx: AppContext) {
           "the stream after `userEventId`. Without `conversationId`, the caller's most recent conversation " +
           "(with exactly `targetAgentIds`, when given; in the token's workspace, for a session token) continues, " +
           'unless `newConversation`. One reply runs at a time in a conversation. With an `Idempotency-Key`, a ' +
-          'repeat of the send is answered with the first result and stores nothing.',
+          'repeat of the send is answered with the first result and stores nothing. `clientTools` offers the ' +
+          "model the page's tools for this turn; a message with `toolAction` and `metadata.clientTool` answers a " +
+          'call of one, once.',
         security: security.user,
         headers: sendHeaders,
         body: sendBody,
@@ -134,9 +143,13 @@ export default function conversationsRoutes(app: ZodApp, ctx: AppContext) {
             400: { [`body/mcpTokens must hold at most ${LIMITS.mcpTokens} tokens`]: '`mcpTokens` is over its limit.' },
             404: CONVERSATION_REFUSALS[404]!,
           },
+          CLIENT_TOOL_REFUSALS,
           documentedRefusals({
             no_agent_named: "A personal API key's first conversation names no agent.",
             agent_not_found: "An agent of `targetAgentIds` is unknown, or not of the session token's workspace.",
+            client_tool_not_pending:
+              '`metadata.clientTool` answers a call that waits for no answer: answered already, never made, or of a ' +
+              'turn asked again since.',
           }),
         ],
       },
@@ -236,7 +249,7 @@ export default function conversationsRoutes(app: ZodApp, ctx: AppContext) {
         summary: 'Read a page of history',
         description:
           'The records (as `messages` keeps them), oldest first, of at most `turns` turns and `maxEntries` records ' +
-          'before the cursor `before`. A turn starts at a user record.',
+          'before the cursor `before`, and who holds the conversation now (`handoff`). A turn starts at a user record.',
         security: security.user,
         params: idParams,
         querystring: historyQuery,
@@ -247,7 +260,7 @@ export default function conversationsRoutes(app: ZodApp, ctx: AppContext) {
     async (req) => {
       const page = historyPageOf(req.query);
       const conversation = await ownConversation(ctx.db, req.caller, req.params.id);
-      return historyPage(ctx.db, conversation.id, page);
+      return ctx.handoffs.historyPage(conversation.id, page);
     },
   );
 

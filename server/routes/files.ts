@@ -121,9 +121,9 @@ export default async function filesRoutes(app: ZodApp, ctx: AppContext) {
         summary: 'Upload a file',
         description:
           'Stores a file sent as `multipart/form-data` (the file in the field `file`) and answers its capability ' +
-          'URL, to send in a message. The file is streamed to disk and stops at its limit; an upload no record ' +
-          'refers to 24 hours later is deleted.',
-        security: security.user,
+          'URL, to send in a message (an operator too: a person of the staff attaches files this way). The file ' +
+          'is streamed to disk and stops at its limit; an upload no record refers to 24 hours later is deleted.',
+        security: security.userOrOperator,
         consumes: ['multipart/form-data'],
         body: uploadFields.extend({ file: binary('The file, with its filename.') }),
         response: { 200: uploadedFile },

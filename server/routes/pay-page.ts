@@ -25,6 +25,7 @@ export default function payPageRoutes(app: ZodApp, ctx: AppContext) {
 
   app.get('/pay/:orderId', { schema: { params } }, async (req, reply) => {
     const order = await ctx.payments.get(req.params.orderId);
+    if (order?.conversationDeleted) return sendPage(reply, 410, undefined, deletedPage(order));
     return sendPage(reply, order ? 200 : 404, order);
   });
 
@@ -41,6 +42,7 @@ export default function payPageRoutes(app: ZodApp, ctx: AppContext) {
         followPayment(ctx, tx, settled, resolution, baseUrl),
       );
       if (!order) return sendPage(reply, 404, undefined);
+      if (order.conversationDeleted) return sendPage(reply, 410, undefined, deletedPage(order));
       // Post/redirect/get: a reload of the result page never posts twice.
       return reply
         .code(303)
@@ -150,6 +152,20 @@ function orderPage(order: PaymentOrder): string {
     <p class="status status-${order.status}">${label}</p>
     ${body}
     <p class="fine">Order ${escapeHtml(order.id)}. This local page stands in for a payment provider; no money moves.</p>`,
+  );
+}
+
+/** An order whose conversation was deleted (which canceled it if it was pending): 410, nothing to pay. */
+function deletedPage(order: PaymentOrder): string {
+  const paid = order.status === 'paid';
+  return layout(
+    'Conversation deleted',
+    '',
+    `<p class="eyebrow">Test checkout</p><h1>${escapeHtml(order.title)}</h1>
+    <p class="status status-${order.status}">${STATUS_TEXT[order.status].label}</p>
+    <p class="note">The conversation this order came from was deleted${
+      paid ? '.' : ', so the order can no longer be paid. Ask for a new one in another conversation.'
+    }</p>`,
   );
 }
 

@@ -1,10 +1,13 @@
 import type { PaymentStatusResult } from '@svc/agent-sdk/protocol';
 import { z } from 'zod';
 import { security, USER_REFUSALS, userHook } from '../http/auth.js';
-import { notFound } from '../http/errors.js';
+import { gone, notFound } from '../http/errors.js';
 import { described } from '../http/openapi.js';
 import type { AppContext } from '../services/context.js';
 import type { ZodApp } from './route-module.js';
+
+/** What an order whose conversation was deleted answers. */
+const ORDER_GONE = 'the conversation of this order was deleted';
 
 /** The status of a payment order, for the user it was made for (the pay page itself is pay-page.ts). */
 export default function paymentsRoutes(app: ZodApp, ctx: AppContext) {
@@ -32,12 +35,19 @@ export default function paymentsRoutes(app: ZodApp, ctx: AppContext) {
             { status: 'pending', amountCny: 3 },
           ),
         },
-        refusals: [USER_REFUSALS, { 404: { 'order not found': "No such order, or it is not the caller's." } }],
+        refusals: [
+          USER_REFUSALS,
+          {
+            404: { 'order not found': "No such order, or it is not the caller's." },
+            410: { [ORDER_GONE]: 'The conversation that asked for it was deleted (a pending order was canceled).' },
+          },
+        ],
       },
     },
     async (req): Promise<PaymentStatusResult> => {
       const order = await ctx.payments.get(req.params.orderId);
       if (!order || order.userId !== req.caller.userId) throw notFound('order not found');
+      if (order.conversationDeleted) throw gone(ORDER_GONE);
       return { status: order.status, amountCny: order.amountCny };
     },
   );

@@ -36,9 +36,15 @@ const toolUseBlock = z.object({
   name: z
     .string()
     .describe(
-      'Reserved names are cards: `collect_info`, `setup_connector`, `delegate`; `suggest_replies` offers the visitor replies to tap.',
+      'Reserved names are cards: `collect_info`, `setup_connector`, `delegate`; `suggest_replies` offers the visitor replies to tap; `handoff` asks for a person of the staff.',
     ),
   input: z.record(z.unknown()),
+  client: z
+    .boolean()
+    .optional()
+    .describe(
+      'A call of a tool the page gave the chat (`clientTools`): the turn ended waiting for the page, which answers with `toolAction` and `metadata.clientTool`.',
+    ),
 });
 const imageBlock = z.object({
   type: z.literal('image'),
@@ -122,6 +128,36 @@ const resultRawEvent = z
     error: z.string().optional().describe('A readable message, when `subtype` is `error`.'),
   })
   .describe('The end of a turn: exactly one per turn, the last of its records.');
+export const operatorIdentity: z.ZodType<Wire.OperatorIdentity> = z
+  .object({ id: z.string(), name: z.string(), avatarUrl: z.string().optional() })
+  .describe("A person of the workspace's staff (an operator), as the site's backend named them.");
+const handoffRequestedRawEvent = z
+  .object({
+    type: z.literal('handoff_requested'),
+    by: z.enum(['agent', 'visitor']),
+    reason: z.string().optional(),
+    agentId: z.string().optional().describe('The agent that asked, with `by: agent`.'),
+  })
+  .describe(
+    'A person of the staff was asked for: the agents answer no more until one has come and gone, or none came.',
+  );
+const operatorJoinedRawEvent = z
+  .object({ type: z.literal('operator_joined'), operator: operatorIdentity })
+  .describe('A person took the conversation over.');
+const operatorMessageRawEvent = z
+  .object({
+    type: z.literal('operator_message'),
+    operator: operatorIdentity,
+    message: z.object({ id: z.string(), content: z.array(textBlock) }),
+    parts: z.array(messagePart).optional(),
+  })
+  .describe("A person's message, marked as theirs.");
+const operatorLeftRawEvent = z
+  .object({ type: z.literal('operator_left'), operator: operatorIdentity, action: z.enum(['released', 'closed']) })
+  .describe('The person gave the conversation back to its agents (`released`) or closed it (`closed`).');
+const handoffUnansweredRawEvent = z
+  .object({ type: z.literal('handoff_unanswered'), waitedSeconds: z.number().int() })
+  .describe('Nobody took the conversation in time: its agents answer again, and one asks for contact details.');
 const rawEvent: z.ZodType<Wire.ChatRawEvent> = z.discriminatedUnion('type', [
   userRawEvent,
   agentStatusRawEvent,
@@ -131,6 +167,11 @@ const rawEvent: z.ZodType<Wire.ChatRawEvent> = z.discriminatedUnion('type', [
   paymentGateRawEvent,
   paymentGateResolutionRawEvent,
   resultRawEvent,
+  handoffRequestedRawEvent,
+  operatorJoinedRawEvent,
+  operatorMessageRawEvent,
+  operatorLeftRawEvent,
+  handoffUnansweredRawEvent,
 ]);
 
 /** A record as the stream and history show it: an agent's reply. */
@@ -163,12 +204,15 @@ export const chatStreamRecord: z.ZodType<Wire.ChatStreamRecord> = described(
     turnId: z.string().optional(),
     agentId: z.string().optional().describe('On every record an agent emits.'),
     agentName: z.string().optional().describe('On every record an agent emits.'),
-    sender: z.enum(['user', 'assistant', 'agent', 'system']).describe('This service sends `user`, `agent`, `system`.'),
+    sender: z
+      .enum(['user', 'assistant', 'agent', 'system'])
+      .describe("This service sends `user`, `agent`, `system` (the service's own records, and a person's messages)."),
     event: z
       .string()
       .describe(
-        'By `raw.type`: `message` (user, assistant), `delta` (assistant_delta), `agent_status`, `attachment`, ' +
-          '`payment_gate`, `payment_gate_resolution`, `result`. A client ignores a value it does not know.',
+        'By `raw.type`: `message` (user, assistant, operator_message), `delta` (assistant_delta), `agent_status`, ' +
+          '`attachment`, `payment_gate`, `payment_gate_resolution`, `result`, `handoff` (handoff_requested, ' +
+          'operator_joined, operator_left, handoff_unanswered). A client ignores a value it does not know.',
       ),
     raw: rawEvent,
   }),
@@ -187,6 +231,12 @@ export const recordComponents = {
   PaymentGateRawEvent: paymentGateRawEvent,
   PaymentGateResolutionRawEvent: paymentGateResolutionRawEvent,
   ResultRawEvent: resultRawEvent,
+  HandoffRequestedRawEvent: handoffRequestedRawEvent,
+  OperatorJoinedRawEvent: operatorJoinedRawEvent,
+  OperatorMessageRawEvent: operatorMessageRawEvent,
+  OperatorLeftRawEvent: operatorLeftRawEvent,
+  HandoffUnansweredRawEvent: handoffUnansweredRawEvent,
+  OperatorIdentity: operatorIdentity,
   ContentBlock: contentBlock,
   TextBlock: textBlock,
   ThinkingBlock: thinkingBlock,

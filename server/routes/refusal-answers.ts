@@ -1,6 +1,7 @@
-import { HttpError, type Refusals, retryAfter } from '../http/errors.js';
+import { HttpError, type Refusals, retryAfter, unavailable } from '../http/errors.js';
 import { formatBytes, LIMITS } from '../services/limits.js';
 import type { Refusal, RefusalReason } from '../services/refusal.js';
+import { DatabaseUnavailable } from '../store/db.js';
 
 /** What a caller reads of a refusal: its status, and its `detail` (of the limit it met, for those that name one). */
 interface Answer {
@@ -28,6 +29,13 @@ const ANSWERS: Record<RefusalReason, Answer> = {
   agent_not_found: { status: 404, detail: 'agent not found' },
   // Worded as the validation of a missing field: a personal key's first send names no agent.
   no_agent_named: { status: 400, detail: 'body/targetAgentIds Required' },
+  client_tool_not_pending: { status: 409, detail: 'no call of a page tool with this toolUseId waits for an answer' },
+
+  operators_off: { status: 403, detail: 'this workspace has no operators' },
+  person_holds: { status: 409, detail: 'a person is answering in this conversation: the agents do not answer now' },
+  already_taken: { status: 409, detail: 'another person has already taken this conversation' },
+  not_waiting: { status: 409, detail: 'this conversation is not waiting for a person' },
+  not_holder: { status: 409, detail: 'you do not hold this conversation' },
 
   upload_quota: {
     status: 429,
@@ -66,8 +74,27 @@ export function refusalDetail(reason: RefusalReason, limit = 0): string {
   return typeof detail === 'string' ? detail : detail(limit);
 }
 
-/** The HTTP answer of a refusal: its status and detail, with `Retry-After` when it says when to ask again. */
-export function answerOf({ reason, facts }: Refusal): HttpError {
+/**
+ * What any request answers while the database cannot be reached (the store's DatabaseUnavailable: restarting, cut
+ * off): another try soon may succeed, and /readyz tells the proxy meanwhile.
+ */
+const DATABASE_AWAY = { detail: 'the database cannot be reached, try again', retryAfterMs: 2000 };
+
+/** What any route may answer besides its own refusals: documented on every route (openapi.ts). */
+export const EVERY_ROUTE_REFUSALS: Refusals = {
+  503: {
+    [DATABASE_AWAY.detail]:
+      'The database cannot be reached (restarting, cut off); `Retry-After` says when to try again.',
+  },
+};
+
+/**
+ * The HTTP answer of a refusal: its status and detail, with `Retry-After` when it says when to ask again; and of
+ * the database away: 503 with `Retry-After`.
+ */
+export function answerOf(error: Refusal | DatabaseUnavailable): HttpError {
+  if (error instanceof DatabaseUnavailable) return unavailable(DATABASE_AWAY.detail, DATABASE_AWAY.retryAfterMs);
+  const { reason, facts } = error;
   const headers = facts.retryAfterMs === undefined ? {} : retryAfter(facts.retryAfterMs);
   return new HttpError(ANSWERS[reason].status, refusalDetail(reason, facts.limit), headers);
 }

@@ -18,18 +18,18 @@ import { sendBody, sendResult } from './conversations.js';
 import { documentedRefusals } from './refusal-answers.js';
 import type { ZodApp } from './route-module.js';
 
-const { mcpTokens } = sendBody.innerType().shape;
+const { mcpTokens, clientTools } = sendBody.innerType().shape;
 
 const regenerateBody = described(
-  'Nothing is needed; `mcpTokens` as in a send.',
-  z.object({ mcpTokens }).optional(),
+  'Nothing is needed; `mcpTokens` and `clientTools` as in a send.',
+  z.object({ mcpTokens, clientTools }).optional(),
   {},
 );
 
 const editBody = described(
   "The visitor's message as edited.",
   z
-    .object({ message: messageFields.message, parts: messageFields.parts, mcpTokens })
+    .object({ message: messageFields.message, parts: messageFields.parts, mcpTokens, clientTools })
     .superRefine((body, issue) => notEmpty(body, false, issue)),
   { message: 'Hello again' },
 );
@@ -134,7 +134,7 @@ export default function repliesRoutes(app: ZodApp, ctx: AppContext) {
         ctx,
         req.caller,
         req.params.id,
-        { mcpTokens: req.body?.mcpTokens, baseUrl: baseUrlOf(ctx, req) },
+        { mcpTokens: req.body?.mcpTokens, clientTools: req.body?.clientTools, baseUrl: baseUrlOf(ctx, req) },
         replaceKeyOf(req, req.caller.userId),
       ),
   );
@@ -172,6 +172,7 @@ export default function repliesRoutes(app: ZodApp, ctx: AppContext) {
           message: req.body.message,
           parts: req.body.parts,
           mcpTokens: req.body.mcpTokens,
+          clientTools: req.body.clientTools,
           baseUrl: baseUrlOf(ctx, req),
         },
         replaceKeyOf(req, req.caller.userId),
@@ -213,8 +214,7 @@ export default function repliesRoutes(app: ZodApp, ctx: AppContext) {
       const conversation = await ownConversation(ctx.db, req.caller, req.params.id);
       const message = await agentMessage(ctx.db, conversation.id, req.params.messageId);
       if (!message) throw notFound('message not found');
-      return saveFeedback(ctx.db, {
-        workspaceId: conversation.workspaceId,
+      const saved = await saveFeedback(ctx.db, {
         conversationId: conversation.id,
         messageId: req.params.messageId,
         agentId: message.agentId,
@@ -223,6 +223,9 @@ export default function repliesRoutes(app: ZodApp, ctx: AppContext) {
         reason: req.body.reason?.trim() || null,
         text: message.text,
       });
+      // An agent no longer there has no workspace to read the feedback.
+      if (!saved) throw notFound('message not found');
+      return saved;
     },
   );
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { OPERATOR_REFUSALS, operatorHook, security } from '../http/auth.js';
+import { security, TRAINING_REFUSALS, trainingHook } from '../http/auth.js';
 import { described } from '../http/openapi.js';
 import { baseUrlOf } from '../http/public-url.js';
 import { resumeCursor, sendRecordStream } from '../http/sse.js';
@@ -45,7 +45,7 @@ const trainingSendResult = described(
  * hook resolves the operator, the agent and that conversation before the body is validated.
  */
 export default function trainingRoutes(app: ZodApp, ctx: AppContext) {
-  app.addHook('onRequest', operatorHook(ctx.db));
+  app.addHook('onRequest', trainingHook(ctx.db));
   const tags = ['training'];
   const schema = { tags, security: security.workspaceKeyOrOwner, params: idParams };
 
@@ -62,7 +62,7 @@ export default function trainingRoutes(app: ZodApp, ctx: AppContext) {
         headers: sendHeaders,
         body: trainingSendBody,
         response: { 200: trainingSendResult },
-        refusals: [OPERATOR_REFUSALS, MESSAGE_REFUSALS],
+        refusals: [TRAINING_REFUSALS, MESSAGE_REFUSALS],
       },
     },
     async (req) => {
@@ -84,7 +84,7 @@ export default function trainingRoutes(app: ZodApp, ctx: AppContext) {
         querystring: streamQuery,
         headers: streamHeaders,
         response: recordStream,
-        refusals: [OPERATOR_REFUSALS, streamRefusals(ctx.quotas.streamsPerUser)],
+        refusals: [TRAINING_REFUSALS, streamRefusals(ctx.quotas.streamsPerUser)],
       },
     },
     async (req, reply) => {
@@ -109,7 +109,7 @@ export default function trainingRoutes(app: ZodApp, ctx: AppContext) {
         description: 'A page of the training conversation before `before`, as `history` has it for a chat.',
         querystring: historyQuery,
         response: { 200: historyResult },
-        refusals: [OPERATOR_REFUSALS, HISTORY_REFUSALS],
+        refusals: [TRAINING_REFUSALS, HISTORY_REFUSALS],
       },
     },
     async (req) => historyPage(ctx.db, req.training.conversation.id, historyPageOf(req.query)),
@@ -125,7 +125,7 @@ export default function trainingRoutes(app: ZodApp, ctx: AppContext) {
         description: "Interrupts the running turn of the training conversation, as `interrupt` does a chat's.",
         body: ignoredBody,
         response: { 200: interruptResult },
-        refusals: [OPERATOR_REFUSALS],
+        refusals: [TRAINING_REFUSALS],
       },
     },
     async (req) => ctx.turns.interrupt(req.training.conversation.id),

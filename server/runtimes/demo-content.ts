@@ -7,9 +7,11 @@ export const COMMANDS = `- \`/markdown\`: a long formatted reply
 - \`/suggest\`: a reply that offers follow-up replies to tap
 - \`/connect NAME\`: connects a service with your own key
 - \`/pay AMOUNT [SECONDS]\`: a payment card, in CNY
+- \`/cart add ITEM [N]\`: adds to the cart of the page you chat on (its shop gives the chat a tool)
 - \`/file [NAME]\`: files the agent writes for you (the report named NAME)
 - \`/image\`: a picture
 - \`/delegate [TASK]\`: hands a task to another agent
+- \`/human [REASON]\`: asks a person from the team to join (they answer from the demo inbox, \`/inbox\`)
 - \`/think\`: a reply with its reasoning (shown where the chat has \`show-thinking\`)
 - \`/error\`: a reply that fails
 - \`/help\`: this list`;

@@ -1,9 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { ContentBlock, ToolUseBlock } from '@svc/agent-sdk/protocol';
 import { CONNECTOR_TYPE_ID, RESERVED_TOOL_NAMES } from '@svc/agent-sdk/protocol';
-import { randomId } from '../store/ids.js';
 import {
   chartSvg,
   DATA_CSV,
@@ -14,16 +12,18 @@ import {
   SLOW_WORDS,
   SUGGESTIONS,
 } from './demo-content.js';
+import { cart, pageAnswered } from './demo-page-tools.js';
+import { say, toolUse } from './demo-say.js';
 import { paymentProblem, ReplyFailure, type Runtime, type TurnInput, type TurnIO } from './types.js';
 
 /**
  * The demo agent: each slash command shows one kind of record, so the widget can be tried (and tested)
- * end to end without a model. Card answers (`toolAction` with `metadata`) are handled before commands.
+ * end to end without a model. Card and page tool answers (`toolAction` with `metadata`) are handled before commands.
  */
 export const demoRuntime: Runtime = {
   async run(input, io) {
     if (input.payment) return paymentSettled(input, io);
-    const cardAnswer = input.toolAction ? answerCard(input, io) : undefined;
+    const cardAnswer = input.toolAction ? (pageAnswered(input, io) ?? answerCard(input, io)) : undefined;
     if (cardAnswer) return cardAnswer;
     const [command = '', ...args] = input.text.trim().split(/\s+/);
     const handler = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
@@ -31,7 +31,8 @@ export const demoRuntime: Runtime = {
     if (input.delegatedBy) {
       return say(io, `${input.agent.name} here, taking over from ${input.delegatedBy.name}: “${input.text}”. Done!`);
     }
-    return say(io, introduction(input.agent.name));
+    const back = personBefore(input);
+    return say(io, back ? `${back} ${introduction(input.agent.name)}` : introduction(input.agent.name));
   },
 };
 
@@ -54,9 +55,11 @@ const COMMANDS: Record<string, Command> = {
     }),
   '/connect': connect,
   '/pay': pay,
+  '/cart': cart,
   '/file': file,
   '/image': image,
   '/delegate': delegate,
+  '/human': human,
   '/think': (_args, _input, io) =>
     say(io, 'The answer is **42**.', {
       before: [{ type: 'thinking', thinking: 'The user wants to see reasoning. Six times seven is 42.' }],
@@ -66,34 +69,6 @@ const COMMANDS: Record<string, Command> = {
     throw new ReplyFailure(DEMO_FAILURE);
   },
 };
-
-interface SayOptions {
-  /** Characters per delta. */
-  chunk?: number;
-  /** Pause between deltas, so the reply visibly streams. */
-  delayMs?: number;
-  before?: ContentBlock[];
-  after?: ContentBlock[];
-}
-
-/** Streams `text` as one message in small deltas; stops at once on interrupt. */
-async function say(io: TurnIO, text: string, options: SayOptions = {}): Promise<void> {
-  const { chunk = 16, delayMs = 15 } = options;
-  const stream = io.streamText();
-  const chars = [...text];
-  for (let i = 0; i < chars.length; i += chunk) {
-    if (i > 0) await sleep(delayMs, undefined, { signal: io.signal });
-    stream.write(chars.slice(i, i + chunk).join(''));
-  }
-  stream.end({ before: options.before, after: options.after });
-}
-
-const toolUse = (name: string, input: Record<string, unknown>): ToolUseBlock => ({
-  type: 'tool_use',
-  id: randomId('toolu', 12),
-  name,
-  input,
-});
 
 async function slow([seconds]: string[], _input: TurnInput, io: TurnIO): Promise<void> {
   const duration = Math.min(Math.max(Number(seconds) || 5, 1), 120);
@@ -264,4 +239,28 @@ async function delegate(args: string[], input: TurnInput, io: TurnIO): Promise<v
     after: [toolUse('delegate', { agentId: other.id, agentName: other.name, task })],
   });
   await io.delegate(other.id, task);
+}
+
+/** `/human [REASON]`: the agent asks for a person of the staff (docs/protocol.md "A person in the conversation"). */
+async function human(args: string[], input: TurnInput, io: TurnIO): Promise<void> {
+  if (!input.operators) return say(io, 'Nobody from the team can join this chat here.');
+  const reason = args.join(' ') || undefined;
+  await say(io, 'I am asking a person from the team to join this conversation.', {
+    after: [toolUse(RESERVED_TOOL_NAMES.handoff, reason ? { reason } : {})],
+  });
+  io.handoff(reason);
+}
+
+/**
+ * When a person gave the conversation back and this is the agent's first answer since: what the agent read of them
+ * (their last message), so a visitor sees it knows what was said.
+ */
+function personBefore(input: TurnInput): string | undefined {
+  const since = input.history.findLastIndex((r) => r.raw.type === 'operator_left' || r.raw.type === 'assistant');
+  const left = input.history[since]?.raw;
+  if (left?.type !== 'operator_left') return undefined;
+  const said = input.history.findLast((r) => r.raw.type === 'operator_message');
+  const text = said?.raw.type === 'operator_message' ? said.raw.message.content.map((b) => b.text).join(' ') : '';
+  const name = left.operator.name;
+  return text ? `Welcome back! ${name} handed you back to me; ${name} last wrote: “${text}”.` : `Welcome back!`;
 }

@@ -2,6 +2,7 @@ import type {
   AgentStatus,
   ChatRawEvent,
   ChatStreamRecord,
+  ClientToolDeclaration,
   ContentBlock,
   FileAttachment,
   MessagePart,
@@ -38,6 +39,12 @@ export interface TurnInput {
    * never stored or logged.
    */
   mcpTokens: Record<string, string>;
+  /**
+   * The tools the page gave the chat for this turn (docs/protocol.md "Tools the page gives the chat"): a runtime
+   * calls one with a `tool_use` block marked `client: true` and ends its part of the turn; the page's answer is
+   * the next message (`toolAction`, `metadata.clientTool`). A call of any other name is not marked (ActiveTurn).
+   */
+  clientTools: ClientToolDeclaration[];
   /** Earlier entries of the conversation, oldest first (no deltas or status records). */
   history: ChatStreamRecord[];
   /** The origin the caller used, e.g. `http://127.0.0.1:8787`, for links the agent hands out. */
@@ -49,6 +56,13 @@ export interface TurnInput {
   payment?: PaymentResolution;
   /** Set when another agent handed this task over with a `delegate` tool call. */
   delegatedBy?: AgentRow;
+  /** The agent's workspace takes people of its staff into conversations: `TurnIO.handoff` asks for one. */
+  operators: boolean;
+  /**
+   * Set for the turn that follows a handoff nobody took in time (its `handoff_unanswered` record ends `history`):
+   * runtimes/nobody-there.ts speaks for the agent, whatever its runtime. There is no user message: `text` is empty.
+   */
+  unanswered?: { waitedSeconds: number };
 }
 
 /** A reply message whose text is streamed as `assistant_delta` records. */
@@ -115,6 +129,12 @@ export interface TurnIO {
   paymentGate(request: PaymentRequest): PaymentGatePayload;
   /** Any other raw event of this agent. */
   emit(raw: ChatRawEvent): void;
+  /**
+   * Asks for a person of the workspace's staff (only where `TurnInput.operators`): a `handoff_requested` record after
+   * what the agent said so far, then the agents answer nothing until a person has come and gone, or nobody came.
+   * The turn should end after it. Nothing happens when a person is asked for or holds the conversation already.
+   */
+  handoff(reason?: string): void;
   /** Runs another agent of the workspace on `task` inside this turn; its records carry its own agentId. */
   delegate(agentId: string, task: string): Promise<void>;
   /** The conversation's agent workspace folder (created on first use). */

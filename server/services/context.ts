@@ -2,9 +2,11 @@ import type { LinkHosts } from '../http/public-url.js';
 import type { Db } from '../store/db.js';
 import type { TurnRegistry } from '../turns/registry.js';
 import type { Drain } from './drain.js';
+import type { Handoffs } from './handoffs.js';
 import type { Quotas } from './limits.js';
 import type { Metrics } from './metrics.js';
 import type { OpenStreams } from './open-streams.js';
+import type { OperatorQueues } from './operator-queue.js';
 import type { PaymentOrders } from './payment-orders.js';
 import type { RecordLog } from './record-log.js';
 import type { SmsChallenge } from './sms-challenge.js';
@@ -23,6 +25,10 @@ export interface AppContext {
   turns: TurnRegistry;
   /** Payment orders and their expiry timers. */
   payments: PaymentOrders;
+  /** Who holds each conversation handed to a person, the changes of it, and the deadlines of those waiting. */
+  handoffs: Handoffs;
+  /** The operators' queues, and the changes of them heard from every instance. */
+  queues: OperatorQueues;
   /** The record streams open in this process, per user (bounded by `quotas.streamsPerUser`). */
   streams: OpenStreams;
   /** Uploads and each conversation's agent workspace live below this folder. */

@@ -254,6 +254,18 @@ export class LiveHub {
     return this.byConversation.get(conversationId)?.readers.size ?? 0;
   }
 
+  /** The conversations with readers now. */
+  conversations(): string[] {
+    return [...this.byConversation.keys()];
+  }
+
+  /** Ends every reader of a conversation (it was deleted). */
+  end(conversationId: string): void {
+    const conversation = this.byConversation.get(conversationId);
+    this.byConversation.delete(conversationId);
+    for (const reader of conversation?.readers ?? []) reader.subscriber.close();
+  }
+
   closeAll(): void {
     const all = [...this.byConversation.values()].flatMap((c) => [...c.readers]);
     this.byConversation.clear();

@@ -104,9 +104,20 @@ export class PaymentOrders {
     for (const order of await pendingPaymentOrders(this.db)) this.arm(order.id, order.expiresAt);
   }
 
-  /** Expires every pending order past its expiry (the job instances sharing a database run). */
+  /**
+   * Expires every pending order past its expiry (the job instances sharing a database run). An order that
+   * cannot be expired does not keep the others from it; the failures are thrown together at the end.
+   */
   async expireDue(): Promise<void> {
-    for (const order of await pendingPaymentOrders(this.db, nowIso())) await this.settle(order.id, 'expired');
+    const failures: unknown[] = [];
+    for (const order of await pendingPaymentOrders(this.db, nowIso())) {
+      await this.settle(order.id, 'expired').catch((err: unknown) => failures.push(err));
+    }
+    if (failures.length) {
+      throw new AggregateError(failures, `${failures.length} payment orders due could not be expired`, {
+        cause: failures[0],
+      });
+    }
   }
 
   /** Clears every timer (the service is stopping, or a test plays a lost timer). */

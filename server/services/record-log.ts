@@ -1,5 +1,6 @@
 import type { ChatStreamRecord } from '@svc/agent-sdk/protocol';
 import { errorText } from '../http/errors.js';
+import { deleteConversation, existingConversations, lockConversation } from '../store/conversation-rows.js';
 import type { Db } from '../store/db.js';
 import { insertRecords, lastRecordId, type NewRecord, recordsAfter, type StoredRecords } from '../store/record-rows.js';
 import { type Follower, LiveHub, type Subscriber } from './live-hub.js';
@@ -9,6 +10,8 @@ export type AppendRecords = (conversationId: string, ...records: NewRecord[]) =>
 
 /** The channel on which every instance hears which conversation gained records (the payload: its id). */
 const CHANNEL = 'svc_records';
+/** The channel on which every instance hears which conversation was deleted (the payload: its id). */
+export const DELETED = 'svc_conversation_deleted';
 
 /**
  * The one way a record enters a conversation, and the one way to read records live. Records are stored by
@@ -43,8 +46,46 @@ export class RecordLog {
    * was not listening are lost, so once it is back every reader reads on from the table.
    */
   async listen(): Promise<void> {
-    this.stopListening = await this.db.listen(CHANNEL, (conversationId) => this.hub.wake(conversationId));
-    this.db.liveness.watch({ back: () => this.hub.wakeAll() });
+    const stops = [
+      await this.db.listen(CHANNEL, (conversationId) => this.hub.wake(conversationId)),
+      await this.db.listen(DELETED, (conversationId) => this.hub.end(conversationId)),
+    ];
+    this.stopListening = async () => {
+      for (const stop of stops) await stop();
+    };
+    this.db.liveness.watch({
+      back: () => {
+        this.hub.wakeAll();
+        void this.endDeleted();
+      },
+    });
+  }
+
+  /**
+   * Deletes a conversation with everything it owns (store/conversation-rows.ts) in one transaction, and tells
+   * every instance once committed (DELETED): its readers end, and the instance running its turn stops it
+   * (turns/registry.ts). `before` runs in the transaction before the rows go (a handoff's wait ends with it).
+   * Resolves to the uploads whose files go too; undefined when there was no such conversation.
+   */
+  deleteConversation(
+    conversationId: string,
+    before?: (tx: Db) => Promise<void>,
+  ): Promise<{ uploads: string[] } | undefined> {
+    return this.db.transaction(async (tx) => {
+      // First, as every writer of the conversation does: a write under way commits before the rows go.
+      if (!(await lockConversation(tx, conversationId))) return undefined;
+      await before?.(tx);
+      const deleted = await deleteConversation(tx, conversationId);
+      if (deleted) await tx.notify(DELETED, conversationId);
+      return deleted;
+    });
+  }
+
+  /** Ends the readers of conversations deleted while this instance heard nothing (its connection was down). */
+  private async endDeleted(): Promise<void> {
+    const followed = this.hub.conversations();
+    const existing = await existingConversations(this.db, followed).catch(() => undefined);
+    for (const conversationId of followed) if (existing && !existing.has(conversationId)) this.hub.end(conversationId);
   }
 
   /**

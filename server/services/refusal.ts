@@ -15,6 +15,14 @@ export type RefusalReason =
   | 'conversation_changed'
   | 'agent_not_found'
   | 'no_agent_named'
+  // A person in the conversation: operators, and who holds a conversation (services/handoffs.ts).
+  | 'operators_off'
+  | 'person_holds'
+  | 'already_taken'
+  | 'not_waiting'
+  | 'not_holder'
+  // An answer to a call of a tool the page gave the chat (services/client-tool-calls.ts).
+  | 'client_tool_not_pending'
   // Files: uploads, and the agents' workspace of a conversation.
   | 'upload_quota'
   | 'path_required'

@@ -116,8 +116,13 @@ export async function findUpload(ctx: AppContext, fileId: string): Promise<Store
 /** Deletes the uploads no message refers to that are older than LIMITS.unreferencedUploadMs; returns how many. */
 export async function sweepUploads(ctx: AppContext, now = clock.now()): Promise<number> {
   const ids = await deleteUnreferencedUploads(ctx.db, iso(now - LIMITS.unreferencedUploadMs));
-  for (const id of ids) rmSync(join(ctx.filesDir, 'uploads', id), { force: true });
+  removeUploadFiles(ctx, ids);
   return ids.length;
+}
+
+/** Removes the bytes of uploads whose rows are gone (swept, or gone with their conversation). */
+export function removeUploadFiles(ctx: AppContext, ids: string[]): void {
+  for (const id of ids) rmSync(join(ctx.filesDir, 'uploads', id), { force: true });
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { Db } from './db.js';
 import { nowIso, randomId } from './ids.js';
+import { deleteUploadsOf } from './upload-rows.js';
 
 /**
  * Conversations (`conversations`): who owns one and which agents answer in it. `last_seq`, `last_record`
@@ -106,7 +107,12 @@ export function trainingConversation(
       ownerId,
     );
     if (row) return toConversation(row);
-    return createConversation(tx, { kind: 'training', ownerId, workspaceId: agent.workspace_id, agentIds: [agent.id] });
+    return createConversation(tx, {
+      kind: 'training',
+      ownerId,
+      workspaceId: agent.workspace_id,
+      agentIds: [agent.id],
+    });
   });
 }
 
@@ -119,7 +125,11 @@ export interface ListedConversation {
   agentIds: string[];
   createdAt: string;
   updatedAt: string;
-  lastMessage: { role: 'user' | 'agent'; text: string; agentName?: string } | null;
+  lastMessage: {
+    role: 'user' | 'agent';
+    text: string;
+    agentName?: string;
+  } | null;
 }
 
 interface ListedRow {
@@ -213,9 +223,38 @@ export async function renameConversation(db: Db, id: string, title: string): Pro
   await db.run('UPDATE conversations SET title = ? WHERE id = ?', title, id);
 }
 
-/** Deletes a conversation with its records and turns (call it in a transaction, with no turn running). */
-export async function deleteConversation(db: Db, id: string): Promise<void> {
+/**
+ * Deletes a conversation with everything it owns, in the transaction `db` (docs/server.md "What a conversation
+ * owns", which test/server/schema-coverage.test.ts holds to the schema): its records, turns (a running one too:
+ * the caller stops it), feedback, the calls of page tools, its handoff, its links to uploads and the uploads that go with it (`deleteUploadsOf`), and
+ * the pending payment orders it asked for, canceled (orders are kept: they are the money's record). Returns the
+ * ids of the uploads removed, whose files the caller deletes once committed; undefined when there was no such
+ * conversation.
+ */
+export async function deleteConversation(db: Db, id: string): Promise<{ uploads: string[] } | undefined> {
+  const conversation = await getConversation(db, id);
+  if (!conversation) return undefined;
+  await db.run(
+    "UPDATE payment_orders SET status = 'canceled', resolved_at = ? WHERE conversation_id = ? AND status = 'pending'",
+    nowIso(),
+    id,
+  );
+  await db.run('DELETE FROM feedback WHERE conversation_id = ?', id);
+  await db.run('DELETE FROM client_tool_calls WHERE conversation_id = ?', id);
+  const uploads = await deleteUploadsOf(db, id, conversation.ownerId);
   await db.run('DELETE FROM records WHERE conversation_id = ?', id);
   await db.run('DELETE FROM turns WHERE conversation_id = ?', id);
+  await db.run('DELETE FROM handoffs WHERE conversation_id = ?', id);
   await db.run('DELETE FROM conversations WHERE id = ?', id);
+  return { uploads };
+}
+
+/** Which of `ids` are conversations still (a stream whose conversation was deleted meanwhile ends). */
+export async function existingConversations(db: Db, ids: string[]): Promise<Set<string>> {
+  if (!ids.length) return new Set();
+  const rows = await db.all<{ id: string }>(
+    `SELECT id FROM conversations WHERE id IN (${ids.map(() => '?').join(', ')})`,
+    ...ids,
+  );
+  return new Set(rows.map((row) => row.id));
 }

@@ -1,11 +1,13 @@
-import type { SessionToken } from '@svc/agent-sdk/protocol';
+import type { OperatorIdentity, OperatorSession, SessionToken } from '@svc/agent-sdk/protocol';
 import type { Db } from './db.js';
 import { hashSecret, randomId } from './ids.js';
+import { identityOf } from './operator-rows.js';
 
 /**
  * Every credential that names a caller (spec section 5): workspace API keys (`api_keys`), owner logins
- * (`owner_logins`), personal API keys (`personal_keys`) and session tokens (`session_tokens`), each stored
- * only as its SHA-256. The one place session tokens are issued (to whom: services/members.ts decides).
+ * (`owner_logins`), personal API keys (`personal_keys`), session tokens (`session_tokens`) and, our extension,
+ * operators' session tokens (`operator_sessions`), each stored only as its SHA-256. The one place session tokens
+ * are issued (to whom: services/members.ts and services/operators.ts decide).
  */
 
 /** Who is calling, as resolved from the bearer token. */
@@ -13,7 +15,8 @@ export type Credential =
   | { kind: 'workspace_key'; keyId: string; workspaceId: string; revoked: boolean }
   | { kind: 'owner'; userId: string; workspaceId: string }
   | { kind: 'session'; userId: string; workspaceId: string; expiresAt: string }
-  | { kind: 'personal'; userId: string };
+  | { kind: 'personal'; userId: string }
+  | { kind: 'operator'; operator: OperatorIdentity; workspaceId: string; expiresAt: string };
 
 export async function findCredential(db: Db, token: string): Promise<Credential | undefined> {
   const hash = hashSecret(token);
@@ -33,6 +36,26 @@ export async function findCredential(db: Db, token: string): Promise<Credential 
       userId: session.user_id,
       workspaceId: session.workspace_id,
       expiresAt: session.expires_at,
+    };
+  }
+  const operator = await db.get<{
+    id: string;
+    workspace_id: string;
+    display_name: string;
+    avatar_url: string | null;
+    expires_at: string;
+  }>(
+    `SELECT o.id, o.workspace_id, o.display_name, o.avatar_url, s.expires_at
+     FROM operator_sessions s JOIN operators o ON o.id = s.operator_id WHERE s.token_hash = ?`,
+    hash,
+  );
+  if (operator) {
+    if (Date.parse(operator.expires_at) <= Date.now()) return undefined;
+    return {
+      kind: 'operator',
+      operator: identityOf(operator),
+      workspaceId: operator.workspace_id,
+      expiresAt: operator.expires_at,
     };
   }
   const owner = await db.get<{ user_id: string; workspace_id: string }>(
@@ -97,4 +120,17 @@ export async function issueSessionToken(
     expiresAt,
   );
   return { token, user_id: userId, expires_at: expiresAt };
+}
+
+/** Issues an operator's session token (`ot_` and 256 random bits; only its hash is stored). */
+export async function issueOperatorToken(db: Db, operatorId: string, ttlSeconds: number): Promise<OperatorSession> {
+  const token = randomId('ot', 32);
+  const expiresAt = new Date(Date.now() + ttlSeconds * 1000).toISOString();
+  await db.run(
+    'INSERT INTO operator_sessions (token_hash, operator_id, expires_at) VALUES (?, ?, ?)',
+    hashSecret(token),
+    operatorId,
+    expiresAt,
+  );
+  return { token, operator_id: operatorId, expires_at: expiresAt };
 }

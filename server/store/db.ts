@@ -61,6 +61,35 @@ export interface Notice {
   payload: string;
 }
 
+/**
+ * The database could not be reached: the connection was refused, dropped or timed out, or the server is
+ * starting, stopping or out of connections. Another try may succeed once it is back (HTTP answers 503 with
+ * `Retry-After`, server/routes/refusal-answers.ts).
+ */
+export class DatabaseUnavailable extends Error {
+  override name = 'DatabaseUnavailable';
+}
+
+/**
+ * A statement PostgreSQL rejected (a fault of the service, answered 500, not a refusal of a request), told by
+ * what an operator needs: its SQLSTATE `code` and the constraint, table and column concerned. The row's values that pg's error carries (`detail`, `where`, the parameters
+ * quoted in a message) are left out, so no log line holds them.
+ */
+export class StatementRejected extends Error {
+  override name = 'StatementRejected';
+  constructor(
+    readonly code: string,
+    readonly constraint?: string,
+    readonly table?: string,
+    readonly column?: string,
+  ) {
+    const about = [constraint && `constraint ${constraint}`, table && `table ${table}`, column && `column ${column}`];
+    super(
+      `PostgreSQL refused a statement: SQLSTATE ${code}${about.some(Boolean) ? ` (${about.filter(Boolean).join(', ')})` : ''}`,
+    );
+  }
+}
+
 /** A connection pool's connections: serving a query or transaction, idle, and queries waiting for one. */
 export interface PoolUse {
   inUse: number;
@@ -121,11 +150,13 @@ const MIGRATIONS_DIR = new URL('./migrations/', import.meta.url);
 
 /** What the placeholders of a migration file stand for, per engine. */
 const PLACEHOLDERS: Record<Db['engine'], Record<string, string>> = {
-  sqlite: { id: 'INTEGER PRIMARY KEY AUTOINCREMENT', blob: 'BLOB', rowid: '' },
+  sqlite: { id: 'INTEGER PRIMARY KEY AUTOINCREMENT', blob: 'BLOB', rowid: '', instr: 'instr' },
   postgres: {
     id: 'BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY',
     blob: 'BYTEA',
     rowid: ', rowid BIGINT GENERATED ALWAYS AS IDENTITY',
+    // Where a text first holds another, from 1 (0: nowhere).
+    instr: 'strpos',
   },
 };
 

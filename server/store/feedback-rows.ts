@@ -23,7 +23,6 @@ interface FeedbackRow {
 }
 
 export interface NewFeedback {
-  workspaceId: string;
   conversationId: string;
   messageId: string;
   agentId: string;
@@ -33,28 +32,31 @@ export interface NewFeedback {
   text: string;
 }
 
-/** Stores the visitor's feedback on a message, or changes the one they gave before; returns it as stored. */
-export async function saveFeedback(db: Db, f: NewFeedback): Promise<Feedback> {
+/**
+ * Stores the visitor's feedback on a message, or changes the one they gave before; returns it as stored. It
+ * belongs to the workspace of the agent that wrote the reply, read here from that agent's row (a conversation
+ * may hold agents of several workspaces): undefined when there is no such agent.
+ */
+export async function saveFeedback(db: Db, f: NewFeedback): Promise<Feedback | undefined> {
   const now = nowIso();
   const row = await db.get<FeedbackRow>(
     `INSERT INTO feedback (workspace_id, conversation_id, message_id, agent_id, user_id, rating, reason, text,
        created_at, updated_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+     SELECT agents.workspace_id, ?, ?, agents.id, ?, ?, ?, ?, ?, ? FROM agents WHERE agents.id = ?
      ON CONFLICT (user_id, conversation_id, message_id)
        DO UPDATE SET rating = excluded.rating, reason = excluded.reason, updated_at = excluded.updated_at
      RETURNING *`,
-    f.workspaceId,
     f.conversationId,
     f.messageId,
-    f.agentId,
     f.userId,
     f.rating,
     f.reason,
     f.text,
     now,
     now,
+    f.agentId,
   );
-  return toFeedback(row!);
+  return row && toFeedback(row);
 }
 
 /** The caller's feedback in one conversation, oldest first. */

@@ -18,6 +18,8 @@ interface OrderRow {
   status: PaymentStatus;
   expires_at: string;
   created_at: string;
+  /** The conversation's id as read beside the order: null once it was deleted. */
+  live_conversation?: string | null;
 }
 
 export interface PaymentOrder {
@@ -31,6 +33,8 @@ export interface PaymentOrder {
   status: PaymentStatus;
   expiresAt: string;
   createdAt: string;
+  /** Its conversation was deleted (which canceled it if it was pending): its page and status answer 410. */
+  conversationDeleted?: true;
 }
 
 export type NewPaymentOrder = Pick<
@@ -63,7 +67,11 @@ export async function insertPaymentOrder(db: Db, o: PaymentOrder): Promise<void>
 
 /** An order as stored (a pending order past its expiry is still `pending` here: see server/services/payment-orders.ts). */
 export async function paymentOrderById(db: Db, orderId: string): Promise<PaymentOrder | undefined> {
-  const row = await db.get<OrderRow>('SELECT * FROM payment_orders WHERE id = ?', orderId);
+  const row = await db.get<OrderRow>(
+    `SELECT payment_orders.*, conversations.id AS live_conversation FROM payment_orders
+     LEFT JOIN conversations ON conversations.id = payment_orders.conversation_id WHERE payment_orders.id = ?`,
+    orderId,
+  );
   return row && toOrder(row);
 }
 
@@ -111,5 +119,6 @@ function toOrder(row: OrderRow): PaymentOrder {
     status: row.status,
     expiresAt: row.expires_at,
     createdAt: row.created_at,
+    ...(row.live_conversation === null && { conversationDeleted: true as const }),
   };
 }

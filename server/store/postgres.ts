@@ -1,5 +1,13 @@
 import pg from 'pg';
-import { type Db, type Liveness, migrate, type Notice, type PoolUse } from './db.js';
+import {
+  DatabaseUnavailable,
+  type Db,
+  type Liveness,
+  migrate,
+  type Notice,
+  type PoolUse,
+  StatementRejected,
+} from './db.js';
 import { INSTANCE_LOCKS, InstanceConnection } from './instance-connection.js';
 
 /**
@@ -8,6 +16,19 @@ import { INSTANCE_LOCKS, InstanceConnection } from './instance-connection.js';
  */
 const KEY_LOCKS = 7_190_001;
 const MIGRATE_LOCK = 7_190_002;
+/** How long a request waits for a new connection to the database before it is answered 503. */
+const CONNECT_MS = 5000;
+
+/**
+ * A connection that gives up connecting after CONNECT_MS: a database host that does not answer fails a request
+ * (503) rather than holding it for the minutes TCP tries. Set on the connection, not the pool, whose same option
+ * would also bound the wait for a free connection, and refuse requests that only queue behind a busy pool.
+ */
+class BoundedClient extends pg.Client {
+  constructor(config?: pg.ClientConfig) {
+    super({ ...config, connectionTimeoutMillis: CONNECT_MS });
+  }
+}
 
 /** BIGINT (counts, ids, times in ms) and NUMERIC come back as numbers: every value the store keeps fits in 2^53. */
 const types = {
@@ -42,9 +63,56 @@ const storable = (value: unknown): unknown =>
       ? value.map(storable)
       : value;
 
+/**
+ * SQLSTATEs that say the database went away rather than refused the statement: class 08 (connection), the
+ * server shutting down or starting (57P01–57P03), too many connections (53300).
+ */
+const GONE_CODES = /^(08...|57P0[123]|53300)$/;
+/** Errors of the socket under a connection. */
+const SOCKET_ERRORS = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ENOENT',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+  'ENOTFOUND',
+]);
+/** What pg and its pool say of a connection that ended or could not be made in time. */
+const CONNECTION_LOST = /^Connection terminated|not queryable|timeout exceeded when trying to connect/;
+
+/**
+ * An error of pg as the store throws it: DatabaseUnavailable when the database went away (the caller may try
+ * again), StatementRejected (code and constraint, none of the row's values) when it refused the statement.
+ */
+export function storeError(err: unknown): unknown {
+  if (!(err instanceof Error)) return err;
+  const code = (err as { code?: unknown }).code;
+  if (err instanceof pg.DatabaseError) {
+    if (typeof code === 'string' && GONE_CODES.test(code)) {
+      return new DatabaseUnavailable(`${err.message} (SQLSTATE ${code})`);
+    }
+    // A RAISE of the service's own functions (svc_append_records): their words, which hold no row's values.
+    if (err.routine === 'exec_stmt_raise') return new Error(err.message);
+    return new StatementRejected(err.code ?? 'unknown', err.constraint, err.table, err.column);
+  }
+  if ((typeof code === 'string' && SOCKET_ERRORS.has(code)) || CONNECTION_LOST.test(err.message)) {
+    return new DatabaseUnavailable(err.message);
+  }
+  return err;
+}
+
+/** A query's promise, its failure as the store throws it. */
+const mapped = <T>(promise: Promise<T>): Promise<T> =>
+  promise.catch((err: unknown) => {
+    throw storeError(err);
+  });
+
 /** Without parameters a text goes by the simple protocol, which also runs several statements (a migration). */
 const query = (on: Queryable, sql: string, params: unknown[]) =>
-  params.length ? on.query(toPostgres(sql), params.map(storable)) : on.query(sql);
+  mapped(params.length ? on.query(toPostgres(sql), params.map(storable)) : on.query(sql));
 
 const queries = (on: Queryable) => ({
   get: async <T>(sql: string, ...params: unknown[]) => (await query(on, sql, params)).rows[0] as T | undefined,
@@ -100,9 +168,33 @@ class PostgresDb implements Db {
     return this.queries.run(sql, ...params);
   }
 
+  /**
+   * Runs `use` on a connection of the pool. A connection lent out has no listener of the pool's (pg's pool
+   * listens only to idle ones), and an `error` without a listener ends the process: the database restarting or
+   * an administrator's `pg_terminate_backend` did that to every instance. So it gets one while lent, and a
+   * connection that failed goes back to be thrown away.
+   */
+  private async lent<T>(use: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    const client = await mapped(this.connections.connect());
+    let failed: Error | undefined;
+    const onError = (err: Error) => {
+      failed = err;
+    };
+    client.on('error', onError);
+    try {
+      return await use(client);
+    } finally {
+      client.off('error', onError);
+      client.release(failed);
+    }
+  }
+
   async transaction<T>(fn: (tx: Db) => Promise<T>): Promise<T> {
     this.open();
-    const client = await this.connections.connect();
+    return this.lent((client) => this.transactionOn(client, fn));
+  }
+
+  private async transactionOn<T>(client: pg.PoolClient, fn: (tx: Db) => Promise<T>): Promise<T> {
     const told: [string, string][] = [];
     const tx: Db = {
       ...queries(client),
@@ -115,7 +207,7 @@ class PostgresDb implements Db {
       },
       notify: async (channel, payload) => {
         told.push([channel, payload]);
-        await client.query('SELECT pg_notify($1, $2)', [channel, `${this.instanceId} ${payload}`]);
+        await mapped(client.query('SELECT pg_notify($1, $2)', [channel, `${this.instanceId} ${payload}`]));
       },
       notifyBy: (channel, payload, statement) => statement(this.sent(channel, payload)),
       listen: (channel, heard) => this.listen(channel, heard),
@@ -123,16 +215,14 @@ class PostgresDb implements Db {
       close: () => this.close(),
     };
     try {
-      await client.query('BEGIN');
+      await mapped(client.query('BEGIN'));
       const result = await fn(tx);
-      await client.query('COMMIT');
+      await mapped(client.query('COMMIT'));
       for (const [channel, payload] of told) this.connection.tell(channel, payload);
       return result;
     } catch (err) {
       await client.query('ROLLBACK').catch(() => {});
       throw err;
-    } finally {
-      client.release();
     }
   }
 
@@ -151,7 +241,7 @@ class PostgresDb implements Db {
   }
 
   async notify(channel: string, payload: string): Promise<void> {
-    await this.connections.query('SELECT pg_notify($1, $2)', [channel, `${this.instanceId} ${payload}`]);
+    await mapped(this.connections.query('SELECT pg_notify($1, $2)', [channel, `${this.instanceId} ${payload}`]));
     this.connection.tell(channel, payload);
   }
 
@@ -161,18 +251,15 @@ class PostgresDb implements Db {
 
   async instanceAlive(instanceId: string): Promise<boolean> {
     if (instanceId === this.instanceId) return true;
-    const client = await this.connections.connect();
-    try {
-      const { rows } = await client.query('SELECT pg_try_advisory_lock($1, hashtext($2)) AS free', [
-        INSTANCE_LOCKS,
-        instanceId,
-      ]);
+    // Lock and unlock on one connection: a session lock belongs to the connection that took it.
+    return this.lent(async (client) => {
+      const { rows } = await mapped(
+        client.query('SELECT pg_try_advisory_lock($1, hashtext($2)) AS free', [INSTANCE_LOCKS, instanceId]),
+      );
       if (!rows[0].free) return true;
-      await client.query('SELECT pg_advisory_unlock($1, hashtext($2))', [INSTANCE_LOCKS, instanceId]);
+      await mapped(client.query('SELECT pg_advisory_unlock($1, hashtext($2))', [INSTANCE_LOCKS, instanceId]));
       return false;
-    } finally {
-      client.release();
-    }
+    });
   }
 
   private closed: Promise<void> | undefined;
@@ -185,7 +272,7 @@ class PostgresDb implements Db {
 
 /** Connects to `url` and applies the migrations it has not had (one instance at a time). */
 export async function openPostgres(url: string): Promise<Db> {
-  const pool = new pg.Pool({ connectionString: url, types, max: 10 });
+  const pool = new pg.Pool({ connectionString: url, types, max: 10, Client: BoundedClient });
   // An idle client that loses its connection (the database restarted) is dropped, not thrown in the process.
   pool.on('error', () => {});
   let connection: InstanceConnection;

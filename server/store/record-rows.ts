@@ -1,6 +1,7 @@
-import type { ChatRawEvent, ChatStreamRecord, RecordSender } from '@svc/agent-sdk/protocol';
+import type { ChatRawEvent, ChatStreamRecord, ContentBlock, RecordSender } from '@svc/agent-sdk/protocol';
 import type { Db, Notice } from './db.js';
 import { nowIso } from './ids.js';
+import { oneLine } from './shown-text.js';
 import { linkedUploads, markUploadsReferenced } from './upload-rows.js';
 
 /**
@@ -80,7 +81,7 @@ export interface StoredRecords {
  * Stores records of one conversation, in order, as one write, and returns them as stored; `sent` is the
  * notification the write sends (Db.notifyBy). The conversation's size grows by the records' JSON, its
  * newest record, preview and title follow them, and uploads they link to are marked used. On PostgreSQL it
- * is one call of `svc_append_records` (migrations/0009-append-records.postgres.sql: one round trip, a
+ * is one call of `svc_append_records` (migrations/0012-append-records.postgres.sql: one round trip, a
  * transaction of its own outside one), which locks the conversation's row before it draws the ids; SQLite
  * runs the same steps in-process, in a transaction (one writer at a time).
  */
@@ -185,19 +186,19 @@ async function appendOne(db: Db, row: RowToStore['row'], bytes: number, preview:
     preview?.role === 'user' ? titleOf(preview.text) : null,
     conversationId,
   );
-  await markUploadsReferenced(db, row.raw);
+  await markUploadsReferenced(db, conversationId, row.raw);
   return { id, seq: bumped.last_seq, previous: bumped.last_record };
 }
 
-/** Whitespace runs as one space, cut to `max` characters with an ellipsis. */
-function shortened(text: string, max: number): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
+/** One line (`oneLine`: no bidirectional control, nothing if nothing shows), cut to `max` characters with an ellipsis. */
+export function shortened(text: string, max: number): string {
+  const flat = oneLine(text);
   return flat.length > max ? `${flat.slice(0, max - 1).trimEnd()}…` : flat;
 }
 
 /**
  * What the conversation list previews of a record (conversations.last_message): a message the visitor wrote
- * (not a card answer), or an agent message's text; undefined for every other record.
+ * (not a card answer), or the text of an agent's or a person's message; undefined for every other record.
  */
 export function previewOf(
   r: Pick<NewRecord, 'raw' | 'agentName'>,
@@ -208,9 +209,12 @@ export function previewOf(
     const text = shortened(written || files.join(', '), 200);
     return text ? { role: 'user', text } : undefined;
   }
-  if (r.raw.type === 'assistant') {
-    const text = shortened(r.raw.message.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join(' '), 200);
-    return text ? { role: 'agent', text, ...(r.agentName ? { agentName: r.agentName } : {}) } : undefined;
+  if (r.raw.type === 'assistant' || r.raw.type === 'operator_message') {
+    // A person of the staff answers on the agents' side: the visitor's list shows them by name.
+    const name = r.raw.type === 'operator_message' ? r.raw.operator.name : r.agentName;
+    const blocks: ContentBlock[] = r.raw.message.content;
+    const text = shortened(blocks.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join(' '), 200);
+    return text ? { role: 'agent', text, ...(name ? { agentName: name } : {}) } : undefined;
   }
   return undefined;
 }

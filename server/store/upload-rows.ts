@@ -63,11 +63,41 @@ export function linkedUploads(recordJson: string): string[] {
   return [...recordJson.matchAll(UPLOAD_LINKS)].map(([, id]) => id!);
 }
 
-/** Marks the uploads a record's JSON links to as referenced: from then on they never expire. */
-export async function markUploadsReferenced(db: Db, recordJson: string): Promise<void> {
+/**
+ * Marks the uploads a record's JSON links to as referenced (from then on they never expire) and as linked from
+ * its conversation (`upload_links`: they go with the last conversation that links to them).
+ */
+export async function markUploadsReferenced(db: Db, conversationId: string, recordJson: string): Promise<void> {
   for (const id of linkedUploads(recordJson)) {
     await db.run('UPDATE uploaded_files SET referenced = 1 WHERE id = ? AND referenced = 0', id);
+    await db.run(
+      `INSERT INTO upload_links (upload_id, conversation_id) SELECT id, ? FROM uploaded_files WHERE id = ?
+       ON CONFLICT DO NOTHING`,
+      conversationId,
+      id,
+    );
   }
+}
+
+/**
+ * Forgets, in the transaction that deletes conversation `conversationId` (of `ownerId`), the uploads that go
+ * with it: those it links to and those made for it (`chatGroupId`) that no other conversation links to, and its
+ * links. Returns their ids, whose files the caller removes once that has committed.
+ */
+export async function deleteUploadsOf(db: Db, conversationId: string, ownerId: string): Promise<string[]> {
+  const rows = await db.all<{ id: string }>(
+    `SELECT id FROM uploaded_files u
+     WHERE u.owner_id = ? AND (u.chat_group_id = ? OR EXISTS
+         (SELECT 1 FROM upload_links l WHERE l.upload_id = u.id AND l.conversation_id = ?))
+       AND NOT EXISTS (SELECT 1 FROM upload_links l WHERE l.upload_id = u.id AND l.conversation_id <> ?)`,
+    ownerId,
+    conversationId,
+    conversationId,
+    conversationId,
+  );
+  await db.run('DELETE FROM upload_links WHERE conversation_id = ?', conversationId);
+  for (const { id } of rows) await db.run('DELETE FROM uploaded_files WHERE id = ?', id);
+  return rows.map((row) => row.id);
 }
 
 /** Forgets the uploads no record links to that were made before `before` (an ISO time); returns their ids. */

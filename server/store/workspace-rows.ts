@@ -3,7 +3,7 @@ import { insertApiKey, insertOwnerLogin } from './credential-rows.js';
 import type { Db } from './db.js';
 import { nowIso, randomId } from './ids.js';
 
-/** Workspaces (`workspaces`): each one's slug, owner, wallet and SMS settings. */
+/** Workspaces (`workspaces`): each one's slug, owner, wallet, SMS and operator settings. */
 
 export interface WorkspaceRow {
   id: string;
@@ -14,6 +14,10 @@ export interface WorkspaceRow {
   owner_user_id: string;
   wallet: number;
   sms_daily_limit: number | null;
+  /** 1 when the workspace's staff take conversations over (operators, our extension). */
+  operators: number;
+  /** How long a visitor waits for a person before an agent asks for contact details; null: the service's default. */
+  handoff_wait_seconds: number | null;
 }
 
 /** True once any workspace exists (a fresh database is seeded with the demo one). */
@@ -44,12 +48,28 @@ export async function setSmsDailyLimit(db: Db, workspaceId: string, limit: numbe
   await db.run('UPDATE workspaces SET sms_daily_limit = ? WHERE id = ?', limit, workspaceId);
 }
 
+/** Sets whether the workspace's staff take conversations over, and how long a visitor waits for one. */
+export async function setOperators(
+  db: Db,
+  workspaceId: string,
+  operators: { wait_seconds?: number } | undefined,
+): Promise<void> {
+  await db.run(
+    'UPDATE workspaces SET operators = ?, handoff_wait_seconds = ? WHERE id = ?',
+    operators ? 1 : 0,
+    operators?.wait_seconds ?? null,
+    workspaceId,
+  );
+}
+
 export interface WorkspaceSeed {
   slug: string;
   display_name: string;
   status?: string;
   sms_signup?: boolean;
   owner: { user_id: string; login_token: string; wallet?: number };
+  /** Set when the workspace's staff take conversations over. */
+  operators?: { wait_seconds?: number };
   api_keys: { id: string; secret: string; revoked?: boolean }[];
   agents: AgentSeed[];
 }
@@ -60,8 +80,9 @@ export async function insertWorkspace(db: Db, ws: WorkspaceSeed): Promise<string
   const at = nowIso();
   await db.transaction(async (tx) => {
     await tx.run(
-      `INSERT INTO workspaces (id, slug, display_name, status, sms_signup, owner_user_id, wallet, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO workspaces (id, slug, display_name, status, sms_signup, owner_user_id, wallet, created_at, operators,
+         handoff_wait_seconds)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       id,
       ws.slug,
       ws.display_name,
@@ -70,6 +91,8 @@ export async function insertWorkspace(db: Db, ws: WorkspaceSeed): Promise<string
       ws.owner.user_id,
       ws.owner.wallet ?? 0,
       at,
+      ws.operators ? 1 : 0,
+      ws.operators?.wait_seconds ?? null,
     );
     await insertOwnerLogin(tx, id, ws.owner);
     for (const key of ws.api_keys) await insertApiKey(tx, id, key, at);

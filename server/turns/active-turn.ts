@@ -1,26 +1,35 @@
-import { setImmediate as nextTask, setTimeout as sleep } from 'node:timers/promises';
-import type { AgentStatus, ChatRawEvent, ChatStreamRecord, ContentBlock, ResultSubtype } from '@svc/agent-sdk/protocol';
-import { backoff } from '@svc/agent-sdk/protocol';
+import { setImmediate as nextTask } from 'node:timers/promises';
+import type {
+  AgentStatus,
+  AssistantRawEvent,
+  ChatRawEvent,
+  ChatStreamRecord,
+  ContentBlock,
+  ResultSubtype,
+} from '@svc/agent-sdk/protocol';
 import { errorText } from '../http/errors.js';
 import { safeFilename } from '../http/file-names.js';
 import { runtimeFor } from '../runtimes/all-runtimes.js';
 import { tokensForDelegate } from '../runtimes/model/options.js';
+import { nobodyThereRuntime } from '../runtimes/nobody-there.js';
 import { ReplyFailure, type TextStream, TURN_FAILED, type TurnInput, type TurnIO } from '../runtimes/types.js';
+import { recordClientToolCalls } from '../services/client-tool-calls.js';
 import { connectorCredentials, serverCredentials } from '../services/connector-credentials.js';
 import type { AppContext } from '../services/context.js';
 import { conversationDir } from '../services/conversation-files.js';
 import { LIMITS } from '../services/limits.js';
+import type { AppendRecords } from '../services/record-log.js';
 import { readUploadAt, storeUpload } from '../services/uploads.js';
 import { type AgentRow, agentById, agentsOfWorkspace } from '../store/agent-rows.js';
 import { lockConversation, type StoredConversation } from '../store/conversation-rows.js';
 import type { Db } from '../store/db.js';
 import { randomId } from '../store/ids.js';
 import type { NewRecord } from '../store/record-rows.js';
-import { endTurn } from './end-turn.js';
+import { endTurnSurely } from './end-turn.js';
 import type { RunningTurnHandle } from './registry.js';
 
 /** What the turn's user message says; the same for every agent of the turn. */
-export type TurnMessage = Omit<TurnInput, 'agent' | 'workspaceAgents' | 'delegatedBy'>;
+export type TurnMessage = Omit<TurnInput, 'agent' | 'workspaceAgents' | 'delegatedBy' | 'operators'>;
 
 const EVENT_OF: Record<ChatRawEvent['type'], ChatStreamRecord['event']> = {
   user: 'message',
@@ -31,6 +40,11 @@ const EVENT_OF: Record<ChatRawEvent['type'], ChatStreamRecord['event']> = {
   payment_gate: 'payment_gate',
   payment_gate_resolution: 'payment_gate_resolution',
   result: 'result',
+  handoff_requested: 'handoff',
+  operator_joined: 'handoff',
+  operator_message: 'message',
+  operator_left: 'handoff',
+  handoff_unanswered: 'handoff',
 };
 
 interface OpenStream {
@@ -39,10 +53,13 @@ interface OpenStream {
   text: string;
 }
 
-/** A record of the turn, and what is stored beside it in the same transaction (a payment order). */
+/**
+ * A write of the turn: a record, and what is stored before it in the same transaction (`with`: a payment order,
+ * the page's tool calls, a handoff with its own record).
+ */
 interface TurnWrite {
-  record: NewRecord;
-  before?: (tx: Db) => Promise<void>;
+  record?: NewRecord;
+  with?: (append: AppendRecords, tx: Db) => Promise<void>;
 }
 
 /**
@@ -66,6 +83,8 @@ export class ActiveTurn implements RunningTurnHandle {
   private writing: Promise<void> | undefined;
   /** Settles once the turn has ended and its `result` is stored (or could not be). */
   private finished: Promise<void> | undefined;
+  /** The names of the tools the page gave the chat for this turn: the only calls marked the page's. */
+  private pageTools = new Set<string>();
 
   constructor(
     private readonly ctx: AppContext,
@@ -86,6 +105,7 @@ export class ActiveTurn implements RunningTurnHandle {
   async run(read: () => Promise<TurnMessage>): Promise<void> {
     try {
       const message = await read();
+      this.pageTools = new Set(message.clientTools.map((tool) => tool.name));
       for (const agentId of this.conversation.agentIds) {
         if (this.ended) return;
         const agent = await agentById(this.ctx.db, agentId);
@@ -128,30 +148,9 @@ export class ActiveTurn implements RunningTurnHandle {
     this.controller.abort();
     this.open.clear();
     this.finished = this.drained()
-      .then(() => this.storeEnd(subtype, error))
+      .then(() => endTurnSurely(this.ctx, { id: this.turnId, conversationId: this.conversationId }, subtype, error))
       .finally(() => this.ctx.turns.remove(this));
     return this.finished;
-  }
-
-  /**
-   * Stores the turn's end (endTurn), trying again while the database refuses it: a turn left running would
-   * refuse every next message of its conversation (409) until the service restarts. Once the service stops it
-   * gives up; the next start, or another instance, ends the turn then (endAbandonedTurns).
-   */
-  private async storeEnd(subtype: ResultSubtype, error?: string): Promise<void> {
-    for (let attempt = 0; ; attempt++) {
-      try {
-        await endTurn(this.ctx, { id: this.turnId, conversationId: this.conversationId }, subtype, error);
-        return;
-      } catch (err) {
-        this.ctx.logError(`turn ${this.turnId} could not be ended: ${errorText(err)}`);
-      }
-      try {
-        await sleep(backoff(attempt), undefined, { signal: this.ctx.turns.stopped });
-      } catch {
-        return;
-      }
-    }
   }
 
   /** Queues a write after the turn's earlier ones. */
@@ -170,14 +169,22 @@ export class ActiveTurn implements RunningTurnHandle {
     await nextTask();
     while (this.queued.length) {
       const batch = this.queued.splice(0);
-      const records = batch.map((write) => write.record);
       const id = this.conversationId;
       try {
-        if (batch.every((write) => !write.before)) await this.ctx.records.append(id, ...records);
-        else {
+        if (batch.every((write) => !write.with)) {
+          await this.ctx.records.append(id, ...batch.flatMap((write) => write.record ?? []));
+        } else {
           await this.ctx.records.write(async (append, tx) => {
             await lockConversation(tx, id);
-            for (const write of batch) await write.before?.(tx);
+            // Records go in as few calls as their order allows: those before a `with` first.
+            const records: NewRecord[] = [];
+            for (const write of batch) {
+              if (write.with) {
+                await append(id, ...records.splice(0));
+                await write.with(append, tx);
+              }
+              if (write.record) records.push(write.record);
+            }
             await append(id, ...records);
           });
         }
@@ -196,17 +203,19 @@ export class ActiveTurn implements RunningTurnHandle {
   }
 
   private async runAgent(agent: AgentRow, message: TurnMessage, delegatedBy?: AgentRow): Promise<void> {
-    const runtime = runtimeFor(agent.runtime);
+    // Nobody took the handoff: the agent says so in the same words whatever its runtime.
+    const runtime = message.unanswered ? nobodyThereRuntime : runtimeFor(agent.runtime);
     if (!runtime) {
       throw new ReplyFailure(TURN_FAILED.notSetUp, {
         cause: `agent ${agent.id} has an unknown runtime "${agent.runtime}"`,
       });
     }
     const workspaceAgents = await agentsOfWorkspace(this.ctx.db, agent.workspace_id);
+    const operators = await this.ctx.handoffs.enabled(this.ctx.db, agent.workspace_id);
     this.names.set(agent.id, agent.name);
     const io = this.ioFor(agent, message, workspaceAgents);
     io.status('thinking');
-    await runtime.run({ ...message, agent, workspaceAgents, delegatedBy }, io);
+    await runtime.run({ ...message, agent, workspaceAgents, delegatedBy, operators }, io);
     if (this.ended) return;
     for (const stream of this.open) {
       if (stream.agentId === agent.id) this.closeStream(stream, [], []);
@@ -227,12 +236,39 @@ export class ActiveTurn implements RunningTurnHandle {
     if (this.ended) return;
     // A runtime names its files as it likes: the visitor sees and saves them by the upload name rule.
     if (raw.type === 'attachment') raw = { ...raw, file: { ...raw.file, name: safeFilename(raw.file.name) } };
+    if (raw.type === 'assistant') raw = this.pageCallsOnly(raw);
     this.bytes += Buffer.byteLength(JSON.stringify(raw));
     if (this.bytes > LIMITS.turnBytes) {
       void this.end('error', TURN_FAILED.tooLong(LIMITS.turnBytes));
       return;
     }
-    this.enqueue({ record: this.agentRecord(agentId, raw), before });
+    const calls =
+      raw.type === 'assistant'
+        ? raw.message.content.flatMap((block) => (block.type === 'tool_use' && block.client ? [block.id] : []))
+        : [];
+    const record = this.agentRecord(agentId, raw);
+    const beside = async (_: AppendRecords, tx: Db) => {
+      await before?.(tx);
+      if (calls.length) await recordClientToolCalls(tx, this.conversationId, this.turnId, calls);
+    };
+    this.enqueue(before || calls.length ? { record, with: beside } : { record });
+  }
+
+  /**
+   * The message as stored: a call marked the page's (`client: true`) stays so only when the page gave the chat a
+   * tool of that name in this turn, so that no runtime can have the page run anything else.
+   */
+  private pageCallsOnly(raw: AssistantRawEvent): AssistantRawEvent {
+    const foreign = (block: ContentBlock) =>
+      block.type === 'tool_use' && block.client && !this.pageTools.has(block.name);
+    if (!raw.message.content.some(foreign)) return raw;
+    this.ctx.log(`turn ${this.turnId}: a call of a tool the page did not give this turn is not marked the page's`);
+    const content = raw.message.content.map((block) => {
+      if (!foreign(block) || block.type !== 'tool_use') return block;
+      const { client: _, ...plain } = block;
+      return plain;
+    });
+    return { ...raw, message: { ...raw.message, content } };
   }
 
   private setStatus(agentId: string, status: AgentStatus): void {
@@ -294,6 +330,14 @@ export class ActiveTurn implements RunningTurnHandle {
         return payment;
       },
       emit: (raw) => turn.emit(agentId, raw),
+      handoff(reason) {
+        turn.controller.signal.throwIfAborted();
+        turn.enqueue({
+          with: async (append, tx) => {
+            await ctx.handoffs.ask(append, tx, conversation, { by: 'agent', reason, agentId, turnId: turn.turnId });
+          },
+        });
+      },
       async delegate(otherId, task) {
         turn.controller.signal.throwIfAborted();
         const other = workspaceAgents.find((a) => a.id === otherId);
@@ -311,6 +355,8 @@ export class ActiveTurn implements RunningTurnHandle {
             metadata: undefined,
             toolAction: false,
             payment: undefined,
+            // The page's tools are for the agents it spoke to: a delegated agent answers with its own.
+            clientTools: [],
             mcpTokens: tokensForDelegate(message.mcpTokens, agent, other),
           },
           agent,

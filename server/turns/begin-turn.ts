@@ -1,10 +1,20 @@
-import type { ChatStreamRecord, MessagePart, SendResult, UserRawEvent } from '@svc/agent-sdk/protocol';
+import type {
+  ChatStreamRecord,
+  ClientToolDeclaration,
+  MessagePart,
+  ResultRawEvent,
+  SendResult,
+  UserRawEvent,
+} from '@svc/agent-sdk/protocol';
+import { readClientToolAnswer } from '@svc/agent-sdk/protocol';
+import { answerClientToolCall, dropClientToolCalls } from '../services/client-tool-calls.js';
 import type { AppContext } from '../services/context.js';
 import { LIMITS } from '../services/limits.js';
+import type { AppendRecords } from '../services/record-log.js';
 import { Refusal } from '../services/refusal.js';
 import { clock } from '../store/clock.js';
 import { getConversation, lockConversation, type StoredConversation } from '../store/conversation-rows.js';
-import type { Db } from '../store/db.js';
+import { DatabaseUnavailable, type Db } from '../store/db.js';
 import { recentEntries } from '../store/history-rows.js';
 import { randomId } from '../store/ids.js';
 import type { PaymentOrder } from '../store/payment-order-rows.js';
@@ -12,9 +22,11 @@ import { conversationBytes } from '../store/record-rows.js';
 import { holdSendKey, priorSend, rememberSend, type SendKey } from '../store/send-result-rows.js';
 import { insertTurn, insertTurnIfIdle, isTurnRunning } from '../store/turn-rows.js';
 import { ActiveTurn, type TurnMessage } from './active-turn.js';
+import { endTurnSurely } from './end-turn.js';
+import { LOST_LIVENESS } from './registry.js';
 
 /** How many earlier entries a runtime sees as context. */
-const HISTORY_FOR_RUNTIME = 100;
+export const HISTORY_FOR_RUNTIME = 100;
 
 /** A user's message as send and training send take it. */
 export interface UserMessage {
@@ -26,6 +38,8 @@ export interface UserMessage {
   senderAvatar?: string;
   /** Reaches the runtimes only; never stored. */
   mcpTokens?: Record<string, string>;
+  /** The page's tools for this turn: reach the runtimes only. */
+  clientTools?: ClientToolDeclaration[];
   baseUrl: string;
   /** The turn this message asks again in place of (regenerate, edit): see replace-turn.ts. */
   replaces?: string;
@@ -40,8 +54,10 @@ export interface UserMessage {
  *
  * With `once` (a send's `Idempotency-Key`), a repeat of the key answers the first result again instead, and a
  * repeat with another request is refused (`send_key_reused`); so is a send while a turn runs (`reply_running`),
- * to a full conversation (`conversation_full`), and to a draining instance (`draining`: the client sends it
- * again, reaching another).
+ * to a full conversation (`conversation_full`), to a draining instance (`draining`: the client sends it
+ * again, reaching another), and an answer to a page tool call that waits for none (`client_tool_not_pending`).
+ * While a person is asked for or holds the conversation, the message is stored for them and no agent answers
+ * (keepForPerson); asking again in place of a turn is refused then (`person_holds`).
  */
 export async function beginTurn(
   ctx: AppContext,
@@ -51,44 +67,66 @@ export async function beginTurn(
 ): Promise<SendResult> {
   ctx.drain.refuseWork();
   const raw = userEvent(message);
+  const answer = readClientToolAnswer(raw);
   const rawBytes = Buffer.byteLength(JSON.stringify(raw));
   const turnId = randomId('t');
 
+  /** `replay`: an answer that starts no turn (a repeated key, or a message to a person). */
   type Begun = { replay: SendResult } | { result: SendResult; turn: ActiveTurn; instanceId: string };
-  const begun = await ctx.records.write(async (append, tx): Promise<Begun> => {
-    const now = clock.now();
-    if (once) await holdSendKey(tx, once);
-    const prior = once && (await priorSend(tx, once, now - LIMITS.idempotencyMs));
-    if (prior === 'reused') throw new Refusal('send_key_reused');
-    if (prior) return { replay: JSON.parse(prior.result) as SendResult };
-    const conversation = await target(tx);
-    // Checked and stored under the conversation's lock: a send racing it on any instance waits, then finds its turn.
-    if (!(await lockConversation(tx, conversation.id))) throw new Refusal('conversation_gone');
-    if ((await conversationBytes(tx, conversation.id)) + rawBytes > LIMITS.conversationBytes) {
-      throw new Refusal('conversation_full');
-    }
-    if (await isTurnRunning(tx, conversation.id)) throw new Refusal('reply_running');
-    await insertTurn(tx, conversation.id, turnId);
-    const userRecord = (await append(conversation.id, { sender: 'user', event: 'message', raw, turnId }))[0]!;
-    const firstMessageIds = new Map(conversation.agentIds.map((agentId) => [agentId, randomId('m')]));
-    const result: SendResult = {
-      conversationId: conversation.id,
-      userMessage: userRecord,
-      userEventId: userRecord.id,
-      results: conversation.agentIds.map((agentId) => ({
-        agentId,
-        msgId: firstMessageIds.get(agentId)!,
-        streamId: turnId,
-      })),
-    };
-    if (once) await rememberSend(tx, once, JSON.stringify(result), now);
-    return {
-      result,
-      turn: new ActiveTurn(ctx, conversation, turnId, firstMessageIds),
-      // The instance the turn is stored as running on (`turns.add` checks it is still this one).
-      instanceId: tx.instanceId,
-    };
-  });
+  const begun = await ctx.records
+    .write(async (append, tx): Promise<Begun> => {
+      const now = clock.now();
+      if (once) await holdSendKey(tx, once);
+      const prior = once && (await priorSend(tx, once, now - LIMITS.idempotencyMs));
+      if (prior === 'reused') throw new Refusal('send_key_reused');
+      if (prior) return { replay: JSON.parse(prior.result) as SendResult };
+      const conversation = await target(tx);
+      // Checked and stored under the conversation's lock: a send racing it on any instance waits, then finds its turn.
+      if (!(await lockConversation(tx, conversation.id))) throw new Refusal('conversation_gone');
+      if ((await conversationBytes(tx, conversation.id)) + rawBytes > LIMITS.conversationBytes) {
+        throw new Refusal('conversation_full');
+      }
+      if (await isTurnRunning(tx, conversation.id)) throw new Refusal('reply_running');
+      const held = await ctx.handoffs.holding(tx, conversation.id);
+      if (held) {
+        // A person is asked for or answers: the message is theirs, and no agent replies (docs/protocol.md).
+        if (message.replaces) throw new Refusal('person_holds');
+        const result = await keepForPerson(append, conversation.id, raw, turnId);
+        await ctx.handoffs.touched(tx, held.workspace_id);
+        if (once) await rememberSend(tx, once, JSON.stringify(result), now);
+        return { replay: result };
+      }
+      // A question asked again drops the calls its old reply made; its answer (a regenerated one) answers again.
+      if (message.replaces) await dropClientToolCalls(tx, conversation.id, message.replaces);
+      else if (answer) await answerClientToolCall(tx, conversation.id, answer.toolUseId);
+      await insertTurn(tx, conversation.id, turnId);
+      const [userRecord] = await append(conversation.id, { sender: 'user', event: 'message', raw, turnId });
+      const firstMessageIds = new Map(conversation.agentIds.map((agentId) => [agentId, randomId('m')]));
+      const result: SendResult = {
+        conversationId: conversation.id,
+        userMessage: userRecord!,
+        userEventId: userRecord!.id,
+        results: conversation.agentIds.map((agentId) => ({
+          agentId,
+          msgId: firstMessageIds.get(agentId)!,
+          streamId: turnId,
+        })),
+      };
+      if (once) await rememberSend(tx, once, JSON.stringify(result), now);
+      return {
+        result,
+        turn: new ActiveTurn(ctx, conversation, turnId, firstMessageIds),
+        // The instance the turn is stored as running on (`turns.add` checks it is still this one).
+        instanceId: tx.instanceId,
+      };
+    })
+    .catch((err: unknown) => {
+      // The database went away during the transaction, perhaps after it committed: a turn stored so would run
+      // nowhere and refuse every next send (409). It ends as a reply the database cut off (nothing, if it was not
+      // stored) once the database answers; the client's retry under its Idempotency-Key then finds its result.
+      if (err instanceof DatabaseUnavailable) void endTurnSurely(ctx, { id: turnId }, 'error', LOST_LIVENESS);
+      throw err;
+    });
   if ('replay' in begun) return begun.replay;
 
   const { result, turn } = begun;
@@ -103,6 +141,7 @@ export async function beginTurn(
     toolAction: message.toolAction ?? false,
     senderName: message.senderName,
     mcpTokens: message.mcpTokens ?? {},
+    clientTools: message.clientTools ?? [],
     history: withoutReplaced(
       await recentEntries(ctx.db, conversationId, userEventId!, HISTORY_FOR_RUNTIME),
       message.replaces,
@@ -148,6 +187,7 @@ export async function followPayment(
       parts: [],
       toolAction: false,
       mcpTokens: {},
+      clientTools: [],
       history: [
         ...withoutReplaced(await recentEntries(ctx.db, conversation.id, resolution.id, HISTORY_FOR_RUNTIME - 1)),
         resolution,
@@ -158,7 +198,12 @@ export async function followPayment(
 }
 
 /** Registers a stored turn as running on this instance and runs it after the request that began it is answered. */
-function startTurn(ctx: AppContext, turn: ActiveTurn, instanceId: string, read: () => Promise<TurnMessage>): void {
+export function startTurn(
+  ctx: AppContext,
+  turn: ActiveTurn,
+  instanceId: string,
+  read: () => Promise<TurnMessage>,
+): void {
   ctx.turns.add(turn, instanceId);
   setImmediate(() => {
     void turn.run(read);
@@ -176,6 +221,36 @@ export function withoutReplaced(history: ChatStreamRecord[], replacing?: string)
   }
   if (!replaced.size) return history;
   return history.filter((record) => !record.turnId || !replaced.has(record.turnId));
+}
+
+/**
+ * A message while a person is asked for or holds the conversation: stored with a `result` that names no agent in
+ * the same transaction, so that every client waiting for the end of its turn hears it at once, and nothing answers.
+ */
+async function keepForPerson(
+  append: AppendRecords,
+  conversationId: string,
+  raw: UserRawEvent,
+  turnId: string,
+): Promise<SendResult> {
+  const result: ResultRawEvent = {
+    type: 'result',
+    subtype: 'success',
+    is_error: false,
+    duration_ms: 0,
+    agentIds: [],
+  };
+  const [userRecord] = await append(
+    conversationId,
+    { sender: 'user', event: 'message', raw, turnId },
+    { sender: 'system', event: 'result', raw: result, turnId },
+  );
+  return {
+    conversationId,
+    userMessage: userRecord!,
+    userEventId: userRecord!.id,
+    results: [],
+  };
 }
 
 /** The `user` raw event of a message: only the fields it has. */

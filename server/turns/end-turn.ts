@@ -1,8 +1,11 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { AgentStatus, ChatStreamRecord, ResultRawEvent, ResultSubtype } from '@svc/agent-sdk/protocol';
+import { backoff } from '@svc/agent-sdk/protocol';
+import { errorText } from '../http/errors.js';
 import type { AppContext } from '../services/context.js';
 import { getConversation, lockConversation } from '../store/conversation-rows.js';
 import { type NewRecord, turnRecords } from '../store/record-rows.js';
-import { markTurnEnded, runningTurns } from '../store/turn-rows.js';
+import { conversationOfTurn, markTurnEnded, runningTurns } from '../store/turn-rows.js';
 
 /**
  * Ends a running turn of a conversation, however it ends: its agents finished or failed, the user interrupted
@@ -10,13 +13,22 @@ import { markTurnEnded, runningTurns } from '../store/turn-rows.js';
  * lock, it marks the turn ended, closes what the turn left open (closingRecords) and stores the one `result`
  * record that ends every turn. False when the turn had already ended (an interrupt and the agents' end may race).
  */
+/** A turn to end: its id, and its conversation when known. */
+export interface TurnToEnd {
+  id: string;
+  conversationId?: string;
+}
+
 export function endTurn(
   ctx: Pick<AppContext, 'records'>,
-  { id: turnId, conversationId }: { id: string; conversationId: string },
+  { id: turnId, conversationId: known }: TurnToEnd,
   subtype: ResultSubtype,
   error?: string,
 ): Promise<boolean> {
   return ctx.records.write(async (append, tx) => {
+    // A send's turn whose commit went unanswered is known by its id alone (none: it was not stored).
+    const conversationId = known ?? (await conversationOfTurn(tx, turnId));
+    if (!conversationId) return false;
     await lockConversation(tx, conversationId);
     const turn = await markTurnEnded(tx, turnId, subtype);
     if (!turn) return false;
@@ -33,6 +45,33 @@ export function endTurn(
     await append(turn.conversationId, ...closing, { sender: 'system', event: 'result', raw: result, turnId });
     return true;
   });
+}
+
+/**
+ * endTurn, tried again while the database refuses it (a failover, a full disk), pausing as the client's retries do,
+ * for as long as the service runs: a turn left running would refuse every next message of its conversation (409)
+ * until the service restarts. Once the service stops it gives up; the next start, or another instance, ends the
+ * turn then (endAbandonedTurns).
+ */
+export async function endTurnSurely(
+  ctx: Pick<AppContext, 'records' | 'turns' | 'logError'>,
+  turn: TurnToEnd,
+  subtype: ResultSubtype,
+  error?: string,
+): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await endTurn(ctx, turn, subtype, error);
+      return;
+    } catch (err) {
+      ctx.logError(`turn ${turn.id} could not be ended: ${errorText(err)}`);
+    }
+    try {
+      await sleep(backoff(attempt), undefined, { signal: ctx.turns.stopped });
+    } catch {
+      return;
+    }
+  }
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { InterruptResult, ResultSubtype } from '@svc/agent-sdk/protocol';
 import type { Follower } from '../services/live-hub.js';
-import type { RecordLog } from '../services/record-log.js';
+import { DELETED, type RecordLog } from '../services/record-log.js';
 import type { Db } from '../store/db.js';
 import { lastRecordId } from '../store/record-rows.js';
 import { runningTurnOf } from '../store/turn-rows.js';
@@ -46,10 +46,12 @@ export class TurnRegistry {
    * alive to the others (they end those turns, so this one must stop adding to them).
    */
   async listen(): Promise<void> {
-    this.stopListening = await this.db.listen(
-      INTERRUPT,
-      (conversationId) => void this.running.get(conversationId)?.interrupt(),
-    );
+    const interrupt = (conversationId: string) => void this.running.get(conversationId)?.interrupt();
+    // A deleted conversation's turn stops as at an interrupt; its end finds no turn left to store (end-turn.ts).
+    const stops = [await this.db.listen(INTERRUPT, interrupt), await this.db.listen(DELETED, interrupt)];
+    this.stopListening = async () => {
+      for (const stop of stops) await stop();
+    };
     this.db.liveness.watch({ lost: () => void this.endAll(LOST_LIVENESS) });
   }
 

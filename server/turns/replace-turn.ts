@@ -1,4 +1,4 @@
-import type { MessagePart, SendResult } from '@svc/agent-sdk/protocol';
+import type { ClientToolDeclaration, MessagePart, SendResult } from '@svc/agent-sdk/protocol';
 import { extractText } from '@svc/agent-sdk/protocol';
 import { type Caller, ownConversation } from '../http/auth.js';
 import type { AppContext } from '../services/context.js';
@@ -14,6 +14,7 @@ export interface Replacement {
   message?: string;
   parts?: MessagePart[];
   mcpTokens?: Record<string, string>;
+  clientTools?: ClientToolDeclaration[];
   baseUrl: string;
 }
 
@@ -46,6 +47,7 @@ export async function replaceLastTurn(
     senderName: asked.senderName,
     senderAvatar: asked.senderAvatar,
     mcpTokens: change.mcpTokens,
+    clientTools: change.clientTools,
     baseUrl: change.baseUrl,
     replaces: last.turnId,
   };

@@ -1,12 +1,22 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { ApiError } from '../client/errors.js';
 import type { PaymentsClient } from '../client/payments.js';
+import { backoff, type RetryPolicy, retryDelay } from '../protocol/retry.js';
 import type { PaymentGatePayload, PaymentStatus } from '../protocol/types.js';
 
-/** Polling of the order's status: quick after the pay page was opened, slower while nothing happens. */
-const POLL_FIRST_MS = 1_000;
-const POLL_IDLE_MS = 3_000;
-const POLL_MAX_MS = 30_000;
+/**
+ * Polling of the order's status, by the protocol's one retry rule: 3 s doubling to 30 s while nothing happens;
+ * a failed poll waits as long as the service asks (`retry-after`, up to a minute); an order the service does not
+ * know for this user (404) will never change, and is not asked about again.
+ */
+const POLL: RetryPolicy = {
+  baseMs: 3_000,
+  maxMs: 30_000,
+  maxRetryAfterMs: 60_000,
+  retryable: (err) => !(err instanceof ApiError && err.status === 404),
+};
+/** After the pay page was opened the answer may come soon: 1 s doubling to 30 s. */
+const PAYING = { ...POLL, baseMs: 1_000 };
 
 /** What the follower needs of the payment card. */
 export interface OrderHost extends ReactiveControllerHost {
@@ -19,9 +29,8 @@ export interface OrderHost extends ReactiveControllerHost {
 
 /**
  * Follows a pending order for the payment card: a clock for its countdown (`now`, each second) and the
- * service's status (`polled`), asked with backoff (3 s doubling to 30 s; from 1 s again once the pay page was
- * opened, and at once at expiry, when the service settles the order). A new poll aborts the one before; an
- * order the service does not know for this user (404) is not asked about again.
+ * service's status (`polled`), asked with backoff (`POLL`; from 1 s again once the pay page was opened, and at
+ * once at expiry, when the service settles the order). A new poll aborts the one before.
  */
 export class OrderStatusController implements ReactiveController {
   /** The status the service last reported. */
@@ -29,7 +38,9 @@ export class OrderStatusController implements ReactiveController {
   /** The clock of the countdown. */
   now = Date.now();
   #timer?: ReturnType<typeof setTimeout>;
-  #delay = POLL_IDLE_MS;
+  #policy = POLL;
+  /** Polls since the last change of pace: the backoff's attempt. */
+  #attempt = 0;
   #request?: AbortController;
   #tick?: ReturnType<typeof setInterval>;
 
@@ -58,8 +69,9 @@ export class OrderStatusController implements ReactiveController {
 
   /** The pay page was opened: the answer may come soon. */
   paying(): void {
-    this.#delay = POLL_FIRST_MS;
-    this.follow(POLL_FIRST_MS);
+    this.#policy = PAYING;
+    this.#attempt = 0;
+    this.follow(PAYING.baseMs);
   }
 
   /** Follows the order if it is pending, the first poll in `firstPollInMs`. */
@@ -107,10 +119,10 @@ export class OrderStatusController implements ReactiveController {
         if (status !== 'pending') return;
       }
     } catch (err) {
-      // An order the service does not know for this user will never change: stop asking.
-      if (request.signal.aborted || (err instanceof ApiError && err.status === 404)) return;
+      const wait = request.signal.aborted ? undefined : retryDelay(err, this.#attempt++, this.#policy);
+      if (wait !== undefined) this.#schedule(wait);
+      return;
     }
-    this.#delay = Math.min(this.#delay * 2, POLL_MAX_MS);
-    this.#schedule(this.#delay);
+    this.#schedule(backoff(++this.#attempt, this.#policy));
   }
 }

@@ -73,14 +73,26 @@ export class CardActionError extends Error {
   }
 }
 
-/** A card the user answers with a `toolAction` message. */
+/** A card the user answers with a `toolAction` message: a form whose fields are checked before it is sent. */
 export class SvcAnswerCard extends SvcCard {
   static override properties: PropertyDeclarations = {
     conversationId: { attribute: 'conversation-id' },
+    answered: { type: Boolean },
+    _errors: { state: true },
+    _busy: { state: true },
+    _error: { state: true },
   };
 
   /** The conversation the card belongs to, when it is used alone with `client`. */
   declare conversationId?: string;
+  /** The card was answered (e.g. seen in history), even when the answer is unknown. */
+  answered = false;
+  /** Why each field's value cannot be sent; a field without one can. */
+  _errors: Record<string, string | undefined> = {};
+  /** The answer is being sent. */
+  _busy = false;
+  /** Why the answer was not sent, as the card says it. */
+  _error = '';
 
   /** True when an answer can reach the agent: inside a chat, or alone with a client and a conversation. */
   protected get canAnswer(): boolean {

@@ -52,30 +52,21 @@ export class SvcConnectorSetup extends SvcAnswerCard {
 
   static override properties: PropertyDeclarations = {
     request: { attribute: false },
-    answered: { type: Boolean },
     notify: { attribute: false },
     labels: { attribute: false },
-    _errors: { state: true },
     _shown: { state: true },
-    _busy: { state: true },
-    _error: { state: true },
     _saved: { state: true },
   };
 
   /** The card (`setup_connector` tool call). */
   declare request?: ConnectorSetupRequest;
-  /** The card was answered (e.g. seen in history). */
-  answered = false;
   /** After saving, tell the agent with a card-action message so it retries. */
   notify = true;
   /** Overrides of any label. */
   declare labels?: Partial<ConnectorLabels>;
 
-  _errors: Record<string, string> = {};
   /** Secret fields shown in clear. */
   _shown: ReadonlySet<string> = new Set();
-  _busy = false;
-  _error = '';
   _saved = false;
 
   get #labels(): ConnectorLabels {

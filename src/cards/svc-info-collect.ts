@@ -60,28 +60,18 @@ export class SvcInfoCollect extends SvcAnswerCard {
 
   static override properties: PropertyDeclarations = {
     request: { attribute: false },
-    answered: { type: Boolean },
     answer: { attribute: false },
     labels: { attribute: false },
-    _errors: { state: true },
-    _busy: { state: true },
-    _error: { state: true },
     _sent: { state: true },
   };
 
   /** The card (`collect_info` tool call). */
   declare request?: InfoCollectPayload;
-  /** The card was answered (e.g. seen in history), even when `answer` is unknown. */
-  answered = false;
   /** The answer given, to summarize. */
   declare answer?: InfoCollectAnswer;
   /** Overrides of any label. */
   declare labels?: Partial<InfoCollectLabels>;
 
-  /** Why each field's value cannot be sent; a field without one can. */
-  _errors: Record<string, string | undefined> = {};
-  _busy = false;
-  _error = '';
   declare _sent?: InfoCollectAnswer;
 
   get #labels(): InfoCollectLabels {

@@ -8,6 +8,7 @@ import type {
   MessagePart,
   PaymentGatePayload,
   PaymentStatus,
+  SendRequest,
 } from '../protocol/types.js';
 
 export type ChatRole = 'user' | 'agent' | 'system';
@@ -82,3 +83,6 @@ export interface ChatMessage {
   /** The turn this reply belongs to was stopped. */
   readonly interrupted: boolean;
 }
+
+/** A message's fields besides its text, as the visitor's client sends them. */
+export type MessageFields = Pick<SendRequest, 'parts' | 'metadata' | 'toolAction' | 'senderName' | 'senderAvatar'>;

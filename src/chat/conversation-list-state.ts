@@ -24,6 +24,8 @@ export class ConversationListState {
   #loaded = false;
   #loading = false;
   #error: unknown = null;
+  /** What `error` failed to do. */
+  #failed: 'read' | 'rename' | 'delete' | null = null;
   #scope = new AbortController();
   #notifying = false;
 
@@ -54,6 +56,11 @@ export class ConversationListState {
     return this.#error;
   }
 
+  /** What the last failure failed to do: read the list, rename or delete a conversation. */
+  get failed(): 'read' | 'rename' | 'delete' | null {
+    return this.#error === null ? null : this.#failed;
+  }
+
   readonly subscribe = (listener: () => void): (() => void) => {
     this.#listeners.add(listener);
     return () => {
@@ -82,6 +89,7 @@ export class ConversationListState {
       return true;
     } catch (err) {
       this.#error = err;
+      this.#failed = 'rename';
       return false;
     } finally {
       this.#changed();
@@ -95,6 +103,7 @@ export class ConversationListState {
     } catch (err) {
       if ((err as { status?: unknown }).status !== 404) {
         this.#error = err;
+        this.#failed = 'delete';
         this.#changed();
         return false;
       }
@@ -124,7 +133,10 @@ export class ConversationListState {
       this.#loaded = true;
       this.#error = null;
     } catch (err) {
-      if (!signal.aborted) this.#error = err;
+      if (!signal.aborted) {
+        this.#error = err;
+        this.#failed = 'read';
+      }
     } finally {
       if (!signal.aborted) {
         this.#loading = false;

@@ -1,107 +1,39 @@
-import { type CardAnswer, readCardAnswer } from '../protocol/card-answers.js';
+import { readCardAnswer } from '../protocol/card-answers.js';
 import { compareRecordIds, extractText } from '../protocol/records.js';
 import type {
-  AgentStatus,
   AssistantDeltaRawEvent,
   AssistantRawEvent,
   ChatStreamRecord,
-  ConnectorSetupRequest,
-  InfoCollectPayload,
   MessagePart,
-  PaymentGatePayload,
-  PaymentGateResolutionRawEvent,
-  PaymentStatus,
   ResultRawEvent,
   UserRawEvent,
 } from '../protocol/types.js';
-import type { ChatMessage, PaymentCard } from './chat-message.js';
+import { CardSlots } from './card-slots.js';
+import type { ChatMessage, MessageFields } from './chat-message.js';
+import { LatestTurn } from './latest-turn.js';
+import {
+  compareEntries,
+  createEntry,
+  createMessage,
+  type Entry,
+  NONE,
+  orNone,
+  snapshot,
+  updated,
+} from './message-entry.js';
+import { PaymentCards } from './payment-cards.js';
 import { readReply } from './reply-content.js';
+import { TurnIndex } from './turn-index.js';
 
 /** The user's message as shown before the service has stored it. */
-export interface LocalMessage {
-  text: string;
-  parts?: MessagePart[];
-  senderName?: string;
-  senderAvatar?: string;
-}
-
-interface CardSlot<Request> {
-  request: Request;
-  answer?: CardAnswer;
-}
-
-/**
- * One message: the snapshot a UI reads, and what places and derives it. Fields a record sets replace the
- * snapshot at once (`#update`); what is derived (streamed text, card answers, a payment's status) marks it
- * `stale`, and it is made again at the next read. A message's fields live in its snapshot only: a history
- * holds thousands of entries.
- */
-interface Entry {
-  message: ChatMessage;
-  /** Position: the id of the record that created the message (a failed message: the newest record then). */
-  at: string;
-  /** Orders the user's unsent messages (n > 0) among themselves and after the record at `at` (n = 0). */
-  n: number;
-  /** Shown before the service stored it; reconciled with its record later. */
-  local: boolean;
-  stale: boolean;
-  /** Deltas streamed since the text was last read: appending is O(delta), joined once per read. */
-  chunks: string[] | undefined;
-  infoCollect: readonly CardSlot<InfoCollectPayload>[];
-  connectorSetup: readonly CardSlot<ConnectorSetupRequest>[];
-}
-
-/** One empty list for every message without blocks, parts or cards (a history holds thousands of them). */
-const NONE: readonly never[] = Object.freeze([]);
-const orNone = <T>(list: readonly T[]): readonly T[] => (list.length ? list : NONE);
-
-type MessageFields = Pick<ChatMessage, 'id' | 'role'> & Partial<Omit<ChatMessage, 'id' | 'role'>>;
-
-/** Every field of a snapshot, in one order (one shape for all of them), with its default. */
-const BLANK: ChatMessage = {
-  id: '',
-  key: '',
-  role: 'user',
-  agentId: undefined,
-  turnId: undefined,
-  timestamp: undefined,
-  senderName: undefined,
-  senderAvatar: undefined,
-  text: '',
-  blocks: NONE,
-  blocksBeforeText: 0,
-  parts: NONE,
-  attachment: undefined,
-  payment: undefined,
-  infoCollect: NONE,
-  connectorSetup: NONE,
-  delegations: NONE,
-  suggestions: NONE,
-  streaming: false,
-  status: undefined,
-  error: undefined,
-  interrupted: false,
-};
-
-/** `fields` without `key`: the row is keyed by its first id. */
-const createMessage = (fields: MessageFields): ChatMessage => Object.freeze({ ...BLANK, key: fields.id, ...fields });
-
-function createEntry(message: ChatMessage, at: string, n = 0, local = false): Entry {
-  return { message, at, n, local, stale: false, chunks: undefined, infoCollect: NONE, connectorSetup: NONE };
-}
-
-/** The user's message while being sent stays last, after whatever streams in meanwhile. */
-const floats = (entry: Entry) => entry.local && entry.message.status !== 'failed';
-
-function compareEntries(a: Entry, b: Entry): number {
-  const floating = Number(floats(a)) - Number(floats(b));
-  return floating || compareRecordIds(a.at, b.at) || a.n - b.n;
-}
+export type LocalMessage = Pick<MessageFields, 'parts' | 'senderName' | 'senderAvatar'> & { text: string };
 
 /** The notice of a failed turn whose `result` carries no readable error. */
 export const TURN_FAILED = 'The agent could not finish its reply.';
 
-const NO_STATUS: Readonly<Record<string, AgentStatus>> = Object.freeze({});
+/** What a turn's `result` says failed: the service's sentence, else {@link TURN_FAILED}; nothing unless it failed. */
+export const turnFailure = (raw: ResultRawEvent): string | undefined =>
+  raw.subtype === 'error' ? raw.error || TURN_FAILED : undefined;
 
 /**
  * Records → the list of messages a UI renders, and the state of the latest turn. Applying a record is
@@ -119,25 +51,13 @@ export class MessageLog {
   readonly #applied = new Set<string>();
   #firstId?: string;
   #lastId?: string;
-  /** Agent messages of each turn, for turn failures and the text of a finished turn. */
-  readonly #turns = new Map<string, Entry[]>();
-  /**
-   * The user records by id, each with its turn: a record without `turnId` belongs to the latest one before
-   * it, whichever order the records were applied in (a long history page goes newest slice first).
-   */
-  readonly #userTurns: { at: string; turn: string }[] = [];
-  readonly #cardEntries = new Set<Entry>();
-  readonly #answers: CardAnswer[] = [];
-  readonly #gates = new Map<string, Entry>();
-  readonly #resolutions = new Map<string, { at: string; status: PaymentStatus }>();
+  readonly #turns = new TurnIndex();
+  readonly #cards = new CardSlots((entry) => this.#touch(entry));
+  readonly #payments = new PaymentCards();
   #localCount = 0;
   #list?: readonly ChatMessage[];
-  /** The latest turn runs: its user record was applied and its `result` was not. */
-  #turnOpen = false;
-  /** The user record that opened the latest turn: a stream resumed after it replays the turn's deltas. */
-  #turnStart?: string;
-  #agentStatus = NO_STATUS;
-  #agentNames: Readonly<Record<string, string>> = Object.freeze({});
+  /** The state of the latest turn (whether it runs, the agents' statuses), moved by the newest records only. */
+  readonly turn = new LatestTurn();
   /** Turns a later user record asked again in place of (`raw.replaces`): not shown. */
   readonly #replaced = new Set<string>();
 
@@ -151,26 +71,6 @@ export class MessageLog {
     return this.#lastId;
   }
 
-  /** A turn is open: its user record (or the send that stored it) arrived and its `result` did not. */
-  get turnOpen(): boolean {
-    return this.#turnOpen;
-  }
-
-  /** Where the open turn started: the id of its user record, if known. */
-  get turnStart(): string | undefined {
-    return this.#turnStart;
-  }
-
-  /** The latest status of each agent heard from; every one `idle` once a turn ends. */
-  get agentStatus(): Readonly<Record<string, AgentStatus>> {
-    return this.#agentStatus;
-  }
-
-  /** The display name of each agent heard from, by id (records carry it). */
-  get agentNames(): Readonly<Record<string, string>> {
-    return this.#agentNames;
-  }
-
   /** The messages in order; the same array until something changes. */
   get messages(): readonly ChatMessage[] {
     if (!this.#list) {
@@ -179,7 +79,7 @@ export class MessageLog {
       const shown = this.#replaced.size
         ? this.#order.filter(({ message }) => !message.turnId || !this.#replaced.has(message.turnId))
         : this.#order;
-      this.#list = Object.freeze(shown.map((entry) => this.#current(entry)));
+      this.#list = Object.freeze(shown.map((entry) => snapshot(entry, this.#payments.card)));
     }
     return this.#list;
   }
@@ -203,18 +103,15 @@ export class MessageLog {
     }
     const newest = this.#lastId === undefined || compareRecordIds(record.id, this.#lastId) > 0;
     this.#markApplied(record.id);
-    const { agentId, agentName } = record;
-    if (agentId && agentName && this.#agentNames[agentId] !== agentName) {
-      this.#agentNames = Object.freeze({ ...this.#agentNames, [agentId]: agentName });
-    }
+    this.turn.heard(record);
     const raw = record.raw;
     switch (raw.type) {
       case 'user':
-        if (newest) this.openTurn(record.id);
+        if (newest) this.turn.begin(record.id);
         this.#applyUser(record, raw, localId);
         break;
       case 'agent_status':
-        if (newest) this.#agentStatus = Object.freeze({ ...this.#agentStatus, [raw.agentId]: raw.status });
+        if (newest) this.turn.status(raw.agentId, raw.status);
         break;
       case 'assistant_delta':
         this.#applyDelta(record, raw);
@@ -226,37 +123,21 @@ export class MessageLog {
         this.#addAgentEntry(record, record.id, raw.agentId, { attachment: raw.file });
         break;
       case 'payment_gate':
-        this.#gates.set(
-          raw.payment.orderId,
-          this.#addAgentEntry(record, record.id, raw.agentId, { payment: this.#paymentCard(raw.payment) }),
+        this.#payments.add(
+          this.#addAgentEntry(record, record.id, raw.agentId, { payment: this.#payments.card(raw.payment) }),
         );
         break;
-      case 'payment_gate_resolution':
-        this.#applyResolution(record, raw);
+      case 'payment_gate_resolution': {
+        const card = this.#payments.resolve(record, raw);
+        if (card) this.#touch(card);
         break;
+      }
       case 'result':
-        if (newest) this.#endTurn(raw);
+        if (newest) this.turn.end(raw);
         this.#applyResult(record, raw);
         break;
     }
     return true;
-  }
-
-  /** A turn started whose user record is not applied yet: the service stored it as record `start`. */
-  openTurn(start: string | undefined): void {
-    this.#turnOpen = true;
-    this.#turnStart = start;
-  }
-
-  /** Nothing runs any more, though no `result` said so (the service answered that no reply is running). */
-  closeTurn(): void {
-    this.#turnOpen = false;
-  }
-
-  #endTurn(raw: ResultRawEvent): void {
-    this.#turnOpen = false;
-    const agents = [...Object.keys(this.#agentStatus), ...(raw.agentIds ?? [])];
-    this.#agentStatus = Object.freeze(Object.fromEntries(agents.map((id) => [id, 'idle' as const])));
   }
 
   /** Shows the user's message at once, last; returns its local id. */
@@ -305,7 +186,8 @@ export class MessageLog {
 
   /** Sent, waiting for the stream to deliver the stored record. */
   markSent(localId: string): void {
-    this.#setLocal(localId, { status: 'sent' });
+    const entry = this.#local(localId);
+    if (entry) this.#update(entry, { status: 'sent' });
   }
 
   /**
@@ -326,16 +208,16 @@ export class MessageLog {
 
   /** What the agents replied in the turn `record` (its `result`) belongs to. */
   turnText(record: ChatStreamRecord): string {
-    const entries = (this.#turns.get(this.#turnOf(record)) ?? []).sort(compareEntries);
-    return entries
-      .map((entry) => this.#current(entry).text)
+    return this.#turns
+      .replies(record)
+      .sort(compareEntries)
+      .map((entry) => snapshot(entry, this.#payments.card).text)
       .filter(Boolean)
       .join('\n\n');
   }
 
   #applyUser(record: ChatStreamRecord, raw: UserRawEvent, localId: string | undefined): void {
-    const at = this.#userTurnIndex(record.id);
-    this.#userTurns.splice(at, 0, { at: record.id, turn: record.turnId ?? record.id });
+    this.#turns.addUser(record);
     if (raw.replaces && !this.#replaced.has(raw.replaces)) {
       // Regenerated or edited: the turn it replaces is left out, whether it was applied before or comes later.
       this.#replaced.add(raw.replaces);
@@ -344,33 +226,17 @@ export class MessageLog {
     if (raw.toolAction) {
       // A card action: not a message of its own, it answers a card.
       const answer = readCardAnswer(raw, record.id);
-      if (answer) {
-        this.#answers.push(answer);
-        this.#resolveCards();
-      }
+      if (answer) this.#cards.answer(answer);
       return;
     }
     const text = extractText(record);
     const local = localId !== undefined ? this.#local(localId) : this.#matchLocal(text, raw.parts);
     if (local) this.#remove(local);
-    this.#insert(
-      createEntry(
-        createMessage({
-          id: record.id,
-          key: local?.message.key ?? record.id,
-          role: 'user',
-          turnId: record.turnId,
-          timestamp: record.timestamp,
-          text,
-          parts: raw.parts ?? NONE,
-          senderName: raw.senderName,
-          senderAvatar: raw.senderAvatar,
-          status: 'sent',
-        }),
-        record.id,
-      ),
-      false,
-    );
+    const { turnId, timestamp } = record;
+    const { parts = NONE, senderName, senderAvatar } = raw;
+    const key = local?.message.key ?? record.id;
+    const message = { id: record.id, key, role: 'user', turnId, timestamp, text, parts, status: 'sent' } as const;
+    this.#insert(createEntry(createMessage({ ...message, senderName, senderAvatar }), record.id), false);
   }
 
   #applyDelta(record: ChatStreamRecord, raw: AssistantDeltaRawEvent): void {
@@ -399,45 +265,27 @@ export class MessageLog {
     });
     // The cards' snapshots come from their slots.
     this.#touch(entry);
-    const hadCards = this.#cardEntries.delete(entry);
-    const hasCards = entry.infoCollect.length > 0 || entry.connectorSetup.length > 0;
-    if (hasCards) this.#cardEntries.add(entry);
-    if (hadCards || hasCards) this.#resolveCards();
-  }
-
-  #applyResolution(record: ChatStreamRecord, raw: PaymentGateResolutionRawEvent): void {
-    const known = this.#resolutions.get(raw.orderId);
-    if (known && compareRecordIds(known.at, record.id) > 0) return;
-    this.#resolutions.set(raw.orderId, { at: record.id, status: raw.status });
-    const gate = this.#gates.get(raw.orderId);
-    if (gate) this.#touch(gate);
+    this.#cards.cardsChanged(entry);
   }
 
   #applyResult(record: ChatStreamRecord, raw: ResultRawEvent): void {
-    const entries = this.#turns.get(this.#turnOf(record)) ?? [];
+    const entries = this.#turns.replies(record);
     for (const entry of entries) {
       if (entry.message.streaming) this.#update(entry, { streaming: false });
     }
     if (raw.subtype === 'success') return;
     // The notice goes on the turn's last reply; a turn that failed before replying gets a system row.
-    const target =
-      entries.sort(compareEntries).at(-1) ??
-      this.#insert(
-        createEntry(
-          createMessage({
-            id: record.id,
-            role: 'system',
-            turnId: record.turnId,
-            timestamp: record.timestamp,
-            // Whose reply failed: the turn's first agent, by the name it was heard with.
-            agentId: raw.agentIds?.[0],
-            senderName: raw.agentIds?.[0] ? this.#agentNames[raw.agentIds[0]] : undefined,
-          }),
-          record.id,
-        ),
-        false,
-      );
-    this.#update(target, raw.subtype === 'error' ? { error: raw.error || TURN_FAILED } : { interrupted: true });
+    const target = entries.sort(compareEntries).at(-1) ?? this.#addNotice(record, raw);
+    this.#update(target, raw.subtype === 'error' ? { error: turnFailure(raw) } : { interrupted: true });
+  }
+
+  /** The row of a turn that failed or stopped before any reply: by the turn's first agent, as it was heard. */
+  #addNotice(record: ChatStreamRecord, raw: ResultRawEvent): Entry {
+    const agentId = raw.agentIds?.[0];
+    const { turnId, timestamp } = record;
+    const senderName = agentId ? this.turn.agentNames[agentId] : undefined;
+    const message = createMessage({ id: record.id, role: 'system', turnId, timestamp, agentId, senderName });
+    return this.#insert(createEntry(message, record.id), false);
   }
 
   #addAgentEntry(
@@ -446,101 +294,13 @@ export class MessageLog {
     agentId: string,
     fields: Partial<Pick<ChatMessage, 'attachment' | 'payment' | 'streaming'>>,
   ): Entry {
+    const { agentName: senderName, turnId, timestamp } = record;
     const entry = createEntry(
-      createMessage({
-        id,
-        role: 'agent',
-        agentId,
-        senderName: record.agentName,
-        turnId: record.turnId,
-        timestamp: record.timestamp,
-        ...fields,
-      }),
+      createMessage({ id, role: 'agent', agentId, senderName, turnId, timestamp, ...fields }),
       record.id,
     );
-    const turn = this.#turnOf(record);
-    const entries = this.#turns.get(turn);
-    if (entries) entries.push(entry);
-    else this.#turns.set(turn, [entry]);
+    this.#turns.addReply(record, entry);
     return this.#insert(entry);
-  }
-
-  /**
-   * Matches every card answer to its card: by `toolUseId` when the answer names one, else the latest
-   * unanswered card of its kind before it. Recomputed as a whole, since answers and cards arrive in any order.
-   */
-  #resolveCards(): void {
-    type Card = { entry: Entry; slot: CardSlot<InfoCollectPayload | ConnectorSetupRequest>; kind: CardAnswer['kind'] };
-    const cards: Card[] = [...this.#cardEntries]
-      .sort(compareEntries)
-      .flatMap((entry) => [
-        ...entry.infoCollect.map((slot) => ({ entry, slot, kind: 'infoCollect' as const })),
-        ...entry.connectorSetup.map((slot) => ({ entry, slot, kind: 'connectorSetup' as const })),
-      ]);
-    const answered = new Map<Card['slot'], CardAnswer>();
-    const answers = [...this.#answers].sort((a, b) => compareRecordIds(a.at, b.at));
-    for (const answer of answers) {
-      const fits = (card: Card) =>
-        card.kind === answer.kind &&
-        (answer.kind !== 'connectorSetup' ||
-          (card.slot.request as ConnectorSetupRequest).connectorTypeId === answer.connectorTypeId);
-      const card = answer.toolUseId
-        ? cards.find((c) => fits(c) && c.slot.request.toolUseId === answer.toolUseId)
-        : cards.findLast((c) => fits(c) && !answered.has(c.slot) && compareRecordIds(c.entry.at, answer.at) < 0);
-      if (card && !answered.has(card.slot)) answered.set(card.slot, answer);
-    }
-    for (const { entry, slot } of cards) {
-      const answer = answered.get(slot);
-      if (slot.answer === answer) continue;
-      slot.answer = answer;
-      this.#touch(entry);
-    }
-  }
-
-  /** The entry's snapshot, made again first when something it derives from changed. */
-  #current(entry: Entry): ChatMessage {
-    if (!entry.stale) return entry.message;
-    entry.stale = false;
-    const { message, chunks } = entry;
-    entry.chunks = undefined;
-    entry.message = createMessage({
-      ...message,
-      text: chunks ? message.text + chunks.join('') : message.text,
-      payment: message.payment && this.#paymentCard(message.payment.gate),
-      infoCollect: orNone(
-        entry.infoCollect.map(({ request, answer }) => ({
-          request,
-          answered: answer !== undefined,
-          ...(answer?.kind === 'infoCollect'
-            ? { answer: { action: answer.action, ...(answer.values ? { values: answer.values } : {}) } }
-            : {}),
-        })),
-      ),
-      connectorSetup: orNone(
-        entry.connectorSetup.map(({ request, answer }) => ({ request, answered: answer !== undefined })),
-      ),
-    });
-    return entry.message;
-  }
-
-  #paymentCard(gate: PaymentGatePayload): PaymentCard {
-    return { gate, status: this.#resolutions.get(gate.orderId)?.status ?? 'pending' };
-  }
-
-  #turnOf(record: ChatStreamRecord): string {
-    return record.turnId ?? this.#userTurns[this.#userTurnIndex(record.id) - 1]?.turn ?? '';
-  }
-
-  /** How many user records come before record `id` (a binary search: history arrives in thousands). */
-  #userTurnIndex(id: string): number {
-    let low = 0;
-    let high = this.#userTurns.length;
-    while (low < high) {
-      const middle = (low + high) >> 1;
-      if (compareRecordIds(this.#userTurns[middle]!.at, id) < 0) low = middle + 1;
-      else high = middle;
-    }
-    return low;
   }
 
   #markApplied(recordId: string): void {
@@ -574,20 +334,13 @@ export class MessageLog {
 
   /** Fields of the message changed: a new snapshot. */
   #update(entry: Entry, fields: Partial<ChatMessage>): void {
-    entry.message = Object.freeze({ ...entry.message, ...fields });
+    updated(entry, fields);
     this.#list = undefined;
   }
 
   #local(localId: string | undefined): Entry | undefined {
     const entry = localId === undefined ? undefined : this.#byId.get(localId);
     return entry?.local ? entry : undefined;
-  }
-
-  #setLocal(localId: string, fields: Partial<ChatMessage>): boolean {
-    const entry = this.#local(localId);
-    if (!entry) return false;
-    this.#update(entry, fields);
-    return true;
   }
 
   /** `at`: where it stays from now on (a failed message); without it, it goes last again. */
@@ -597,7 +350,8 @@ export class MessageLog {
     this.#sorted = false;
     if (at !== undefined) entry.at = at;
     entry.n = ++this.#localCount;
-    return this.#setLocal(localId, fields);
+    this.#update(entry, fields);
+    return true;
   }
 
   #matchLocal(text: string, parts: MessagePart[] | undefined): Entry | undefined {

@@ -7,6 +7,8 @@ import type {
   ConversationSummary,
   Feedback,
   FeedbackRequest,
+  HandoffRequest,
+  HandoffResult,
   HistoryOptions,
   HistoryResult,
   InterruptResult,
@@ -65,7 +67,7 @@ export class ChatClient {
       ...sendCall(opts),
       method: 'POST',
       path: path`/conversations/${conversationId}/regenerate`,
-      body: { mcpTokens },
+      body: { mcpTokens, clientTools: req.clientTools },
     });
   }
 
@@ -181,6 +183,19 @@ export class ChatClient {
   /** Stops the running reply; its `result` record (`interrupted`) follows in the stream. */
   async interrupt(conversationId: string, opts: RequestOptions = {}): Promise<InterruptResult> {
     return this.http.json({ ...opts, method: 'POST', path: path`/conversations/${conversationId}/interrupt` });
+  }
+
+  /**
+   * Asks for a person of the site's staff ("Talk to a person", docs/protocol.md "A person in the conversation");
+   * asking again while one is asked for or holds the conversation changes nothing. `PermissionDeniedError` (403) where
+   * the workspace has no operators.
+   */
+  async requestHandoff(
+    conversationId: string,
+    body: HandoffRequest = {},
+    opts: RequestOptions = {},
+  ): Promise<HandoffResult> {
+    return this.http.json({ ...opts, method: 'POST', path: path`/conversations/${conversationId}/handoff`, body });
   }
 
   /** A reply read aloud, as base64 audio. Retried when safe: speech is cached per message. */

@@ -1,8 +1,12 @@
 import { connectorSetupMetadata } from '../protocol/card-answers.js';
+import { clientToolAnswerMetadata } from '../protocol/client-tools.js';
 import type {
   AgentTurn,
   ChatStreamRecord,
+  ClientToolAnswer,
+  ClientToolDeclaration,
   ConnectorSetupRequest,
+  HandoffResult,
   InterruptResult,
   SendResult,
 } from '../protocol/types.js';
@@ -19,6 +23,11 @@ export interface ConversationOptions {
   targetAgentIds?: string[];
   /** Tokens sent with every message of this conversation (over the client's, under a message's own). */
   mcpTokens?: Record<string, string>;
+  /**
+   * The tools the page offers the model with every message of this conversation, unless a message gives its own
+   * `clientTools` (docs/client.md "Tools the page gives the chat"); answer a call with `answerClientTool`.
+   */
+  clientTools?: ClientToolDeclaration[];
 }
 
 export interface ConnectorSetupOptions extends MessageOptions {
@@ -61,11 +70,11 @@ export class Conversation {
    * Asks the last message again and waits for the new reply, which replaces the last one (`chat.regenerate`).
    * Before the first message there is nothing to ask again (an `SvcSdkError`).
    */
-  async regenerate(opts: Pick<MessageOptions, 'mcpTokens'> & TurnReadOptions = {}): Promise<AgentTurn> {
-    const { mcpTokens, ...wait } = opts;
+  async regenerate(opts: Pick<MessageOptions, 'mcpTokens' | 'clientTools'> & TurnReadOptions = {}): Promise<AgentTurn> {
+    const { mcpTokens, clientTools, ...wait } = opts;
     const sent = await this.chat.regenerate(
       this.#requireId(),
-      { mcpTokens: { ...this.options.mcpTokens, ...mcpTokens } },
+      { mcpTokens: { ...this.options.mcpTokens, ...mcpTokens }, ...this.#tools(clientTools) },
       { signal: wait.signal },
     );
     return collectTurn(sent.conversationId, this.chat.followTurn(sent, wait));
@@ -74,12 +83,17 @@ export class Conversation {
   /** Replaces the visitor's last message with `message` and waits for the new reply (`chat.edit`). */
   async edit(
     message: string,
-    opts: Pick<MessageOptions, 'mcpTokens' | 'parts'> & TurnReadOptions = {},
+    opts: Pick<MessageOptions, 'mcpTokens' | 'parts' | 'clientTools'> & TurnReadOptions = {},
   ): Promise<AgentTurn> {
-    const { mcpTokens, parts, ...wait } = opts;
+    const { mcpTokens, parts, clientTools, ...wait } = opts;
     const sent = await this.chat.edit(
       this.#requireId(),
-      { message, ...(parts ? { parts } : {}), mcpTokens: { ...this.options.mcpTokens, ...mcpTokens } },
+      {
+        message,
+        ...(parts ? { parts } : {}),
+        mcpTokens: { ...this.options.mcpTokens, ...mcpTokens },
+        ...this.#tools(clientTools),
+      },
       { signal: wait.signal },
     );
     return collectTurn(sent.conversationId, this.chat.followTurn(sent, wait));
@@ -89,6 +103,12 @@ export class Conversation {
   async interrupt(opts: RequestOptions = {}): Promise<InterruptResult> {
     if (!this.#id) return { interrupted: false, reason: 'no reply is running' };
     return this.chat.interrupt(this.#id, opts);
+  }
+
+  /** Asks for a person of the site's staff (`chat.requestHandoff`). Before the first message there is no one to ask. */
+  async requestHandoff(reason?: string, opts: RequestOptions = {}): Promise<HandoffResult> {
+    if (!this.#id) throw new SvcSdkError('The conversation has no message yet: send one before asking for a person.');
+    return this.chat.requestHandoff(this.#id, reason ? { reason } : {}, opts);
   }
 
   /**
@@ -113,18 +133,47 @@ export class Conversation {
     });
   }
 
+  /**
+   * Answers the call `toolUseId` of a page tool (a `tool_use` block with `client: true`, read with
+   * `extractClientToolCalls`) with what the tool returned (`{ output }`, JSON) or why it could not (`{ error }`),
+   * and waits for the reply that follows, which reads the answer. Sent under one `Idempotency-Key`: to retry an
+   * answer whose send failed, pass the same `idempotencyKey` (a call is answered once; another answer is a 409).
+   */
+  async answerClientTool(
+    toolUseId: string,
+    answer: ClientToolAnswer,
+    opts: MessageOptions & { idempotencyKey?: string } = {},
+  ): Promise<AgentTurn> {
+    const { sent, wait } = await this.#send('', {
+      ...opts,
+      toolAction: true,
+      metadata: clientToolAnswerMetadata(toolUseId, answer),
+    });
+    return collectTurn(sent.conversationId, this.chat.followTurn(sent, wait));
+  }
+
+  /** The page's tools of a request: its own, else the conversation's (none: left out of the JSON body). */
+  #tools(own: ClientToolDeclaration[] | undefined): { clientTools?: ClientToolDeclaration[] } {
+    return { clientTools: own ?? this.options.clientTools };
+  }
+
   #requireId(): string {
     if (!this.#id) throw new SvcSdkError('The conversation has no message yet: there is nothing to ask again.');
     return this.#id;
   }
 
-  async #send(message: string, opts: MessageOptions): Promise<{ sent: SendResult; wait: TurnReadOptions }> {
+  async #send(
+    message: string,
+    opts: MessageOptions & { idempotencyKey?: string },
+  ): Promise<{ sent: SendResult; wait: TurnReadOptions }> {
     const mcpTokens = { ...this.options.mcpTokens, ...opts.mcpTokens };
+    const { idempotencyKey, ...rest } = opts;
+    const own = { ...rest, mcpTokens, ...this.#tools(opts.clientTools) };
     const fields: MessageOptions = this.#id
-      ? { ...opts, conversationId: this.#id, mcpTokens }
-      : { targetAgentIds: this.options.targetAgentIds, newConversation: true, ...opts, mcpTokens };
+      ? { ...own, conversationId: this.#id }
+      : { targetAgentIds: this.options.targetAgentIds, newConversation: true, ...own };
     const { request, wait } = toSendRequest(message, fields, this.chat.http.config.agentId);
-    const sent = await this.chat.send(request, { signal: wait.signal });
+    const sent = await this.chat.send(request, { signal: wait.signal, idempotencyKey });
     this.#id = sent.conversationId;
     return { sent, wait };
   }

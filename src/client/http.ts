@@ -10,7 +10,7 @@ const API_PREFIX = '/api/v2';
 const DEFAULT_TIMEOUT_MS = 30_000;
 const DEFAULT_MAX_RETRIES = 2;
 
-export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS';
 export type Query = Record<string, string | number | boolean | undefined>;
 
 /** One call through the request core. */
@@ -88,6 +88,22 @@ export class HttpClient {
   /** Sends a call and returns the answer's bytes. */
   blob(call: Call): Promise<Blob> {
     return this.#withRetries(call, (res) => res.blob());
+  }
+
+  /**
+   * Whether the service answers at all: any HTTP answer proves it is there. `OPTIONS` of the API's root is what
+   * browsers send it before each call anyway (the CORS preflight): no credential, no effect, and no error in
+   * the console, which a `GET` without a token would log. One try; false on a connection error or a timeout.
+   */
+  async reachable(signal?: AbortSignal): Promise<boolean> {
+    const call: Call = { method: 'OPTIONS', path: '/', anonymous: true, signal };
+    try {
+      await this.#attempt(call, undefined, async () => {}, false);
+      return true;
+    } catch (err) {
+      if (err instanceof AbortError) throw err;
+      return err instanceof ApiError;
+    }
   }
 
   /**

@@ -5,7 +5,9 @@ import type {
   GrantCreditsRequest,
   GrantResult,
   MemberList,
+  MintOperatorSessionRequest,
   MintSessionRequest,
+  OperatorSession,
   ProvisionMemberRequest,
   ProvisionResult,
   SessionToken,
@@ -77,6 +79,18 @@ export class WorkspacesClient {
   /** A session token for an existing member (`ttl_seconds` 1 to 86400, default 3600). */
   async mintSession(slug: string, body: MintSessionRequest, opts: RequestOptions = {}): Promise<SessionToken> {
     return this.http.json({ ...opts, method: 'POST', path: path`/workspaces/${slug}/sessions`, body });
+  }
+
+  /**
+   * Signs a person of the workspace's staff in (our extension, docs/protocol.md "A person in the conversation"): a
+   * short-lived operator token (`ot_…`) for `OperatorInbox`; mint another to renew it.
+   */
+  async mintOperatorSession(
+    slug: string,
+    body: MintOperatorSessionRequest,
+    opts: RequestOptions = {},
+  ): Promise<OperatorSession> {
+    return this.http.json({ ...opts, method: 'POST', path: path`/workspaces/${slug}/operators/sessions`, body });
   }
 
   /** provisionMember, then mintSession (spec rule 4.1.1): a session token for a visitor in one call. */
@@ -166,6 +180,10 @@ export class WorkspaceHandle {
   }
   mintSession(body: MintSessionRequest, opts?: RequestOptions) {
     return this.workspaces.mintSession(this.slug, body, opts);
+  }
+
+  mintOperatorSession(body: MintOperatorSessionRequest, opts?: RequestOptions) {
+    return this.workspaces.mintOperatorSession(this.slug, body, opts);
   }
   startVisitorSession(body: StartVisitorSessionRequest, opts?: RequestOptions) {
     return this.workspaces.startVisitorSession(this.slug, body, opts);

@@ -1,5 +1,5 @@
 import { createContext } from '@lit/context';
-import type { MessageFields } from '../chat/chat-store.js';
+import type { MessageFields } from '../chat/chat-message.js';
 import type { ChatClient } from '../client/chat.js';
 import type { PaymentsClient } from '../client/payments.js';
 import type { SendResult } from '../protocol/types.js';

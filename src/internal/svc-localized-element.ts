@@ -14,9 +14,16 @@ export abstract class SvcLocalizedElement extends SvcElement {
     dir: { reflect: true },
   };
 
-  /** Language of the labels (default: the page's language): `en`, `zh-CN`, `ar` or any BCP 47 tag. */
+  /**
+   * The language of the labels, any BCP 47 tag: `zh*` gives Simplified Chinese, `ar*` Arabic (right to left),
+   * anything else English (see Languages and right to left).
+   * @default the page's `lang`
+   */
   declare lang: string;
-  /** `rtl` or `ltr` (default: the direction of `lang`, else the page's): a change lays the element out again. */
+  /**
+   * The direction to lay the element out in, `ltr` or `rtl`: a change lays it out again.
+   * @default the direction of `lang`, else the page's
+   */
   declare dir: string;
 
   /** The labels and the writing direction of the element's language. */

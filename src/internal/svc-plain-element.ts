@@ -17,11 +17,20 @@ const Base: typeof HTMLElement = globalThis.HTMLElement ?? (class {} as typeof H
 /** Each element class's attributes, by name: the property each sets (none: an `HTMLElement` property's own). */
 const attributesOf = new WeakMap<object, Map<string, string | undefined>>();
 
-/** The properties of an element and of its base. */
-const declared = (element: typeof SvcPlainElement): Record<string, PlainProperty> => ({
-  ...SvcPlainElement.properties,
-  ...element.properties,
-});
+/** Each element class's properties: its own and those of the classes it extends (a base's, a mixin's). */
+const propertiesOf = new WeakMap<object, Record<string, PlainProperty>>();
+
+/** The properties an element class declares, with those of every class it extends, a subclass's winning. */
+function collectProperties(element: typeof SvcPlainElement): Record<string, PlainProperty> {
+  const inherited = element === SvcPlainElement ? {} : collectProperties(Object.getPrototypeOf(element));
+  return Object.hasOwn(element, 'properties') ? { ...inherited, ...element.properties } : inherited;
+}
+
+/**
+ * Every property an element class declares, by name: its own and those of the classes it extends (a base's, a
+ * mixin's), as Lit's `elementProperties` has them. Known once the element is defined (`define`).
+ */
+export const declaredProperties = (element: object): Record<string, PlainProperty> => propertiesOf.get(element)!;
 
 /** Each element class's sheet, made from its `styles` once. */
 const sheets = new WeakMap<object, CSSStyleSheet>();
@@ -43,7 +52,9 @@ const valuesOf = new WeakMap<Element, Map<string, unknown>>();
 /** Gives the element class an accessor for each of its own properties, its attributes, and registers it. */
 function register(element: typeof SvcPlainElement, tag: string): void {
   const attributes = new Map<string, string | undefined>();
-  for (const [name, options] of Object.entries(declared(element))) {
+  const properties = collectProperties(element);
+  propertiesOf.set(element, properties);
+  for (const [name, options] of Object.entries(properties)) {
     // `lang` and `dir` keep the accessors of every element, which reflect: a change of them updates the element.
     const own = !(name in Base.prototype);
     if (!options.state && options.attribute !== false)
@@ -81,9 +92,16 @@ export abstract class SvcPlainElement extends Base {
     dir: { reflect: true },
   };
 
-  /** Language of the labels (default: the page's language): `en`, `zh-CN`, `ar` or any BCP 47 tag. */
+  /**
+   * The language of the labels, any BCP 47 tag: `zh*` gives Simplified Chinese, `ar*` Arabic (right to left),
+   * anything else English (see Languages and right to left).
+   * @default the page's `lang`
+   */
   declare lang: string;
-  /** `rtl` or `ltr` (default: the direction of `lang`, else the page's): a change lays the element out again. */
+  /**
+   * The direction to lay the element out in, `ltr` or `rtl`: a change lays it out again.
+   * @default the direction of `lang`, else the page's
+   */
   declare dir: string;
 
   /** The element's styles (a `css` string), adopted by its shadow root as a sheet made once per class. */
@@ -112,7 +130,7 @@ export abstract class SvcPlainElement extends Base {
 
   constructor() {
     super();
-    for (const name of Object.keys((this.constructor as typeof SvcPlainElement).properties)) {
+    for (const name of Object.keys(declaredProperties(this.constructor))) {
       if (Object.hasOwn(this, name)) {
         this.#early ??= new Map();
         this.#early.set(name, (this as Record<string, unknown>)[name]);
@@ -139,13 +157,13 @@ export abstract class SvcPlainElement extends Base {
       this.requestUpdate(attribute, old);
       return;
     }
-    const boolean = declared(this.constructor as typeof SvcPlainElement)[name]!.type === Boolean;
+    const boolean = declaredProperties(this.constructor)[name]!.type === Boolean;
     (this as Record<string, unknown>)[name] = boolean ? value !== null : (value ?? undefined);
   }
 
   /** Sets the attributes of the reflected properties that changed (an element may not in its constructor). */
   #reflect(changed: Map<string, unknown>): void {
-    const properties = declared(this.constructor as typeof SvcPlainElement);
+    const properties = declaredProperties(this.constructor);
     this.#reflecting = true;
     for (const name of changed.keys()) {
       const { reflect, attribute } = properties[name] ?? {};

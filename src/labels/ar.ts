@@ -31,6 +31,7 @@ const ar: Language = {
     deleteConversation: (title) => `حذف «${title}»`,
     confirmDelete: (title) => `حذف «${title}»؟ لا يمكن التراجع عن ذلك.`,
     deleteWhileRunning: 'أوقف الرد أولًا',
+    deleteFailed: 'تعذّر حذف المحادثة. حاول مرة أخرى.',
     replyFailedBy: (name, reason) => `تعذّر على ${name} الرد. ${reason}`,
     waitingToSend: 'في انتظار الإرسال: ستُرسل الرسالة حالما يمكن الوصول إلى الخدمة.',
     newConversation: 'محادثة جديدة',

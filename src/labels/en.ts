@@ -23,6 +23,7 @@ const en: Language = {
     deleteConversation: (title) => `Delete “${title}”`,
     confirmDelete: (title) => `Delete “${title}”? This cannot be undone.`,
     deleteWhileRunning: 'Stop the reply first',
+    deleteFailed: 'The conversation could not be deleted. Try again.',
     replyFailedBy: (name, reason) => `${name} could not reply. ${reason}`,
     waitingToSend: 'Waiting to send: it goes as soon as the service can be reached.',
     thinking: 'Thinking…',

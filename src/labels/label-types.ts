@@ -70,6 +70,8 @@ export interface ConversationLabels {
   deleteConversation: (title: string) => string;
   confirmDelete: (title: string) => string;
   deleteWhileRunning: string;
+  /** A delete the service refused or never got: the confirmation stays, to try again. */
+  deleteFailed: string;
   /** A reply that failed: the agent's name and the service's sentence. */
   replyFailedBy: (name: string, reason: string) => string;
   /** A message kept while the service cannot be reached: it goes by itself once it can. */

@@ -25,6 +25,7 @@ const zhCN: Language = {
     deleteConversation: (title) => `删除“${title}”`,
     confirmDelete: (title) => `删除“${title}”？删除后无法恢复。`,
     deleteWhileRunning: '请先停止回复',
+    deleteFailed: '无法删除该对话，请重试。',
     replyFailedBy: (name, reason) => `${name} 未能回复。${reason}`,
     waitingToSend: '等待发送：连接到服务后会自动发送。',
     newConversation: '新对话',

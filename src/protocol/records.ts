@@ -29,12 +29,18 @@ export function compareRecordIds(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-/** Tool names the helpers and the cards recognise. */
+/**
+ * Tool names the helpers and the cards recognise (`request_payment` is the model runtime's function for a
+ * payment card, which is a record of its own); no page tool takes one of them.
+ */
 export const RESERVED_TOOL_NAMES = {
   infoCollect: 'collect_info',
   connectorSetup: 'setup_connector',
   delegate: 'delegate',
   suggestReplies: 'suggest_replies',
+  /** An agent asks for a person of the site's staff (our extension: docs/protocol.md "A person in the conversation"). */
+  handoff: 'handoff',
+  requestPayment: 'request_payment',
 } as const;
 
 /** Follow-up replies a `suggest_replies` call offers, at most, and the characters of each (docs/protocol.md). */

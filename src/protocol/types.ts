@@ -116,7 +116,37 @@ export interface SendRequest {
   toolAction?: boolean;
   senderName?: string;
   senderAvatar?: string;
+  /**
+   * Our extension: the tools the host page offers the model for this turn (docs/protocol.md "Tools the page
+   * gives the chat"); a call of one ends the turn, and the page answers it with `toolAction` and `metadata`
+   * from `clientToolResultMetadata` or `clientToolErrorMetadata`.
+   */
+  clientTools?: ClientToolDeclaration[];
 }
+
+/** A tool the host page offers the model (our extension): what the model reads of it. */
+export interface ClientToolDeclaration {
+  /** CLIENT_TOOL_NAME, and never a reserved tool's name (`clientToolNameProblem`). */
+  name: string;
+  /** What it does and when to use it, for the model. */
+  description: string;
+  /** A JSON Schema of an object: the input the model writes. */
+  parameters: Record<string, unknown>;
+}
+
+/** A call of a page tool, as `extractClientToolCalls` reads it from an `assistant` record. */
+export interface ClientToolCall {
+  /** The `tool_use` block's id: the answer names it. */
+  toolUseId: string;
+  name: string;
+  /** As the model wrote it: a JSON object, not checked against the tool's `parameters`. */
+  input: Record<string, unknown>;
+  /** The agent that called it. */
+  agentId?: string;
+}
+
+/** How a page answers a call of one of its tools: what it returned (JSON), or a sentence saying why it could not. */
+export type ClientToolAnswer = { output: unknown } | { error: string };
 
 /**
  * Our extension: the body of `POST /conversations/{id}/regenerate` (no `message`: the last question is asked
@@ -126,6 +156,8 @@ export interface ReplaceRequest {
   message?: string;
   parts?: MessagePart[];
   mcpTokens?: Record<string, string>;
+  /** The page's tools for the new turn, as in a send. */
+  clientTools?: ClientToolDeclaration[];
 }
 
 /** Our extension: what a chat offers before its first message (`GET /agents/{agentId}/prompts`). */
@@ -245,6 +277,7 @@ export interface ChatStreamRecord<R extends ChatRawEvent = ChatRawEvent> {
     | 'payment_gate'
     | 'payment_gate_resolution'
     | 'result'
+    | 'handoff'
     | (string & {});
   raw: R;
 }
@@ -262,6 +295,8 @@ export interface ToolUseBlock {
   id: string;
   name: string;
   input: Record<string, unknown>;
+  /** Our extension: a call of a tool the page declared (`clientTools`); the page answers it, and the turn ended waiting. */
+  client?: boolean;
 }
 export interface ImageBlock {
   type: 'image';
@@ -374,7 +409,12 @@ export type ChatRawEvent =
   | AttachmentRawEvent
   | PaymentGateRawEvent
   | PaymentGateResolutionRawEvent
-  | ResultRawEvent;
+  | ResultRawEvent
+  | HandoffRequestedRawEvent
+  | OperatorJoinedRawEvent
+  | OperatorMessageRawEvent
+  | OperatorLeftRawEvent
+  | HandoffUnansweredRawEvent;
 
 export interface AgentTurn {
   conversationId: string;
@@ -407,6 +447,11 @@ export interface HistoryOptions {
 export interface HistoryResult {
   entries: ChatStreamRecord[];
   hasMore: boolean;
+  /**
+   * Our extension: who holds the conversation now (a person may have joined many pages back). Absent from
+   * services without it, and from training conversations.
+   */
+  handoff?: HandoffStatus;
 }
 
 export type InterruptResult = { interrupted: true; turnId: string } | { interrupted: false; reason: string };
@@ -516,4 +561,132 @@ export interface TrainingSendRequest {
 export interface TrainingSendResult {
   ok: boolean;
   msgId?: string;
+}
+
+// ---------------------------------------------------------------- a person in the conversation (our extension)
+
+/**
+ * Who answers a conversation: its agents (`agent`), nobody yet while a person of the site's staff is asked for
+ * (`waiting`), or one such person (`human`). The records say each change, in order.
+ */
+export type HandoffState = 'agent' | 'waiting' | 'human';
+
+/** A person of the site's staff (an operator), as records and the queue name them. */
+export interface OperatorIdentity {
+  id: string;
+  name: string;
+  avatarUrl?: string;
+}
+
+/** A person was asked for: by the agent (its reserved tool `handoff`) or by the visitor. Sender `system`. */
+export interface HandoffRequestedRawEvent {
+  type: 'handoff_requested';
+  by: 'agent' | 'visitor';
+  reason?: string;
+  /** The agent that asked (with `by: 'agent'`). */
+  agentId?: string;
+}
+
+/** A person took the conversation: the agents stop answering. */
+export interface OperatorJoinedRawEvent {
+  type: 'operator_joined';
+  operator: OperatorIdentity;
+}
+
+/** A person's message, marked as theirs (sender `system`: no agent wrote it). */
+export interface OperatorMessageRawEvent {
+  type: 'operator_message';
+  operator: OperatorIdentity;
+  message: { id: string; content: TextBlock[] };
+  parts?: MessagePart[];
+}
+
+/** The person left: gave the conversation back to the agents (`released`) or closed it (`closed`). */
+export interface OperatorLeftRawEvent {
+  type: 'operator_left';
+  operator: OperatorIdentity;
+  action: 'released' | 'closed';
+}
+
+/** Nobody took the conversation in time: it is the agents' again, and one of them asks for contact details. */
+export interface HandoffUnansweredRawEvent {
+  type: 'handoff_unanswered';
+  waitedSeconds: number;
+}
+
+/** Who holds a conversation, and the record that said so (null: never handed to a person). */
+export interface HandoffStatus {
+  state: HandoffState;
+  operator?: OperatorIdentity;
+  at: string | null;
+}
+
+/** The body of `POST /conversations/{id}/handoff`: the visitor asks for a person. */
+export interface HandoffRequest {
+  /** Why, in the visitor's words (at most 500 characters). */
+  reason?: string;
+}
+
+/** What `POST /conversations/{id}/handoff` and the operators' take, release and close answer. */
+export interface HandoffResult extends HandoffStatus {
+  conversationId: string;
+}
+
+/** The body of `POST /workspaces/{slug}/operators/sessions`: the site's backend signs a person of its staff in. */
+export interface MintOperatorSessionRequest {
+  /** The site's own reference for the person: the same reference is the same operator. */
+  operator_ref: string;
+  /** Shown to visitors beside the person's messages. */
+  display_name: string;
+  avatar_url?: string;
+  /** Default 3600, at most 86400. */
+  ttl_seconds?: number;
+}
+
+/** An operator's session token (`ot_…`): for the operators' routes only. */
+export interface OperatorSession {
+  token: string;
+  operator_id: string;
+  expires_at: string;
+}
+
+/** One message of a queue entry, as the inbox previews it. */
+export interface QueueMessage {
+  from: 'visitor' | 'agent' | 'operator';
+  /** The agent's or the person's name. */
+  name?: string;
+  text: string;
+}
+
+/** A conversation handed to the staff, as an operator's queue lists it. */
+export interface QueueEntry {
+  conversationId: string;
+  /** `missed`: nobody took it in time, and it went back to its agents. */
+  state: 'waiting' | 'human' | 'missed';
+  requestedAt: string;
+  requestedBy: 'agent' | 'visitor';
+  reason: string | null;
+  visitor: { userId: string; name: string | null };
+  /** Who holds it (`human`). */
+  operator: OperatorIdentity | null;
+  /** Its newest messages (at most 3), oldest first. */
+  lastMessages: QueueMessage[];
+  /** What the visitor left in the contact card after nobody came (`missed`), or null. */
+  contact: Record<string, unknown> | null;
+}
+
+/**
+ * An operator's view of the workspace (`GET /operators/queue`, and each event of its stream): the conversations
+ * waiting for a person (newest request first), those this operator holds, and the latest missed ones.
+ */
+export interface OperatorQueue {
+  waiting: QueueEntry[];
+  mine: QueueEntry[];
+  missed: QueueEntry[];
+}
+
+/** The body of `POST /operators/conversations/{id}/messages`. */
+export interface OperatorMessageRequest {
+  message: string;
+  parts?: MessagePart[];
 }

@@ -4,6 +4,7 @@ import { createComponent, type EventName } from '@lit/react';
 import * as React from 'react';
 import { SvcChat } from '../elements/svc-chat/svc-chat.js';
 import { SvcMarkdown } from '../elements/svc-markdown/svc-markdown.js';
+import { declaredProperties } from '../internal/svc-plain-element.js';
 
 /** `detail` of a declared `svc-*` event, as the callback prop receives it. */
 type Event<K extends keyof GlobalEventHandlersEventMap> = EventName<GlobalEventHandlersEventMap[K]>;
@@ -32,7 +33,7 @@ export type ChatProps = Omit<React.ComponentProps<typeof Chat>, 'mode'>;
 function serverChat(props: Record<string, unknown>) {
   const html: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(props)) {
-    const property = SvcChat.properties[name];
+    const property = declaredProperties(SvcChat)[name];
     if (!property) {
       if (!(name in CHAT_EVENTS)) html[name] = value;
     } else if (property.attribute !== false && !property.state && (typeof value === 'string' || value === true)) {

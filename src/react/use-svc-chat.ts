@@ -2,8 +2,8 @@
 
 import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import type { ChatApi } from '../chat/chat-api.js';
-import type { ChatMessage } from '../chat/chat-message.js';
-import { ChatStore, type ChatStoreEvents, type MessageFields } from '../chat/chat-store.js';
+import type { ChatMessage, MessageFields } from '../chat/chat-message.js';
+import { ChatStore, type ChatStoreEvents } from '../chat/chat-store.js';
 import { type ChatClientOptions, createChatClient } from '../chat/create-chat-client.js';
 import type { ConnectionState } from '../client/record-stream.js';
 import type { AgentStatus, InterruptResult, SendResult } from '../protocol/types.js';
@@ -68,44 +68,8 @@ export function useSvcChat(options: UseSvcChatOptions): SvcChatState {
   // Callbacks and the token provider are read when used, so passing new functions each render is fine.
   const latest = useRef(options);
   latest.current = options;
-  const { client, baseUrl, token, tokenEndpoint, historyTurns } = options;
-  const hasProvider = !!options.tokenProvider;
-  const [store, setStore] = useState<ChatStore | null>(null);
   const [setupError, setSetupError] = useState<string | null>(null);
-
-  useEffect(() => {
-    let api: ChatApi | undefined;
-    try {
-      api =
-        client?.chat ??
-        createChatClient({
-          baseUrl,
-          token,
-          tokenEndpoint,
-          // Read when a token is needed, so a new function each render is fine.
-          tokenProvider: hasProvider ? () => latest.current.tokenProvider!() : undefined,
-        });
-    } catch (err) {
-      // A workspace key: the client refuses it in a browser, and says why.
-      setSetupError((err as Error).message);
-      return;
-    }
-    if (!api) return;
-    const created = new ChatStore({ api, targetAgentIds: latest.current.agentIds, historyTurns });
-    const offs = [
-      created.on('message-sent', (detail) => latest.current.onMessageSent?.(detail)),
-      created.on('turn-complete', (detail) => latest.current.onTurnComplete?.(detail)),
-      created.on('error', (detail) => latest.current.onError?.(detail)),
-      created.on('conversation-change', (detail) => latest.current.onConversationChange?.(detail)),
-    ];
-    setSetupError(null);
-    setStore(created);
-    return () => {
-      for (const off of offs) off();
-      created.dispose();
-      setStore(null);
-    };
-  }, [client, baseUrl, token, tokenEndpoint, hasProvider, historyTurns]);
+  const store = useChatStore(latest, setSetupError);
 
   const conversationId = options.conversationId;
   useEffect(() => {
@@ -156,4 +120,51 @@ export function useSvcChat(options: UseSvcChatOptions): SvcChatState {
     clearError,
     store,
   };
+}
+
+/**
+ * The store of the connection options `latest` holds, made again when they change, its events handed to the
+ * options' callbacks; `null` until the first effect ran or without credentials (`setupError` says why).
+ */
+function useChatStore(
+  latest: { readonly current: UseSvcChatOptions },
+  setSetupError: (error: string | null) => void,
+): ChatStore | null {
+  const { client, baseUrl, token, tokenEndpoint, historyTurns } = latest.current;
+  const hasProvider = !!latest.current.tokenProvider;
+  const [store, setStore] = useState<ChatStore | null>(null);
+  useEffect(() => {
+    let api: ChatApi | undefined;
+    try {
+      api =
+        client?.chat ??
+        createChatClient({
+          baseUrl,
+          token,
+          tokenEndpoint,
+          // Read when a token is needed, so a new function each render is fine.
+          tokenProvider: hasProvider ? () => latest.current.tokenProvider!() : undefined,
+        });
+    } catch (err) {
+      // A workspace key: the client refuses it in a browser, and says why.
+      setSetupError((err as Error).message);
+      return;
+    }
+    if (!api) return;
+    const created = new ChatStore({ api, targetAgentIds: latest.current.agentIds, historyTurns });
+    const offs = [
+      created.on('message-sent', (detail) => latest.current.onMessageSent?.(detail)),
+      created.on('turn-complete', (detail) => latest.current.onTurnComplete?.(detail)),
+      created.on('error', (detail) => latest.current.onError?.(detail)),
+      created.on('conversation-change', (detail) => latest.current.onConversationChange?.(detail)),
+    ];
+    setSetupError(null);
+    setStore(created);
+    return () => {
+      for (const off of offs) off();
+      created.dispose();
+      setStore(null);
+    };
+  }, [client, baseUrl, token, tokenEndpoint, hasProvider, historyTurns, latest, setSetupError]);
+  return store;
 }

@@ -4,6 +4,7 @@ import { ChatStore, type ChatStoreEvents } from '../../src/chat/chat-store.js';
 import { infoCollectSubmitMetadata, type SvcClient } from '../../src/index.js';
 import { visitorClient } from '../helpers/client.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
+import { until } from '../helpers/until.js';
 
 // One service for the whole file (closing one that served streams is slow); each test has its own visitor.
 let server: TestServer;
@@ -30,20 +31,6 @@ function next<K extends keyof ChatStoreEvents>(store: ChatStore, type: K): Promi
       clearTimeout(timer);
       off();
       resolve(detail);
-    });
-  });
-}
-
-/** Resolves once `check` holds for the store's state; fails after a generous 15 s. */
-function until(store: ChatStore, check: () => boolean, what: string): Promise<void> {
-  if (check()) return Promise.resolve();
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`not ${what} within 15 s`)), 15_000);
-    const off = store.subscribe(() => {
-      if (!check()) return;
-      clearTimeout(timer);
-      off();
-      resolve();
     });
   });
 }
@@ -96,7 +83,7 @@ describe('ChatStore against the reference service', () => {
       ['agent', 'Echo: and again'],
     ]);
     // The first store reads the same conversation live: the second exchange shows there too.
-    await until(store, () => store.messages.length === 4, 'showing the other tab’s exchange');
+    await until(() => store.messages.length === 4, 'showing the other tab’s exchange', store.subscribe);
     assert.deepEqual(shown(store), shown(reloaded));
   });
 
@@ -104,7 +91,7 @@ describe('ChatStore against the reference service', () => {
     const client = await visitorClient(server);
     const store = storeFor(client, ['agent_demo']);
     await store.send('/slow 10');
-    await until(store, () => (store.messages[1]?.text.length ?? 0) > 0, 'streaming');
+    await until(() => (store.messages[1]?.text.length ?? 0) > 0, 'streaming', store.subscribe);
     assert.equal(store.messages[1]?.streaming, true);
     assert.equal(store.running, true);
 
@@ -171,7 +158,7 @@ describe('ChatStore against the reference service', () => {
     assert.equal(refused?.status, 'failed');
     assert.equal(refused?.error, 'a reply is still running in this conversation');
     await store.interrupt();
-    await until(store, () => !store.running, 'stopped');
+    await until(() => !store.running, 'stopped', store.subscribe);
     const complete = next(store, 'turn-complete');
     assert.ok(await store.retry(refused!.id));
     await complete;
@@ -247,7 +234,7 @@ describe('ChatStore: regenerate, edit and feedback against the reference service
     );
     const reloaded = storeFor(client, ['agent_echo']);
     await reloaded.load(store.conversationId!);
-    await until(reloaded, () => !!reloaded.feedback[reply], 'feedback shown again');
+    await until(() => !!reloaded.feedback[reply], 'feedback shown again', reloaded.subscribe);
     assert.deepEqual(reloaded.feedback[reply], { rating: 'down', reason: 'too short' });
   });
 });

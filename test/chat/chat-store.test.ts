@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
 import { ChatStore, type ChatStoreEvents } from '../../src/chat/chat-store.js';
 import type { SendResult } from '../../src/protocol/types.js';
-import { apiError, deferred, FakeChatApi, settle, storedAs } from './fake-api.js';
+import { apiError, deferred, FakeChatApi, settle, storedAs } from '../helpers/fake-chat-api.js';
 import {
   assistant,
   CONVERSATION,
@@ -16,7 +16,7 @@ import {
   status,
   suggestReplies,
   user,
-} from './records.js';
+} from '../helpers/records.js';
 
 const stores: ChatStore[] = [];
 
@@ -154,7 +154,7 @@ describe('ChatStore: sending', () => {
       ['first'],
     );
     assert.deepEqual(
-      store.waiting,
+      store.outbox.ids,
       store.messages.map((m) => m.id),
     );
     assert.deepEqual(
@@ -163,15 +163,15 @@ describe('ChatStore: sending', () => {
     );
     // Still unreachable: the first fails again and the second is not tried.
     api.sendAnswers.push(unreachable);
-    await store.sendWaiting();
+    await store.outbox.send();
     assert.deepEqual(
       api.sent.map((r) => r.message),
       ['first', 'first'],
     );
-    assert.equal(store.waiting.length, 2);
+    assert.equal(store.outbox.ids.length, 2);
     // Back: both go, in order, each under the key of its first try; twice asked, once sent. The second goes
     // once the first one's reply ended: the service takes no message while a reply runs.
-    const flushing = Promise.all([store.sendWaiting(), store.sendWaiting()]);
+    const flushing = Promise.all([store.outbox.send(), store.outbox.send()]);
     await settle();
     assert.deepEqual(
       api.sent.map((r) => r.message),
@@ -189,7 +189,7 @@ describe('ChatStore: sending', () => {
     assert.equal(api.keys[0], api.keys[1]);
     assert.equal(api.keys[1], api.keys[2]);
     assert.notEqual(api.keys[3], api.keys[0]);
-    assert.deepEqual(store.waiting, []);
+    assert.deepEqual(store.outbox.ids, []);
     assert.deepEqual(
       store.messages.map((m) => [m.text, m.status]),
       [
@@ -197,6 +197,16 @@ describe('ChatStore: sending', () => {
         ['second', 'sent'],
       ],
     );
+  });
+
+  it('lets the visitor write on while messages wait in the outbox: nothing is being sent', async () => {
+    const { api, store } = setup();
+    api.sendAnswers.push(() => Promise.reject(new TypeError('Failed to fetch')));
+    assert.equal(await store.send('first'), undefined);
+    assert.equal(store.running, false, 'after a message that got no answer');
+    assert.equal(await store.send('second'), undefined);
+    assert.deepEqual(store.outbox.ids.length, 2);
+    assert.equal(store.running, false, 'after a message that waits behind it, the send button is back');
   });
 
   it('sends each message under a key of its own, and a retry under its first try’s key and request', async () => {
@@ -623,6 +633,32 @@ describe('ChatStore: history and conversations', () => {
     assert.equal(api.streams.length, 0);
     store.clearError();
     assert.equal(store.error, null);
+  });
+
+  it('says nothing of the stream of a conversation left, which the client ends with an abort error', async () => {
+    const { api, store, events } = setup();
+    // A client whose stream, aborted while it waits for bytes, throws (as a cut fetch does) instead of ending.
+    const stream = api.stream.bind(api);
+    api.stream = (conversationId, options) => {
+      const inner = stream(conversationId, options);
+      return (async function* () {
+        yield* inner;
+        throw Object.assign(new Error('request aborted'), { name: 'AbortError' });
+      })();
+    };
+    await store.load(CONVERSATION);
+    const left = api.lastStream;
+    api.historyPages.push({ entries: [user(7, 'other question')], hasMore: false });
+    await store.load('c_other');
+    left.push(user(3, 'late record of the conversation left'));
+    await settle();
+    assert.deepEqual(events.error, [], 'no error said');
+    assert.equal(store.error, null);
+    assert.deepEqual(
+      store.messages.map((m) => m.text),
+      ['other question'],
+    );
+    assert.equal(store.connection, 'connecting', 'the connection of the stream shown, not of the one left');
   });
 
   it('starts a new conversation on reset and drops the answers of requests made before', async () => {

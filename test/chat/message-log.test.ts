@@ -14,7 +14,7 @@ import {
   setupConnector,
   status,
   user,
-} from './records.js';
+} from '../helpers/records.js';
 
 function logOf(...records: Parameters<MessageLog['apply']>[0][]): MessageLog {
   const log = new MessageLog();
@@ -225,19 +225,19 @@ describe('MessageLog: cards and payments', () => {
 describe('MessageLog: the end of a turn', () => {
   it('keeps the running turn and the agents’ statuses from the newest records only', () => {
     const log = logOf(user(5, 'hi', { turn: 't_2' }), status(6, 'agent_echo', 'typing', { turn: 't_2' }));
-    assert.equal(log.turnOpen, true);
-    assert.equal(log.turnStart, id(5));
-    assert.deepEqual(log.agentStatus, { agent_echo: 'typing' });
+    assert.equal(log.turn.open, true);
+    assert.equal(log.turn.start, id(5));
+    assert.deepEqual(log.turn.agentStatus, { agent_echo: 'typing' });
     // An older page of history, applied after the live records, is history: it neither ends nor restarts the turn.
     for (const record of [user(1, 'earlier'), status(2, 'agent_echo', 'thinking'), result(3, 'success')]) {
       log.apply(record);
     }
-    assert.equal(log.turnOpen, true);
-    assert.equal(log.turnStart, id(5));
-    assert.deepEqual(log.agentStatus, { agent_echo: 'typing' });
+    assert.equal(log.turn.open, true);
+    assert.equal(log.turn.start, id(5));
+    assert.deepEqual(log.turn.agentStatus, { agent_echo: 'typing' });
     log.apply(result(7, 'success', { turn: 't_2', agentIds: ['agent_echo', 'agent_scout'] }));
-    assert.equal(log.turnOpen, false);
-    assert.deepEqual(log.agentStatus, { agent_echo: 'idle', agent_scout: 'idle' });
+    assert.equal(log.turn.open, false);
+    assert.deepEqual(log.turn.agentStatus, { agent_echo: 'idle', agent_scout: 'idle' });
   });
 
   it('shows a failed turn on its last reply, or as a system row when nothing was replied', () => {

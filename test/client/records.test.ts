@@ -26,8 +26,8 @@ import {
   RESERVED_TOOL_NAMES,
   type SvcClient,
 } from '../../src/index.js';
-import { assistant, id } from '../chat/records.js';
 import { visitorClient } from '../helpers/client.js';
+import { assistant, id } from '../helpers/records.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 describe('client: record ids', () => {

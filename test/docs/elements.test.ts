@@ -1,8 +1,11 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
+import { attributeTable, MARK } from '../../scripts/attribute-table.mjs';
 import { LONG_MARKDOWN } from '../../server/runtimes/demo-content.js';
-import { CARD_PARTS } from '../../src/internal/card-parts.js';
+import { SvcChat } from '../../src/elements/svc-chat/svc-chat.js';
+import { CARD_EXPORTS, PANEL_EXPORTS } from '../../src/elements/svc-chat-panel/exported-parts.js';
+import { SvcChatPanel } from '../../src/elements/svc-chat-panel/svc-chat-panel.js';
 
 /**
  * What the docs and the demo agent tell a site owner about the elements is what the elements have: checked
@@ -12,10 +15,18 @@ import { CARD_PARTS } from '../../src/internal/card-parts.js';
 interface Named {
   name: string;
 }
+interface Field extends Named {
+  kind: string;
+  attribute?: string;
+  description?: string;
+  default?: string;
+  inheritedFrom?: Named;
+}
 interface ElementDeclaration {
   tagName?: string;
   customElement?: boolean;
-  attributes?: Named[];
+  members?: Field[];
+  attributes?: (Named & { fieldName?: string })[];
   events?: Named[];
   slots?: Named[];
   cssParts?: Named[];
@@ -68,6 +79,56 @@ describe('docs/elements.md', () => {
   });
 });
 
+describe("<svc-chat>'s settings: the elements, the manifest and the docs agree", () => {
+  const chat = element('svc-chat');
+  const settings = (chat.members ?? []).filter(
+    (m) => m.kind === 'field' && m.inheritedFrom?.name === 'ChatSettingsMixin',
+  );
+
+  it('docs/elements.md has the table of attributes and properties the manifest makes', () => {
+    const table = attributeTable(manifest);
+    assert.ok(table.includes('| `base-url`') && table.includes('| `tokenProvider`'), 'the table has rows');
+    assert.ok(DOC.includes(`${MARK}\n${table}\n`), 'run `npm run manifest`');
+  });
+
+  it('<svc-chat> observes exactly the attributes of the manifest', () => {
+    assert.deepEqual([...SvcChat.observedAttributes].sort(), (chat.attributes ?? []).map((a) => a.name).sort());
+  });
+
+  it("the panel has each of the chat's settings as a property, with the launcher's attribute", () => {
+    assert.ok(settings.length >= 20, `${settings.length} settings read`);
+    const panel = SvcChatPanel.elementProperties;
+    const differ = settings.filter(({ name, attribute }) => {
+      const declared = panel.get(name);
+      return !declared || (declared.attribute === false ? undefined : (declared.attribute ?? name)) !== attribute;
+    });
+    assert.deepEqual(
+      differ.map((s) => s.name),
+      [],
+    );
+  });
+
+  it("src/element-props.ts types each setting in JSX by its attribute and its property, with the mixin's JSDoc", () => {
+    const props = readFileSync('src/element-props.ts', 'utf8');
+    const chatProps = props.slice(
+      props.indexOf("'svc-chat': {"),
+      props.indexOf('\n  };', props.indexOf("'svc-chat': {")),
+    );
+    const key = (name: string) => (name.includes('-') ? `'${name}'` : name);
+    const missing = settings.flatMap(({ name, attribute, description, default: value }) => {
+      const names = [...(attribute ? [attribute] : []), ...(attribute === name ? [] : [name])];
+      const said = (description ?? '').split('\n')[0]!;
+      return names.filter(
+        (prop) =>
+          !chatProps.includes(`${key(prop)}?: SvcChat['${name}'];`) ||
+          !chatProps.includes(said) ||
+          (value !== undefined && !chatProps.includes(`@default ${value}`)),
+      );
+    });
+    assert.deepEqual(missing, []);
+  });
+});
+
 describe("the demo agent's /markdown advice", () => {
   const chat = element('svc-chat');
 
@@ -96,14 +157,17 @@ describe("the demo agent's /markdown advice", () => {
 });
 
 describe("<svc-chat>'s parts in its panel", () => {
-  /** The parts `<svc-chat-panel>` exports to the chat (`EXPORTED_PARTS`), read from its source. */
-  const panelSource = readFileSync('src/elements/svc-chat-panel/svc-chat-panel.ts', 'utf8');
-  const list = /const EXPORTED_PARTS = \[([^\]]*)\]/.exec(panelSource)?.[1] ?? '';
-  const exported = new Set([...list.matchAll(/'([^']*)'/g)].flatMap((m) => m[1]!.split(' ')));
+  /** The parts `<svc-chat-panel>` exports to the chat, made from its templates (`exported-parts.ts`). */
+  const exported = new Set(PANEL_EXPORTS.split(','));
+  /** The cards' parts, as a card inside the chat exports them (`name:card-name`). */
+  const CARD_PARTS = CARD_EXPORTS.split(',').map((name) => name.split(':')[0]!);
   /** Every part named in a template of the files the panel renders with: `part="…"` and `part=${… ? '…' : '…'}`. */
   const rendered = new Set(
     [
       'svc-chat-panel/svc-chat-panel.ts',
+      'svc-chat-panel/panel-header.ts',
+      'svc-chat-panel/composer.ts',
+      'svc-chat-panel/sms-session.ts',
       'message-view/message-view.ts',
       'svc-chat-panel/attachments.ts',
       'svc-chat-panel/announcer.ts',

@@ -5,10 +5,10 @@ import '../../src/elements/svc-chat/svc-chat.js';
 import type { SvcChat } from '../../src/elements/svc-chat/svc-chat.js';
 import '../../src/elements/svc-markdown/svc-markdown.js';
 import type { SvcMarkdown } from '../../src/elements/svc-markdown/svc-markdown.js';
-import { FakeChatApi } from '../chat/fake-api.js';
-import { assistant, CONVERSATION, result, user } from '../chat/records.js';
 import { until } from '../helpers/browser-service.js';
 import { inShadow } from '../helpers/chat-parts.js';
+import { FakeChatApi } from '../helpers/fake-chat-api.js';
+import { assistant, CONVERSATION, result, user } from '../helpers/records.js';
 
 const loaded = (root: ParentNode) => [...root.querySelectorAll('img')].map((img) => img.getAttribute('src'));
 const linked = (root: ParentNode) =>

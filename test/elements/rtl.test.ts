@@ -1,12 +1,10 @@
 import { expect, fixture, html, oneEvent } from '@open-wc/testing';
-import { visualDiff } from '@web/test-runner-visual-regression';
 import { ifDefined } from 'lit/directives/if-defined.js';
 import '../../src/elements/svc-chat/svc-chat.js';
 import type { SvcChat } from '../../src/elements/svc-chat/svc-chat.js';
 import type { SvcSmsSignIn } from '../../src/elements/svc-sms-sign-in/svc-sms-sign-in.js';
 import { idle, inShadow, part, parts, waitFor } from '../cards/helpers.js';
 import { mintVisitorSession, service, until } from '../helpers/browser-service.js';
-import { phonePage } from '../helpers/phone-page.js';
 
 const BOX = { width: 420, height: 640 };
 
@@ -160,37 +158,5 @@ describe('<svc-chat> right to left', () => {
     expect(inShadow(signIn, '[part=form]')!.getAttribute('dir')).to.equal('rtl');
     // The number itself reads left to right.
     expect(getComputedStyle(inShadow(signIn, 'input[name=phone]')!).direction).to.equal('ltr');
-  });
-
-  it('saves screenshots to look at (light, dark, Arabic right to left, phone), laid out as the tests above check', async function () {
-    this.timeout(60_000);
-    for (const [name, own, command, card] of [
-      ['chat-light', { lang: 'en', theme: 'light' }, '/pay 9.9', 'svc-payment-gate'],
-      ['chat-dark', { lang: 'en', theme: 'dark' }, '/pay 9.9', 'svc-payment-gate'],
-      ['chat-rtl-arabic', { lang: 'ar', theme: 'light' }, '/pay 9.9', 'svc-payment-gate'],
-      ['chat-rtl-arabic-form', { lang: 'ar', theme: 'dark' }, '/form', 'svc-info-collect'],
-    ] as const) {
-      const { box, el } = await chatInBox({}, { ...own, agent: 'agent_aria' });
-      await exchange(el, command);
-      await (await waitFor<HTMLElement & { updateComplete: Promise<boolean> }>(el, card, 'the card')).updateComplete;
-      await visualDiff(box, name);
-      // Each chat in turn at the top of the page: WebDriver screenshots only what is in the window.
-      box.remove();
-    }
-
-    const { url } = await service();
-    const { token } = await mintVisitorSession();
-    const { frame, doc } = await phonePage(`<p style="padding: 16px">A page on a phone.</p>
-      <svc-chat mode="launcher" base-url="${url}" token="${token}" agent-ids="agent_aria" lang="en"></svc-chat>`);
-    try {
-      const el = doc.querySelector<SvcChat>('svc-chat')!;
-      await visualDiff(frame, 'phone-launcher-closed');
-      el.open();
-      await exchange(el, '/pay 9.9');
-      await waitFor(el, 'svc-payment-gate', 'the payment card');
-      await visualDiff(frame, 'phone-launcher-open');
-    } finally {
-      frame.remove();
-    }
   });
 });

@@ -1,7 +1,7 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import '../../src/elements/svc-chat/svc-chat.js';
 import type { SvcChat } from '../../src/elements/svc-chat/svc-chat.js';
-import { CARD_PARTS } from '../../src/internal/card-parts.js';
+import { CARD_EXPORTS, PANEL_EXPORTS } from '../../src/elements/svc-chat-panel/exported-parts.js';
 import { chat, idle, part, waitFor } from '../cards/helpers.js';
 import { mintVisitorSession, service, until } from '../helpers/browser-service.js';
 import { chatReady } from '../helpers/chat-ready.js';
@@ -29,6 +29,50 @@ describe('<svc-chat> theming from the page', () => {
     // The control: without either, the buttons take the header's own (the text's) colour, not the page's yellow.
     expect(colorOf(plain!)).to.equal(getComputedStyle(part(plain!, 'header')!).color);
     expect(colorOf(plain!)).to.not.equal('rgb(250, 240, 10)');
+  });
+});
+
+/** The cards' parts, as a card inside the chat exports them (`name:card-name`). */
+const CARD_PARTS = CARD_EXPORTS.split(',').map((exported) => exported.split(':')[0]!);
+
+/** Every node of the panel's shadow root with a part, and the part names of those a page's rule did not reach. */
+function drawn(el: SvcChat) {
+  const root = el.shadowRoot!.querySelector('svc-chat-panel')!.shadowRoot!;
+  const nodes = [...root.querySelectorAll<HTMLElement>('[part]')];
+  return {
+    names: nodes.flatMap((node) => node.getAttribute('part')!.split(' ')),
+    unreached: nodes
+      .filter((node) => getComputedStyle(node).outlineColor !== 'rgb(1, 2, 3)')
+      .map((node) => node.getAttribute('part')),
+  };
+}
+
+describe("<svc-chat>'s parts styled from the page", () => {
+  it('reaches every part the panel draws: a conversation with files and images, the list of conversations', async () => {
+    // One rule naming every part the panel exports (made from its templates: exported-parts.ts).
+    const style = document.createElement('style');
+    const rule = PANEL_EXPORTS.split(',').map((name) => `svc-chat::part(${name})`);
+    style.textContent = `${rule.join(',')} { outline: 3px solid rgb(1, 2, 3) !important; }`;
+    document.head.append(style);
+    try {
+      const el = await chat();
+      for (const command of ['/file', '/image']) {
+        await el.send(command);
+        await idle(el);
+      }
+      await waitFor(el, '[part~=download-button]', "the agent's file");
+      await waitFor(el, '[part~=image-button]', "the agent's image");
+      const conversation = drawn(el);
+      expect(conversation.names).to.include.members(['message-agent', 'file-name', 'image', 'composer', 'list-button']);
+      expect(conversation.unreached, "the conversation's parts the page's rule did not reach").to.deep.equal([]);
+      part(el, 'list-button')!.click();
+      await waitFor(el, '[part~=conversation-open]', 'the list of conversations');
+      const list = drawn(el);
+      expect(list.names).to.include.members(['conversations', 'conversation-title', 'rename-button']);
+      expect(list.unreached, "the list's parts the page's rule did not reach").to.deep.equal([]);
+    } finally {
+      style.remove();
+    }
   });
 });
 

@@ -214,8 +214,6 @@ describe('package: the framework guides', () => {
     'react.md': ['react/App.jsx'],
     'vue.md': ['vue/main.js'],
     'svelte.md': ['svelte/App.svelte'],
-    // Built from the packed tarball by test/packages/tarballs.spec.ts.
-    'nextjs.md': ['../packages/next/app/page.tsx', '../packages/next/app/api/svc-token/route.ts'],
   };
   for (const [guide, snippets] of Object.entries(guides)) {
     it(`docs/frameworks/${guide} shows the snippet the embed tests run`, () => {

@@ -1,3 +1,6 @@
+import { waitingFor } from './until.js';
+
+export { until } from './until.js';
 /** A running reference service with the demo workspace. */
 export interface DemoService {
   url: string;
@@ -62,35 +65,12 @@ export async function lastSmsCode(phone: string): Promise<string | undefined> {
   return message?.code;
 }
 
-/** What the running test waits for, named in its failure: a timeout alone says only how long it waited. */
-let waiting: string | undefined;
-/** Tests finished so far: a wait left from a test that timed out stops instead of checking on. */
-let finished = 0;
-
+// The test that failed names what it was waiting for: a timeout alone says only how long it waited.
 afterEach(function () {
-  finished++;
+  const what = waitingFor();
   const error = this.currentTest?.err;
-  if (error && waiting) error.message += ` (while waiting for ${waiting})`;
-  waiting = undefined;
+  if (error && what) error.message += ` (while waiting for ${what})`;
 });
-
-/**
- * Resolves with `check()` once it is truthy, checked at every animation frame (each time the page renders):
- * no clock decides, the test's own timeout is the only limit.
- */
-export async function until<T>(check: () => T | Promise<T>, what: string): Promise<NonNullable<T>> {
-  const test = finished;
-  waiting = what;
-  for (;;) {
-    const value = await check();
-    if (test !== finished) throw new Error(`no longer waiting for ${what}: the test is over`);
-    if (value) {
-      waiting = undefined;
-      return value as NonNullable<T>;
-    }
-    await new Promise((resolve) => requestAnimationFrame(resolve));
-  }
-}
 
 /** The address of a service that is not running: a port nothing listens on, so connecting is refused. */
 export async function closedServiceUrl(): Promise<string> {

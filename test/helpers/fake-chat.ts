@@ -1,6 +1,6 @@
 import { fixture, html } from '@open-wc/testing';
-import type { FakeChatApi } from '../../bench/pages/fake-chat-api.js';
 import type { ChatClient } from '../../src/client/chat.js';
+import type { FakeChatApi } from './fake-chat-api.js';
 import '../../src/elements/svc-chat/svc-chat.js';
 import type { SvcChat } from '../../src/elements/svc-chat/svc-chat.js';
 import { chatReady } from './chat-ready.js';

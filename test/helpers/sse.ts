@@ -15,7 +15,7 @@ export interface SseReader {
   others: { event?: string; data: string }[];
   /** Resolves when the server ends the response or it is aborted. */
   ended: Promise<void>;
-  /** Waits until `done(records)` holds; rejects after `timeoutMs` with what was read. */
+  /** Waits until `done(records)` holds (checked at each event, a record or another); rejects after `timeoutMs`. */
   waitFor(done: (records: ChatStreamRecord[]) => boolean, timeoutMs?: number): Promise<ChatStreamRecord[]>;
   /** Waits for the first `result` record (the end of a turn) and returns the records up to it. */
   untilResult(timeoutMs?: number): Promise<ChatStreamRecord[]>;
@@ -50,6 +50,7 @@ export async function openSse(url: string, options: OpenOptions = {}): Promise<S
     onEvent(event) {
       if (event.event !== 'record') {
         others.push({ event: event.event, data: event.data });
+        notify();
         return;
       }
       ids.push(event.id);

@@ -4,7 +4,6 @@ import { expect, test } from '@playwright/test';
 import { watchErrors } from '../e2e/demo-page.js';
 import { chatThrough } from '../embed/chat-through.js';
 import { filesUnder, page, type Site, startSite } from '../embed/site.js';
-import { freePort } from '../helpers/free-port.mjs';
 import { type TestPostgres, testPostgres } from '../helpers/postgres.js';
 import {
   consumerProject,
@@ -24,7 +23,7 @@ import {
 
 /**
  * Both packages as their users get them: packed as `npm publish` would, installed from the tarballs into fresh
- * projects, built by the tools sites use (Vite, Next.js), and run. The figures the two-packages issue set are
+ * projects, built by the tools sites use (Vite; Next.js in guides.spec.ts), and run. The figures the two-packages issue set are
  * printed (and the ones a machine cannot change asserted): what the SDK's install brings, and how soon the
  * server's `npx svc-server --demo` listens.
  */
@@ -36,7 +35,6 @@ const MAX_SDK_BYTES = 20 * 1024 * 1024;
 const SERVER_PACKAGES = ['fastify', 'pg', 'openai', '@modelcontextprotocol/sdk', 'better-sqlite3', 'tsx', 'zod'];
 /** The SDK's entries, each of which imports in plain Node (a server rendering the page). */
 const ENTRIES = ['@svc/agent-sdk', '@svc/agent-sdk/protocol', '@svc/agent-sdk/elements', '@svc/agent-sdk/react'];
-const NEXT_VERSION = '16.4.6';
 /** The SDK's runtime dependencies, as design.md names them (Packaging). */
 const DEPENDENCIES = ['@lit/context', 'dompurify', 'eventsource-parser', 'lit', 'marked'];
 /** The React entry's peers, which a React site installs beside the SDK (docs/frameworks/react.md). */
@@ -258,56 +256,6 @@ test.describe('a Vite site built against the installed SDK', () => {
     await page.goto(`${site.url}/react/index.html`);
     await chatThrough(page.locator('svc-chat'), 'hello from react');
     await expect(page.getByText('Replies: 1')).toBeVisible();
-    expect(errors).toEqual([]);
-  });
-});
-
-test.describe('a Next.js app built against the installed SDK', () => {
-  let url: string;
-  let build: Output;
-
-  test.beforeAll(async () => {
-    test.setTimeout(10 * 60_000);
-    const dir = consumerProject(
-      'next-site',
-      { scripts: { build: 'next build', start: 'next start' } },
-      { app: { copy: join(import.meta.dirname, 'next/app') } },
-    );
-    projects.push(dir);
-    const react = [...REACT_PEERS, 'typescript', '@types/react', '@types/node'].map(
-      (name) => `${name}@${installedVersion(name)}`,
-    );
-    await npmInstall(dir, [packs.sdk, `next@${NEXT_VERSION}`, ...react]);
-    const env = {
-      NEXT_PUBLIC_SVC_URL: process.env.SVC_E2E_URL!,
-      SVC_URL: process.env.SVC_E2E_URL!,
-      SVC_API_KEY: process.env.SVC_E2E_API_KEY!,
-    };
-    build = await sh(dir, 'npm', ['run', 'build'], env);
-    const port = await freePort();
-    const args = ['run', 'start', '--', '--port', String(port), '--hostname', '127.0.0.1'];
-    const { stop } = await startUntil(dir, 'npm', args, /Ready in/, env);
-    servers.push(stop);
-    url = `http://127.0.0.1:${port}`;
-  });
-
-  test('`next build` prerenders the page with <ChatBox>, with no dynamic import turned off for the server', async () => {
-    expect(`${build.stdout}\n${build.stderr}`).toMatch(/○ \/\s*$/m);
-    figures.push(['`next build` of a page using the React entry', 'passes, page prerendered', 'passes']);
-  });
-
-  test('the prerendered page comes to life and chats, its session minted by a route handler with SvcClient', async ({
-    page,
-  }) => {
-    const errors = watchErrors(page);
-    const html = await (await fetch(url)).text();
-    // Configured in the HTML itself: the element upgrades before React hydrates it.
-    const tag = html.match(/<svc-chat[^>]*>/)?.[0];
-    expect(tag).toContain(' mode="inline"');
-    expect(tag).toContain(` base-url="${process.env.SVC_E2E_URL}"`);
-    expect(tag).toContain(' token-endpoint="/api/svc-token"');
-    await page.goto(url);
-    await chatThrough(page.locator('svc-chat'), 'hello from next');
     expect(errors).toEqual([]);
   });
 });

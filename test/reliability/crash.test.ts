@@ -8,6 +8,7 @@ import { ChatStore } from '../../src/chat/chat-store.js';
 import { type ChatStreamRecord, extractText, type ResultRawEvent, SvcClient } from '../../src/index.js';
 import { FIXTURE } from '../helpers/server.js';
 import { type ServiceProcess, startServiceProcess } from '../helpers/service-process.js';
+import { until } from '../helpers/until.js';
 import { size } from './soak.js';
 
 /** Conversations that keep sending short echo turns while the service is killed. */
@@ -106,15 +107,17 @@ describe('crashes: the service killed with SIGKILL mid-turn, restarted on the sa
     });
 
     await until(
-      (changed) => store.subscribe(changed),
       () => store.messages.some((m) => m.role === 'agent' && m.text.length > 40),
+      'the long reply shown by the store',
+      store.subscribe,
     );
     await until(
+      () => acknowledged.length >= 3 * WRITERS,
+      'three acknowledged sends of each writer',
       (changed) => {
         progress.on('acknowledged', changed);
         return () => progress.off('acknowledged', changed);
       },
-      () => acknowledged.length >= 3 * WRITERS,
     );
     await kill(first, 'SIGKILL');
     crashed = true;
@@ -162,18 +165,3 @@ describe('crashes: the service killed with SIGKILL mid-turn, restarted on the sa
     assert.equal((next.result as ResultRawEvent).subtype, 'success');
   });
 });
-
-/** Resolves once `check` holds, checked at once and after every change `subscribe` reports. */
-function until(subscribe: (changed: () => void) => () => void, check: () => boolean): Promise<void> {
-  return new Promise((resolve) => {
-    const unsubscribe = subscribe(() => {
-      if (!check()) return;
-      unsubscribe();
-      resolve();
-    });
-    if (check()) {
-      unsubscribe();
-      resolve();
-    }
-  });
-}

@@ -284,3 +284,56 @@ describe('svc-server with a model endpoint', () => {
     assert.match(stderr, /--model-base-url and --model go together/);
   });
 });
+
+describe('svc-server stops drained however it is started', () => {
+  const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+  const server = `"${process.execPath}" "${BIN}"`;
+  /** Each way an operator starts it: the launcher's command, and the service's flags after it. */
+  const launchers: [string, (flags: string) => [string, string[]]][] = [
+    ['npx svc-server', (flags) => ['sh', ['-c', `exec npx svc-server ${flags}`]]],
+    ['npm run server', (flags) => ['sh', ['-c', `exec npm run --silent server -- ${flags}`]]],
+    ['a shell', (flags) => ['sh', ['-c', `${server} ${flags}; echo "the shell went on"`]]],
+  ];
+
+  /** The processes below `pid` (Linux), deepest last. */
+  function descendants(pid: number): number[] {
+    let children: number[] = [];
+    try {
+      children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(' ').filter(Boolean).map(Number);
+    } catch {
+      // It has exited meanwhile.
+    }
+    return children.flatMap((child) => [child, ...descendants(child)]);
+  }
+
+  for (const [name, command] of launchers) {
+    it(`drains and exits when ${name} gets SIGTERM`, STARTUP, async () => {
+      const [file, args] = command('--port 0 --db :memory: --log-format json --log-level info');
+      const launcher = spawn(file, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+      let stderr = '';
+      launcher.stderr.on('data', (chunk) => {
+        stderr += chunk;
+      });
+      // Every process that holds the output pipes has exited once both have ended: the server too.
+      const ended = Promise.all([once(launcher.stdout, 'end'), once(launcher.stderr, 'end')]);
+      const [first] = (await once(createInterface({ input: launcher.stdout }), 'line')) as [string];
+      assert.match(first, /^listening on http:\/\/127\.0\.0\.1:\d+$/, stderr);
+      const below = descendants(launcher.pid!);
+      try {
+        launcher.kill('SIGTERM');
+        await ended;
+        assert.match(stderr, /"msg":"draining: not ready, no new streams or sends/, 'it drained before it exited');
+        await assert.rejects(fetch(`${first.replace('listening on ', '')}/healthz`), 'nothing listens any more');
+      } finally {
+        // Should it fail, nothing is left running.
+        for (const pid of below) {
+          try {
+            process.kill(pid, 'SIGKILL');
+          } catch {
+            // Gone already.
+          }
+        }
+      }
+    });
+  }
+});

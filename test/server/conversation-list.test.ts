@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { ConversationSummary } from '../../src/protocol/types.js';
-import { send, sendAndRead, sessionToken } from '../helpers/conversation.js';
+import { send, sendAndRead, sessionToken, streamUrl } from '../helpers/conversation.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
+import { openSse } from '../helpers/sse.js';
 
 /** The conversation list of our own (docs/protocol.md "Conversation list"), over HTTP, on either database. */
 describe('conversation list: list with a cursor, rename, delete; owner-only', () => {
@@ -169,7 +170,38 @@ describe('conversation list: list with a cursor, rename, delete; owner-only', ()
     assert.deepEqual((await rename(undefined)).body, { detail: 'body/title Required' });
   });
 
-  it('deletes a conversation: gone from the list and from every route; refused while a reply runs', async () => {
+  it('keeps titles and previews to what can be seen: no bidirectional controls, not only invisible characters', async () => {
+    const { token } = await sessionToken(server);
+    // A first message that would show the rest of its row backwards, and one that shows nothing at all.
+    const spoofed = await sendAndRead(server, token, {
+      message: 'invoice \u202Efdp.exe\u202C paid?',
+      targetAgentIds: ['agent_echo'],
+      newConversation: true,
+    });
+    const blank = await sendAndRead(server, token, {
+      message: '\u200B\u2060\u200D \uFEFF\u3164',
+      targetAgentIds: ['agent_echo'],
+      newConversation: true,
+    });
+    const listed = (await list(token)).body.conversations as ConversationSummary[];
+    const byId = (id: string) => listed.find((c) => c.id === id)!;
+    assert.equal(byId(spoofed.sent.conversationId).title, 'invoice fdp.exe paid?');
+    assert.equal(byId(spoofed.sent.conversationId).lastMessage!.text, 'Echo: invoice fdp.exe paid?');
+    assert.equal(byId(blank.sent.conversationId).title, null, 'untitled rather than a title that shows nothing');
+
+    const rename = (title: string) =>
+      server.api(`/conversations/${spoofed.sent.conversationId}`, { method: 'PATCH', token, json: { title } });
+    for (const title of ['\u200B\u200B\u200B', '\u2060 \u180E \uFE0F', '\u{E0041}\u{E0042}']) {
+      assert.deepEqual((await rename(title)).body, { detail: 'body/title must hold a character that can be seen' });
+    }
+    assert.deepEqual((await rename('\u202E\u2066')).body, {
+      detail: 'body/title String must contain at least 1 character(s)',
+    });
+    const renamed = await rename('Trip \u202Eto\u202C Hangzhou \u{1F468}\u200D\u{1F469}');
+    assert.equal(renamed.body.title, 'Trip to Hangzhou \u{1F468}\u200D\u{1F469}', 'a joiner inside an emoji stays');
+  });
+
+  it('deletes a conversation: gone from the list and from every route; a reply running in it stops', async () => {
     const { token } = await sessionToken(server);
     const kept = await send(server, token, { message: 'keep', targetAgentIds: ['agent_echo'], newConversation: true });
     const { sent } = await sendAndRead(server, token, {
@@ -195,17 +227,22 @@ describe('conversation list: list with a cursor, rename, delete; owner-only', ()
     assert.deepEqual([again.status, again.body.detail], [404, 'conversation not found']);
     assert.equal((await del()).status, 404);
 
+    // A reply that runs when its conversation is deleted stops, and the stream open on it ends.
     const slow = await send(server, token, {
-      message: '/slow 5',
+      message: '/slow 60',
       targetAgentIds: ['agent_demo'],
       newConversation: true,
     });
+    const reader = await openSse(streamUrl(server, slow.conversationId, slow.userEventId), { token });
+    await reader.waitFor((records) => records.some((r) => r.raw.type === 'assistant_delta'));
     const running = await server.api(`/conversations/${slow.conversationId}`, { method: 'DELETE', token });
-    assert.deepEqual(
-      [running.status, running.body],
-      [409, { detail: 'a reply is still running in this conversation' }],
-    );
-    await server.api(`/conversations/${slow.conversationId}/interrupt`, { method: 'POST', token });
+    assert.equal(running.status, 204);
+    await reader.ended;
+    await server.readersGone(slow.conversationId);
+    await Promise.all(server.instances.map(({ ctx }) => ctx.turns.whenIdle()));
+    assert.deepEqual((await server.api(`/conversations/${slow.conversationId}/messages`, { token })).body, {
+      detail: 'conversation not found',
+    });
   });
 
   it('is owner-only: another user lists none of them, renames and deletes nothing (404)', async () => {

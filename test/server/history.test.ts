@@ -42,7 +42,7 @@ function expectedPage(beforeIndex: number, turns: number, maxEntries: number) {
     taken.unshift(entries[i]!);
     if (entries[i]!.sender === 'user' && ++seen === turns) break;
   }
-  return { entries: taken, hasMore: beforeIndex - taken.length > 0 };
+  return { entries: taken, hasMore: beforeIndex - taken.length > 0, handoff: AGENTS };
 }
 
 const hasThinking = (records: ChatStreamRecord[]) =>
@@ -81,11 +81,14 @@ describe('messages', () => {
   });
 });
 
+/** Who holds a conversation never handed to a person: its agents, said by no record. */
+const AGENTS = { state: 'agent', at: null };
+
 describe('history', () => {
   it('returns the latest 10 turns (here all of them) by default', async () => {
     const res = await history('');
     assert.equal(res.status, 200);
-    assert.deepEqual(res.body, { entries, hasMore: false });
+    assert.deepEqual(res.body, { entries, hasMore: false, handoff: AGENTS });
   });
 
   it('pages correctly before every cursor, for every turns and maxEntries bound', async () => {
@@ -124,7 +127,7 @@ describe('history', () => {
 
   it('is empty before the first record', async () => {
     const res = await history(`before=${entries[0]!.id}`);
-    assert.deepEqual(res.body, { entries: [], hasMore: false });
+    assert.deepEqual(res.body, { entries: [], hasMore: false, handoff: AGENTS });
   });
 
   it('refuses bounds and cursors it cannot honour', async () => {

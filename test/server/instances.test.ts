@@ -5,8 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { type RunningService, startService } from '../../server/boot/service.js';
+import { deleteConversation } from '../../server/store/conversation-rows.js';
 import { INSTANCE_LOCKS } from '../../server/store/instance-connection.js';
 import { insertRecords } from '../../server/store/record-rows.js';
+import { clientToolResultMetadata, extractClientToolCalls } from '../../src/protocol/client-tools.js';
 import type { ChatStreamRecord } from '../../src/protocol/types.js';
 import { testPostgres } from '../helpers/postgres.js';
 import { FIXTURE } from '../helpers/server.js';
@@ -58,8 +60,12 @@ describe('two instances on one PostgreSQL database', () => {
   });
 
   /** A JSON call to `/api/v2` of one instance. */
-  async function call(base: string, path: string, init: { method?: string; token?: string; json?: unknown } = {}) {
-    const headers: Record<string, string> = {};
+  async function call(
+    base: string,
+    path: string,
+    init: { method?: string; token?: string; json?: unknown; headers?: Record<string, string> } = {},
+  ) {
+    const headers: Record<string, string> = { ...init.headers };
     if (init.token) headers.authorization = `Bearer ${init.token}`;
     if (init.json !== undefined) headers['content-type'] = 'application/json';
     const res = await fetch(`${base}/api/v2${path}`, {
@@ -188,6 +194,62 @@ describe('two instances on one PostgreSQL database', () => {
     assert.equal((records.at(-1)!.raw as { subtype: string }).subtype, 'interrupted');
   });
 
+  it('takes the answer to a page tool call once, whichever instance each copy of it reaches', async () => {
+    const token = await visitor();
+    const clientTools = [
+      { name: 'add_to_cart', description: 'Adds a product to the cart.', parameters: { type: 'object' } },
+    ];
+    const asked = await call(a.url, '/conversations/send', {
+      method: 'POST',
+      token,
+      json: { message: '/cart add Tea', targetAgentIds: ['agent_demo'], newConversation: true, clientTools },
+    });
+    const { conversationId } = asked.body;
+    const turn = await (await openSse(stream(b.url, conversationId, asked.body.userEventId), { token })).untilResult();
+    const [call0] = turn.flatMap((r) => extractClientToolCalls(r));
+    const answer = {
+      message: '',
+      conversationId,
+      toolAction: true,
+      metadata: clientToolResultMetadata(call0!.toolUseId, { added: 'Tea' }),
+      clientTools,
+    };
+    // The widget's retries of one answer (one key), and other answers to the same call (other keys), at once.
+    const answerAll = (tag: string) =>
+      Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          call(i % 2 ? b.url : a.url, '/conversations/send', {
+            method: 'POST',
+            token,
+            json: answer,
+            headers: { 'idempotency-key': i < 10 ? 'the-answer' : `another-${tag}-${i}` },
+          }),
+        ),
+      );
+    const answers = await answerAll('first');
+    const taken = answers.filter((r) => r.status === 200);
+    assert.equal(new Set(taken.map((r) => r.body.userEventId)).size, 1, 'every 200 names one stored answer');
+    for (const refused of answers.filter((r) => r.status !== 200)) {
+      assert.equal(refused.status, 409);
+      assert.match(refused.body.detail, /^(no call of a page tool|a reply is still running)/);
+    }
+    // Once the reply to it has ended, the call waits for nothing on either instance; the first key still replays.
+    await (await openSse(stream(a.url, conversationId, taken[0]!.body.userEventId), { token })).untilResult();
+    const later = await answerAll('later');
+    for (const [i, res] of later.entries()) {
+      if (i < 10) assert.deepEqual([res.status, res.body], [200, taken[0]!.body]);
+      else {
+        assert.deepEqual(
+          [res.status, res.body],
+          [409, { detail: 'no call of a page tool with this toolUseId waits for an answer' }],
+        );
+      }
+    }
+    const messages = await call(b.url, `/conversations/${conversationId}/messages`, { token });
+    const stored = messages.body.entries.filter((r: ChatStreamRecord) => r.raw.type === 'user' && r.raw.toolAction);
+    assert.equal(stored.length, 1, 'the answer is stored once');
+  });
+
   it('shares uploads: a file uploaded through A downloads through B', async () => {
     const token = await visitor();
     const form = new FormData();
@@ -253,6 +315,16 @@ describe('two instances on one PostgreSQL database', () => {
       ]),
     );
 
+    // A conversation read on A that is deleted with no notification, as one deleted while A does not listen.
+    const doomed = await call(b.url, '/conversations/send', {
+      method: 'POST',
+      token,
+      json: { message: 'soon gone', targetAgentIds: ['agent_echo'], newConversation: true },
+    });
+    const doomedReader = await openSse(stream(a.url, doomed.body.conversationId, doomed.body.userEventId), { token });
+    await doomedReader.untilResult();
+    await a.ctx.db.transaction((tx) => deleteConversation(tx, doomed.body.conversationId));
+
     const before = a.ctx.db.instanceId;
     const back = new Promise<string>((resolve) => a.ctx.db.liveness.watch({ back: resolve }));
     const ended = await a.ctx.db.get<{ ended: boolean }>(
@@ -267,8 +339,9 @@ describe('two instances on one PostgreSQL database', () => {
     assert.equal(a.ctx.db.liveness.alive, true);
     assert.deepEqual([await lockHeld(after), await lockHeld(before)], [true, false], 'B takes the new A for alive');
 
-    // Back, A's readers read on from the table, and hear B again.
+    // Back, A's readers read on from the table, and hear B again; the stream of the conversation deleted ends.
     await followed.waitFor((all) => all.some((r) => r.id === unheard!.id));
+    await doomedReader.ended;
     const sent = await call(b.url, '/conversations/send', {
       method: 'POST',
       token,

@@ -235,8 +235,11 @@ describe('the layout of server/', () => {
     assert.deepEqual(pastTheService('services/uploads.ts', "import { x } from '../store/upload-rows.js';", made), []);
     const owned = tablesOfServices(modules);
     assert.deepEqual([...owned.keys()].sort(), [
+      'store/client-tool-call-rows.ts',
       'store/connector-credential-rows.ts',
+      'store/handoff-rows.ts',
       'store/member-rows.ts',
+      'store/operator-rows.ts',
       'store/payment-order-rows.ts',
       'store/sms-code-rows.ts',
       'store/upload-rows.ts',

@@ -4,6 +4,8 @@ import { MODEL_FAILED, sseBound, UpstreamTooLarge } from '../../server/runtimes/
 import {
   type AgentTurn,
   type ChatStreamRecord,
+  type ClientToolDeclaration,
+  extractClientToolCalls,
   extractConnectorSetup,
   extractInfoCollect,
   extractPaymentGate,
@@ -414,6 +416,93 @@ describe('model runtime: cards', () => {
     assert.equal(result.role, 'tool');
     assert.match(result.content, /^Invalid arguments/);
     assert.match(result.content, /fields/);
+  });
+});
+
+describe('model runtime: tools the page gives the chat', () => {
+  const CART: ClientToolDeclaration = {
+    name: 'add_to_cart',
+    description: 'Adds a product to the cart of the page the visitor is on.',
+    parameters: { type: 'object', properties: { product: { type: 'string' } }, required: ['product'] },
+  };
+  const offered = (n: number): string[] =>
+    requests()[n]!.body.tools?.map((t: { function: { name: string } }) => t.function.name) ?? [];
+
+  it('offers the page’s tools; a call is marked the page’s and ends the turn; the answer is its result', async () => {
+    model.script(
+      { text: 'Adding it.', toolCalls: [call('add_to_cart', { product: 'Tea' })] },
+      { text: 'Tea is in your cart; it holds 3 items now.' },
+    );
+    const { client } = await chat('agent_ada');
+    const conversation = client.conversation({ clientTools: [CART] });
+    const asked = await conversation.send('add tea to my cart');
+    assert.equal(resultOf(asked)?.subtype, 'success');
+    assert.equal(requests().length, 1, 'the turn waits for the page');
+    assert.ok(offered(0).includes('add_to_cart') && offered(0).includes('collect_info'), 'beside the agent’s own');
+    assert.deepEqual(
+      requests()[0]!.body.tools!.find((t: { function: { name: string } }) => t.function.name === 'add_to_cart'),
+      {
+        type: 'function',
+        function: CART,
+      },
+    );
+    const [pageCall] = asked.records.flatMap((r) => extractClientToolCalls(r));
+    assert.deepEqual(pageCall, {
+      toolUseId: pageCall!.toolUseId,
+      name: 'add_to_cart',
+      input: { product: 'Tea' },
+      agentId: 'agent_ada',
+    });
+
+    const answered = await conversation.answerClientTool(pageCall!.toolUseId, { output: { added: 'Tea', items: 3 } });
+    assert.equal(answered.text, 'Tea is in your cart; it holds 3 items now.');
+    const [assistant, result] = requests()[1]!.body.messages.slice(-2);
+    assert.deepEqual(
+      assistant.tool_calls.map((c: { id: string }) => c.id),
+      [pageCall!.toolUseId],
+    );
+    assert.deepEqual(result, { role: 'tool', tool_call_id: pageCall!.toolUseId, content: '{"added":"Tea","items":3}' });
+    assert.ok(offered(1).includes('add_to_cart'), 'the answer declared the tools again');
+  });
+
+  it('an error answer is the call’s result as a sentence the model can use', async () => {
+    model.script({ toolCalls: [call('add_to_cart', { product: 'Tea' })] }, { text: 'Sorry, Tea is sold out.' });
+    const { client } = await chat('agent_ada');
+    const conversation = client.conversation({ clientTools: [CART] });
+    const [pageCall] = (await conversation.send('add tea')).records.flatMap((r) => extractClientToolCalls(r));
+    const answered = await conversation.answerClientTool(pageCall!.toolUseId, { error: 'Tea is sold out.' });
+    assert.equal(answered.text, 'Sorry, Tea is sold out.');
+    assert.equal(requests()[1]!.body.messages.at(-1).content, 'The page could not run the tool: Tea is sold out.');
+  });
+
+  it('a call of a tool the page did not declare in this turn goes back to the model as an error', async () => {
+    model.script(
+      { toolCalls: [call('add_to_cart', { product: 'Tea' })] },
+      { text: 'I cannot reach a cart from here.' },
+    );
+    const { conversation } = await chat('agent_ada');
+    const turn = await conversation.send('add tea');
+    assert.equal(turn.text, 'I cannot reach a cart from here.');
+    assert.ok(!offered(0).includes('add_to_cart'), 'nothing the page did not declare is offered');
+    assert.deepEqual(
+      turn.records.flatMap((r) => extractClientToolCalls(r)),
+      [],
+      'no call is marked the page’s',
+    );
+    assert.equal(requests()[1]!.body.messages.at(-1).content, 'There is no tool named add_to_cart.');
+  });
+
+  it('a call whose input is over the bound goes back to the model as an error; nothing waits for the page', async () => {
+    const huge = { product: 'x'.repeat(17 * 1024) };
+    model.script({ toolCalls: [call('add_to_cart', huge)] }, { text: 'That name is too long.' });
+    const { client } = await chat('agent_ada');
+    const turn = await client.conversation({ clientTools: [CART] }).send('add it');
+    assert.equal(turn.text, 'That name is too long.');
+    assert.deepEqual(
+      turn.records.flatMap((r) => extractClientToolCalls(r)),
+      [],
+    );
+    assert.match(requests()[1]!.body.messages.at(-1).content, /a page tool takes at most 16384/);
   });
 });
 

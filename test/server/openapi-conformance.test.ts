@@ -11,6 +11,7 @@ import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { createParser } from 'eventsource-parser';
 import openapiTS, { astToString } from 'openapi-typescript';
+import { setOperators, workspaceBySlug } from '../../server/store/workspace-rows.js';
 import type { ChatStreamRecord } from '../../src/protocol/types.js';
 import { readTurn, send, sendAndRead, sessionToken } from '../helpers/conversation.js';
 import { type ApiInit, api, startTestServer, type TestServer } from '../helpers/server.js';
@@ -538,8 +539,8 @@ describe('the OpenAPI document, checked by third-party tools against the live se
       newConversation: true,
     });
     const slowPath = `/conversations/${slow.conversationId}`;
-    await check('deleteConversation', slowPath, { method: 'DELETE', token: 'pk_alice' }, 409);
-    await api(server.url, `${slowPath}/interrupt`, { method: 'POST', token: 'pk_alice' });
+    // A reply running in it stops with it (issue 41: it used to be refused with 409).
+    await check('deleteConversation', slowPath, { method: 'DELETE', token: 'pk_alice' }, 204);
     const doomedPath = `/conversations/${doomed.sent.conversationId}`;
     await check('deleteConversation', doomedPath, { method: 'DELETE', token: 'pk_bob' }, 404);
     await check('deleteConversation', doomedPath, { method: 'DELETE', token: 'pk_alice' }, 204);
@@ -617,6 +618,74 @@ describe('the OpenAPI document, checked by third-party tools against the live se
     await check('trainingMessages', `${agent}/messages/history`, { token: 'pk_alice' }, 401);
     await check('trainingInterrupt', `${agent}/dev/interrupt`, { method: 'POST', token: 'sk_acme_1' }, 200);
     await check('trainingInterrupt', '/agents/agent_nobody/dev/interrupt', { method: 'POST', token: 'sk_acme_1' }, 404);
+  });
+
+  it('a person in the conversation: operator sessions, the queue and its stream, take, write, release, close', async () => {
+    // acme's staff take conversations over from here on (the fixture's `operators`).
+    await setOperators(server.ctx.db, (await workspaceBySlug(server.ctx.db, 'acme'))!.id, {});
+    const staff = (ref: string, extra: Json = {}) =>
+      post('sk_acme_1', { operator_ref: ref, display_name: ref, ...extra });
+    const alex = (await check('mintOperatorSession', '/workspaces/acme/operators/sessions', staff('Alex'), 200)).body;
+    const sam = (await server.api('/workspaces/acme/operators/sessions', staff('Sam'))).body;
+    await check(
+      'mintOperatorSession',
+      '/workspaces/globex/operators/sessions',
+      { ...staff('Kim'), token: 'sk_globex_1' },
+      403,
+    );
+    const badPicture = staff('Kim', { avatar_url: 'ftp://example.com/kim.png' });
+    await check('mintOperatorSession', '/workspaces/acme/operators/sessions', badPicture, 400, true);
+
+    const visitor = await sessionToken(server);
+    const { sent } = await sendAndRead(server, visitor.token, {
+      message: 'I need a person',
+      targetAgentIds: ['agent_echo'],
+    });
+    const id = sent.conversationId;
+    const ask = (reason?: string) => post(visitor.token, reason === undefined ? {} : { reason });
+    await check('requestHandoff', `/conversations/${id}/handoff`, ask('charged twice'), 200);
+    await check('requestHandoff', '/conversations/c_nobody/handoff', ask(), 404);
+    await check('requestHandoff', `/conversations/${id}/handoff`, ask('x'.repeat(501)), 400, true);
+
+    await check('operatorQueue', '/operators/queue', { token: alex.token }, 200);
+    await check('operatorQueue', '/operators/queue', { token: visitor.token }, 401);
+    const operatorPath = (action: string) => `/operators/conversations/${id}/${action}`;
+    await check('takeConversation', operatorPath('take'), post(alex.token, {}), 200);
+    await check('takeConversation', operatorPath('take'), post(sam.token, {}), 409);
+    const said = await check(
+      'operatorMessage',
+      operatorPath('messages'),
+      post(alex.token, { message: 'Alex here.' }),
+      200,
+    );
+    await check('operatorMessage', operatorPath('messages'), post(sam.token, { message: 'Me too.' }), 409);
+    await check('operatorHistory', `${operatorPath('history')}?turns=2`, { token: alex.token }, 200);
+    await check('operatorHistory', '/operators/conversations/c_nobody/history', { token: alex.token }, 404);
+    endAfter.set(id, said.body.message.id);
+    await checkStream('operatorStream', `${operatorPath('stream')}?lastEventId=${FROM_START}`, { token: alex.token });
+    for (const kind of ['handoff_requested', 'operator_joined', 'operator_message']) {
+      assert.ok(kinds.has(kind), `a ${kind} record was validated`);
+    }
+    await check('operatorStream', '/operators/conversations/c_nobody/stream', { token: alex.token }, 404);
+    await check('releaseConversation', operatorPath('release'), post(alex.token, {}), 200);
+    await check('releaseConversation', operatorPath('release'), post(alex.token, {}), 409);
+    await server.api(`/conversations/${id}/handoff`, ask());
+    await server.api(operatorPath('take'), post(sam.token, {}));
+    await check('closeConversation', operatorPath('close'), post(alex.token, {}), 409);
+    await check('closeConversation', operatorPath('close'), post(sam.token, {}), 200);
+
+    // The queue's stream ends with `event: expired` when the operator's token expires.
+    let events: Json[] | undefined;
+    // The token must still hold when the stream opens: a slower machine gets a longer one.
+    for (let ttl = 2; !events; ttl *= 2) {
+      const short = await server.api('/workspaces/acme/operators/sessions', staff('Alex', { ttl_seconds: ttl }));
+      const x = await exchange('/operators/queue/stream', { token: short.body.token });
+      if (x.status === 401) continue;
+      events = streamEvents('operatorQueueStream', verify('operatorQueueStream', `queue stream of ${ttl} s`, x, 200));
+    }
+    assert.equal(events[0]!.event, 'queue');
+    assert.deepEqual(events.at(-1), { event: 'expired', data: { detail: 'the session token expired' } });
+    await check('operatorQueueStream', '/operators/queue/stream', { token: 'sk_acme_1' }, 401);
   });
 
   it('record streams: text/event-stream of records, ended by the service, or by an expired token', async () => {

@@ -69,7 +69,13 @@ describe('OpenAPI document (GET /api/v2/openapi.json)', () => {
 
   it('names the credentials of spec section 5 and what each route takes', () => {
     const schemes = doc.components.securitySchemes;
-    assert.deepEqual(Object.keys(schemes).sort(), ['ownerLogin', 'personalKey', 'sessionToken', 'workspaceKey']);
+    assert.deepEqual(Object.keys(schemes).sort(), [
+      'operatorToken',
+      'ownerLogin',
+      'personalKey',
+      'sessionToken',
+      'workspaceKey',
+    ]);
     for (const scheme of Object.values(schemes)) assert.deepEqual([scheme.type, scheme.scheme], ['http', 'bearer']);
     for (const { key, operation } of operations()) assert.ok(operation.security, `${key} says what it takes`);
     assert.deepEqual(operation('get', '/workspaces/whoami').security, [{ workspaceKey: [] }]);
@@ -79,6 +85,9 @@ describe('OpenAPI document (GET /api/v2/openapi.json)', () => {
     ]);
     assert.deepEqual(operation('post', '/conversations/send').security, [{ sessionToken: [] }, { personalKey: [] }]);
     assert.deepEqual(operation('post', '/workspaces/{slug}/sms/send').security, []);
+    // A person of the staff: the operators' routes take an operator's token and nothing else.
+    assert.deepEqual(operation('post', '/operators/conversations/{id}/take').security, [{ operatorToken: [] }]);
+    assert.deepEqual(operation('post', '/workspaces/{slug}/operators/sessions').security, [{ workspaceKey: [] }]);
   });
 
   it('documents the { detail } error body on every route', () => {

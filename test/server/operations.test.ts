@@ -1,8 +1,11 @@
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
+import { Agent, request } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createLogger } from '../../server/boot/logger.js';
+import { DatabaseUnavailable, type Db } from '../../server/store/db.js';
 import { readTurn, send, sessionToken } from '../helpers/conversation.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { openSse } from '../helpers/sse.js';
@@ -173,7 +176,46 @@ describe('overload', () => {
     }
   });
 
-  it('sheds requests with 503 { detail } and Retry-After while the heap is over its bound, but not the probes', async () => {
+  it('counts a made-up token against its address: no counter of its own, none pushed out by thousands', async () => {
+    const server = await startTestServer({ overload: { rateLimit: { max: 5, windowMs: 60_000 } } });
+    const agent = new Agent({ keepAlive: true, maxSockets: 16 });
+    try {
+      /** A request from the loopback address `from`, by default to a route that takes no credential (an unknown file: 404). */
+      const from = (address: string, token?: string, path = '/files/f_0000000000000000000000/x.txt') =>
+        new Promise<number>((resolve, reject) => {
+          const req = request(
+            `${server.url}/api/v2${path}`,
+            { localAddress: address, agent, headers: token ? { authorization: `Bearer ${token}` } : {} },
+            (res) => {
+              res.resume();
+              resolve(res.statusCode!);
+            },
+          );
+          req.on('error', reject).end();
+        });
+      const madeUp = () => `st_${randomBytes(16).toString('hex')}`;
+      // An address over its limit is refused whatever token it makes up.
+      for (let i = 0; i < 5; i++) assert.equal(await from('127.0.0.21', madeUp()), 404);
+      for (let i = 0; i < 20; i++) assert.equal(await from('127.0.0.21', madeUp()), 429, `made-up token ${i}`);
+      assert.equal(await from('127.0.0.21'), 429, 'and without one');
+      // 5,100 made-up tokens from another address leave the first address's counter where it was.
+      assert.equal(await from('127.0.0.22', 'pk_alice', '/conversations'), 200, 'a credential, checked');
+      for (let i = 0; i < 5; i++) assert.equal(await from('127.0.0.22'), 404);
+      assert.equal(await from('127.0.0.22'), 429);
+      const flood: Promise<number>[] = [];
+      for (let i = 0; i < 5_100; i++) flood.push(from('127.0.0.23', madeUp()));
+      const answers = await Promise.all(flood);
+      assert.equal(answers.filter((status) => status === 404).length, 5, 'the flooding address had its 5');
+      assert.equal(await from('127.0.0.22'), 429, 'the first address is still over its limit');
+      // A credential once checked counts apart from its address: a visitor behind a busy address goes on.
+      assert.equal(await from('127.0.0.22', 'pk_alice', '/conversations'), 200);
+    } finally {
+      agent.destroy();
+      await server.close();
+    }
+  });
+
+  it('sheds requests with 503 { detail } and Retry-After while the heap is over its bound, but not the probes; not ready meanwhile', async () => {
     // Any heap is over one byte: the service sheds from its first sample on.
     const server = await startTestServer({ overload: { maxHeapBytes: 1 } });
     try {
@@ -187,7 +229,13 @@ describe('overload', () => {
         [shed.status, shed.body, shed.headers.get('retry-after')],
         [503, { detail: 'the service is overloaded, try again later' }, '5'],
       );
-      for (const path of ['/healthz', '/readyz', '/metrics']) assert.equal((await get(server, path)).status, 200);
+      for (const path of ['/healthz', '/metrics']) assert.equal((await get(server, path)).status, 200);
+      // /readyz answers too, and says what every other request meets: a balancer that probes sends them elsewhere.
+      const ready = await get(server, '/readyz');
+      assert.deepEqual(
+        [ready.status, ready.body, ready.headers.get('retry-after')],
+        [503, { detail: 'this instance is overloaded' }, '5'],
+      );
     } finally {
       await server.close();
     }
@@ -265,5 +313,55 @@ describe('the readable log format', () => {
       written[0]!,
       /^\d\d:\d\d:\d\d\.\d{3} INFO {2}GET \/healthz 200 {2}route=\/healthz {2}status=200 {2}headers=\{"authorization":"\[redacted\]"\}\n$/,
     );
+  });
+});
+
+describe('a database that goes away', () => {
+  it('ends the turn of a send whose commit went unheard, so the conversation takes the next message', async () => {
+    const server = await startTestServer();
+    try {
+      const { token } = await sessionToken(server);
+      const first = await send(server, token, {
+        message: 'hello',
+        targetAgentIds: ['agent_echo'],
+        newConversation: true,
+      });
+      await readTurn(server, token, first.conversationId, first.userEventId!);
+      const { db } = server.ctx;
+      const transaction = db.transaction;
+      // The next transaction commits, and its answer is lost as a connection cut during COMMIT loses it.
+      Object.assign(db, {
+        async transaction(fn: Parameters<Db['transaction']>[0]) {
+          await transaction.call(db, fn);
+          Object.assign(db, { transaction });
+          throw new DatabaseUnavailable('Connection terminated unexpectedly');
+        },
+      });
+      const sent = () =>
+        server.api('/conversations/send', {
+          method: 'POST',
+          token,
+          headers: { 'idempotency-key': 'lost-answer' },
+          json: { message: 'is anyone there?', conversationId: first.conversationId },
+        });
+      const lost = await sent();
+      assert.deepEqual(
+        [lost.status, lost.body, lost.headers.get('retry-after')],
+        [503, { detail: 'the database cannot be reached, try again' }, '2'],
+      );
+      // Sent again under its key, it answers what was stored; the reply it began ended, cut off by the database.
+      const again = await sent();
+      assert.equal(again.status, 200);
+      const records = await readTurn(server, token, first.conversationId, again.body.userEventId);
+      assert.deepEqual(
+        [records.at(-1)!.raw.type, (records.at(-1)!.raw as { error?: string }).error],
+        ['result', 'the service lost its database connection during this reply'],
+      );
+      const next = await send(server, token, { message: 'and now?', conversationId: first.conversationId });
+      const reply = await readTurn(server, token, first.conversationId, next.userEventId!);
+      assert.equal((reply.at(-1)!.raw as { subtype: string }).subtype, 'success');
+    } finally {
+      await server.close();
+    }
   });
 });

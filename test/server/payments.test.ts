@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
+import { insertPaymentOrder, newPaymentOrder } from '../../server/store/payment-order-rows.js';
 import type { ChatStreamRecord, PaymentGatePayload } from '../../src/protocol/types.js';
 import { readTurn, replyText, resultOf, sendAndRead, streamUrl } from '../helpers/conversation.js';
+import { testPostgres } from '../helpers/postgres.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { openSse } from '../helpers/sse.js';
 
@@ -270,5 +272,58 @@ describe('payments: orders, the local pay page and resolution records', () => {
     assert.equal(other.ctx.payments.armedTimers, 1);
     await other.close();
     assert.equal(other.ctx.payments.armedTimers, 0);
+  });
+});
+
+describe('the expiry job of instances sharing PostgreSQL', () => {
+  it('expires every due order though one cannot be expired, and logs that one once, not at every run', async () => {
+    const logged: string[] = [];
+    const server = await startTestServer({
+      db: await (await testPostgres()).createDatabase(),
+      log: { level: 'error', destination: { write: (line) => logged.push(JSON.parse(line).msg) } },
+    });
+    try {
+      const { sent } = await sendAndRead(server, 'pk_alice', { message: 'hi', targetAgentIds: ['agent_demo'] });
+      const { conversationId } = sent;
+      const due = (conversation: string, secondsAgo: number) => {
+        const order = newPaymentOrder({
+          conversationId: conversation,
+          userId: 'alice',
+          agentId: 'agent_demo',
+          amountCny: 1,
+          title: 'due',
+          expiresAt: new Date(Date.now() - secondsAgo * 1000).toISOString(),
+        });
+        return insertPaymentOrder(server.ctx.db, order).then(() => order.id);
+      };
+      /** Resolves once the order's expiry is stored in the conversation (by the job: the order has no timer). */
+      const expired = (orderId: string) =>
+        new Promise<void>((resolve) => {
+          const follower = server.ctx.records.follow(conversationId, undefined, {
+            record(record) {
+              if (record.raw.type === 'payment_gate_resolution' && record.raw.orderId === orderId) {
+                follower.stop();
+                resolve();
+              }
+              return true;
+            },
+            close() {},
+          });
+        });
+      // An order of a conversation that is not there (what a delete left before this version) comes first.
+      await due('c_gone', 60);
+      for (let run = 0; run < 3; run++) {
+        const orderId = await due(conversationId, 1);
+        await expired(orderId);
+      }
+      assert.deepEqual(
+        logged.filter((line) => line.startsWith('recovery')),
+        [logged.find((line) => line.startsWith('recovery failed'))],
+        'one line for the order that fails at every run',
+      );
+      assert.match(logged.find((line) => line.startsWith('recovery'))!, /1 payment orders due could not be expired/);
+    } finally {
+      await server.close();
+    }
   });
 });

@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { request } from 'node:http';
+import { Agent, type IncomingHttpHeaders, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { CORS_HEADERS, SAFETY_HEADERS } from '../../server/http/errors.js';
 import { type ChatStreamRecord, SvcClient } from '../../src/index.js';
 import { freePort } from '../helpers/free-port.mjs';
 import { startNginx, type TestNginx } from '../helpers/nginx.js';
@@ -12,6 +13,7 @@ import { testPostgres } from '../helpers/postgres.js';
 import { FIXTURE } from '../helpers/server.js';
 import { type ServiceProcess, startServiceProcess } from '../helpers/service-process.js';
 import { openSse } from '../helpers/sse.js';
+import { until as waitUntil } from '../helpers/until.js';
 import { assertServedAsCdn } from '../helpers/widget-serving.js';
 import { uniquePhone } from '../helpers/workspace.js';
 
@@ -128,15 +130,11 @@ describe('two instances behind the documented nginx', () => {
         if (!controller.signal.aborted) throw err;
       }
     })();
-    const until = (check: () => boolean) =>
-      new Promise<void>((resolve) => {
-        const waiter = () => {
-          if (!check()) return;
-          waiters.delete(waiter);
-          resolve();
-        };
-        waiters.add(waiter);
-        waiter();
+    /** Resolves once `check` holds, asked again at each record and change of the connection. */
+    const until = (check: () => boolean, what: string) =>
+      waitUntil(check, what, (changed) => {
+        waiters.add(changed);
+        return () => waiters.delete(changed);
       });
     return {
       records,
@@ -180,7 +178,7 @@ describe('two instances behind the documented nginx', () => {
     const first = await client.sendMessage('hello', { newConversation: true });
     const reader = follow(client, first.conversationId, first.lastEventId!);
     // The stream is open once the client says so; the metrics then show where.
-    await reader.until(() => reader.states.includes('open'));
+    await reader.until(() => reader.states.includes('open'), 'the stream open');
     return { token, client, conversationId: first.conversationId, reader, holder: await streamHolder() };
   }
 
@@ -194,12 +192,12 @@ describe('two instances behind the documented nginx', () => {
       json: { message: `/slow ${seconds}`, conversationId },
     });
     assert.equal(sent.status, 200);
-    await reader.until(() => reader.records.some((r) => r.raw.type === 'assistant_delta'));
+    await reader.until(() => reader.records.some((r) => r.raw.type === 'assistant_delta'), 'a delta');
   }
 
   /** Waits for the turn's `result`, checks the visitor got every record once, and returns the result. */
   async function turnResult({ reader }: Reading) {
-    await reader.until(() => results(reader.records).length === 1);
+    await reader.until(() => results(reader.records).length === 1, "the turn's result");
     await reader.stop();
     assertExactlyOnce(reader.records);
     return results(reader.records)[0]!.raw as { subtype: string; error?: string };
@@ -278,6 +276,70 @@ describe('two instances behind the documented nginx', () => {
     assert.equal(await sendFrom('127.0.0.3'), 204);
   });
 
+  /** A request through nginx from the loopback address `from`: its status, headers and body. */
+  const through = (path: string, from: string, init: { method?: string; body?: Buffer } = {}) =>
+    new Promise<{ status: number; headers: IncomingHttpHeaders; body: string }>((resolve, reject) => {
+      const req = request(`${nginx.url}${path}`, { method: init.method ?? 'GET', localAddress: from, agent }, (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk) => {
+          body += chunk;
+        });
+        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }));
+      });
+      req.on('error', reject);
+      req.end(init.body);
+    });
+  const agent = new Agent({ keepAlive: true, maxSockets: 50 });
+  after(() => agent.destroy());
+
+  /** What nginx answers by itself is `{ detail }` with the headers the service puts on every answer. */
+  function assertWordedAsTheService(answer: { headers: IncomingHttpHeaders; body: string }, detail: string) {
+    assert.deepEqual(JSON.parse(answer.body), { detail });
+    assert.equal(answer.headers['content-type'], 'application/json');
+    for (const [name, value] of Object.entries({ ...CORS_HEADERS, ...SAFETY_HEADERS })) {
+      assert.equal(answer.headers[name], value, name);
+    }
+  }
+
+  it('keeps /metrics inside: 404 { detail } through nginx, however the path is written; each instance serves it', async () => {
+    for (const path of ['/metrics', '/metrics?format=text', '/%6Detrics', '//metrics']) {
+      const answer = await through(path, '127.0.0.1');
+      assert.equal(answer.status, 404, path);
+      assertWordedAsTheService(answer, 'route not found');
+    }
+    for (const i of [0, 1]) assert.match((await direct(i, '/metrics')).body, /^svc_record_streams_open /m);
+  });
+
+  it("answers a body over nginx's limit with 413 { detail } and CORS headers, which a page's fetch reads", async () => {
+    const res = await fetch(`${nginx.url}/api/v2/files/upload`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer pk_alice', 'content-type': 'application/octet-stream' },
+      body: Buffer.alloc(26 * 1024 * 1024),
+    });
+    const headers: IncomingHttpHeaders = Object.fromEntries(res.headers);
+    assert.equal(res.status, 413);
+    assertWordedAsTheService({ headers, body: await res.text() }, 'request body too large');
+  });
+
+  it('limits requests per client address (limit_req): past the burst 429 { detail } with Retry-After; others go on', async () => {
+    // The burst is 500 and 50 a second follow: requests 50 at a time until one is refused (a bound, not a clock).
+    let refused: Awaited<ReturnType<typeof through>> | undefined;
+    for (let sent = 0; !refused && sent < 20_000; sent += 50) {
+      const answers = await Promise.all(Array.from({ length: 50 }, () => through('/healthz', '127.0.0.4')));
+      assert.deepEqual(
+        answers.filter((a) => a.status !== 200 && a.status !== 429),
+        [],
+        'only served or refused',
+      );
+      refused = answers.find((answer) => answer.status === 429);
+    }
+    assert.ok(refused, 'a 429 came');
+    assertWordedAsTheService(refused, 'too many requests from this address, try again later');
+    assert.equal(refused.headers['retry-after'], '1');
+    assert.equal((await through('/healthz', '127.0.0.5')).status, 200, 'another address is served');
+  });
+
   it('drains the instance a visitor reads from during a turn on the other: the client resumes there, missing nothing', async () => {
     const reading = await readingVisitor();
     const { holder } = reading;
@@ -294,7 +356,7 @@ describe('two instances behind the documented nginx', () => {
     await slowTurnOn(holder, reading, 10);
     const exit = terminate(holder);
     // Its stream ended (the drain began): it is not ready and turns new work away, while its turn runs on.
-    await reader.until(() => reader.states.includes('reconnecting'));
+    await reader.until(() => reader.states.includes('reconnecting'), 'the stream reconnecting');
     const ready = await direct(holder, '/readyz');
     assert.deepEqual([ready.status, ready.body], [503, { detail: 'this instance is shutting down' }]);
     const refused = await direct(holder, '/api/v2/conversations/send', {
@@ -323,5 +385,13 @@ describe('two instances behind the documented nginx', () => {
     const result = await turnResult(reading);
     assert.deepEqual([result.subtype, result.error], ['error', 'the service stopped during this reply']);
     await start(reading.holder);
+  });
+
+  it("answers { detail } with Retry-After and CORS when no instance answers (nginx's 502)", async () => {
+    for (const i of [0, 1]) await terminate(i);
+    const answer = await through('/api/v2/conversations', '127.0.0.1');
+    assert.equal(answer.status, 502);
+    assertWordedAsTheService(answer, 'the service cannot be reached, try again');
+    assert.equal(answer.headers['retry-after'], '1');
   });
 });

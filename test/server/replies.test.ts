@@ -128,6 +128,31 @@ describe('acting on replies', () => {
     assert.deepEqual(globex.body, { feedback: [], next: null });
   });
 
+  it('files feedback under the workspace of the agent that wrote the reply (agents of two workspaces)', async () => {
+    // A personal key talks to an acme agent and a globex agent in one conversation.
+    const { sent, records } = await sendAndRead(server, 'pk_alice', {
+      message: 'two workspaces',
+      targetAgentIds: ['agent_echo', 'agent_globex'],
+      newConversation: true,
+    });
+    const replyOf = (agentId: string) =>
+      records.find((r) => r.raw.type === 'assistant' && r.agentId === agentId)!.raw as { message: { id: string } };
+    const rate = (agentId: string) =>
+      server.api(`/conversations/${sent.conversationId}/messages/${replyOf(agentId).message.id}/feedback`, {
+        method: 'PUT',
+        token: 'pk_alice',
+        json: { rating: 'down', reason: `about ${agentId}` },
+      });
+    for (const agentId of ['agent_echo', 'agent_globex']) assert.equal((await rate(agentId)).status, 200);
+    const listed = async (slug: string, key: string) =>
+      (await server.api(`/workspaces/${slug}/feedback?limit=100`, { token: key })).body.feedback
+        .filter((f: { conversationId: string }) => f.conversationId === sent.conversationId)
+        .map((f: { agentId: string; text: string }) => [f.agentId, f.text]);
+    assert.deepEqual(await listed('acme', 'sk_acme_1'), [['agent_echo', 'Echo: two workspaces']]);
+    assert.deepEqual(await listed('globex', 'sk_globex_1'), [['agent_globex', 'Echo: two workspaces']]);
+    assert.deepEqual(await listed('globex', 'lt_globex_owner'), [['agent_globex', 'Echo: two workspaces']]);
+  });
+
   it('pages the feedback newest first without repeating or losing an entry', async () => {
     const { token } = await sessionToken(server);
     const given: string[] = [];

@@ -2,11 +2,12 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { createLogger } from '../../server/boot/logger.js';
 import { grantCredits, listMembers, provisionMember } from '../../server/services/members.js';
 import { issueSmsCode } from '../../server/services/sms-codes.js';
 import { getConnectorCredentials, saveConnectorCredentials } from '../../server/store/connector-credential-rows.js';
 import { createConversation, getConversation, listedConversation } from '../../server/store/conversation-rows.js';
-import { type Db, migrations, openDb } from '../../server/store/db.js';
+import { type Db, migrations, openDb, type StatementRejected } from '../../server/store/db.js';
 import { agentMessageText } from '../../server/store/history-rows.js';
 import { metaValue, setMetaValue } from '../../server/store/meta-rows.js';
 import {
@@ -430,6 +431,109 @@ for (const engine of engines) {
     it('reads a conversation back as it was stored', async () => {
       const c = await conversation();
       assert.deepEqual(await getConversation(db, c.id), c);
+    });
+
+    it('brings what an earlier version stored to the rules of migration 0007, and takes it again unchanged', async () => {
+      const c = await conversation();
+      const other = await createConversation(db, {
+        kind: 'chat',
+        ownerId: 'alice',
+        workspaceId: 'ws_other',
+        agentIds: ['agent_b'],
+      });
+      await db.run(
+        "INSERT INTO agents (id, workspace_id, name, runtime, created_at, ord) VALUES ('agent_b', ?, 'B', 'echo', 'now', 1)",
+        workspaceId,
+      );
+      const upload = (id: string, referenced: number) =>
+        db.run(
+          `INSERT INTO uploaded_files (id, owner_id, filename, mime_type, size, created_at, referenced)
+           VALUES (?, 'alice', 'a.txt', 'text/plain', 1, 'now', ?)`,
+          id,
+          referenced,
+        );
+      // Upload ids as the service makes them: `f_` and 22 characters.
+      const [linked, twice, orphaned] = ['linked', 'twice', 'orphaned'].map((word) => `f_${word.padEnd(22, 'x')}`) as [
+        string,
+        string,
+        string,
+      ];
+      for (const id of [linked, twice, orphaned]) await upload(id, 1);
+      const url = (id: string) => `https://chat.example/api/v2/files/${id}/a.txt`;
+      await db.transaction(async (tx) => {
+        await insertRecord(tx, c.id, agentMessage('m_links', `see ${url(linked)} and ${url(twice)}`));
+        await insertRecord(tx, other.id, agentMessage('m_other', `also ${url(twice)}`));
+      });
+      // As an earlier version left them: no links, a feedback under the conversation's workspace, an order whose
+      // conversation is gone.
+      await db.run('DELETE FROM upload_links');
+      await db.run(
+        `INSERT INTO feedback (workspace_id, conversation_id, message_id, agent_id, user_id, rating, text, created_at,
+           updated_at) VALUES ('ws_other', ?, 'm_links', 'agent_b', 'alice', 'up', 'x', 'now', 'now')`,
+        c.id,
+      );
+      await db.run(
+        `INSERT INTO payment_orders (id, conversation_id, user_id, agent_id, amount_fen, title, status, expires_at,
+           created_at) VALUES ('ord_gone', 'c_gone', 'alice', 'agent_b', 100, 'x', 'pending', '9999', 'now')`,
+      );
+      const migration = migrations(db.engine).find((m) => m.version === 7)!;
+      const again = async () =>
+        db.engine === 'sqlite'
+          ? (db as unknown as { raw: { exec(sql: string): void } }).raw.exec(migration.sql)
+          : db.run(migration.sql);
+      const state = async () => ({
+        links: await db.all('SELECT upload_id, conversation_id FROM upload_links ORDER BY upload_id, conversation_id'),
+        referenced: await db.all('SELECT id, referenced FROM uploaded_files ORDER BY id'),
+        feedback: await db.all('SELECT workspace_id FROM feedback WHERE message_id = ?', 'm_links'),
+        order: await db.get('SELECT status FROM payment_orders WHERE id = ?', 'ord_gone'),
+      });
+      await again();
+      const migrated = await state();
+      assert.deepEqual(migrated, {
+        links: [
+          { upload_id: linked, conversation_id: c.id },
+          { upload_id: twice, conversation_id: c.id },
+          { upload_id: twice, conversation_id: other.id },
+        ].sort((a, b) => (a.upload_id + a.conversation_id < b.upload_id + b.conversation_id ? -1 : 1)),
+        referenced: [
+          { id: linked, referenced: 1 },
+          { id: orphaned, referenced: 0 },
+          { id: twice, referenced: 1 },
+        ],
+        feedback: [{ workspace_id: workspaceId }],
+        order: { status: 'canceled' },
+      });
+      await again();
+      assert.deepEqual(await state(), migrated);
+    });
+
+    it('logs a refused statement by its code and constraint, never with the values of its row', async () => {
+      const values = ['m_valueOfTheRow', 'u_valueOfTheRow', 'c_valueOfTheRow'];
+      const refused = await db
+        .run(
+          `INSERT INTO feedback (workspace_id, conversation_id, message_id, agent_id, user_id, rating, text,
+             created_at, updated_at) VALUES (?, ?, ?, 'agent_a', ?, 'up', 'a reply', 'now', 'now')`,
+          workspaceId,
+          values[2],
+          values[0],
+          values[1],
+        )
+        .then(
+          () => assert.fail('a feedback on a conversation that does not exist is refused'),
+          (err: unknown) => err,
+        );
+      const lines: string[] = [];
+      createLogger({ destination: { write: (line) => lines.push(line) } }).error({ err: refused }, 'refused');
+      // The positive control: the line is the error as the service logs it.
+      assert.match(lines[0]!, /"err":\{"type":/);
+      for (const value of values) assert.ok(!lines[0]!.includes(value), `${value} is not logged: ${lines[0]}`);
+      if (engine.name === 'PostgreSQL') {
+        assert.match(lines[0]!, /SQLSTATE 23503 \(constraint feedback_conversation_id_fkey, table feedback\)/);
+        assert.deepEqual(
+          [(refused as StatementRejected).code, (refused as StatementRejected).constraint],
+          ['23503', 'feedback_conversation_id_fkey'],
+        );
+      }
     });
   });
 }

@@ -2,9 +2,10 @@ import { CONNECTOR_TYPE_ID, RESERVED_TOOL_NAMES, SUGGESTION_LIMITS } from '@svc/
 import type { ChatCompletionFunctionTool } from 'openai/resources/chat/completions';
 import { z } from 'zod/v4';
 import type { AgentRow } from '../../store/agent-rows.js';
+import { HANDOFF_DESCRIPTION, handoffInput } from './handoff.js';
 
 /** The function a model calls for a payment card (the card itself is a `payment_gate` record). */
-export const PAYMENT_TOOL = 'request_payment';
+export const PAYMENT_TOOL = RESERVED_TOOL_NAMES.requestPayment;
 
 const FIELD_NAME = z.string().regex(/^[A-Za-z][A-Za-z0-9_]{0,39}$/);
 
@@ -69,19 +70,35 @@ const suggestReplies = z.object({
 });
 
 export type CardCall =
-  | { name: typeof RESERVED_TOOL_NAMES.infoCollect; input: z.infer<typeof collectInfo> }
-  | { name: typeof RESERVED_TOOL_NAMES.connectorSetup; input: z.infer<typeof setupConnector> }
+  | {
+      name: typeof RESERVED_TOOL_NAMES.infoCollect;
+      input: z.infer<typeof collectInfo>;
+    }
+  | {
+      name: typeof RESERVED_TOOL_NAMES.connectorSetup;
+      input: z.infer<typeof setupConnector>;
+    }
   | { name: typeof PAYMENT_TOOL; input: z.infer<typeof requestPayment> }
-  | { name: typeof RESERVED_TOOL_NAMES.delegate; input: { agentId: string; agentName: string; task: string } }
-  | { name: typeof RESERVED_TOOL_NAMES.suggestReplies; input: z.infer<typeof suggestReplies> };
+  | {
+      name: typeof RESERVED_TOOL_NAMES.delegate;
+      input: { agentId: string; agentName: string; task: string };
+    }
+  | {
+      name: typeof RESERVED_TOOL_NAMES.suggestReplies;
+      input: z.infer<typeof suggestReplies>;
+    }
+  | {
+      name: typeof RESERVED_TOOL_NAMES.handoff;
+      input: z.infer<typeof handoffInput>;
+    };
 
 /**
  * The reserved card tools as functions for the model, and a reader that checks a call's arguments. A card
  * waits for the visitor; a delegation hands the task to another agent of the workspace (not offered to an
  * agent that was itself handed a task, so hand-overs cannot loop); suggested replies end the reply with chips
- * the visitor may tap instead of typing.
+ * the visitor may tap instead of typing; `handoff` (where the workspace has operators) asks for a person of the staff.
  */
-export function cardTools(agent: AgentRow, workspaceAgents: AgentRow[], delegated: boolean) {
+export function cardTools(agent: AgentRow, workspaceAgents: AgentRow[], delegated: boolean, operators: boolean) {
   const others = delegated ? [] : workspaceAgents.filter((a) => a.id !== agent.id);
   const delegate = others.length
     ? z.object({
@@ -95,6 +112,7 @@ export function cardTools(agent: AgentRow, workspaceAgents: AgentRow[], delegate
     [PAYMENT_TOOL]: requestPayment,
     [RESERVED_TOOL_NAMES.suggestReplies]: suggestReplies,
     ...(delegate ? { [RESERVED_TOOL_NAMES.delegate]: delegate } : {}),
+    ...(operators ? { [RESERVED_TOOL_NAMES.handoff]: handoffInput } : {}),
   };
   const descriptions: Record<string, string> = {
     [RESERVED_TOOL_NAMES.infoCollect]:
@@ -107,10 +125,14 @@ export function cardTools(agent: AgentRow, workspaceAgents: AgentRow[], delegate
     [RESERVED_TOOL_NAMES.delegate]: `Hands the visitor's request to another agent of this workspace, who answers the visitor directly. Agents: ${others
       .map((a) => `${a.id} (${a.name}${a.description ? `: ${a.description}` : ''})`)
       .join('; ')}.`,
+    [RESERVED_TOOL_NAMES.handoff]: HANDOFF_DESCRIPTION,
   };
   const definitions: ChatCompletionFunctionTool[] = Object.entries(schemas).map(([name, schema]) => {
     const { $schema: _, ...parameters } = z.toJSONSchema(schema) as Record<string, unknown>;
-    return { type: 'function', function: { name, description: descriptions[name], parameters } };
+    return {
+      type: 'function',
+      function: { name, description: descriptions[name], parameters },
+    };
   });
   return {
     definitions,
@@ -122,7 +144,10 @@ export function cardTools(agent: AgentRow, workspaceAgents: AgentRow[], delegate
       if (name !== RESERVED_TOOL_NAMES.delegate) return { name, input: parsed.data } as CardCall;
       const input = parsed.data as { agentId: string; task: string };
       const other = others.find((a) => a.id === input.agentId)!;
-      return { name, input: { agentId: other.id, agentName: other.name, task: input.task } };
+      return {
+        name,
+        input: { agentId: other.id, agentName: other.name, task: input.task },
+      };
     },
   };
 }

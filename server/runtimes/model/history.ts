@@ -5,10 +5,12 @@ import type {
   PaymentStatus,
   UserRawEvent,
 } from '@svc/agent-sdk/protocol';
-import { RESERVED_TOOL_NAMES, readCardAnswer } from '@svc/agent-sdk/protocol';
+import { RESERVED_TOOL_NAMES, readCardAnswer, readClientToolAnswer } from '@svc/agent-sdk/protocol';
 import type { ChatCompletionContentPart, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import type { StoredFile, TurnInput } from '../types.js';
 import { PAYMENT_TOOL } from './cards.js';
+import { PAGE_WAITING, pageAnswerText } from './client-tools.js';
+import { HANDOFF_ASKED, handoffNote } from './handoff.js';
 import { type AttachmentBudget, attachmentBudget, attachmentParts } from './parts.js';
 
 /** A tool call as the history shows it; its result is filled in as later records answer it. */
@@ -17,6 +19,8 @@ interface Call {
   name: string;
   input: Record<string, unknown>;
   result?: string;
+  /** A call of a tool the page gave the chat: its result is the page's answer. */
+  client?: boolean;
   /** A payment card's order and latest status. */
   payment?: { orderId: string; status: PaymentStatus };
   /** The replies of the agent a `delegate` call handed over to, in the same turn. */
@@ -33,8 +37,9 @@ const CARDS: ReadonlySet<string> = new Set([RESERVED_TOOL_NAMES.infoCollect, RES
 /**
  * The conversation as chat-completion messages, from this agent's point of view: the visitor's messages
  * (with their attachments), the agent's own replies and tool calls, each followed by its result (a card's
- * answer, a payment's status, what a delegate replied, an MCP tool's output), and other agents' replies as
- * quoted user messages. The turn's own message comes last; a card answer becomes the card's result.
+ * answer, a page's answer, a payment's status, what a delegate replied, an MCP tool's output), other agents'
+ * replies as quoted user messages, and a handoff's changes and a person's messages as notes (handoff.ts). The
+ * turn's own message comes last; a card's or a page's answer becomes the call's result.
  */
 export function modelMessages(
   input: TurnInput,
@@ -55,7 +60,8 @@ export function modelMessages(
       const card = named ?? openCards.findLast((c) => c.name === answer.card);
       if (card && card.result === undefined) {
         card.result = answer.text;
-        openCards.splice(openCards.indexOf(card), 1);
+        const open = openCards.indexOf(card);
+        if (open >= 0) openCards.splice(open, 1);
         return;
       }
     }
@@ -74,13 +80,26 @@ export function modelMessages(
         }
       }
       const own = raw.message.content.flatMap((block): Call[] =>
-        block.type === 'tool_use' ? [{ id: block.id, name: block.name, input: block.input }] : [],
+        block.type === 'tool_use'
+          ? [
+              {
+                id: block.id,
+                name: block.name,
+                input: block.input,
+                ...(block.client && { client: true }),
+              },
+            ]
+          : [],
       );
       for (const call of own) {
         calls.set(call.id, call);
         if (CARDS.has(call.name)) openCards.push(call);
         if (call.name === RESERVED_TOOL_NAMES.delegate && typeof call.input.agentId === 'string') {
-          call.delegation = { agentId: call.input.agentId, turnId: record.turnId, replies: [] };
+          call.delegation = {
+            agentId: call.input.agentId,
+            turnId: record.turnId,
+            replies: [],
+          };
           delegations.push(call);
         }
       }
@@ -103,7 +122,11 @@ export function modelMessages(
       const call: Call = {
         id: `pay_${orderId}`,
         name: PAYMENT_TOOL,
-        input: { amount_cny: amountCny, title, ...(description ? { description } : {}) },
+        input: {
+          amount_cny: amountCny,
+          title,
+          ...(description ? { description } : {}),
+        },
         payment: { orderId, status: 'pending' },
       };
       payments.set(orderId, call);
@@ -111,13 +134,30 @@ export function modelMessages(
     } else if (raw.type === 'payment_gate_resolution') {
       const call = payments.get(raw.orderId);
       if (call?.payment) call.payment.status = raw.status;
+    } else {
+      const note = handoffNote(record);
+      if (note)
+        entries.push({
+          role: 'user',
+          text: note,
+          parts: record.raw.type === 'operator_message' ? (record.raw.parts ?? []) : [],
+        });
     }
   }
   if (input.payment) followPayment(input.payment, payments.get(input.payment.orderId), entries);
   else {
     const text = input.delegatedBy ? `${input.delegatedBy.name} handed this task to you: ${input.text}` : input.text;
     const { parts, metadata, toolAction } = input;
-    onUser({ type: 'user', message: { role: 'user', content: [] }, parts, metadata, toolAction }, text);
+    onUser(
+      {
+        type: 'user',
+        message: { role: 'user', content: [] },
+        parts,
+        metadata,
+        toolAction,
+      },
+      text,
+    );
   }
   return materialize(entries, readUpload);
 }
@@ -131,7 +171,11 @@ function followPayment({ orderId, status }: PaymentResolution, call: Call | unde
   const last = entries.at(-1);
   if (call && last?.role === 'assistant' && last.calls.includes(call)) return;
   const what = call ? `"${String(call.input.title)}" (order ${orderId})` : `order ${orderId}`;
-  entries.push({ role: 'user', text: `(The payment ${what} is now ${status}.)`, parts: [] });
+  entries.push({
+    role: 'user',
+    text: `(The payment ${what} is now ${status}.)`,
+    parts: [],
+  });
 }
 
 /** The entries as messages; attachments are spent newest first, so the latest always reach the model. */
@@ -143,10 +187,18 @@ function materialize(
   const messages: ChatCompletionMessageParam[][] = [];
   for (const entry of [...entries].reverse()) {
     if (entry.role === 'user') {
-      messages.push([{ role: 'user', content: userContent(entry.text, entry.parts, readUpload, budget) }]);
+      messages.push([
+        {
+          role: 'user',
+          content: userContent(entry.text, entry.parts, readUpload, budget),
+        },
+      ]);
       continue;
     }
-    const assistant: ChatCompletionMessageParam = { role: 'assistant', content: entry.text || null };
+    const assistant: ChatCompletionMessageParam = {
+      role: 'assistant',
+      content: entry.text || null,
+    };
     if (entry.calls.length) {
       assistant.tool_calls = entry.calls.map((call) => ({
         id: call.id,
@@ -157,7 +209,11 @@ function materialize(
     messages.push([
       assistant,
       ...entry.calls.map(
-        (call): ChatCompletionMessageParam => ({ role: 'tool', tool_call_id: call.id, content: resultOf(call) }),
+        (call): ChatCompletionMessageParam => ({
+          role: 'tool',
+          tool_call_id: call.id,
+          content: resultOf(call),
+        }),
       ),
     ]);
   }
@@ -188,12 +244,19 @@ function resultOf(call: Call): string {
     return replies.length ? `${name} took over and replied:\n${replies.join('\n\n')}` : `${name} took over.`;
   }
   if (CARDS.has(call.name)) return 'The card was shown; the visitor has not answered it.';
+  if (call.client) return PAGE_WAITING;
   if (call.name === RESERVED_TOOL_NAMES.suggestReplies) return SUGGESTED;
+  if (call.name === RESERVED_TOOL_NAMES.handoff) return HANDOFF_ASKED;
   return 'No result: the reply ended before this call completed.';
 }
 
-/** The card a `toolAction` message answers, and the answer as the model reads it. */
-function cardAnswer(raw: UserRawEvent): { card: string; toolUseId?: string; text: string } | undefined {
+/**
+ * The card (or page tool call) a `toolAction` message answers, and the answer as the model reads it. A page's answer
+ * names its call; a card's may name only its kind (`card`), answering the latest one open.
+ */
+function cardAnswer(raw: UserRawEvent): { card?: string; toolUseId?: string; text: string } | undefined {
+  const page = readClientToolAnswer(raw);
+  if (page) return { toolUseId: page.toolUseId, text: pageAnswerText(page) };
   const answer = raw.toolAction ? readCardAnswer(raw, '') : undefined;
   if (answer?.kind === 'infoCollect') {
     return {

@@ -13,6 +13,8 @@ import {
   type TurnIO,
 } from '../types.js';
 import { type CardCall, cardTools, PAYMENT_TOOL } from './cards.js';
+import { PAGE_WAITING, type PageTools, pageTools } from './client-tools.js';
+import { HANDOFF_ASKED } from './handoff.js';
 import { modelMessages, SUGGESTED } from './history.js';
 import { McpToolset } from './mcp.js';
 import {
@@ -33,9 +35,10 @@ const PAYMENT_EXPIRES_IN_SECONDS = 900;
 /**
  * The `model` runtime: an OpenAI-compatible chat-completions endpoint (through the `openai` client, streamed)
  * speaks for the agent. The reserved cards are offered as functions; a card call shows the card and ends the
- * turn, and the visitor's answer is the call's result in the next one. Suggested replies (`suggest_replies`)
- * are stored with the reply and end the turn too, without waiting for anything. MCP tools are called in the turn and
- * their results stored (as `tool_result` blocks) with the agent's next message.
+ * turn, and the visitor's answer is the call's result in the next one; so is a call of a tool the page gave the
+ * chat (client-tools.ts), which the page answers. Suggested replies (`suggest_replies`) are stored with the reply
+ * and end the turn too, without waiting for anything, as does `handoff` (a person is asked for). MCP tools are
+ * called in the turn and their results stored (as `tool_result` blocks) with the agent's next message.
  */
 export const modelRuntime: Runtime = {
   async run(input, io) {
@@ -49,7 +52,7 @@ export const modelRuntime: Runtime = {
       maxRetries: 0,
       fetch: boundedFetch,
     });
-    const cards = cardTools(input.agent, input.workspaceAgents, input.delegatedBy !== undefined);
+    const cards = cardTools(input.agent, input.workspaceAgents, input.delegatedBy !== undefined, input.operators);
     // A turn's time limit, beside its 4 MB: past it the reply stops with an error saying so.
     const limitMs = options.turn_timeout_ms ?? DEFAULT_TURN_TIMEOUT_MS;
     const limit = new AbortController();
@@ -90,7 +93,9 @@ async function runTurn(
         { role: 'system', content: system },
         ...modelMessages(input, await uploadsLinked(input, io)),
       ];
-      const turn = new ModelTurn(io, cards, mcp);
+      const page = pageTools(input.clientTools);
+      const turn = new ModelTurn(io, cards, page, mcp);
+      const tools = [...cards.definitions, ...page.definitions, ...mcp.tools];
       for (let step = 0; step < MAX_STEPS; step++) {
         let stream: TextStream | undefined;
         const reply = await streamStep(
@@ -99,9 +104,13 @@ async function runTurn(
             model: options.model!,
             messages,
             stream: true,
-            ...(options.temperature !== undefined && { temperature: options.temperature }),
-            ...(options.max_tokens !== undefined && { max_tokens: options.max_tokens }),
-            ...(cards.definitions.length + mcp.tools.length && { tools: [...cards.definitions, ...mcp.tools] }),
+            ...(options.temperature !== undefined && {
+              temperature: options.temperature,
+            }),
+            ...(options.max_tokens !== undefined && {
+              max_tokens: options.max_tokens,
+            }),
+            ...(tools.length && { tools }),
           },
           {
             signal,
@@ -143,6 +152,7 @@ class ModelTurn {
   constructor(
     private readonly io: TurnIO,
     private readonly cards: ReturnType<typeof cardTools>,
+    private readonly page: PageTools,
     private readonly mcp: McpToolset,
   ) {}
 
@@ -157,12 +167,22 @@ class ModelTurn {
     const cardCalls = calls.map((call) =>
       this.cards.has(call.name) && !call.error ? this.cards.read(call.name, call.input) : undefined,
     );
-    // A payment card is its own record (`payment_gate`); a refused card showed nothing, so it is not stored (the
-    // model reads why in this turn); every other call is a `tool_use` block.
+    const pageUse = (call: Call) => !call.error && this.page.has(call.name) && !this.page.problem(call.input);
+    // The turn waits for one thing at a time: a card, else the step's first page tool call (the page answers it).
+    const pageCall = cardCalls.some(isCard) ? undefined : calls.find(pageUse);
+    // A payment card is its own record (`payment_gate`); a refused card or page call showed nothing, so it is not
+    // stored (the model reads why in this turn); every other call is a `tool_use` block.
     const blocks = calls.flatMap((call, i): ToolUseBlock[] => {
       const card = cardCalls[i];
       if ((isCard(card) && card.name === PAYMENT_TOOL) || (card && 'error' in card)) return [];
-      return [{ type: 'tool_use', id: call.id, name: call.name, input: isCard(card) ? card.input : call.input }];
+      if (this.page.has(call.name) && !call.error && !pageUse(call)) return [];
+      const block: ToolUseBlock = {
+        type: 'tool_use',
+        id: call.id,
+        name: call.name,
+        input: isCard(card) ? card.input : call.input,
+      };
+      return [call === pageCall ? { ...block, client: true } : block];
     });
     this.store(stream, blocks);
     if (!calls.length) return true;
@@ -173,18 +193,30 @@ class ModelTurn {
       tool_calls: calls.map((call, i) => ({
         id: call.id,
         type: 'function',
-        function: { name: call.name, arguments: rawCalls[i]!.arguments || '{}' },
+        function: {
+          name: call.name,
+          arguments: rawCalls[i]!.arguments || '{}',
+        },
       })),
     });
-    // A card waits for the visitor and suggested replies close the reply: either way this step ends the turn.
-    const ends = cardCalls.some(isCard);
+    // A card or a page tool waits for the visitor, suggested replies close the reply: each ends the turn.
+    const ends = cardCalls.some(isCard) || pageCall !== undefined;
     for (const [i, call] of calls.entries()) {
-      const result = await this.run(call, cardCalls[i], ends);
+      const result = await this.run(call, cardCalls[i], ends, call === pageCall);
       if (result === 'ended') return true;
-      messages.push({ role: 'tool', tool_call_id: call.id, content: result.content });
+      messages.push({
+        role: 'tool',
+        tool_call_id: call.id,
+        content: result.content,
+      });
       if (result.keep) {
         const error = result.isError ? { is_error: true } : {};
-        this.carried.push({ type: 'tool_result', tool_use_id: call.id, content: result.content, ...error });
+        this.carried.push({
+          type: 'tool_result',
+          tool_use_id: call.id,
+          content: result.content,
+          ...error,
+        });
       }
     }
     return ends;
@@ -202,18 +234,34 @@ class ModelTurn {
     call: Call,
     card: CardCall | { error: string } | undefined,
     ends: boolean,
+    forPage: boolean,
   ): Promise<{ content: string; isError?: boolean; keep?: boolean } | 'ended'> {
     if (call.error) return { content: call.error, isError: true, keep: true };
     if (card && 'error' in card) return { content: card.error, isError: true };
     if (card) return this.showCard(card);
-    if (!this.mcp.has(call.name)) return { content: `There is no tool named ${call.name}.`, isError: true, keep: true };
-    if (ends) return { content: 'Not run: the reply ended with a card or suggested replies.', keep: true };
+    if (forPage) return { content: PAGE_WAITING };
+    if (this.page.has(call.name)) {
+      const problem = this.page.problem(call.input);
+      return problem ? { content: problem, isError: true } : { content: NOT_RUN, keep: true };
+    }
+    if (!this.mcp.has(call.name))
+      return {
+        content: `There is no tool named ${call.name}.`,
+        isError: true,
+        keep: true,
+      };
+    if (ends) return { content: NOT_RUN, keep: true };
     this.io.status('tool');
     const outcome = await this.mcp.call(call.name, call.input);
     if ('content' in outcome) return { ...outcome, keep: true };
     const server = outcome.needsCredential;
     const content = `${server.name} needs the visitor's credential; a card asking for it is shown.`;
-    this.carried.push({ type: 'tool_result', tool_use_id: call.id, content, is_error: true });
+    this.carried.push({
+      type: 'tool_result',
+      tool_use_id: call.id,
+      content,
+      is_error: true,
+    });
     this.store(undefined, [connectorCard(server)]);
     return 'ended';
   }
@@ -221,17 +269,31 @@ class ModelTurn {
   private async showCard(card: CardCall): Promise<{ content: string } | 'ended'> {
     if (card.name === PAYMENT_TOOL) {
       const { amount_cny, title, description } = card.input;
-      this.io.paymentGate({ amountCny: amount_cny, title, description, expiresInSeconds: PAYMENT_EXPIRES_IN_SECONDS });
-      return { content: 'The payment card is shown; the visitor has not paid yet.' };
+      this.io.paymentGate({
+        amountCny: amount_cny,
+        title,
+        description,
+        expiresInSeconds: PAYMENT_EXPIRES_IN_SECONDS,
+      });
+      return {
+        content: 'The payment card is shown; the visitor has not paid yet.',
+      };
     }
     if (card.name === RESERVED_TOOL_NAMES.delegate) {
       await this.io.delegate(card.input.agentId, card.input.task);
       return 'ended';
     }
     if (card.name === RESERVED_TOOL_NAMES.suggestReplies) return { content: SUGGESTED };
+    if (card.name === RESERVED_TOOL_NAMES.handoff) {
+      this.io.handoff(card.input.reason);
+      return { content: HANDOFF_ASKED };
+    }
     return { content: 'The card is shown; wait for the visitor to answer it.' };
   }
 }
+
+/** What the model reads of a call the step's card, page tool call or suggested replies left waiting. */
+const NOT_RUN = 'Not run: the reply ended with a card, a page tool call or suggested replies; call it again after.';
 
 const isCard = (card: CardCall | { error: string } | undefined): card is CardCall =>
   card !== undefined && !('error' in card);
@@ -246,7 +308,12 @@ function parseCall(raw: { name: string; arguments: string }): Call {
   } catch {
     // Falls through to the error the model reads.
   }
-  return { id, name: raw.name, input: {}, error: 'The arguments were not a JSON object.' };
+  return {
+    id,
+    name: raw.name,
+    input: {},
+    error: 'The arguments were not a JSON object.',
+  };
 }
 
 /**

@@ -81,10 +81,14 @@ export class ConversationListController implements ReactiveController {
   render(labels: ChatLabels, lang: string, current: string | null, running: boolean): TemplateResult {
     const state = this.#state;
     const items = state?.items ?? [];
-    const failed = state?.error
-      ? html`<div part="notice" class="error" role="alert">${labels.conversationsFailed}
+    // A failed delete leaves its confirmation open, whose Delete tries again; anything else reads the list again.
+    const failed =
+      state?.failed === 'delete'
+        ? html`<div part="notice" class="error" role="alert">${labels.deleteFailed}</div>`
+        : state?.error
+          ? html`<div part="notice" class="error" role="alert">${labels.conversationsFailed}
           <button part="retry-button" type="button" @click=${() => void state.refresh()}>${labels.retry}</button></div>`
-      : nothing;
+          : nothing;
     const empty = state?.loaded && !items.length ? html`<p part="empty">${labels.noConversations}</p>` : nothing;
     const more = state?.hasMore
       ? html`<button part="more-button" type="button" ?disabled=${state.loading} @click=${() => void state.loadMore()}>

@@ -1,24 +1,13 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import type { ChatMessage } from '../../chat/chat-message.js';
-import type { ReplyFeedback } from '../../chat/chat-store.js';
 import { TURN_FAILED } from '../../chat/message-log.js';
-import { CARD_EXPORTS } from '../../internal/card-parts.js';
-import {
-  copyIcon,
-  downloadIcon,
-  editIcon,
-  fileIcon,
-  markdownIcon,
-  pauseIcon,
-  regenerateIcon,
-  speakerIcon,
-  thumbDownIcon,
-  thumbUpIcon,
-} from '../../internal/content-icons.js';
+import type { ReplyFeedback } from '../../chat/reply-feedback.js';
+import { downloadIcon, editIcon, fileIcon } from '../../internal/content-icons.js';
 import type { Direction } from '../../internal/language.js';
 import type { ChatLabels } from '../../labels/label-types.js';
 import type { AgentStatus, ContentBlock, Delegation, ImageBlock, MessagePart } from '../../protocol/types.js';
 import { formatBytes } from '../svc-chat-panel/attachments.js';
+import { CARD_EXPORTS } from '../svc-chat-panel/exported-parts.js';
 import type { FileDownloadController } from '../svc-chat-panel/file-download.js';
 import type { ImageViewerController } from '../svc-chat-panel/image-viewer.js';
 import type { ReadAloudController } from '../svc-chat-panel/read-aloud.js';
@@ -28,6 +17,7 @@ import { renderPrompts } from '../svc-chat-panel/starter-prompts.js';
 import { markdownText } from '../svc-markdown/markdown-text.js';
 import '../svc-markdown/svc-markdown.js';
 import { imageAllowed, safeUrl } from '../../internal/safe-url.js';
+import { finished, renderEditForm, renderReplyActions } from './message-actions.js';
 
 /** What rendering a message needs from the chat around it. */
 export interface ViewContext {
@@ -156,24 +146,7 @@ function renderAgent(message: ChatMessage, view: ViewContext): TemplateResult {
       ${message.blocks.slice(message.blocksBeforeText).map((b) => renderBlock(b, view))}
       ${message.delegations.map((d) => renderDelegation(d, name, view))}
       ${message.attachment ? renderAttachment(message, view) : nothing}
-      ${
-        message.payment
-          ? html`<svc-payment-gate part="card payment-card" exportparts=${CARD_EXPORTS} lang=${view.lang} dir=${view.dir} .payment=${message.payment.gate}
-            status=${message.payment.status}></svc-payment-gate>`
-          : nothing
-      }
-      ${message.infoCollect.map(
-        (
-          card,
-        ) => html`<svc-info-collect part="card info-card" exportparts=${CARD_EXPORTS} lang=${view.lang} dir=${view.dir} .request=${card.request}
-          ?answered=${card.answered} .answer=${card.answer}></svc-info-collect>`,
-      )}
-      ${message.connectorSetup.map(
-        (
-          card,
-        ) => html`<svc-connector-setup part="card connector-card" exportparts=${CARD_EXPORTS} lang=${view.lang} dir=${view.dir} .request=${card.request}
-          ?answered=${card.answered}></svc-connector-setup>`,
-      )}
+      ${renderCards(message, view)}
       ${message.interrupted ? html`<span class="meta">${view.labels.interrupted}</span>` : nothing}
       ${message.error ? renderReplyFailed(message, view) : nothing}
       ${finished(message) ? renderReplyActions(message, view) : nothing}
@@ -184,6 +157,28 @@ function renderAgent(message: ChatMessage, view: ViewContext): TemplateResult {
       }
     </div>
   </div>`;
+}
+
+/** The cards a reply holds: a payment, information to collect, a connector to set up. */
+function renderCards(message: ChatMessage, view: ViewContext): TemplateResult {
+  return html`${
+    message.payment
+      ? html`<svc-payment-gate part="card payment-card" exportparts=${CARD_EXPORTS} lang=${view.lang} dir=${view.dir} .payment=${message.payment.gate}
+          status=${message.payment.status}></svc-payment-gate>`
+      : nothing
+  }
+    ${message.infoCollect.map(
+      (
+        card,
+      ) => html`<svc-info-collect part="card info-card" exportparts=${CARD_EXPORTS} lang=${view.lang} dir=${view.dir} .request=${card.request}
+        ?answered=${card.answered} .answer=${card.answer}></svc-info-collect>`,
+    )}
+    ${message.connectorSetup.map(
+      (
+        card,
+      ) => html`<svc-connector-setup part="card connector-card" exportparts=${CARD_EXPORTS} lang=${view.lang} dir=${view.dir} .request=${card.request}
+        ?answered=${card.answered}></svc-connector-setup>`,
+    )}`;
 }
 
 /** A reply that failed, said plainly (the detail went to `svc-error` and the console), the newest with a Retry. */
@@ -276,107 +271,6 @@ function renderAttachment(message: ChatMessage, view: ViewContext): TemplateResu
         : nothing
     }
   </div>`;
-}
-
-/** A reply that is complete and did not fail: what a visitor can act on (an interim or failed one is not). */
-const finished = (message: ChatMessage) => !message.streaming && !message.error && message.text.trim() !== '';
-
-/**
- * The actions under a finished reply: copy (as text, as markdown), read aloud, 👍/👎 with a reason, and on the
- * last reply regenerate. With a pointer they show when the reply is hovered or one of them has the focus; on
- * touch they always show. All the replies' actions are one Tab stop (that of read aloud: the newest reply's, or
- * the one used last); Up and Down move along the replies.
- */
-function renderReplyActions(message: ChatMessage, view: ViewContext): TemplateResult {
-  const { actions, labels } = view;
-  const tabindex = view.readAloudStop === message.id ? 0 : -1;
-  const keys = (e: KeyboardEvent) => view.readAloud.moveFocus(e);
-  const focus = () => view.readAloud.focused(message.id);
-  const copied = actions.copied?.id === message.id ? actions.copied : undefined;
-  const rating = view.feedback?.[message.id]?.rating;
-  const button = (part: string, label: string, icon: unknown, onClick: (e: Event) => void, pressed?: boolean) =>
-    html`<button class="icon-button" part=${part} type="button" aria-label=${label} title=${label}
-      tabindex=${tabindex} aria-pressed=${pressed === undefined ? nothing : String(pressed)}
-      @click=${onClick} @focus=${focus} @keydown=${keys}>${icon}</button>`;
-  const row = (e: Event) => (e.currentTarget as HTMLElement).closest('[part~=message]');
-  return html`<div class="actions reply-actions ${view.regenerable === message.key ? 'last' : ''}" part="message-actions">
-      ${button('copy-button', copied && !copied.markdown ? labels.replyCopied : labels.copyReply, copyIcon, (e) =>
-        actions.copy(message, false, row(e)),
-      )}
-      ${button('copy-markdown-button', copied?.markdown ? labels.replyCopied : labels.copyMarkdown, markdownIcon, (e) =>
-        actions.copy(message, true, row(e)),
-      )}
-      ${view.readAloud.canRead(message) ? renderReadAloud(message, view) : nothing}
-      ${
-        view.feedback
-          ? html`${button('feedback-up-button', labels.goodReply, thumbUpIcon, () => actions.rate(message, 'up'), rating === 'up')}
-            ${button('feedback-down-button', labels.badReply, thumbDownIcon, () => actions.rate(message, 'down'), rating === 'down')}`
-          : nothing
-      }
-      ${view.regenerable === message.key ? button('regenerate-button', labels.regenerate, regenerateIcon, () => actions.regenerate()) : nothing}
-      ${copied ? html`<span class="visually-hidden" role="status">${labels.replyCopied}</span>` : nothing}
-    </div>
-    ${rating && actions.reasonFor === message.id ? renderReasonForm(message, view) : nothing}
-    ${actions.thanked.has(message.id) ? html`<span class="meta" part="feedback-thanks" role="status">${labels.feedbackThanks}</span>` : nothing}`;
-}
-
-/** The optional reason for a 👍/👎, under the reply. */
-function renderReasonForm(message: ChatMessage, view: ViewContext): TemplateResult {
-  const { labels, actions } = view;
-  const submit = (e: Event) => {
-    e.preventDefault();
-    const field = (e.currentTarget as HTMLFormElement).querySelector('input');
-    actions.sendReason(message, field?.value ?? '');
-  };
-  return html`<form part="feedback-form" class="inline-form" @submit=${submit}
-    @keydown=${(e: KeyboardEvent) => e.key === 'Escape' && actions.closeReason()}>
-    <input part="feedback-reason" class="text-field" type="text" maxlength="500" aria-label=${labels.feedbackReason}
-      placeholder=${labels.feedbackReason} .value=${view.feedback?.[message.id]?.reason ?? ''} />
-    <button part="feedback-send-button" type="submit">${labels.sendFeedback}</button>
-  </form>`;
-}
-
-/** The visitor's last message, being edited: Enter (or Send) sends it again, Escape (or Cancel) leaves it. */
-function renderEditForm(message: ChatMessage, view: ViewContext): TemplateResult {
-  const { labels, actions } = view;
-  const field = (e: Event) => (e.currentTarget as HTMLElement).closest('form')!.querySelector('textarea')!;
-  return html`<form part="edit-form" class="inline-form" @submit=${(e: Event) => {
-    e.preventDefault();
-    actions.saveEdit(field(e).value);
-  }}>
-    <textarea part="edit-input" class="text-field" rows="2" dir="auto" aria-label=${labels.editField} .value=${message.text}
-      @keydown=${(e: KeyboardEvent) => {
-        if (e.key === 'Escape') actions.cancelEdit();
-        else if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
-          e.preventDefault();
-          actions.saveEdit((e.currentTarget as HTMLTextAreaElement).value);
-        }
-      }}></textarea>
-    <div class="actions">
-      <button part="edit-cancel-button" type="button" @click=${() => actions.cancelEdit()}>${labels.cancelEdit}</button>
-      <button part="edit-send-button" type="submit">${labels.sendEdit}</button>
-    </div>
-  </form>`;
-}
-
-function renderReadAloud(message: ChatMessage, view: ViewContext): TemplateResult {
-  const { readAloud, labels } = view;
-  const state = readAloud.messageId === message.id ? readAloud.state : undefined;
-  const label =
-    state === 'playing'
-      ? labels.pauseReading
-      : state === 'paused'
-        ? labels.resumeReading
-        : state === 'loading'
-          ? labels.preparingAudio
-          : labels.readAloud;
-  return html`<button class="icon-button" part="read-aloud-button" type="button" aria-label=${label} title=${label}
-      aria-disabled=${state === 'loading' ? 'true' : nothing} tabindex=${view.readAloudStop === message.id ? 0 : -1}
-      data-state=${state ?? 'idle'} @click=${() => void readAloud.toggle(message)}
-      @focus=${() => readAloud.focused(message.id)} @keydown=${(e: KeyboardEvent) => readAloud.moveFocus(e)}>
-      ${state === 'playing' ? pauseIcon : speakerIcon}
-    </button>
-    ${readAloud.failedId === message.id ? html`<span part="message-error" role="alert">${labels.audioFailed}</span>` : nothing}`;
 }
 
 function renderPart(part: MessagePart, view: ViewContext): TemplateResult | typeof nothing {

@@ -1,6 +1,6 @@
 import { ContextProvider } from '@lit/context';
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import { ChatStore, type WaitingMessage } from '../../chat/chat-store.js';
+import { ChatStore } from '../../chat/chat-store.js';
 import { type ChatClientOptions, createChatClient } from '../../chat/create-chat-client.js';
 import type { ChatClient } from '../../client/chat.js';
 import { PaymentsClient } from '../../client/payments.js';
@@ -8,6 +8,7 @@ import { cardHostContext } from '../../internal/context.js';
 import type { SvcEmitter } from '../../internal/emit.js';
 import type { PersistedChat } from '../../internal/persist.js';
 import { type ChatSettings, persistedConversation, targetAgentIds } from '../svc-chat/chat-settings.js';
+import { Reachability } from './reachability.js';
 import { REPLY_RENDER_INTERVAL_MS } from './reply-render-interval.js';
 
 /** What the connection needs of the chat's panel: its settings, and what it does when the connection changes. */
@@ -23,10 +24,11 @@ export interface ConnectionHost extends ReactiveControllerHost, SvcEmitter, Chat
 }
 
 /**
- * The client wiring of `<svc-chat>`: builds the chat client (`createChatClient`) and its {@link ChatStore}
- * from the element's settings, builds them again when a setting they came from changes, re-renders the
- * element when the store changes, hands the store's events on as `svc-*` events, keeps the conversation id
- * for `persist`, and provides the cards with the client and the store (`cardHostContext`).
+ * The wire between `<svc-chat>`'s panel and its {@link ChatStore}: builds the chat client (`createChatClient`)
+ * and the store from the element's settings, again when a setting they came from changes; re-renders the
+ * element when the store changes; hands the store's events on as `svc-*` events; keeps the conversation id
+ * and the outbox for `persist`; sends the outbox when the service answers again (`Reachability`); and provides
+ * the cards with the client and the store (`cardHostContext`).
  */
 export class ChatConnection implements ReactiveController {
   store?: ChatStore;
@@ -37,21 +39,16 @@ export class ChatConnection implements ReactiveController {
    * its message says. The visitor reads a plain sentence; the detail goes to `svc-error` and the console.
    */
   failure?: { status?: number; reply: boolean };
-  /** The service at `base-url` did not answer the last check; undefined: not asked since the chat started. */
-  unreachable?: boolean;
+  /** Whether the service at `base-url` answers. */
+  readonly reachability: Reachability;
   /** The conversation shown before the visitor started a new one: the way back to it. */
   previous?: string;
   #previousSlot?: PersistedChat;
   #setup?: unknown[];
-  /** The setup whose service was asked about once the chat showed (a check may still be on its way). */
-  #asked?: unknown[];
   #conversationId?: string;
   #agents?: string;
   #unsubscribes: (() => void)[] = [];
   readonly #cards: ContextProvider<typeof cardHostContext>;
-  /** While the service does not answer: the next check, and the wait before it (doubling to 8 s). */
-  #recheck?: ReturnType<typeof setTimeout>;
-  #recheckMs = 1000;
   /**
    * The host's update for text streamed into a reply: it comes a render interval later (`REPLY_RENDER_INTERVAL_MS`,
    * the rate the reply renders at), so the panel's rows are not compared again for every delta.
@@ -59,12 +56,17 @@ export class ChatConnection implements ReactiveController {
   #streamed?: ReturnType<typeof setTimeout>;
   /** The browser is online again: ask the service at once, and send the outbox. */
   readonly #online = (): void => {
-    if (!this.host.client) void this.checkReachability();
-    void this.store?.sendWaiting();
+    if (!this.host.client) void this.reachability.check();
+    void this.store?.outbox.send();
   };
 
   constructor(private readonly host: ConnectionHost) {
     this.#cards = new ContextProvider(host, { context: cardHostContext });
+    this.reachability = new Reachability(host, (was) => {
+      void this.store?.outbox.send();
+      // The failure said was that the service could not be reached: it can now.
+      if (was && this.failure?.status === undefined) this.store?.clearError();
+    });
     host.addController(this);
   }
 
@@ -113,9 +115,7 @@ export class ChatConnection implements ReactiveController {
   }
 
   stop(): void {
-    this.unreachable = undefined;
-    clearTimeout(this.#recheck);
-    this.#recheck = undefined;
+    this.reachability.stop();
     clearTimeout(this.#streamed);
     this.#streamed = undefined;
     for (const off of this.#unsubscribes) off();
@@ -126,76 +126,81 @@ export class ChatConnection implements ReactiveController {
     this.host.connectionChanged(undefined);
   }
 
-  /** (Re)builds the client and the store from the current settings. */
+  /** (Re)builds the client and the store from the current settings, and shows the conversation kept or asked for. */
   start(): void {
     this.stop();
     const { host } = this;
     this.#setup = this.#settings();
+    this.reachability.start(this.#setup);
     this.#conversationId = host.conversationId;
-    this.fatal = undefined;
-    let chat = host.client?.chat;
+    const chat = this.#client();
     if (!chat) {
-      const { token, tokenProvider, tokenEndpoint, tokenCredentials } = host;
-      const credentials =
-        tokenProvider || tokenEndpoint || token || host.signIn !== 'sms'
-          ? { token, tokenProvider, tokenEndpoint, tokenCredentials }
-          : host.signedInVisitor();
-      try {
-        chat = createChatClient({ baseUrl: host.baseUrl || location.origin, ...credentials });
-      } catch (err) {
-        // A workspace key: the client refuses it in a browser, and says why.
-        this.fatal = (err as Error).message;
-      }
-      if (!chat) {
-        if (host.signIn === 'sms') this.checkReachabilityOnce();
-        host.requestUpdate();
-        return;
-      }
+      if (host.signIn === 'sms') this.reachability.checkOnce();
+      host.requestUpdate();
+      return;
     }
-
     const store = new ChatStore({ api: chat, targetAgentIds: targetAgentIds(host) });
-    let stream = store.connection;
     const persisted = persistedConversation(host);
     this.#previousSlot = persistedConversation(host, 'previous');
     this.previous = this.#previousSlot?.load();
-    const outbox = persistedConversation(host, 'outbox');
-    const earlier = readOutbox(outbox?.load());
-    // What was kept is written again only once it is back in the outbox (a reload meanwhile keeps it).
-    let kept: string | undefined;
-    let restored = false;
-    /** Keeps the outbox for this tab: a reload sends what was waiting. */
-    const saveOutbox = () => {
-      const waiting = store.waiting.length
-        ? JSON.stringify({ conversationId: store.conversationId, messages: store.waitingMessages })
-        : undefined;
-      if (outbox && restored && waiting !== kept) {
-        kept = waiting;
-        outbox.save(waiting ?? null);
-      }
-    };
-    this.#unsubscribes = [
+    const outboxSlot = persistedConversation(host, 'outbox');
+    const kept = outboxSlot && store.outbox.keepIn(outboxSlot);
+    this.#unsubscribes = [...this.#listen(store), ...(kept ? [kept.stop] : [])];
+    this.#unsubscribes.push(store.on('conversation-change', ({ conversationId }) => persisted?.save(conversationId)));
+    this.store = store;
+    this.#cards.setValue({
+      client: { chat, payments: new PaymentsClient(chat.http) },
+      send: (text, options) => store.send(text, options),
+    });
+    host.connectionChanged({ chat, store });
+    host.requestUpdate();
+    const resume = host.conversationId || persisted?.load();
+    // What the outbox kept is put back once its conversation shows.
+    if (resume) void store.load(resume).then(kept?.restore);
+    else kept?.restore();
+    host.emit('svc-ready', { conversationId: resume ?? null });
+    this.reachability.checkOnce();
+  }
+
+  /** The chat client of the settings: the page's, or one made for the credential; undefined without one. */
+  #client(): ChatClient | undefined {
+    const { host } = this;
+    this.fatal = undefined;
+    if (host.client) return host.client.chat;
+    const { token, tokenProvider, tokenEndpoint, tokenCredentials } = host;
+    const credentials =
+      tokenProvider || tokenEndpoint || token || host.signIn !== 'sms'
+        ? { token, tokenProvider, tokenEndpoint, tokenCredentials }
+        : host.signedInVisitor();
+    try {
+      return createChatClient({ baseUrl: host.baseUrl || location.origin, ...credentials });
+    } catch (err) {
+      // A workspace key: the client refuses it in a browser, and says why.
+      this.fatal = (err as Error).message;
+      return undefined;
+    }
+  }
+
+  /** The store's changes re-render the panel, and its events go to the page. */
+  #listen(store: ChatStore): (() => void)[] {
+    const { host } = this;
+    let stream = store.connection;
+    return [
       store.subscribe(() => {
-        saveOutbox();
         // The stream is back (it was reconnecting): the service answers, and the outbox goes.
         const back = store.connection === 'open' && stream !== 'open';
         stream = store.connection;
         if (back) {
-          this.#recheckMs = 1000;
-          if (this.unreachable) this.unreachable = false;
-          if (store.waiting.length) void store.sendWaiting();
+          this.reachability.reached();
+          if (store.outbox.ids.length) void store.outbox.send();
         }
-        if (!store.streamedOnly) host.requestUpdate();
-        else
-          this.#streamed ??= setTimeout(() => {
-            this.#streamed = undefined;
-            host.requestUpdate();
-          }, REPLY_RENDER_INTERVAL_MS);
+        this.#render(store);
       }),
       store.on('message-sent', ({ request, result }) => {
         // A message that went through (a retry too) makes the last failure old news: its notice goes, while
         // the failed message keeps its own.
         store.clearError();
-        this.#recheckMs = 1000;
+        this.reachability.reached();
         host.emit('svc-message-sent', { conversationId: result.conversationId, text: request.message, result });
       }),
       // Told once the chat shows the turn: a page (or its tests) that then reads the chat finds the reply there.
@@ -208,32 +213,22 @@ export class ChatConnection implements ReactiveController {
         this.failure = { status, reply: (cause as { type?: unknown } | undefined)?.type === 'result' };
         if (status === 401) host.unauthorized();
         // No answer: say whether the service is there, and ask again until it is (then the outbox goes).
-        if (status === undefined && !this.host.client) this.#checkLater();
+        if (status === undefined) this.reachability.checkLater();
         host.emit('svc-error', { message, status });
         console.error(`<svc-chat>: ${message}`);
       }),
-      store.on('conversation-change', ({ conversationId }) => persisted?.save(conversationId)),
       store.on('feedback', (feedback) => host.emit('svc-feedback', feedback)),
     ];
-    this.store = store;
-    this.#cards.setValue({
-      client: { chat, payments: new PaymentsClient(chat.http) },
-      send: (text, options) => store.send(text, options),
-    });
-    host.connectionChanged({ chat, store });
-    host.requestUpdate();
-    const resume = host.conversationId || persisted?.load();
-    const restore = () => {
-      restored = true;
-      const { conversationId, messages } = earlier;
-      if (!messages.length || conversationId !== store.conversationId) return saveOutbox();
-      store.restoreWaiting(messages);
-      void store.sendWaiting();
-    };
-    if (resume) void store.load(resume).then(restore);
-    else restore();
-    host.emit('svc-ready', { conversationId: resume ?? null });
-    this.checkReachabilityOnce();
+  }
+
+  /** Renders a change now, or streamed text with the reply's next render. */
+  #render(store: ChatStore): void {
+    if (!store.streamedOnly) this.host.requestUpdate();
+    else
+      this.#streamed ??= setTimeout(() => {
+        this.#streamed = undefined;
+        this.host.requestUpdate();
+      }, REPLY_RENDER_INTERVAL_MS);
   }
 
   /** Starts a new conversation with the next message, keeping the way back to the one shown. */
@@ -270,63 +265,4 @@ export class ChatConnection implements ReactiveController {
     this.previous = conversationId;
     this.#previousSlot?.save(conversationId ?? null);
   }
-
-  /** Asks the service again after the current wait (1 s, doubling to 8 s until a message or the stream gets through). */
-  #checkLater(): void {
-    if (this.#recheck) return;
-    this.#recheck = setTimeout(() => void this.checkReachability(true), this.#recheckMs);
-    this.#recheckMs = Math.min(this.#recheckMs * 2, 8000);
-  }
-
-  /**
-   * Once the chat shows (inline, or the launcher's panel open), asks whether the service at `base-url`
-   * answers, so a wrong address is said before the visitor types: once for each setup, however often the chat
-   * starts or shows. A given `client` has no address to ask.
-   */
-  checkReachabilityOnce(): void {
-    if (this.#asked === this.#setup || this.host.client || !this.host.shown) return;
-    this.#asked = this.#setup;
-    void this.checkReachability();
-  }
-
-  /**
-   * Any HTTP answer proves the service is there. `OPTIONS` is what browsers send it before each call anyway
-   * (the CORS preflight): no credential, no effect, and no error in the console, which a `GET` without a
-   * token would log. The visitor reads a plain sentence; the site's developer reads the address in the
-   * `svc-error` event and in the browser's own console line about the refused request.
-   */
-  async checkReachability(again = false): Promise<void> {
-    const setup = this.#setup;
-    const url = this.host.baseUrl || location.origin;
-    const answered = await fetch(`${url}/api/v2/`, { method: 'OPTIONS' }).then(
-      () => true,
-      () => false,
-    );
-    // The chat started again meanwhile, with another setup: this answer is about the old one.
-    if (setup !== this.#setup) return;
-    const was = this.unreachable;
-    this.unreachable = !answered;
-    clearTimeout(this.#recheck);
-    this.#recheck = undefined;
-    if (answered) {
-      this.#recheckMs = 1000;
-      if (this.store?.waiting.length) void this.store.sendWaiting();
-      // The failure said was that the service could not be reached: it can now.
-      if (was && this.failure?.status === undefined) this.store?.clearError();
-    } else this.#checkLater();
-    this.host.requestUpdate();
-    // Said on each check the visitor asked for, not on every check made while waiting for the service.
-    if (!answered && !(again && was)) this.host.emit('svc-error', { message: `no answer from ${url}` });
-  }
-}
-
-/** The outbox a page before this one kept (`{ conversationId, messages }`); nothing when it is unreadable. */
-function readOutbox(json: string | undefined): { conversationId: string | null; messages: WaitingMessage[] } {
-  try {
-    const kept = json ? JSON.parse(json) : undefined;
-    if (Array.isArray(kept?.messages)) return kept;
-  } catch {
-    // Storage written by something else: nothing to restore.
-  }
-  return { conversationId: null, messages: [] };
 }

@@ -16,14 +16,67 @@ export interface ScrollHost extends ReactiveControllerHost {
   readonly store?: ChatStore;
 }
 
+/** Who places the conversation's list, and where: the states of {@link ScrollFollowController}. */
+export type FollowState =
+  /** The chat keeps the list at its end as rows come and grow. */
+  | 'following'
+  /** As `following`, for a reply the visitor asked for: until its question would leave the top of the view. */
+  | 'following-reply'
+  /** A card taller than the view ends the conversation: the chat shows it from its top. */
+  | 'at-card'
+  /** The chat stopped at a long reply's question: the reply reads from its start until the reader goes on. */
+  | 'held'
+  /** The reader's own place, above the end: the chat leaves the list there. */
+  | 'reading';
+
+/** What moves the controller from one state to another. */
+export type FollowEvent =
+  /**
+   * The visitor sent a message, opened the chat or a conversation, or jumped to the end (a card shown from its
+   * top stays so: the chat follows already).
+   */
+  | 'follow'
+  /** A reply started while the chat followed, its question in view. */
+  | 'reply'
+  /** Placing the list: the question of the reply followed reached the top of the view. */
+  | 'question-at-top'
+  /** Placing the list: a card taller than the view ends the conversation, shown from its top. */
+  | 'tall-card'
+  /** Placing the list: the end is shown (no tall card ends the conversation any more). */
+  | 'end-shown'
+  /** The reader scrolled down from a card shown from its top. */
+  | 'read-on'
+  /** The reader scrolled up, away from the end. */
+  | 'scrolled-up'
+  /** The reader scrolled to the end (held: past where the chat stopped). */
+  | 'scrolled-to-end';
+
+/** Every move: from a state, by an event, to a state. An event a state does not list leaves it as it is. */
+export const FOLLOW_TRANSITIONS: Readonly<Record<FollowState, Partial<Record<FollowEvent, FollowState>>>> = {
+  following: { reply: 'following-reply', 'tall-card': 'at-card', 'scrolled-up': 'reading' },
+  'following-reply': {
+    follow: 'following',
+    'question-at-top': 'held',
+    'tall-card': 'at-card',
+    'scrolled-up': 'reading',
+  },
+  'at-card': {
+    'end-shown': 'following',
+    'read-on': 'reading',
+    'scrolled-up': 'reading',
+  },
+  held: { follow: 'following', 'scrolled-up': 'reading', 'scrolled-to-end': 'following' },
+  reading: { follow: 'following', 'scrolled-to-end': 'following' },
+};
+
 /**
- * Keeps the conversation where the reader wants it: at the end while they are there (also when a row grows
- * after it rendered: markdown renders, a card draws itself, an image loads), still when older messages are
- * put above what they read, and otherwise where they scrolled, with `awayFromEnd` set so the chat can offer
- * a jump to new text. A card taller than the view that ends the conversation shows from its top. A reply the
- * visitor asked for while at the end is followed only until their question (or, below a tall question, the
- * reply's start) would leave the top of the view: the chat then stays put, so the reply reads from its start,
- * until the reader goes to the end themselves (or jumps there).
+ * Keeps the conversation where the reader wants it, a state machine ({@link FOLLOW_TRANSITIONS}): at the end
+ * while they are there (also when a row grows after it rendered: markdown renders, a card draws itself, an image
+ * loads), still when older messages are put above what they read, and otherwise where they scrolled, with
+ * `awayFromEnd` set so the chat can offer a jump to new text. A card taller than the view that ends the
+ * conversation shows from its top. A reply the visitor asked for while at the end is followed only until their
+ * question (or, below a tall question, the reply's start) would leave the top of the view: the chat then stays
+ * put, so the reply reads from its start, until the reader goes to the end themselves (or jumps there).
  * Older messages load when the reader nears the top, or when a page of history does not fill the list.
  *
  * Only the reader's own scrolling stops the chat following: a move up, away from the end (or on below a card
@@ -35,21 +88,15 @@ export interface ScrollHost extends ReactiveControllerHost {
 export class ScrollFollowController implements ReactiveController {
   /** New content arrived while the reader was above the end. */
   awayFromEnd = false;
-  #follow = true;
+  #state: FollowState = 'following';
   /** The list's position when last seen: a scroll event's move is measured from it. */
   #lastTop = 0;
-  /** The chat shows a card from its top: reading on below it is the reader's move too. */
-  #atCard = false;
   /**
    * The message (its key) whose card the chat last showed from its top: once the reader reads on below the top,
    * its end is followed, also when the virtual list renders its row again.
    */
   #cardOf?: string;
-  /** The newest reply started while the chat followed: it is followed only until its question reaches the top. */
-  #holdAtQuestion = false;
-  /** The chat stopped at the question of a long reply (not the reader): only their move to the end resumes. */
-  #held = false;
-  /** Where the chat stopped: the browser may move the list back there (scroll anchoring), the reader goes past. */
+  /** Where the chat stopped (`held`): the browser may move the list back there (scroll anchoring), the reader goes past. */
   #heldTop = 0;
   /** A reply ran at the last update: the start of the next one is where the hold is decided. */
   #wasRunning = false;
@@ -75,21 +122,22 @@ export class ScrollFollowController implements ReactiveController {
     return this.host.renderRoot.querySelector('[part~=messages]');
   }
 
+  get state(): FollowState {
+    return this.#state;
+  }
+
   /** The chat keeps the list at its end (not the reader's place above it, nor a long reply's question). */
   get following(): boolean {
-    return this.#follow;
+    return this.#state !== 'held' && this.#state !== 'reading';
+  }
+
+  #on(event: FollowEvent): void {
+    this.#state = FOLLOW_TRANSITIONS[this.#state][event] ?? this.#state;
   }
 
   /** Follows the end from the next render on (the visitor sent a message, or opened the chat). */
   follow(): void {
-    this.#follow = true;
-    this.#release();
-  }
-
-  /** Follows the end to its end again, past a question that reached the top. */
-  #release(): void {
-    this.#holdAtQuestion = false;
-    this.#held = false;
+    this.#on('follow');
   }
 
   /**
@@ -118,21 +166,14 @@ export class ScrollFollowController implements ReactiveController {
     const clamped = moved < 0 && this.#lastTop > list.scrollHeight - list.clientHeight + 1;
     this.#lastTop = list.scrollTop;
     // Down from a card the chat showed from its top: the reader reads on, and the chat no longer brings it back.
-    const readOn = moved >= 1 && this.#atCard;
-    if (readOn) this.#atCard = false;
+    if (moved >= 1) this.#on('read-on');
     // Held at a question, the list is the chat's own until the reader moves down to the end, past where it
     // stopped (scroll anchoring brings a clamped list back there as the reply grows again: the browser's move).
-    if (isAtEnd(list) && !(this.#held && (moved < 1 || list.scrollTop <= this.#heldTop + 1))) {
-      this.#follow = true;
-      if (this.#held) this.#release();
-    } else if (!clamped && (moved <= -1 || readOn)) {
-      this.#follow = false;
-      // Gone up from a question the chat stopped at: the chat does not bring the list back there, and the end,
-      // when the reader goes there, is followed to its end.
-      if (this.#held) this.#release();
-      list.style.overflowAnchor = '';
-    }
-    if (this.#follow && this.awayFromEnd) {
+    const held = this.#state === 'held';
+    if (isAtEnd(list) && !(held && (moved < 1 || list.scrollTop <= this.#heldTop + 1))) this.#on('scrolled-to-end');
+    else if (!clamped && moved <= -1) this.#on('scrolled-up');
+    if (!this.following) list.style.overflowAnchor = '';
+    if (this.following && this.awayFromEnd) {
       this.awayFromEnd = false;
       this.host.requestUpdate();
     }
@@ -142,8 +183,7 @@ export class ScrollFollowController implements ReactiveController {
   /** Scrolls to the end and follows it again. */
   readonly jumpToEnd = (): void => {
     const list = this.#list;
-    this.#follow = true;
-    this.#release();
+    this.#on('follow');
     if (this.awayFromEnd) {
       this.awayFromEnd = false;
       this.host.requestUpdate();
@@ -157,38 +197,45 @@ export class ScrollFollowController implements ReactiveController {
    * stops following).
    */
   #toEnd(list: HTMLElement): void {
+    // The reader moved down from a card shown from its top, and the `scroll` event of their move is still to come
+    // (an update or a row's growth came first): their move is judged now, before the chat places the list over it.
+    if (this.#state === 'at-card' && list.scrollTop >= this.#lastTop + 1) {
+      this.onScroll();
+      if (!this.following) return;
+    }
     const view = list.getBoundingClientRect();
     const card = list.lastElementChild?.querySelector('[part~=card]');
     const cardTop = card ? card.getBoundingClientRect().top - view.top + list.scrollTop - CARD_MARGIN_PX : Infinity;
     const end = list.scrollHeight - list.clientHeight;
     const newest = this.host.store?.messages.at(-1)?.key;
     const fromTop =
-      !!card && card.getBoundingClientRect().height > list.clientHeight && (newest !== this.#cardOf || this.#atCard);
+      !!card &&
+      card.getBoundingClientRect().height > list.clientHeight &&
+      (newest !== this.#cardOf || this.#state === 'at-card');
     if (fromTop) this.#cardOf = newest;
     let top = fromTop ? Math.min(cardTop, end) : end;
     const question = card ? undefined : this.#questionTop(list, view);
     if (question !== undefined && question < top - 1) {
       // Never up: a question that already left the top keeps the list where it is.
       top = Math.max(question, Math.min(list.scrollTop, top));
-      this.#follow = false;
-      this.#held = true;
+      this.#on('question-at-top');
     }
     list.scrollTop = top;
     this.#lastTop = list.scrollTop;
-    if (this.#held) this.#heldTop = this.#lastTop;
-    this.#atCard = fromTop && this.#lastTop < end - 1;
+    if (this.#state === 'held') this.#heldTop = this.#lastTop;
+    else this.#on(fromTop && this.#lastTop < end - 1 ? 'tall-card' : 'end-shown');
     // While it follows, the chat places the list itself: scroll anchoring would move it as rows above grow,
     // and such a move could not be told from the reader's. Held, the list keeps what it shows as rows above
     // it change.
-    list.style.overflowAnchor = this.#follow ? 'none' : '';
+    list.style.overflowAnchor = this.following ? 'none' : '';
   }
 
   /** Rows changed size: the list follows the end, or stays at the question it is held at. */
   #keepPlace(list: HTMLElement): void {
-    if (this.#follow) this.#toEnd(list);
+    if (this.following) this.#toEnd(list);
     // Held at a question, and clamped above it while the reply's tail was shorter: back to the question (what
     // scroll anchoring does, where the browser has it).
-    else if (this.#held && list.scrollTop < this.#heldTop - 1) {
+    else if (this.#state === 'held' && list.scrollTop < this.#heldTop - 1) {
       list.scrollTop = this.#heldTop;
       this.#lastTop = list.scrollTop;
     }
@@ -205,8 +252,8 @@ export class ScrollFollowController implements ReactiveController {
    * of the view, or the reply's start below a question taller than a third of the view; undefined when the
    * reply is followed to its end.
    */
-  #questionTop(list: HTMLElement, view: DOMRect): number | undefined {
-    if (!this.#holdAtQuestion) return undefined;
+  #questionTop(list: HTMLElement, view: DOMRect, state = this.#state): number | undefined {
+    if (state !== 'following-reply') return undefined;
     const question = [...list.querySelectorAll(':scope > [part~=message-user]')].at(-1);
     if (!question) return undefined;
     const box = question.getBoundingClientRect();
@@ -217,7 +264,7 @@ export class ScrollFollowController implements ReactiveController {
   hostUpdate(): void {
     // Decided before the render that shows the new content, so the jump button comes with it (set after the
     // render, it would take a second update).
-    if (!this.#follow && this.host.store?.running) this.awayFromEnd = true;
+    if (!this.following && this.host.store?.running) this.awayFromEnd = true;
   }
 
   hostUpdated(): void {
@@ -227,16 +274,17 @@ export class ScrollFollowController implements ReactiveController {
       list.scrollTop = this.#restoreFrom.top + (list.scrollHeight - this.#restoreFrom.height);
       this.#lastTop = list.scrollTop;
       this.#restoreFrom = undefined;
-    } else if (this.#follow) {
+    } else if (this.following) {
       this.#toEnd(list);
     }
     // A reply that starts while the chat follows (the visitor asked, or asked again) is followed until its
     // question reaches the top; the question is in view then, the chat having just shown it.
     const running = !!this.host.store?.running;
-    if (running && !this.#wasRunning && this.#follow) {
-      this.#holdAtQuestion = true;
-      const at = this.#questionTop(list, list.getBoundingClientRect());
-      this.#holdAtQuestion = at !== undefined && at >= list.scrollTop - CARD_MARGIN_PX - 1;
+    if (running && !this.#wasRunning && this.following) {
+      const at = this.#questionTop(list, list.getBoundingClientRect(), 'following-reply');
+      if (at !== undefined && at >= list.scrollTop - CARD_MARGIN_PX - 1) this.#on('reply');
+      // The reply asked again is followed to its end when its question is out of view.
+      else if (this.#state === 'following-reply') this.#on('follow');
     }
     this.#wasRunning = running;
     this.#observeRows(list);

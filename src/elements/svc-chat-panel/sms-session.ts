@@ -1,4 +1,4 @@
-import type { ReactiveControllerHost } from 'lit';
+import { html, nothing, type ReactiveControllerHost, type TemplateResult } from 'lit';
 import type { ChatClientOptions } from '../../chat/create-chat-client.js';
 import type { SessionGrant } from '../../client/auth.js';
 import { AuthenticationError } from '../../client/errors.js';
@@ -15,6 +15,8 @@ export interface SmsSessionHost extends ReactiveControllerHost, SvcEmitter {
   persistSession: boolean;
   /** Every label of the chat's language, with the page's overrides. */
   readonly chatLabels: ChatLabels;
+  /** The page's overrides of the labels, which the sign-in form takes too. */
+  labels?: Partial<ChatLabels>;
 }
 
 /**
@@ -55,6 +57,22 @@ export class SmsSession {
     sessionStorage.removeItem(this.#key);
     this.ended = true;
     this.host.requestUpdate();
+  }
+
+  /**
+   * The sign-in form of `sign-in="sms"`, while no visitor is signed in (saying so when their session ended);
+   * `started` once one has signed in.
+   */
+  render(labels: ChatLabels, language: { tag: string; dir: string }, started: () => void): TemplateResult {
+    const { host } = this;
+    const ended = this.ended ? html`<div part="notice" role="alert">${labels.sessionExpired}</div>` : nothing;
+    return html`${ended}
+      <div part="sign-in">
+        <svc-sms-sign-in base-url=${host.serviceUrl} workspace=${host.workspace ?? ''} lang=${language.tag}
+          dir=${language.dir} .labels=${host.labels}
+          @svc-signed-in=${(e: CustomEvent<SignedIn>) => this.signedIn(e) && started()}
+        ><slot name="sms-challenge" slot="challenge"></slot></svc-sms-sign-in>
+      </div>`;
   }
 
   /**

@@ -1,6 +1,6 @@
 import { css, unsafeCSS } from 'lit';
 import { token } from '../../theme/theme.js';
-import panelFrame from '../svc-chat/panel-frame.styles.js';
+import panelFrame, { FULL_SCREEN } from '../svc-chat/panel-frame.styles.js';
 
 /**
  * The panel's frame (one string with the launcher's loading state: `panel-frame.styles.ts`), and the
@@ -117,11 +117,10 @@ export default [
 /**
  * A phone: every button is a 44 px target for a finger, and no field's text is under 16 px (iOS zooms in on
  * it), the cards' and the code blocks' too (reached through their parts). Last among the panel's styles: it
- * overrides the sizes of the rules before it. The query is panel-frame.styles.ts's `FULL_SCREEN`, written out:
- * importing it would make the launcher's module export it.
+ * overrides the sizes of the rules before it.
  */
 export const phoneStyles = css`
-  @media (max-width: 520px) {
+  @media ${unsafeCSS(FULL_SCREEN)} {
     button,
     [part~='card']::part(button),
     [part~='card']::part(secondary-button),

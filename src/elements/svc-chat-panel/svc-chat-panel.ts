@@ -1,12 +1,8 @@
-import { html, nothing, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
+import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import type { ChatStore } from '../../chat/chat-store.js';
 import type { ChatClientOptions } from '../../chat/create-chat-client.js';
-import type { TokenProvider } from '../../client/auth.js';
 import type { ChatClient } from '../../client/chat.js';
-import { CARD_PARTS } from '../../internal/card-parts.js';
-import { listIcon, plusIcon, previousIcon, stopIcon } from '../../internal/content-icons.js';
 import { trapTab } from '../../internal/focus-trap.js';
-import { closeIcon, sendIcon } from '../../internal/icons.js';
 import { localize } from '../../internal/localize.js';
 import { hostList, safeUrl } from '../../internal/safe-url.js';
 import { lockPageScroll } from '../../internal/scroll-lock.js';
@@ -19,19 +15,15 @@ import { ConversationListController } from '../conversation-list/conversation-li
 import listStyles from '../conversation-list/conversation-list.styles.js';
 import { agentStatusLine, continuedRuns, renderMessage, type ViewContext } from '../message-view/message-view.js';
 import messageViewStyles from '../message-view/message-view.styles.js';
-import {
-  type ChatMode,
-  PANEL_SETTINGS,
-  type PanelSettings,
-  persistedConversation,
-  targetAgentIds,
-} from '../svc-chat/chat-settings.js';
+import { ChatSettingsMixin, targetAgentIds } from '../svc-chat/chat-settings.js';
 import { loadMarkdownEngine } from '../svc-markdown/engine.js';
-import type { SignedIn } from '../svc-sms-sign-in/svc-sms-sign-in.js';
 import { AnnouncerController } from './announcer.js';
-import { renderAttachButton, renderAttachments, renderDropZone } from './attachments.js';
+import { renderDropZone } from './attachments.js';
 import attachmentsStyles from './attachments.styles.js';
 import { ChatConnection } from './chat-connection.js';
+import { Composer } from './composer.js';
+import { PANEL_EXPORTS } from './exported-parts.js';
+import { renderHeader } from './panel-header.js';
 import { ReplyActionsController } from './reply-actions.js';
 import { RichContent } from './rich-content.js';
 import { ScrollFollowController } from './scroll-follow.js';
@@ -41,67 +33,23 @@ import styles, { phoneStyles } from './svc-chat-panel.styles.js';
 import '../svc-sms-sign-in/svc-sms-sign-in.js';
 
 /**
- * The parts of the panel that `<svc-chat>` exports, so that a page styles them as `svc-chat::part(…)`
- * (docs/elements.md lists them): a part added to the panel's template is added here too.
- */
-const EXPORTED_PARTS = [
-  'panel header title new-button previous-button close-button notice messages empty',
-  'message message-user message-agent message-system avatar name bubble message-error retry-button tool-call',
-  'image jump-button status announcer composer input send-button stop-button sign-in attach-button attachments',
-  'attachment-list attachment attachment-preview attachment-icon attachment-name upload-progress',
-  'remove-attachment attachment-error drop-zone file file-icon file-name download-button file-chip image-button',
-  'lightbox lightbox-image lightbox-close read-aloud-button audio delegation thinking card payment-card info-card',
-  'connector-card message-actions copy-button copy-markdown-button feedback-up-button feedback-down-button',
-  'regenerate-button feedback-form feedback-reason feedback-send-button feedback-thanks edit-button edit-form',
-  'edit-input edit-send-button edit-cancel-button starter-prompts starter-prompt suggestions suggestion',
-  'list-button conversations conversations-heading conversation-list conversation conversation-open',
-  'conversation-title conversation-meta conversation-preview rename-button delete-button confirm confirm-delete',
-  'cancel-button rename-form rename-input save-button more-button',
-  CARD_PARTS.map((name) => `card-${name}`).join(' '),
-]
-  .join(' ')
-  .replaceAll(' ', ',');
-
-/**
  * The panel of `<svc-chat>`: its header, the conversation and the composer, in a module loaded after the
- * launcher (`load-panel.ts`), which brings Lit. The launcher creates it once that module has arrived, gives it
- * the chat's settings as properties of the same names (`PANEL_SETTINGS`) and hears its events. It connects to the
+ * launcher (`load-panel.ts`), which brings Lit. The launcher creates it once that module has arrived, hands it
+ * the chat's settings (`ChatSettingsMixin`, which both declare) and hears its events. It connects to the
  * service (`ChatConnection`, which also provides the cards their context), signs visitors in by SMS, follows
  * the end of the conversation, and holds the composer, the rich content and what screen readers hear.
  * Internal: a page meets it only through `<svc-chat>`, which exports its parts.
  *
  * @fires svc-panel-close - The close button was pressed (not composed: only the launcher hears it).
  */
-export class SvcChatPanel extends SvcLocalizedElement implements PanelSettings {
+export class SvcChatPanel extends ChatSettingsMixin(SvcLocalizedElement) {
   static override styles = [...styles, messageViewStyles, attachmentsStyles, listStyles, phoneStyles];
 
-  static override properties: PropertyDeclarations = {
-    ...Object.fromEntries(PANEL_SETTINGS.map((name) => [name, { attribute: false }])),
-    mode: { reflect: true },
+  static override properties = {
     shown: { type: Boolean },
     modal: { type: Boolean },
   };
 
-  declare baseUrl?: string;
-  declare agentId?: string;
-  declare agentIds?: string;
-  declare conversationId?: string;
-  declare token?: string;
-  declare tokenEndpoint?: string;
-  declare tokenCredentials?: RequestCredentials;
-  declare tokenProvider?: TokenProvider;
-  declare client?: { chat: ChatClient };
-  declare signIn?: string;
-  declare workspace?: string;
-  declare persist?: string;
-  mode: ChatMode = 'inline';
-  persistSession = false;
-  declare heading?: string;
-  declare imageHosts?: string;
-  declare labels?: Partial<ChatLabels>;
-  declare agents?: Record<string, { name: string; avatar?: string }>;
-  showThinking = false;
-  declare accept?: string;
   /** The chat shows: inline, or the launcher's panel open. */
   shown = false;
   /** The launcher's panel covers the screen (a phone): a modal dialog that keeps the focus. */
@@ -126,6 +74,7 @@ export class SvcChatPanel extends SvcLocalizedElement implements PanelSettings {
   readonly #prompts = new StarterPromptsController(this);
   #chat?: ChatClient;
   readonly #list = new ConversationListController(this);
+  readonly #composer = new Composer(this, this.#content.attachments, () => this.#scroll.follow());
   /** The conversation's rows render from its end while the chat follows it, and keep their place as they change. */
   readonly #rowsOptions: VirtualListOptions = {
     followsEnd: () => this.#scroll.following,
@@ -145,10 +94,7 @@ export class SvcChatPanel extends SvcLocalizedElement implements PanelSettings {
 
   override connectedCallback(): void {
     super.connectedCallback();
-    this.setAttribute('exportparts', EXPORTED_PARTS);
-    // What the visitor was writing before a reload (with `persist`).
-    if (this.composerText) this.#draft()?.save(this.composerText);
-    else this.composerText = this.#draft()?.load() ?? '';
+    this.setAttribute('exportparts', PANEL_EXPORTS);
     // The chat is on the page: fetch the markdown renderer while it is idle, before a message needs it.
     whenIdle(() => void loadMarkdownEngine().catch(() => {}), 2000);
   }
@@ -230,18 +176,9 @@ export class SvcChatPanel extends SvcLocalizedElement implements PanelSettings {
     this.#connection.forget(conversationId);
   }
 
-  /** Where `persist` keeps the text being written, for this tab. */
-  #draft() {
-    return persistedConversation(this, 'draft');
-  }
-
   /** Puts the focus in the composer's field, once it is rendered. */
   focusInput(): void {
-    void this.updateComplete.then(() => this.#input?.focus());
-  }
-
-  get #input(): HTMLTextAreaElement | null {
-    return this.renderRoot.querySelector('[part~=input]');
+    this.#composer.focus();
   }
 
   readonly #emptySlotChanged = (event: Event): void => {
@@ -277,37 +214,8 @@ export class SvcChatPanel extends SvcLocalizedElement implements PanelSettings {
     // Shown again: it shows the end of the conversation, and says at once if the service cannot be reached.
     if (changed.has('shown') && this.shown) {
       this.#scroll.follow();
-      this.#connection.checkReachabilityOnce();
+      this.#connection.reachability.checkOnce();
     }
-  }
-
-  protected override updated(): void {
-    if (!this.sendOnConnect || !this.store) return;
-    this.sendOnConnect = false;
-    // After this update: sending renders again.
-    void this.updateComplete.then(() => this.#submit());
-  }
-
-  #submit(event?: Event): void {
-    event?.preventDefault();
-    const input = this.#input;
-    const text = (input?.value ?? '').trim();
-    const store = this.store;
-    const { attachments } = this.#content;
-    const { parts } = attachments;
-    if (!store || store.running) return;
-    if (attachments.uploading) {
-      attachments.notice = this.chatLabels.waitForUploads;
-      this.requestUpdate();
-      return;
-    }
-    if (!text && !parts.length) return;
-    this.composerText = '';
-    this.#draft()?.save(null);
-    if (input) input.value = '';
-    this.#scroll.follow();
-    attachments.clear();
-    void store.send(text, parts.length ? { parts } : {});
   }
 
   /**
@@ -318,7 +226,8 @@ export class SvcChatPanel extends SvcLocalizedElement implements PanelSettings {
   #errorNotice(store: ChatStore, labels: ChatLabels): TemplateResult | typeof nothing {
     const connection = this.#connection;
     const status = connection.failure?.status;
-    if (!store.error || connection.failure?.reply || (status === undefined && connection.unreachable)) return nothing;
+    if (!store.error || connection.failure?.reply || (status === undefined && connection.reachability.unreachable))
+      return nothing;
     const sentence =
       status === undefined ? labels.networkError : status === 429 ? labels.tooManyRequests : labels.serviceError;
     const retry = store.messages.some((m) => m.status === 'failed')
@@ -344,76 +253,37 @@ export class SvcChatPanel extends SvcLocalizedElement implements PanelSettings {
     void store.send(asked.text, asked.parts.length ? { parts: [...asked.parts] } : {});
   }
 
-  /**
-   * The header: the title, the page's buttons, and those of a conversation: back to the one before (after the
-   * visitor started a new one: it is kept, not thrown away) and a new one; the launcher's close button.
-   */
+  /** The header, with the buttons of a conversation while there is one, and the launcher's close button. */
   #renderHeader(labels: ChatLabels): TemplateResult {
     const connection = this.#connection;
-    const conversation = this.store
-      ? html`${
-          connection.previous
-            ? html`<button class="icon-button" part="previous-button" type="button" title=${labels.previousConversation}
-              aria-label=${labels.previousConversation} @click=${() => {
-                this.#scroll.follow();
-                connection.backToPrevious();
-                this.requestUpdate();
-              }}>${previousIcon}</button>`
-            : nothing
-        }${this.#renderListButton(labels)}<button class="icon-button" part="new-button" type="button" title=${labels.newConversation}
-          aria-label=${labels.newConversation} @click=${() => this.newConversation()}>${plusIcon}</button>`
-      : nothing;
-    const close =
-      this.mode === 'launcher'
-        ? html`<button class="icon-button" part="close-button" type="button" title=${labels.close}
-          aria-label=${labels.close} @click=${() => this.emit('svc-panel-close', {}, { composed: false })}>${closeIcon}</button>`
-        : nothing;
-    return html`<header part="header">
-      <h2 part="title">${this.heading || labels.title}</h2>
-      <slot name="header-actions"></slot>${conversation}${close}
-    </header>`;
+    const list = this.#list;
+    const back = (): void => {
+      this.#scroll.follow();
+      connection.backToPrevious();
+      this.requestUpdate();
+    };
+    return renderHeader(
+      {
+        title: this.heading || labels.title,
+        conversation: !!this.store,
+        previous: connection.previous ? back : undefined,
+        listShown: list.shown,
+        toggleList: () => {
+          list.toggle();
+          if (!list.shown) this.focusInput();
+        },
+        newConversation: () => this.newConversation(),
+        close: this.mode === 'launcher' ? () => this.emit('svc-panel-close', {}, { composed: false }) : undefined,
+      },
+      labels,
+    );
   }
 
-  /** Shows the visitor's conversations, or goes back from them to the one shown. */
-  #renderListButton(labels: ChatLabels): TemplateResult {
-    const shown = this.#list.shown;
-    const label = shown ? labels.backToChat : labels.conversations;
-    return html`<button class="icon-button" part="list-button" type="button" title=${label} aria-label=${label}
-      aria-pressed=${shown ? 'true' : 'false'} @click=${() => {
-        this.#list.toggle();
-        if (!this.#list.shown) this.focusInput();
-      }}>${listIcon}</button>`;
-  }
-
-  /** The sign-in form of `sign-in="sms"`, while no visitor is signed in. */
-  #renderSignIn(labels: ChatLabels): TemplateResult {
-    const ended = this.#sms.ended ? html`<div part="notice" role="alert">${labels.sessionExpired}</div>` : nothing;
-    return html`${ended}
-      <div part="sign-in">
-        <svc-sms-sign-in base-url=${this.serviceUrl} workspace=${this.workspace ?? ''} lang=${this.language.tag}
-          dir=${this.language.dir} .labels=${this.labels}
-          @svc-signed-in=${(e: CustomEvent<SignedIn>) => this.#sms.signedIn(e) && this.#connection.start()}
-        ><slot name="sms-challenge" slot="challenge"></slot></svc-sms-sign-in>
-      </div>`;
-  }
-
-  #renderConversation(labels: ChatLabels): TemplateResult {
-    const connection = this.#connection;
-    if (connection.fatal) return html`<div part="notice" class="error" role="alert">${connection.fatal}</div>`;
-    const unreachable = connection.unreachable
-      ? html`<div part="notice" class="error" role="alert">
-          ${labels.networkError}
-          <button part="retry-button" type="button" @click=${() => void connection.checkReachability()}>${labels.retry}</button>
-        </div>`
-      : nothing;
-    const store = this.store;
-    if (!store && this.signIn === 'sms') return html`${unreachable}${this.#renderSignIn(labels)}`;
-    if (!store) {
-      return html`<div part="notice">${this.tokenEndpoint || this.tokenProvider ? labels.connecting : labels.signInRequired}</div>`;
-    }
-    if (this.#list.shown) {
-      return html`${unreachable}${this.#list.render(labels, this.language.tag, store.conversationId, store.running)}`;
-    }
+  /**
+   * What the message view needs of the chat: its labels and language, the controllers of rich content and of
+   * the replies' actions, and which messages can be retried, regenerated, edited or carry suggestions.
+   */
+  #view(store: ChatStore, labels: ChatLabels): ViewContext {
     const { messages } = store;
     const newest = messages.at(-1);
     const content = this.#content;
@@ -421,13 +291,13 @@ export class SvcChatPanel extends SvcLocalizedElement implements PanelSettings {
     const acting = store.canActOnReplies && !store.running;
     const lastUser = messages.findLast((m) => m.role === 'user');
     const lastReply = newest?.role === 'agent' && lastUser ? newest : undefined;
-    const view: ViewContext = {
+    return {
       labels,
       agents: this.agents,
       imageHosts: this.#imageHosts(),
       // A message in the outbox goes with those before it, in order.
-      retry: (id) => void (store.waiting.includes(id) ? store.sendWaiting() : store.retry(id)),
-      waiting: store.waiting,
+      retry: (id) => void (store.outbox.ids.includes(id) ? store.outbox.send() : store.retry(id)),
+      waiting: store.outbox.ids,
       failedReply: newest && newest.role !== 'user' && newest.error ? newest.key : undefined,
       retryReply: () => this.#retryReply(store),
       lang: this.language.tag,
@@ -444,14 +314,36 @@ export class SvcChatPanel extends SvcLocalizedElement implements PanelSettings {
       suggesting: store.suggestions.length ? newest?.key : undefined,
       suggest: this.#sendPrompt,
     };
-    // One button sends and, while a reply runs, stops it: the same element, so it keeps the focus.
-    const running = store.running;
+  }
+
+  #renderConversation(labels: ChatLabels): TemplateResult {
+    const connection = this.#connection;
+    if (connection.fatal) return html`<div part="notice" class="error" role="alert">${connection.fatal}</div>`;
+    const unreachable = connection.reachability.unreachable
+      ? html`<div part="notice" class="error" role="alert">
+          ${labels.networkError}
+          <button part="retry-button" type="button" @click=${() => void connection.reachability.check()}>${labels.retry}</button>
+        </div>`
+      : nothing;
+    const store = this.store;
+    if (!store && this.signIn === 'sms') {
+      return html`${unreachable}${this.#sms.render(labels, this.language, () => this.#connection.start())}`;
+    }
+    if (!store) {
+      return html`<div part="notice">${this.tokenEndpoint || this.tokenProvider ? labels.connecting : labels.signInRequired}</div>`;
+    }
+    if (this.#list.shown) {
+      return html`${unreachable}${this.#list.render(labels, this.language.tag, store.conversationId, store.running)}`;
+    }
+    const { messages } = store;
+    const view = this.#view(store, labels);
+    const content = this.#content;
     return html`
       ${unreachable}
       ${store.connection === 'reconnecting' ? html`<div part="notice" role="status">${labels.reconnecting}</div>` : nothing}
       ${this.#errorNotice(store, labels)}
       <div part="messages" role="log" aria-live="off" aria-label=${labels.messageList} tabindex="0"
-        aria-busy=${running ? 'true' : 'false'}
+        aria-busy=${store.running ? 'true' : 'false'}
         @scroll=${this.#scroll.onScroll}>
         ${store.loadingHistory ? html`<div class="history-note" role="status">${labels.loadingOlder}</div>` : nothing}
         ${
@@ -475,25 +367,7 @@ export class SvcChatPanel extends SvcLocalizedElement implements PanelSettings {
       }
       <div part="status" aria-live="polite">${agentStatusLine(store.agentStatus, store.agentNames, view)}</div>
       ${this.#announcer.render()}
-      ${renderAttachments(content.attachments, labels, view.lang)}
-      <form part="composer" @submit=${(e: Event) => this.#submit(e)}>
-        ${renderAttachButton(content.attachments, labels, this.accept)}
-        <textarea part="input" rows="1" aria-label=${labels.placeholder} placeholder=${labels.placeholder}
-          .value=${this.composerText}
-          @input=${(e: Event) => {
-            this.composerText = (e.target as HTMLTextAreaElement).value;
-            this.#draft()?.save(this.composerText);
-          }}
-          @keydown=${(e: KeyboardEvent) => {
-            if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) this.#submit(e);
-          }}
-        ></textarea>
-        <button part=${running ? 'stop-button' : 'send-button'} type=${running ? 'button' : 'submit'}
-          aria-label=${running ? labels.stop : labels.send} title=${running ? labels.stop : labels.send}
-          @click=${() => store.running && void store.interrupt()}>
-          ${running ? stopIcon : sendIcon}
-        </button>
-      </form>
+      ${this.#composer.render(store, labels)}
       ${renderDropZone(content.attachments, labels)} ${content.renderOverlays(labels)}
     `;
   }

@@ -24,6 +24,15 @@ export const loadPanel: () => Promise<PanelModule> = loadOnce(
   (panel) => arrived(panel),
 );
 
+/**
+ * Not a slow network and no data saving asked for; where the browser does not say (Firefox, Safari): fast. A
+ * closed launcher loads the panel once it has painted on a fast connection, at the first sign of intent else.
+ */
+export function fastConnection(): boolean {
+  const connection = (navigator as { connection?: { effectiveType?: string; saveData?: boolean } }).connection;
+  return !connection?.saveData && (connection?.effectiveType ?? '4g') === '4g';
+}
+
 /** Loads the panel when the page is idle; nothing where there is no page (a server rendering one). */
 export const loadPanelWhenIdle = (): void => {
   if (typeof document !== 'undefined') whenIdle(() => void loadPanel().catch(() => {}));

@@ -1,10 +1,10 @@
 import { hostThemeRules, tokenVar as token } from '../../theme/tokens.js';
-import panelFrame, { css, FULL_SCREEN } from './panel-frame.styles.js';
+import panelFrame, { FULL_SCREEN } from './panel-frame.styles.js';
 
 /** The launcher, and the panel's loading state: its frame, and the space where the conversation will be. */
 export default hostThemeRules() +
   panelFrame +
-  css`
+  `
     :host {
       display: block;
       position: relative;

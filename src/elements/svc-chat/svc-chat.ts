@@ -1,23 +1,20 @@
-import type { TokenProvider } from '../../client/auth.js';
-import type { ChatClient } from '../../client/chat.js';
 import { h, iconNode, setAttributes } from '../../internal/dom.js';
 import { CHAT_PATH, CLOSE_PATH } from '../../internal/icon-paths.js';
 import { LanguageController } from '../../internal/language.js';
 import { type PlainProperty, SvcPlainElement } from '../../internal/svc-plain-element.js';
-import type { ChatLabels } from '../../labels/label-types.js';
 import { EN_LAUNCHER_LABELS, type LauncherLabels } from '../../labels/launcher.js';
 import type { Feedback, SendResult } from '../../protocol/types.js';
 import { type PlatformTokens, tokenStyle } from '../../theme/tokens.js';
 import type { SvcChatPanel } from '../svc-chat-panel/svc-chat-panel.js';
 import { loadMarkdownEngine } from '../svc-markdown/engine.js';
-import { type ChatMode, PANEL_SETTINGS, persistedConversation } from './chat-settings.js';
-import { loadPanel } from './load-panel.js';
+import { ChatSettingsMixin, handOverSettings, persistedConversation } from './chat-settings.js';
+import { fastConnection, loadPanel } from './load-panel.js';
 import { LoadingState } from './loading-state.js';
 import { FULL_SCREEN } from './panel-frame.styles.js';
 import styles from './svc-chat.styles.js';
 
 export type { ChatMode } from './chat-settings.js';
-export type ChatTheme = 'light' | 'dark' | 'auto';
+export type ChatTheme = SvcChat['theme'];
 
 /**
  * @summary The embeddable chat: a visitor signs in, talks to the site's agents and watches replies stream in
@@ -149,90 +146,22 @@ export type ChatTheme = 'light' | 'dark' | 'auto';
  * @fires svc-open - The launcher's panel opened.
  * @fires svc-close - The launcher's panel closed.
  */
-export class SvcChat extends SvcPlainElement {
+export class SvcChat extends ChatSettingsMixin(SvcPlainElement) {
   static override styles = styles;
   static override properties: Record<string, PlainProperty> = {
-    baseUrl: { attribute: 'base-url' },
-    agentId: { attribute: 'agent-id' },
-    agentIds: { attribute: 'agent-ids' },
-    conversationId: { attribute: 'conversation-id' },
-    workspace: {},
-    token: {},
-    tokenEndpoint: { attribute: 'token-endpoint' },
-    tokenCredentials: { attribute: 'token-credentials' },
-    signIn: { attribute: 'sign-in' },
-    mode: { reflect: true },
     theme: { reflect: true },
-    persist: {},
-    persistSession: { attribute: 'persist-session', type: Boolean },
-    heading: {},
-    imageHosts: { attribute: 'image-hosts' },
     opened: { attribute: 'open', type: Boolean, reflect: true },
-    client: { attribute: false },
-    tokenProvider: { attribute: false },
-    labels: { attribute: false },
     tokens: { attribute: false },
-    agents: { attribute: false },
-    showThinking: { attribute: 'show-thinking', type: Boolean },
-    accept: {},
     _unread: { state: true },
     _failed: { state: true },
   };
 
-  /** Service address; default: this page's origin. */
-  declare baseUrl?: string;
-  /** The agent of new conversations. */
-  declare agentId?: string;
-  /** Several agents of new conversations, space or comma separated (a coordinator dispatches to each). */
-  declare agentIds?: string;
-  /** Shows this conversation instead of starting a new one. */
-  declare conversationId?: string;
-  /** Workspace slug, for `sign-in="sms"`. */
-  declare workspace?: string;
-  /** A session token (never a workspace key). */
-  declare token?: string;
-  /** URL of the site's backend that answers `POST` with `{ token, expires_at }`. */
-  declare tokenEndpoint?: string;
-  /**
-   * Whether the `token-endpoint` request carries the page's cookies (fetch's `credentials`: `omit`,
-   * `same-origin`, the default, or `include` for an endpoint of another origin that knows the visitor by a
-   * cookie; it must answer CORS with credentials).
-   */
-  declare tokenCredentials?: RequestCredentials;
-  /** `sms`: visitors sign in with a code sent by SMS. */
-  declare signIn?: string;
-  mode: ChatMode = 'inline';
-  theme: ChatTheme = 'light';
-  /**
-   * Present: the conversation continues after a page reload (its id is kept in `localStorage`). A value
-   * names the slot, so two chats on one site keep separate conversations.
-   */
-  declare persist?: string;
-  /** Also keeps an SMS-signed-in visitor's session token in `sessionStorage` (opt-in). */
-  persistSession = false;
-  /** The header's title; default: the `title` label. */
-  declare heading?: string;
-  /**
-   * Hosts images in replies may load from besides this page's and the service's, space or comma separated:
-   * `host` (any port), `host:port`, or `*` for any host. Images from other hosts show as links.
-   */
-  declare imageHosts?: string;
-  /** The launcher's panel is open. Use `open()` and `close()`. */
+  /** `auto` follows the system. */
+  theme: 'light' | 'dark' | 'auto' = 'light';
+  /** The launcher's panel is open (use `open()` and `close()`). */
   opened = false;
-  /** A ready client: its `chat` part is used as it is. */
-  declare client?: { chat: ChatClient };
-  /** Returns a fresh session token (or `{ token, expires_at }`) from the site's backend. */
-  declare tokenProvider?: TokenProvider;
-  /** Overrides of any label. */
-  declare labels?: Partial<ChatLabels>;
-  /** Design tokens applied to this chat (`{ colorPrimary: 'teal' }`). */
+  /** Design tokens for this chat, e.g. `{ colorPrimary: 'teal' }`. */
   declare tokens?: Partial<PlatformTokens>;
-  /** Names and avatars of agents by id, for multi-agent conversations. */
-  declare agents?: Record<string, { name: string; avatar?: string }>;
-  /** Shows the agents' thinking (collapsed) above their replies. */
-  showThinking = false;
-  /** Kinds of files visitors may attach, as a file input's `accept` (`image/*,.pdf`); default: any kind. */
-  declare accept?: string;
 
   /** Unread replies, shown on the launcher while its panel is closed. */
   _unread = 0;
@@ -401,7 +330,7 @@ export class SvcChat extends SvcPlainElement {
     const panel = this.#panel;
     if (panel) {
       this.#loadingState?.section.remove();
-      for (const name of PANEL_SETTINGS) (panel as unknown as Record<string, unknown>)[name] = this[name];
+      handOverSettings(this, panel);
       Object.assign(panel, { shown, modal });
       setAttributes(panel, { lang: this.language.tag, dir: this.language.dir });
       if (!panel.parentNode) this.renderRoot.prepend(panel);
@@ -443,12 +372,6 @@ export class SvcChat extends SvcPlainElement {
     }
     if (!button.parentNode) this.renderRoot.append(button);
   }
-}
-
-/** Not a slow network and no data saving asked for; where the browser does not say (Firefox, Safari): fast. */
-function fastConnection(): boolean {
-  const connection = (navigator as { connection?: { effectiveType?: string; saveData?: boolean } }).connection;
-  return !connection?.saveData && (connection?.effectiveType ?? '4g') === '4g';
 }
 
 SvcChat.define('svc-chat');

@@ -24,11 +24,11 @@ class MarkdownText extends Directive {
     const element = part.element as SvcMarkdown;
     if (text === this.#text && streaming === this.#streaming) return nothing;
     if (streaming && text.length >= this.#fed && (this.#streaming || this.#fed === 0)) {
-      element.append(text.slice(this.#fed));
+      element.appendText(text.slice(this.#fed));
     } else if (this.#streaming && this.#text !== undefined && text.startsWith(this.#text)) {
       // The final text repeats what streamed in, and may end with deltas that came in the same network read:
       // only those are new, and the streamed rendering is finished instead of a 60 KB reply rendered again.
-      if (text.length > this.#fed) element.append(text.slice(this.#fed));
+      if (text.length > this.#fed) element.appendText(text.slice(this.#fed));
       element.finish();
     } else {
       element.text = text;

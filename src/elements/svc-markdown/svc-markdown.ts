@@ -9,7 +9,7 @@ import styles from './svc-markdown.styles.js';
  * @summary Renders markdown from an agent or a user safely: sanitized, links open in a new tab, and a reply
  * that streams in is rendered in time linear in its length.
  *
- * Set `text` to render a whole text, or feed a streaming reply with `append(delta)` and end it with `finish()`.
+ * Set `text` to render a whole text, or feed a streaming reply with `appendText(delta)` and end it with `finish()`.
  * Under a Trusted Types policy, allow the policy names `dompurify` and `lit-html`.
  *
  * The renderer (marked and DOMPurify) loads on first use, in a module of its own; until it arrives, and if it
@@ -44,7 +44,7 @@ export class SvcMarkdown extends SvcElement {
     throttle: { type: Number },
   };
 
-  /** True while a reply streams in (between the first `append` and `finish`). Reflected as `streaming`. */
+  /** True while a reply streams in (between the first `appendText` and `finish`). Reflected as `streaming`. */
   streaming = false;
   /** Label of the copy buttons. */
   copyLabel = 'Copy';
@@ -79,7 +79,7 @@ export class SvcMarkdown extends SvcElement {
     });
   }
 
-  /** The whole markdown text. Setting it renders it whole; it also grows with `append`. */
+  /** The whole markdown text. Setting it renders it whole; it also grows with `appendText`. */
   get text(): string {
     return this.#markdown.text;
   }
@@ -89,11 +89,8 @@ export class SvcMarkdown extends SvcElement {
     this.#markdown.replace(value ?? '');
   }
 
-  /**
-   * Adds streamed text; the view catches up at the next animation frame (or once `throttle` has passed). (This
-   * replaces the DOM's `append`: the element takes no child nodes.)
-   */
-  override append(delta: string): void {
+  /** Adds streamed text; the view catches up at the next animation frame (or once `throttle` has passed). */
+  appendText(delta: string): void {
     this.streaming = true;
     this.#markdown.push(delta);
   }

@@ -1,4 +1,5 @@
 import { expect, fixture, html, oneEvent } from '@open-wc/testing';
+import { ChatClient } from '../../../src/client/chat.js';
 import '../../../src/elements/svc-chat/svc-chat.js';
 import type { SvcChat } from '../../../src/elements/svc-chat/svc-chat.js';
 import ar from '../../../src/labels/ar.js';
@@ -91,6 +92,37 @@ describe('the conversation list', () => {
     part(el, 'list-button')!.click();
     await until(() => part(el, 'empty'), 'a new, empty conversation');
     expect(userTexts(el)).to.deep.equal([]);
+  });
+
+  it('says a delete that failed in a sentence, keeps the confirmation to try again, and deletes then', async () => {
+    const { url } = await service();
+    const { token } = await mintVisitorSession();
+    // The service refuses deletes while `refusing` (as it does while its database is away), and answers the rest.
+    let refusing = true;
+    const refused = () =>
+      new Response(JSON.stringify({ detail: 'the database cannot be reached, try again' }), {
+        status: 503,
+        headers: { 'content-type': 'application/json', 'retry-after': '1' },
+      });
+    const deleting: typeof fetch = (input, init) =>
+      refusing && init?.method === 'DELETE' ? Promise.resolve(refused()) : fetch(input, init);
+    const client = { chat: new ChatClient({ baseUrl: url, apiKey: token, fetch: deleting, maxRetries: 0 }) };
+    const el = await fixture<SvcChat>(html`<div style="height: 560px"><svc-chat .client=${client} lang="en"
+      agent-ids="agent_echo"></svc-chat></div>`).then((d) => chatReady(d.querySelector('svc-chat')!));
+    await exchange(el, 'about trains');
+    await showList(el, 1);
+    parts<HTMLButtonElement>(el, 'delete-button')[0]!.click();
+    (await until(() => part<HTMLButtonElement>(el, 'confirm-delete'), 'the confirmation')).click();
+    const notice = await until(() => part(el, 'notice'), 'the notice');
+    expect(notice.textContent?.trim()).to.equal(en.chat.deleteFailed);
+    expect(notice.getAttribute('role')).to.equal('alert');
+    expect(titles(el)).to.deep.equal(['about trains'], 'the conversation is still listed');
+    expect(describeViolations(await axeViolations(el))).to.equal('');
+    // The way on: the confirmation is still there, and its Delete tries again.
+    refusing = false;
+    part<HTMLButtonElement>(el, 'confirm-delete')!.click();
+    await until(() => titles(el).length === 0, 'the row gone');
+    expect(part(el, 'notice')).to.equal(null);
   });
 
   for (const [lang, labels] of [

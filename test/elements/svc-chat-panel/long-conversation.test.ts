@@ -1,12 +1,12 @@
 import { expect, nextFrame, oneEvent } from '@open-wc/testing';
 import '../../../src/elements/svc-chat/svc-chat.js';
-import { FakeChatApi } from '../../../bench/pages/fake-chat-api.js';
-import { RecordWriter } from '../../../bench/pages/records.js';
 import { loadMarkdownEngine } from '../../../src/elements/svc-markdown/engine.js';
 import type { ChatRawEvent, ChatStreamRecord } from '../../../src/protocol/types.js';
 import { until } from '../../helpers/browser-service.js';
 import { belowView, part } from '../../helpers/chat-parts.js';
 import { fakeChat } from '../../helpers/fake-chat.js';
+import { FakeChatApi } from '../../helpers/fake-chat-api.js';
+import { RecordWriter } from '../../helpers/records.js';
 
 /** A conversation of `turns` questions, each answered in markdown. */
 function conversation(turns: number, writer = new RecordWriter('c_long')): ChatStreamRecord[] {

@@ -1,7 +1,5 @@
 import { expect, fixture, html, nextFrame, oneEvent } from '@open-wc/testing';
 import '../../../src/elements/svc-chat/svc-chat.js';
-import { FakeChatApi } from '../../../bench/pages/fake-chat-api.js';
-import { RecordWriter } from '../../../bench/pages/records.js';
 import { ChatClient } from '../../../src/client/chat.js';
 import { HttpClient } from '../../../src/client/http.js';
 import type { SvcChat } from '../../../src/elements/svc-chat/svc-chat.js';
@@ -10,6 +8,8 @@ import { lastSmsCode, mintVisitorSession, service, until } from '../../helpers/b
 import { belowView, inShadow, panelRoot, part, parts } from '../../helpers/chat-parts.js';
 import { chatReady } from '../../helpers/chat-ready.js';
 import { fakeChat } from '../../helpers/fake-chat.js';
+import { FakeChatApi } from '../../helpers/fake-chat-api.js';
+import { RecordWriter } from '../../helpers/records.js';
 
 const agentTexts = (el: SvcChat) =>
   parts(el, 'message-agent').map((m) => m.querySelector('svc-markdown')?.shadowRoot?.textContent?.trim() ?? '');

@@ -10,8 +10,9 @@ const FENCE = '```';
 const JS = `${FENCE}js\nconst answer = "forty-two"; // the answer\nfunction ask() { return 42; }\n${FENCE}\n`;
 
 const base = (el: SvcMarkdown) => el.shadowRoot!.querySelector<HTMLElement>('[part=base]')!;
-const highlighterRequested = () =>
-  performance.getEntriesByType('resource').some((entry) => /svc-markdown\/highlight\.(ts|js)/.test(entry.name));
+/** The requests for the highlighter's module, once each has been answered. */
+const highlighterRequests = () =>
+  performance.getEntriesByType('resource').filter((entry) => /svc-markdown\/highlight\.(ts|js)/.test(entry.name));
 
 /** An element with the tokens of a theme declared on it, as `theme` (or CHAT_CSS) declares them. */
 async function themed(tokens: typeof PLATFORM_TOKENS, text: string): Promise<SvcMarkdown> {
@@ -30,12 +31,15 @@ const rgb = (hex: string) => {
 describe('highlighted code', () => {
   // First in the file: the page has loaded nothing of the highlighter yet.
   it('loads the highlighter only once a code block appears', async () => {
+    // Rendered without a code block: a render that needs the highlighter asks for it there and then.
     const el = await themed(PLATFORM_TOKENS, '# Plan\n\nNo code here, only `inline` code.\n');
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(highlighterRequested(), 'highlighter requested without a code block').to.equal(false);
+    expect(base(el).querySelector('h1')?.textContent, 'the text rendered').to.equal('Plan');
+    const codeShown = performance.now();
     el.text = JS;
     await until(() => base(el).querySelector('pre code span'), 'highlighted tokens');
-    expect(highlighterRequested()).to.equal(true);
+    // The one request for it (the detector sees it) was made once the code block was there, not before.
+    const requests = highlighterRequests();
+    expect(requests.map((entry) => entry.startTime >= codeShown)).to.deep.equal([true]);
   });
 
   for (const [theme, tokens] of [
@@ -63,10 +67,13 @@ describe('highlighted code', () => {
 
   it('highlights a streamed code block once it has settled or the turn ends, not the growing tail', async () => {
     const el = await themed(PLATFORM_TOKENS, '');
-    el.append('Intro\n\n```python\ndef f():\n    return 1\n');
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    el.appendText('Intro\n\n```python\ndef f():\n    return 1\n');
+    // The growing tail is rendered, its code as plain text. The highlighter is here already (the tests above
+    // loaded it), so a block it was given would have its tokens in this same render.
+    const tail = await until(() => base(el).querySelector('pre code'), 'the tail rendered');
+    expect(tail.textContent).to.contain('return 1');
     expect(base(el).querySelector('pre code span'), 'the live tail highlighted').to.equal(null);
-    el.append('```\n');
+    el.appendText('```\n');
     el.finish();
     await until(() => base(el).querySelector('pre code span.tok-kwd'), 'highlighted python');
   });
@@ -93,7 +100,13 @@ describe('highlighted code', () => {
       }
     }
     expect(base(el).querySelectorAll('img, script, iframe, a').length).to.equal(0);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // A positive control: the same payload made by the page itself, outside the markdown, does run (an image
+    // that fails to load fires `error`). Once it has, a payload that survived in the code would have too.
+    const control = document.createElement('div');
+    control.innerHTML = '<img src="data:image/png;base64,bm90IGFuIGltYWdl" onerror="window.controlRan = true">';
+    // Heard after the image's own handler, which was set first.
+    await new Promise((resolve) => control.querySelector('img')!.addEventListener('error', resolve));
+    expect((window as unknown as { controlRan?: boolean }).controlRan, 'the control ran').to.equal(true);
     expect((window as unknown as { pwned?: boolean }).pwned).to.equal(false);
   });
 });

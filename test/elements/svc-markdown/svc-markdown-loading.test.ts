@@ -12,8 +12,8 @@ describe('<svc-markdown> while its renderer loads', () => {
       host.append(markdown);
       return markdown;
     });
-    el.append('Hello **wor');
-    el.append('ld** <img src=x onerror="window.__ran = 1">\n\n');
+    el.appendText('Hello **wor');
+    el.appendText('ld** <img src=x onerror="window.__ran = 1">\n\n');
     // The element's first render runs in a microtask; the renderer's module takes a request.
     for (let i = 0; i < 10 && !el.shadowRoot?.querySelector('[part=base]'); i++) await null;
     const root = el.shadowRoot!.querySelector('[part=base]')!;
@@ -25,7 +25,7 @@ describe('<svc-markdown> while its renderer loads', () => {
     expect(root.querySelector('strong')!.textContent).to.equal('world');
     expect(el.streaming).to.equal(true);
 
-    el.append('- one\n- two\n');
+    el.appendText('- one\n- two\n');
     el.finish();
     expect([...root.querySelectorAll('li')].map((li) => li.textContent)).to.deep.equal(['one', 'two']);
     expect(root.querySelector('strong')!.textContent).to.equal('world');

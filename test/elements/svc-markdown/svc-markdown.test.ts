@@ -128,7 +128,7 @@ describe('<svc-markdown>', () => {
     const el = await render('');
     const pieces = REPLY.match(/[\s\S]{1,7}/g)!;
     for (const [index, piece] of pieces.entries()) {
-      el.append(piece);
+      el.appendText(piece);
       if (index % 5 === 4) {
         await nextFrame();
         expect(content(el)).to.equal(sanitizeHtml(markdownToHtml(el.text)));
@@ -146,10 +146,10 @@ describe('<svc-markdown>', () => {
 
   it('renders a stream no more often than its throttle allows, and whole when it finishes', async () => {
     const el = await fixture<SvcMarkdown>(html`<svc-markdown throttle="100000"></svc-markdown>`);
-    el.append('Hello');
+    el.appendText('Hello');
     await nextFrame();
     expect(content(el)).to.equal('<p>Hello</p>\n');
-    el.append(' **world**');
+    el.appendText(' **world**');
     for (let frame = 0; frame < 5; frame++) await nextFrame();
     // 100 seconds have not passed since the last render.
     expect(content(el)).to.equal('<p>Hello</p>\n');
@@ -165,7 +165,7 @@ describe('<svc-markdown>', () => {
     host.append(streamed, whole);
     await streamed.updateComplete;
     for (const [index, piece] of text.match(/[\s\S]{1,120}/g)!.entries()) {
-      streamed.append(piece);
+      streamed.appendText(piece);
       if (index % 4 === 3) await nextFrame();
     }
     streamed.finish();
@@ -187,7 +187,7 @@ describe('<svc-markdown>', () => {
   it('applies a link definition that arrives at the end of the stream', async () => {
     const el = await render('');
     for (const piece of ['See [the guide][g].\n\n', 'More.\n\n', 'And more.\n\n', '[g]: https://guide.example\n']) {
-      el.append(piece);
+      el.appendText(piece);
     }
     el.finish();
     expect(base(el).querySelector('a')!.href).to.equal('https://guide.example/');
@@ -242,7 +242,7 @@ describe('<svc-markdown>', () => {
     el.imageHosts = ['evil.example'];
     const text = '![chart](https://evil.example/chart.png)\n\nOne.\n\nTwo.\n\nThree.\n';
     for (const piece of text.match(/[\s\S]{1,5}/g)!) {
-      el.append(piece);
+      el.appendText(piece);
       await nextFrame();
     }
     el.finish();

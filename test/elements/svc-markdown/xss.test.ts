@@ -101,7 +101,7 @@ describe('XSS vectors through <svc-markdown>', function () {
     check(whole, 'whole');
     // Every vector streams at once, a piece per frame, and is checked after every frame.
     while (queues.some((queue) => queue.length)) {
-      for (const [i, queue] of queues.entries()) if (queue.length) streamed[i].append(queue.shift()!);
+      for (const [i, queue] of queues.entries()) if (queue.length) streamed[i].appendText(queue.shift()!);
       await nextFrame();
       check(streamed, 'streaming');
     }

@@ -27,6 +27,11 @@ const SHAPE: Record<ChatRawEvent['type'], { sender: RecordSender; event: string 
   payment_gate: { sender: 'agent', event: 'payment_gate' },
   payment_gate_resolution: { sender: 'system', event: 'payment_gate_resolution' },
   result: { sender: 'system', event: 'result' },
+  handoff_requested: { sender: 'system', event: 'handoff' },
+  operator_joined: { sender: 'system', event: 'handoff' },
+  operator_message: { sender: 'system', event: 'message' },
+  operator_left: { sender: 'system', event: 'handoff' },
+  handoff_unanswered: { sender: 'system', event: 'handoff' },
 };
 
 interface On {
@@ -163,3 +168,48 @@ export const ORDER: PaymentGatePayload = {
   payUrl: 'http://127.0.0.1/pay/o_1',
   expiresAt: '2026-11-21T10:15:00.000Z',
 };
+
+/**
+ * Records of conversation `conversationId` numbered as they are written, by turn number (the benchmarks' long
+ * conversations, and the chat tests that render them).
+ */
+export class RecordWriter {
+  #seq = 0;
+
+  constructor(readonly conversationId: string) {}
+
+  record(raw: ChatRawEvent, turn: number): ChatStreamRecord {
+    const seq = ++this.#seq;
+    const agent = raw.type !== 'user' && raw.type !== 'result';
+    return {
+      id: `e${String(seq).padStart(15, '0')}`,
+      seq,
+      timestamp: new Date(1_700_000_000_000 + seq).toISOString(),
+      sessionId: null,
+      conversationId: this.conversationId,
+      turnId: `t_${turn}`,
+      ...(agent ? { agentId: 'agent_bench', agentName: 'Bench' } : {}),
+      sender: raw.type === 'user' ? 'user' : raw.type === 'result' ? 'system' : 'agent',
+      event: raw.type === 'assistant_delta' ? 'delta' : raw.type === 'result' ? 'result' : 'message',
+      raw,
+    };
+  }
+
+  user(text: string, turn: number): ChatStreamRecord {
+    return this.record({ type: 'user', message: { role: 'user', content: [{ type: 'text', text }] } }, turn);
+  }
+
+  delta(messageId: string, text: string, turn: number): ChatStreamRecord {
+    return this.record({ type: 'assistant_delta', agentId: 'agent_bench', messageId, text }, turn);
+  }
+
+  reply(messageId: string, text: string, turn: number): ChatStreamRecord {
+    const message = { id: messageId, role: 'assistant' as const, content: [{ type: 'text' as const, text }] };
+    return this.record({ type: 'assistant', agentId: 'agent_bench', message }, turn);
+  }
+
+  result(turn: number): ChatStreamRecord {
+    const raw = { type: 'result', subtype: 'success', is_error: false, duration_ms: 1, agentIds: ['agent_bench'] };
+    return this.record(raw as ChatRawEvent, turn);
+  }
+}

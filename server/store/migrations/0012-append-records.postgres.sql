@@ -41,6 +41,10 @@ BEGIN
   WHERE c.id = conversation;
   IF cardinality(linked_uploads) > 0 THEN
     UPDATE uploaded_files u SET referenced = 1 WHERE u.id = ANY (linked_uploads) AND u.referenced = 0;
+    -- upload-rows.ts markUploadsReferenced: an upload goes with the last conversation that links to it.
+    INSERT INTO upload_links (upload_id, conversation_id)
+      SELECT u.id, conversation FROM uploaded_files u WHERE u.id = ANY (linked_uploads)
+      ON CONFLICT DO NOTHING;
   END IF;
   IF channel IS NOT NULL THEN
     PERFORM pg_notify(channel, payload);

@@ -1,4 +1,5 @@
 import type { ChatApi } from '../../src/chat/chat-api.js';
+import { HttpClient } from '../../src/client/http.js';
 import type {
   ChatStreamRecord,
   HistoryOptions,
@@ -68,7 +69,12 @@ export class FakeStream implements AsyncIterable<ChatStreamRecord> {
   }
 }
 
-/** A hand-driven `ChatApi`: sends answer with a stored user record unless a test queues something else. */
+/**
+ * A hand-driven `ChatApi` (the store's tests in Node, the chat's in browsers, the benchmarks): sends answer with
+ * a stored user record unless a test queues something else; history pages are handed over as queued; each
+ * stream the store opens is a {@link FakeStream} the test pushes records into. No network: what a benchmark on
+ * it measures is the widget.
+ */
 export class FakeChatApi implements ChatApi {
   readonly sent: SendRequest[] = [];
   /** The `Idempotency-Key` of each send, in order. */
@@ -81,6 +87,14 @@ export class FakeChatApi implements ChatApi {
   readonly historyPages: (HistoryResult | Error)[] = [];
   interruptAnswer: InterruptResult = { interrupted: true, turnId: 't_1' };
   #nextRecord = 1;
+  /** What the chat's panel reads of a real client besides the calls: the service's address (this page's). */
+  http: { readonly baseUrl: string } = new HttpClient({ baseUrl: globalThis.location?.origin });
+  readonly #opened = deferred<FakeStream>();
+
+  /** `history`: the first page `history()` hands over (not kept: a real client's page is garbage once applied). */
+  constructor(history?: ChatStreamRecord[]) {
+    if (history) this.historyPages.push({ entries: history, hasMore: false });
+  }
 
   /** Ids the default send answer gives the stored user record. */
   recordIdsFrom(n: number): void {
@@ -98,6 +112,7 @@ export class FakeChatApi implements ChatApi {
   stream(conversationId: string, options?: StreamOptions): AsyncIterable<ChatStreamRecord> {
     const stream = new FakeStream(conversationId, options);
     this.streams.push(stream);
+    this.#opened.resolve(stream);
     return stream;
   }
 
@@ -117,6 +132,23 @@ export class FakeChatApi implements ChatApi {
     const stream = this.streams.at(-1);
     if (!stream) throw new Error('no stream was opened');
     return stream;
+  }
+
+  /** Hands `records` to the stream being read now, as one network read (the stream must be open). */
+  push(records: ChatStreamRecord[]): void {
+    this.lastStream.push(...records);
+  }
+
+  /**
+   * Hands `records` to the stream once the store opened it, `perTask` at a time with a task boundary between
+   * groups, as network reads reach the real client; resolves once every record was handed over.
+   */
+  async deliver(records: ChatStreamRecord[], perTask: number): Promise<void> {
+    await this.#opened.promise;
+    for (let i = 0; i < records.length; i += perTask) {
+      this.push(records.slice(i, i + perTask));
+      await nextTask();
+    }
   }
 }
 
@@ -159,7 +191,18 @@ export function deferred<T>() {
   return { promise, resolve, reject };
 }
 
-const nextTask = () => new Promise<void>((resolve) => setImmediate(resolve));
+/**
+ * A task boundary: `setImmediate` in Node, a message to itself in a browser (a zero `setTimeout` is clamped to
+ * 4 ms after a few nested calls).
+ */
+export function nextTask(): Promise<void> {
+  if (typeof setImmediate === 'function') return new Promise((resolve) => setImmediate(resolve));
+  return new Promise((resolve) => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => resolve();
+    channel.port2.postMessage(null);
+  });
+}
 
 /**
  * Resolves once the records already handed to the store are applied and its notification has run: the
