@@ -1,6 +1,10 @@
 import type { ConnectionState } from '../client/record-stream.js';
+import { clientToolAnswerMetadata } from '../protocol/client-tools.js';
 import type {
   AgentStatus,
+  ClientToolAnswer,
+  ClientToolCall,
+  ClientToolDeclaration,
   Feedback,
   FeedbackRating,
   InterruptResult,
@@ -13,6 +17,7 @@ import type { ChatMessage, MessageFields } from './chat-message.js';
 import { ChatState } from './chat-state.js';
 import { ConversationReader } from './conversation-reader.js';
 import { Outbox } from './outbox.js';
+import type { PageToolCallState } from './page-tool-calls.js';
 import { FeedbackState, type ReplyFeedback } from './reply-feedback.js';
 import { SendQueue } from './send-queue.js';
 
@@ -51,6 +56,11 @@ export interface ChatStoreOptions {
 export class ChatStore {
   /** Agents of the next new conversation. */
   targetAgentIds?: string[];
+  /**
+   * The tools the page offers the model with each send, regenerate and edit (docs/elements.md "Tools the page
+   * gives the chat"): their declarations only; the page runs its handlers and answers with `answerPageTool`.
+   */
+  clientTools?: ClientToolDeclaration[];
   /**
    * The visitor's messages the service was not reached for (`ids`, `messages`): sent by themselves with
    * `outbox.send()`, each under its first key, and kept across a reload with `outbox.keepIn(slot)`.
@@ -182,7 +192,7 @@ export class ChatStore {
     const api = this.#state.api;
     if (!this.canActOnReplies) return undefined;
     return this.#sends.askAgain(
-      (conversationId, opts) => api.regenerate!(conversationId, {}, opts),
+      (conversationId, opts) => api.regenerate!(conversationId, this.#sends.clientTools(), opts),
       (conversationId) => ({ message: '', conversationId }),
     );
   }
@@ -192,7 +202,7 @@ export class ChatStore {
     const api = this.#state.api;
     if (!text.trim() || !this.canActOnReplies) return undefined;
     return this.#sends.askAgain(
-      (conversationId, opts) => api.edit!(conversationId, { message: text }, opts),
+      (conversationId, opts) => api.edit!(conversationId, { message: text, ...this.#sends.clientTools() }, opts),
       (conversationId) => ({ message: text, conversationId }),
     );
   }
@@ -204,6 +214,33 @@ export class ChatStore {
    */
   setFeedback(messageId: string, rating: FeedbackRating, reason?: string): Promise<Feedback | undefined> {
     return this.#feedback.set(messageId, rating, reason);
+  }
+
+  /** The calls of the page's tools that wait for the page's answer, oldest first. */
+  get pageToolCalls(): readonly ClientToolCall[] {
+    return this.#state.pageTools.pending;
+  }
+
+  /** Where call `toolUseId` of a page tool stands: waiting, asking the visitor, running, answered, dropped. */
+  pageToolCall(toolUseId: string): PageToolCallState {
+    return this.#state.pageTools.state(toolUseId);
+  }
+
+  /** The page is asking the visitor to allow call `toolUseId`, or running it: shown so. */
+  markPageToolCall(toolUseId: string, phase: 'asking' | 'running'): void {
+    this.#state.pageTools.mark(toolUseId, phase);
+    this.#state.changed();
+  }
+
+  /**
+   * Answers call `toolUseId` of a page tool (its handler's value, or why not), with the page's tools again, and
+   * reads the reply that follows. Shown answered at once; tried again while the service is busy or away. Resolves
+   * to the result, or `undefined` when it failed: the error is the store's, and the call waits again once the
+   * conversation is loaded again (its Retry).
+   */
+  answerPageTool(toolUseId: string, answer: ClientToolAnswer): Promise<SendResult | undefined> {
+    this.#state.pageTools.mark(toolUseId, { answered: answer });
+    return this.send('', { toolAction: true, metadata: clientToolAnswerMetadata(toolUseId, answer) });
   }
 
   /** Stops the running reply (after a message still being sent is stored); the stream reports the end. */
@@ -250,7 +287,13 @@ export class ChatStore {
   #newParts(): void {
     const state = this.#state;
     this.#reader = new ConversationReader(state, this.#historyTurns);
-    this.#sends = new SendQueue(state, this.outbox, this.#reader, () => this.targetAgentIds);
+    this.#sends = new SendQueue(
+      state,
+      this.outbox,
+      this.#reader,
+      () => this.targetAgentIds,
+      () => this.clientTools,
+    );
     this.#feedback = new FeedbackState(state);
   }
 }

@@ -5,7 +5,14 @@ import type { ReplyFeedback } from '../../chat/reply-feedback.js';
 import { downloadIcon, editIcon, fileIcon } from '../../internal/content-icons.js';
 import type { Direction } from '../../internal/language.js';
 import type { ChatLabels } from '../../labels/label-types.js';
-import type { AgentStatus, ContentBlock, Delegation, ImageBlock, MessagePart } from '../../protocol/types.js';
+import type {
+  AgentStatus,
+  ContentBlock,
+  Delegation,
+  ImageBlock,
+  MessagePart,
+  ToolUseBlock,
+} from '../../protocol/types.js';
 import { formatBytes } from '../svc-chat-panel/attachments.js';
 import { CARD_EXPORTS } from '../svc-chat-panel/exported-parts.js';
 import type { FileDownloadController } from '../svc-chat-panel/file-download.js';
@@ -57,6 +64,8 @@ export interface ViewContext {
   suggesting?: string;
   /** Sends a suggested reply as the visitor's message. */
   suggest(text: string): void;
+  /** The row of a call of one of the page's tools (`client: true`): what became of it. */
+  pageToolCall(block: ToolUseBlock): TemplateResult;
 }
 
 /**
@@ -213,6 +222,7 @@ function renderBlock(block: ContentBlock, view: ViewContext): TemplateResult | t
       <div class="thinking-text">${block.thinking}</div>
     </details>`;
   }
+  if (block.type === 'tool_use' && block.client) return view.pageToolCall(block);
   if (block.type === 'tool_use') {
     return html`<details part="tool-call">
       <summary>${view.labels.toolInput(block.name)}</summary>

@@ -143,6 +143,8 @@ export type ChatTheme = SvcChat['theme'];
  * @fires svc-turn-complete - A reply ended, and the chat shows it; `detail: { conversationId, text, subtype, error? }`.
  * @fires svc-feedback - The visitor rated a reply 👍/👎 (and maybe said why), and the service stored it; `detail: { conversationId, messageId, agentId, rating, reason, created_at, updated_at }`.
  * @fires svc-error - Something failed (also: the service at `base-url` does not answer); `detail: { message, status? }`.
+ * @fires svc-tool-call - The agent called one of the page's `tools`; `detail: { name, input, toolUseId, respond }`. Cancel it (`preventDefault()`) to answer with `respond(value)` or `respond({ error })` instead of the tool's handler.
+ * @fires svc-tool-result - A call of one of the page's `tools` was answered; `detail: { name, toolUseId, output }` or `{ name, toolUseId, error }`.
  * @fires svc-open - The launcher's panel opened.
  * @fires svc-close - The launcher's panel closed.
  */

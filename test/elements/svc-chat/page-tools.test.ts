@@ -1,0 +1,193 @@
+import { expect, fixture, html } from '@open-wc/testing';
+import { nothing } from 'lit';
+import '../../../src/elements/svc-chat/svc-chat.js';
+import type { PageTool } from '../../../src/client/page-tools.js';
+import type { SvcChat } from '../../../src/elements/svc-chat/svc-chat.js';
+import { idle, part, parts, typeAndSend } from '../../cards/helpers.js';
+import { axeViolations, describeViolations } from '../../helpers/axe.js';
+import { mintVisitorSession, service, until } from '../../helpers/browser-service.js';
+import { chatReady } from '../../helpers/chat-ready.js';
+
+/*
+ * Tools the page gives the chat (docs/elements.md "Tools the page gives the chat"), in the element against the
+ * real service whose Aria is a `model` agent on the scripted model server: the visitor's `use NAME {…}` makes the
+ * model call page tool NAME, and the model's next reply is `Thanks! I got this: <the call's result>`.
+ */
+
+const agentTexts = (el: Element) =>
+  parts(el, 'message-agent').map((m) => m.querySelector('svc-markdown')?.shadowRoot?.textContent?.trim() ?? '');
+
+/** The text of the rows of page tool calls. */
+const rows = (el: SvcChat) => parts(el, 'tool-call-row').map((row) => row.textContent?.replace(/\s+/g, ' ').trim());
+
+let slot = 0;
+
+/** An inline chat with the model agent, given `tools` before its first message; `persist` keeps its conversation. */
+async function chatWith(tools: PageTool[], persist?: string, token?: string): Promise<SvcChat> {
+  const { model } = await service();
+  token ??= (await mintVisitorSession(3600, undefined, model)).token;
+  const div = await fixture<HTMLDivElement>(html`<div style="height: 700px">
+    <svc-chat base-url=${model.url} token=${token} agent-ids="agent_aria" lang="en" persist=${persist ?? nothing}></svc-chat>
+  </div>`);
+  const el = div.querySelector('svc-chat')!;
+  el.tools = tools;
+  return chatReady(el);
+}
+
+/** A tool that adds to a cart the test holds, counting its runs. */
+function cartTool(extra: Partial<PageTool> = {}) {
+  const cart: { product: string; quantity: number }[] = [];
+  const tool: PageTool = {
+    name: 'add_to_cart',
+    title: 'Add to cart',
+    done: 'Added to cart',
+    description: 'Adds a product to the visitor’s cart.',
+    parameters: {
+      type: 'object',
+      properties: { product: { type: 'string' }, quantity: { type: 'integer' } },
+      required: ['product'],
+    },
+    handler: (input) => {
+      cart.push({ product: String(input.product), quantity: Number(input.quantity ?? 1) });
+      return { items: cart.length, added: input.product };
+    },
+    ...extra,
+  };
+  return { tool, cart };
+}
+
+const reply = (el: SvcChat, start: string) =>
+  until(() => agentTexts(el).find((t) => t.startsWith(start)), `the reply that starts "${start}"`);
+
+describe('<svc-chat> tools the page gives the chat', () => {
+  it('runs the handler once when the model calls it, says so in a row, and the model’s reply uses the result', async () => {
+    const { tool, cart } = cartTool();
+    const el = await chatWith([tool]);
+    const calls: unknown[] = [];
+    const results: unknown[] = [];
+    el.addEventListener('svc-tool-call', (e) => calls.push({ name: e.detail.name, input: e.detail.input }));
+    el.addEventListener('svc-tool-result', (e) => results.push(e.detail));
+    typeAndSend(el, 'use add_to_cart {"product":"Tea","quantity":2}');
+    const said = await reply(el, 'Thanks! I got this:');
+    expect(said).to.equal('Thanks! I got this: {"items":1,"added":"Tea"}');
+    await idle(el);
+    expect(cart).to.deep.equal([{ product: 'Tea', quantity: 2 }]);
+    expect(calls).to.deep.equal([{ name: 'add_to_cart', input: { product: 'Tea', quantity: 2 } }]);
+    expect(results).to.have.length(1);
+    expect(results[0]).to.include({ name: 'add_to_cart' }).and.have.deep.property('output', { items: 1, added: 'Tea' });
+    expect(rows(el)).to.deep.equal(['Added to cart']);
+    expect(part(el, 'tool-call-row')!.querySelector('[role=status]'), 'announced').to.exist;
+    // The answer is not a message of the visitor's.
+    expect(parts(el, 'message-user')).to.have.length(1);
+    expect(await axeViolations(el).then(describeViolations)).to.equal('');
+  });
+
+  it('asks first for a confirm tool: Deny answers an error and the handler never runs; Allow runs it', async () => {
+    const { tool, cart } = cartTool({ confirm: 'Add this to your cart?' });
+    const el = await chatWith([tool]);
+    typeAndSend(el, 'use add_to_cart {"product":"Mug"}');
+    await until(() => rows(el)[0]?.startsWith('Add this to your cart?'), 'the question');
+    expect(rows(el)).to.deep.equal(['Add this to your cart? Allow Deny']);
+    expect(await axeViolations(el).then(describeViolations)).to.equal('');
+    expect(cart).to.deep.equal([]);
+    const deny = parts<HTMLButtonElement>(el, 'tool-call-button').find((b) => b.textContent === 'Deny')!;
+    deny.click();
+    const said = await reply(el, 'Thanks! I got this:');
+    expect(said).to.equal(
+      'Thanks! I got this: The page could not run the tool: The visitor did not allow add_to_cart to run.',
+    );
+    expect(rows(el)).to.deep.equal(['Could not use Add to cart']);
+    expect(cart).to.deep.equal([]);
+    await idle(el);
+
+    typeAndSend(el, 'use add_to_cart {"product":"Mug"}');
+    await until(() => part(el, 'tool-call-allow'), 'the second question');
+    part<HTMLButtonElement>(el, 'tool-call-allow')!.click();
+    await until(() => agentTexts(el).filter((t) => t.startsWith('Thanks!')).length === 2, 'the second answer');
+    expect(cart).to.deep.equal([{ product: 'Mug', quantity: 1 }]);
+    expect(rows(el)).to.deep.equal(['Could not use Add to cart', 'Added to cart']);
+  });
+
+  it('answers a sentence when the handler throws, and when it takes longer than its limit', async () => {
+    const failing: PageTool = {
+      name: 'check_stock',
+      description: 'Whether a product is in stock.',
+      parameters: { type: 'object', properties: {} },
+      handler: () => {
+        throw new Error('the stock service is down');
+      },
+    };
+    const slow: PageTool = {
+      name: 'slow_tool',
+      description: 'Never finishes.',
+      parameters: { type: 'object', properties: {} },
+      timeoutMs: 50,
+      handler: () => new Promise(() => {}),
+    };
+    const el = await chatWith([failing, slow]);
+    typeAndSend(el, 'use check_stock {}');
+    expect(await reply(el, 'Thanks! I got this:')).to.equal(
+      'Thanks! I got this: The page could not run the tool: The tool check_stock failed: the stock service is down',
+    );
+    await idle(el);
+    typeAndSend(el, 'use slow_tool {}');
+    await until(() => agentTexts(el).filter((t) => t.startsWith('Thanks!')).length === 2, 'the second answer');
+    expect(agentTexts(el).at(-1)).to.equal(
+      'Thanks! I got this: The page could not run the tool: The tool slow_tool did not finish within 0.05 seconds.',
+    );
+    expect(rows(el)).to.deep.equal(['Could not use check_stock', 'Could not use slow_tool']);
+  });
+
+  it('answers a call left waiting when the page closed once it is back, never twice; another page has not the tool', async () => {
+    localStorage.clear();
+    const { model } = await service();
+    const { token } = await mintVisitorSession(3600, undefined, model);
+    const persist = `page-tools-${slot++}`;
+    // The page closes while the call waits: its host took the call and never answered.
+    const { tool, cart } = cartTool();
+    const closing = await chatWith([tool], persist, token);
+    const taken = new Promise<void>((resolve) =>
+      closing.addEventListener('svc-tool-call', (e) => {
+        e.preventDefault();
+        resolve();
+      }),
+    );
+    typeAndSend(closing, 'use add_to_cart {"product":"Tea"}');
+    await taken;
+    await until(() => rows(closing)[0] === 'Using Add to cart…', 'the waiting row');
+    closing.parentElement!.remove();
+
+    // Back on the page: the call is answered once, by the handler.
+    const back = await chatWith([tool], persist, token);
+    expect(await reply(back, 'Thanks! I got this:')).to.equal('Thanks! I got this: {"items":1,"added":"Tea"}');
+    await idle(back);
+    expect(cart).to.have.length(1);
+    back.parentElement!.remove();
+
+    // Once more: the answered call is not run again.
+    const calls: string[] = [];
+    const again = await chatWith([tool], persist, token);
+    again.addEventListener('svc-tool-call', (e) => calls.push(e.detail.toolUseId));
+    await until(() => rows(again)[0] === 'Added to cart', 'the row from history');
+    expect(agentTexts(again).filter((t) => t.startsWith('Thanks!'))).to.have.length(1);
+    expect(calls).to.deep.equal([]);
+    expect(cart).to.have.length(1);
+
+    // Another page without the tool: a call waiting there is answered that it is not available.
+    typeAndSend(again, 'use add_to_cart {"product":"Cup"}');
+    const waiting = new Promise<void>((resolve) =>
+      again.addEventListener('svc-tool-call', (e) => {
+        e.preventDefault();
+        resolve();
+      }),
+    );
+    await waiting;
+    again.parentElement!.remove();
+    const other = await chatWith([], persist, token);
+    await until(() => agentTexts(other).filter((t) => t.startsWith('Thanks!')).length === 2, 'the answer from the other page');
+    expect(agentTexts(other).at(-1)).to.equal(
+      'Thanks! I got this: The page could not run the tool: The tool add_to_cart is not available on this page.',
+    );
+    expect(cart).to.have.length(1);
+  });
+});
