@@ -26,7 +26,8 @@ export class PageToolCalls {
   apply(record: ChatStreamRecord): void {
     const { raw } = record;
     if (raw.type === 'assistant') {
-      for (const call of extractClientToolCalls(record)) this.#calls.set(call.toolUseId, { ...call, turnId: record.turnId });
+      for (const call of extractClientToolCalls(record))
+        this.#calls.set(call.toolUseId, { ...call, turnId: record.turnId });
     } else if (raw.type === 'user') {
       if (raw.replaces) this.#replaced.add(raw.replaces);
       const answer = readClientToolAnswer(raw);
@@ -40,7 +41,9 @@ export class PageToolCalls {
 
   /** The calls no answer was read for (and whose turn stands), oldest first: what the page has to answer. */
   get pending(): ClientToolCall[] {
-    return [...this.#calls.values()].filter((call) => this.state(call.toolUseId).phase !== 'answered' && this.#stands(call));
+    return [...this.#calls.values()].filter(
+      (call) => this.state(call.toolUseId).phase !== 'answered' && this.#stands(call),
+    );
   }
 
   /** Where call `toolUseId` stands. */

@@ -70,7 +70,10 @@ export async function runPageTool(
   const tool = tools.find((t) => t.name === call.name);
   if (!tool) return { error: errors.unavailable(call.name) };
   if (tool.confirm && !(await options.confirm?.(tool, call))) return { error: errors.denied(call.name) };
-  const ms = Math.min(tool.timeoutMs ?? options.timeoutMs ?? CLIENT_TOOL_LIMITS.handlerMs, CLIENT_TOOL_LIMITS.handlerMs);
+  const ms = Math.min(
+    tool.timeoutMs ?? options.timeoutMs ?? CLIENT_TOOL_LIMITS.handlerMs,
+    CLIENT_TOOL_LIMITS.handlerMs,
+  );
   const controller = new AbortController();
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timedOut = new Promise<ClientToolAnswer>((resolve) => {

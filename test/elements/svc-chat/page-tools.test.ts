@@ -22,12 +22,16 @@ const rows = (el: SvcChat) => parts(el, 'tool-call-row').map((row) => row.textCo
 
 let slot = 0;
 
-/** An inline chat with the model agent, given `tools` before its first message; `persist` keeps its conversation. */
-async function chatWith(tools: PageTool[], persist?: string, token?: string): Promise<SvcChat> {
-  const { model } = await service();
-  token ??= (await mintVisitorSession(3600, undefined, model)).token;
+/**
+ * An inline chat with the model agent (or, `demo`, the demo agent), given `tools` before its first message;
+ * `persist` keeps its conversation.
+ */
+async function chatWith(tools: PageTool[], persist?: string, token?: string, demo = false): Promise<SvcChat> {
+  const config = await service();
+  const on = demo ? config : config.model;
+  token ??= (await mintVisitorSession(3600, undefined, on)).token;
   const div = await fixture<HTMLDivElement>(html`<div style="height: 700px">
-    <svc-chat base-url=${model.url} token=${token} agent-ids="agent_aria" lang="en" persist=${persist ?? nothing}></svc-chat>
+    <svc-chat base-url=${on.url} token=${token} agent-ids="agent_aria" lang="en" persist=${persist ?? nothing}></svc-chat>
   </div>`);
   const el = div.querySelector('svc-chat')!;
   el.tools = tools;
@@ -56,8 +60,8 @@ function cartTool(extra: Partial<PageTool> = {}) {
   return { tool, cart };
 }
 
-const reply = (el: SvcChat, start: string) =>
-  until(() => agentTexts(el).find((t) => t.startsWith(start)), `the reply that starts "${start}"`);
+/** Resolves once the chat shows reply `text` whole (it streams in). */
+const replied = (el: SvcChat, text: string) => until(() => agentTexts(el).includes(text), `the reply "${text}"`);
 
 describe('<svc-chat> tools the page gives the chat', () => {
   it('runs the handler once when the model calls it, says so in a row, and the model’s reply uses the result', async () => {
@@ -68,8 +72,7 @@ describe('<svc-chat> tools the page gives the chat', () => {
     el.addEventListener('svc-tool-call', (e) => calls.push({ name: e.detail.name, input: e.detail.input }));
     el.addEventListener('svc-tool-result', (e) => results.push(e.detail));
     typeAndSend(el, 'use add_to_cart {"product":"Tea","quantity":2}');
-    const said = await reply(el, 'Thanks! I got this:');
-    expect(said).to.equal('Thanks! I got this: {"items":1,"added":"Tea"}');
+    await replied(el, 'Thanks! I got this: {"items":1,"added":"Tea"}');
     await idle(el);
     expect(cart).to.deep.equal([{ product: 'Tea', quantity: 2 }]);
     expect(calls).to.deep.equal([{ name: 'add_to_cart', input: { product: 'Tea', quantity: 2 } }]);
@@ -82,6 +85,16 @@ describe('<svc-chat> tools the page gives the chat', () => {
     expect(await axeViolations(el).then(describeViolations)).to.equal('');
   });
 
+  it('the demo agent’s /cart add calls the page’s tool once, and its next reply says what the page answered', async () => {
+    const { tool, cart } = cartTool();
+    const el = await chatWith([tool], undefined, undefined, true);
+    typeAndSend(el, '/cart add Tea 2');
+    await replied(el, 'Done. The page answered: {"items":1,"added":"Tea"}');
+    await idle(el);
+    expect(cart).to.deep.equal([{ product: 'Tea', quantity: 2 }]);
+    expect(rows(el)).to.deep.equal(['Added to cart']);
+  });
+
   it('asks first for a confirm tool: Deny answers an error and the handler never runs; Allow runs it', async () => {
     const { tool, cart } = cartTool({ confirm: 'Add this to your cart?' });
     const el = await chatWith([tool]);
@@ -92,8 +105,8 @@ describe('<svc-chat> tools the page gives the chat', () => {
     expect(cart).to.deep.equal([]);
     const deny = parts<HTMLButtonElement>(el, 'tool-call-button').find((b) => b.textContent === 'Deny')!;
     deny.click();
-    const said = await reply(el, 'Thanks! I got this:');
-    expect(said).to.equal(
+    await replied(
+      el,
       'Thanks! I got this: The page could not run the tool: The visitor did not allow add_to_cart to run.',
     );
     expect(rows(el)).to.deep.equal(['Could not use Add to cart']);
@@ -103,7 +116,7 @@ describe('<svc-chat> tools the page gives the chat', () => {
     typeAndSend(el, 'use add_to_cart {"product":"Mug"}');
     await until(() => part(el, 'tool-call-allow'), 'the second question');
     part<HTMLButtonElement>(el, 'tool-call-allow')!.click();
-    await until(() => agentTexts(el).filter((t) => t.startsWith('Thanks!')).length === 2, 'the second answer');
+    await replied(el, 'Thanks! I got this: {"items":1,"added":"Mug"}');
     expect(cart).to.deep.equal([{ product: 'Mug', quantity: 1 }]);
     expect(rows(el)).to.deep.equal(['Could not use Add to cart', 'Added to cart']);
   });
@@ -126,13 +139,14 @@ describe('<svc-chat> tools the page gives the chat', () => {
     };
     const el = await chatWith([failing, slow]);
     typeAndSend(el, 'use check_stock {}');
-    expect(await reply(el, 'Thanks! I got this:')).to.equal(
+    await replied(
+      el,
       'Thanks! I got this: The page could not run the tool: The tool check_stock failed: the stock service is down',
     );
     await idle(el);
     typeAndSend(el, 'use slow_tool {}');
-    await until(() => agentTexts(el).filter((t) => t.startsWith('Thanks!')).length === 2, 'the second answer');
-    expect(agentTexts(el).at(-1)).to.equal(
+    await replied(
+      el,
       'Thanks! I got this: The page could not run the tool: The tool slow_tool did not finish within 0.05 seconds.',
     );
     expect(rows(el)).to.deep.equal(['Could not use check_stock', 'Could not use slow_tool']);
@@ -159,7 +173,7 @@ describe('<svc-chat> tools the page gives the chat', () => {
 
     // Back on the page: the call is answered once, by the handler.
     const back = await chatWith([tool], persist, token);
-    expect(await reply(back, 'Thanks! I got this:')).to.equal('Thanks! I got this: {"items":1,"added":"Tea"}');
+    await replied(back, 'Thanks! I got this: {"items":1,"added":"Tea"}');
     await idle(back);
     expect(cart).to.have.length(1);
     back.parentElement!.remove();
@@ -184,8 +198,8 @@ describe('<svc-chat> tools the page gives the chat', () => {
     await waiting;
     again.parentElement!.remove();
     const other = await chatWith([], persist, token);
-    await until(() => agentTexts(other).filter((t) => t.startsWith('Thanks!')).length === 2, 'the answer from the other page');
-    expect(agentTexts(other).at(-1)).to.equal(
+    await replied(
+      other,
       'Thanks! I got this: The page could not run the tool: The tool add_to_cart is not available on this page.',
     );
     expect(cart).to.have.length(1);
