@@ -10,7 +10,7 @@ import type { ClientToolAnswer, ClientToolCall, ToolUseBlock } from '../../proto
 type Host = ReactiveControllerHost &
   SvcEmitter & { readonly store?: ChatStore; readonly tools?: PageTool[]; readonly chatLabels: ChatLabels };
 
-/** What `svc-tool-call` carries: the call, and `respond` for a page that answers it its own way. */
+/** What `svc-tool-call` carries (declared with `<svc-chat>`'s events): the call, and `respond` for a page that answers it its own way. */
 export interface ToolCallDetail {
   name: string;
   input: Record<string, unknown>;
@@ -128,11 +128,4 @@ function isError(value: unknown): value is { error: string } {
 /** An error sentence within what the service takes (a handler's message may be long). */
 function bounded(answer: ClientToolAnswer): ClientToolAnswer {
   return 'error' in answer ? { error: answer.error.slice(0, CLIENT_TOOL_LIMITS.errorLength) } : answer;
-}
-
-declare global {
-  interface GlobalEventHandlersEventMap {
-    'svc-tool-call': CustomEvent<ToolCallDetail>;
-    'svc-tool-result': CustomEvent<{ name: string; toolUseId: string } & ClientToolAnswer>;
-  }
 }

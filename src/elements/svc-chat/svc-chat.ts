@@ -3,8 +3,9 @@ import { CHAT_PATH, CLOSE_PATH } from '../../internal/icon-paths.js';
 import { LanguageController } from '../../internal/language.js';
 import { type PlainProperty, SvcPlainElement } from '../../internal/svc-plain-element.js';
 import { EN_LAUNCHER_LABELS, type LauncherLabels } from '../../labels/launcher.js';
-import type { Feedback, SendResult } from '../../protocol/types.js';
+import type { ClientToolAnswer, Feedback, SendResult } from '../../protocol/types.js';
 import { type PlatformTokens, tokenStyle } from '../../theme/tokens.js';
+import type { ToolCallDetail } from '../svc-chat-panel/page-tools.js';
 import type { SvcChatPanel } from '../svc-chat-panel/svc-chat-panel.js';
 import { loadMarkdownEngine } from '../svc-markdown/engine.js';
 import { ChatSettingsMixin, handOverSettings, persistedConversation } from './chat-settings.js';
@@ -394,6 +395,8 @@ declare global {
       error?: string;
     }>;
     'svc-error': CustomEvent<{ message: string; status?: number }>;
+    'svc-tool-call': CustomEvent<ToolCallDetail>;
+    'svc-tool-result': CustomEvent<{ name: string; toolUseId: string } & ClientToolAnswer>;
     'svc-open': CustomEvent<Record<string, never>>;
     'svc-close': CustomEvent<Record<string, never>>;
   }
