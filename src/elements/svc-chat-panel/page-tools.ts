@@ -60,7 +60,8 @@ export class PageToolsController implements ReactiveController {
     const answer = bounded(await made);
     const { name, toolUseId } = call;
     this.host.emit('svc-tool-result', { name, toolUseId, ...answer });
-    await store.answerPageTool(toolUseId, answer);
+    // Only to the conversation of the call, while the chat shows it (not one deleted, not a new one meanwhile).
+    if (store.pageToolCalls.some((c) => c.toolUseId === toolUseId)) await store.answerPageTool(toolUseId, answer);
   }
 
   #run(store: ChatStore, call: ClientToolCall): Promise<ClientToolAnswer> {

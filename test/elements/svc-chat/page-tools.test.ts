@@ -204,4 +204,50 @@ describe('<svc-chat> tools the page gives the chat', () => {
     );
     expect(cart).to.have.length(1);
   });
+
+  it('a conversation deleted while its call runs: the answer is not sent, nothing fails, the chat starts anew', async () => {
+    let finish!: (value: unknown) => void;
+    const started = new Promise<void>((resolve) => {
+      const tool: PageTool = {
+        name: 'slow_cart',
+        description: 'Adds to the cart, slowly.',
+        parameters: { type: 'object', properties: {} },
+        handler: () => {
+          resolve();
+          return new Promise((done) => {
+            finish = done;
+          });
+        },
+      };
+      void chatWith([tool]).then((el) => (chat = el));
+    });
+    let chat!: SvcChat;
+    await until(() => chat, 'the chat');
+    const errors: string[] = [];
+    const results: unknown[] = [];
+    chat.addEventListener('svc-error', (e) => errors.push(e.detail.message));
+    chat.addEventListener('svc-tool-result', (e) => results.push(e.detail));
+    typeAndSend(chat, 'use slow_cart {}');
+    await started;
+
+    // The visitor deletes the conversation from the list while the handler runs.
+    part<HTMLButtonElement>(chat, 'list-button')!.click();
+    (await until(() => part<HTMLButtonElement>(chat, 'delete-button'), 'the delete button')).click();
+    (await until(() => part<HTMLButtonElement>(chat, 'confirm-delete'), 'the confirmation')).click();
+    await until(() => parts(chat, 'conversation').length === 0, 'the row gone');
+    part<HTMLButtonElement>(chat, 'list-button')!.click();
+    await until(() => part(chat, 'empty'), 'a new, empty conversation');
+
+    const sent: unknown[] = [];
+    chat.addEventListener('svc-message-sent', (e) => sent.push(e.detail));
+    finish({ added: true });
+    await until(() => results.length === 1, 'the handler’s answer');
+    await chat.updateComplete;
+    // A send would be under way by now (the store counts it at once): none is.
+    expect(chat.shadowRoot!.querySelector('svc-chat-panel')!.store!.running).to.equal(false);
+    expect(sent).to.deep.equal([]);
+    expect(errors).to.deep.equal([]);
+    expect(part(chat, 'notice')).to.equal(null);
+    expect(parts(chat, 'message')).to.have.length(0);
+  });
 });
