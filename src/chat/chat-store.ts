@@ -234,12 +234,19 @@ export class ChatStore {
 
   /**
    * Answers call `toolUseId` of a page tool (its handler's value, or why not), with the page's tools again, and
-   * reads the reply that follows. Shown answered at once; tried again while the service is busy or away. Resolves
+   * reads the reply that follows, once the call's turn has ended. Shown answered at once; tried again while the
+   * service is busy or away; dropped if the chat shows another conversation meanwhile. Resolves
    * to the result, or `undefined` when it failed: the error is the store's, and the call waits again once the
    * conversation is loaded again (its Retry).
    */
-  answerPageTool(toolUseId: string, answer: ClientToolAnswer): Promise<SendResult | undefined> {
-    this.#state.pageTools.mark(toolUseId, { answered: answer });
+  async answerPageTool(toolUseId: string, answer: ClientToolAnswer): Promise<SendResult | undefined> {
+    const state = this.#state;
+    const { signal } = state;
+    state.pageTools.mark(toolUseId, { answered: answer });
+    state.changed();
+    // The call's turn ends waiting for it: the service takes no message while a turn runs (409).
+    await state.replyEnded();
+    if (signal.aborted) return undefined;
     return this.send('', { toolAction: true, metadata: clientToolAnswerMetadata(toolUseId, answer) });
   }
 
