@@ -23,7 +23,7 @@ import attachmentsStyles from './attachments.styles.js';
 import { ChatConnection } from './chat-connection.js';
 import { Composer } from './composer.js';
 import { PANEL_EXPORTS } from './exported-parts.js';
-import { PageToolsController } from './page-tools.js';
+import { PageToolsController } from './page-tools-controller.js';
 import { renderHeader } from './panel-header.js';
 import { ReplyActionsController } from './reply-actions.js';
 import { RichContent } from './rich-content.js';

@@ -5,7 +5,7 @@ import { type PlainProperty, SvcPlainElement } from '../../internal/svc-plain-el
 import { EN_LAUNCHER_LABELS, type LauncherLabels } from '../../labels/launcher.js';
 import type { ClientToolAnswer, Feedback, SendResult } from '../../protocol/types.js';
 import { type PlatformTokens, tokenStyle } from '../../theme/tokens.js';
-import type { ToolCallDetail } from '../svc-chat-panel/page-tools.js';
+import type { ToolCallDetail } from '../svc-chat-panel/page-tools-controller.js';
 import type { SvcChatPanel } from '../svc-chat-panel/svc-chat-panel.js';
 import { loadMarkdownEngine } from '../svc-markdown/engine.js';
 import { ChatSettingsMixin, handOverSettings, persistedConversation } from './chat-settings.js';
