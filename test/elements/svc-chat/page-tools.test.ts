@@ -174,9 +174,7 @@ describe('<svc-chat> tools the page gives the chat', () => {
     expect(rows(el)).to.deep.equal(['Could not use check_stock', 'Could not use slow_tool']);
   });
 
-  it('answers a call left waiting when the page closed once it is back, and never twice', async function () {
-    // Three pages and two of the model's turns: under three engines on a busy machine, more than mocha's 20 s.
-    this.timeout(60_000);
+  it('answers a call left waiting when the page closed once it is back, and never twice', async () => {
     const { tool, cart } = cartTool();
     const { persist, token } = await closedMidCall(tool, 'Tea');
 
