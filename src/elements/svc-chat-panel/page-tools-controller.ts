@@ -45,6 +45,9 @@ export class PageToolsController implements ReactiveController {
       store.clientTools = tools?.length ? pageToolDeclarations(tools) : undefined;
       this.#declared = { tools, store };
     }
+    // Not set yet: the page has not said which tools it gives (it may set them after the history came), so no
+    // call is answered "not available" too soon; `[]` says it gives none.
+    if (!tools) return;
     for (const call of store.pageToolCalls) {
       if (store.pageToolCall(call.toolUseId).phase === 'waiting') void this.#answer(store, call);
     }

@@ -45,10 +45,15 @@ async function closedMidCall(tool: PageTool, product: string): Promise<{ persist
 }
 
 /**
- * An inline chat with the model agent (or, `demo`, the demo agent), given `tools` before its first message;
- * `persist` keeps its conversation.
+ * An inline chat with the model agent (or, `demo`, the demo agent), given `tools` (unless undefined) before its
+ * first message; `persist` keeps its conversation.
  */
-async function chatWith(tools: PageTool[], persist?: string, token?: string, demo = false): Promise<SvcChat> {
+async function chatWith(
+  tools: PageTool[] | undefined,
+  persist?: string,
+  token?: string,
+  demo = false,
+): Promise<SvcChat> {
   const config = await service();
   const on = demo ? config : config.model;
   token ??= (await mintVisitorSession(3600, undefined, on)).token;
@@ -56,7 +61,7 @@ async function chatWith(tools: PageTool[], persist?: string, token?: string, dem
     <svc-chat base-url=${on.url} token=${token} agent-ids="agent_aria" lang="en" persist=${persist ?? nothing}></svc-chat>
   </div>`);
   const el = div.querySelector('svc-chat')!;
-  el.tools = tools;
+  if (tools) el.tools = tools;
   return chatReady(el);
 }
 
@@ -178,8 +183,11 @@ describe('<svc-chat> tools the page gives the chat', () => {
     const { tool, cart } = cartTool();
     const { persist, token } = await closedMidCall(tool, 'Tea');
 
-    // Back on the page: the call is answered once, by the handler.
-    const back = await chatWith([tool], persist, token);
+    // Back on the page, which gives its tools only once the chat shows the call from history (a page's script
+    // may set them after the history came): the call waits for them, then is answered once, by the handler.
+    const back = await chatWith(undefined, persist, token);
+    await until(() => rows(back)[0] === 'Using add_to_cart…', 'the waiting call from history');
+    back.tools = [tool];
     await replied(back, 'Thanks! I got this: {"items":1,"added":"Tea"}');
     await idle(back);
     expect(cart).to.have.length(1);
