@@ -75,12 +75,14 @@ import { scriptTagFiles } from './script-tag-files.mjs';
  * `handoff`; the operators' client is not in the widget): panel 50,421 B, complete widget 86,292 B; and by
  * 2,114 B on the panel for the page's tools in the widget (issue 45: the tools controller, the calls' state, running
  * a call, the row and its labels; docs/performance.md): panel 52,535 B, the launcher 7,169 B (+2 B: the `tools`
- * setting and the panel's hash), zh-CN 2,519 B and ar 2,819 B (the row's labels), complete widget 88,411 B.
+ * setting and the panel's hash), zh-CN 2,519 B and ar 2,819 B (the row's labels), complete widget 88,411 B; and
+ * by 7 B for a call read from history waiting until the page sets its tools (issue 45): panel 52,540 B, launcher
+ * 7,171 B (the panel's hash), complete widget 88,418 B.
  */
 const BUDGETS = {
   'dist/svc-chat.js': 220,
-  'dist/svc-chat.esm.js': 7_169,
-  'dist/svc-chat-panel.js': 52_535,
+  'dist/svc-chat.esm.js': 7_171,
+  'dist/svc-chat-panel.js': 52_540,
   'dist/svc-chat-markdown.js': 28_533,
   // The code highlighter, loaded when a reply first has a code block (issue 30: at most 12 KB).
   'dist/svc-chat-highlight.js': 12_000,
@@ -101,7 +103,7 @@ const FIRST_LOAD = {
 };
 const FIRST_LOAD_TARGET = 8_000;
 const COMPLETE_TARGET = 70_000;
-const COMPLETE_BUDGET = 88_411;
+const COMPLETE_BUDGET = 88_418;
 
 const kb = (n) => `${(n / 1000).toFixed(2)} KB`;
 const gzip = (file) => gzipSync(readFileSync(built(file)), { level: 9 }).length;
