@@ -4,6 +4,8 @@ import type {
   ChatStreamRecord,
   Feedback,
   FeedbackRequest,
+  HandoffRequest,
+  HandoffResult,
   HistoryOptions,
   HistoryResult,
   InterruptResult,
@@ -43,5 +45,11 @@ export interface ChatApi {
     opts?: { signal?: AbortSignal },
   ): Promise<Feedback>;
   feedback?(conversationId: string, opts?: { signal?: AbortSignal }): Promise<{ feedback: Feedback[] }>;
+  /** Asks for a person of the site's staff (our extension): a client without it offers no "Talk to a person". */
+  requestHandoff?(
+    conversationId: string,
+    req?: HandoffRequest,
+    opts?: { signal?: AbortSignal },
+  ): Promise<HandoffResult>;
   agentPrompts?(agentId: string, opts?: { signal?: AbortSignal }): Promise<AgentPrompts>;
 }

@@ -6,6 +6,7 @@ import type {
   FileAttachment,
   InfoCollectPayload,
   MessagePart,
+  OperatorIdentity,
   PaymentGatePayload,
   PaymentStatus,
   SendRequest,
@@ -52,6 +53,8 @@ export interface ChatMessage {
   readonly timestamp?: string;
   readonly senderName?: string;
   readonly senderAvatar?: string;
+  /** A person of the site's staff wrote it (an `operator_message`), not an agent. */
+  readonly operator?: OperatorIdentity;
   /** Grows with each `assistant_delta` while streaming; the `assistant` record replaces it with the final text. */
   readonly text: string;
   /** Non-text content of a reply: `thinking`, `image` and `tool_use` (reserved tools become cards instead). */

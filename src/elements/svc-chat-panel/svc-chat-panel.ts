@@ -24,6 +24,7 @@ import { ChatConnection } from './chat-connection.js';
 import { Composer } from './composer.js';
 import { PANEL_EXPORTS } from './exported-parts.js';
 import { renderHeader } from './panel-header.js';
+import { PersonHandoffController, personHandoffStyles } from './person-handoff.js';
 import { ReplyActionsController } from './reply-actions.js';
 import { RichContent } from './rich-content.js';
 import { ScrollFollowController } from './scroll-follow.js';
@@ -43,7 +44,14 @@ import '../svc-sms-sign-in/svc-sms-sign-in.js';
  * @fires svc-panel-close - The close button was pressed (not composed: only the launcher hears it).
  */
 export class SvcChatPanel extends ChatSettingsMixin(SvcLocalizedElement) {
-  static override styles = [...styles, messageViewStyles, attachmentsStyles, listStyles, phoneStyles];
+  static override styles = [
+    ...styles,
+    messageViewStyles,
+    attachmentsStyles,
+    listStyles,
+    personHandoffStyles,
+    phoneStyles,
+  ];
 
   static override properties = {
     shown: { type: Boolean },
@@ -72,6 +80,7 @@ export class SvcChatPanel extends ChatSettingsMixin(SvcLocalizedElement) {
   readonly #announcer = new AnnouncerController(this);
   readonly #actions = new ReplyActionsController(this);
   readonly #prompts = new StarterPromptsController(this);
+  readonly #person = new PersonHandoffController(this);
   #chat?: ChatClient;
   readonly #list = new ConversationListController(this);
   readonly #composer = new Composer(this, this.#content.attachments, () => this.#scroll.follow());
@@ -265,6 +274,7 @@ export class SvcChatPanel extends ChatSettingsMixin(SvcLocalizedElement) {
     return renderHeader(
       {
         title: this.heading || labels.title,
+        badge: this.#person.badge(labels),
         conversation: !!this.store,
         previous: connection.previous ? back : undefined,
         listShown: list.shown,
@@ -366,6 +376,7 @@ export class SvcChatPanel extends ChatSettingsMixin(SvcLocalizedElement) {
           : nothing
       }
       <div part="status" aria-live="polite">${agentStatusLine(store.agentStatus, store.agentNames, view)}</div>
+      ${this.#person.render(store, labels)}
       ${this.#announcer.render()}
       ${this.#composer.render(store, labels)}
       ${renderDropZone(content.attachments, labels)} ${content.renderOverlays(labels)}
