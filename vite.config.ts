@@ -95,6 +95,7 @@ export default defineConfig(({ mode }) => {
           elements: 'src/elements.ts',
           'react/index': 'src/react/index.ts',
           'tools/index': 'src/tools/index.ts',
+          inbox: 'src/inbox.ts',
         },
         formats: ['es'],
       },
