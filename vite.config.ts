@@ -54,7 +54,9 @@ const chunkFile = ({ name }: { name: string }) => `svc-chat-${CHUNK_FILES[name] 
  *   markdown engine when a code block first settles) and
  *   `svc-chat-lang-<file>.js` (each language besides English). They share modules as any chunks do;
  * - `vite build --mode bundle-loader`: `svc-chat.js`, the classic script of the one-tag embed, which imports
- *   `svc-chat.esm.js` from next to itself.
+ *   `svc-chat.esm.js` from next to itself;
+ * - `vite build --mode bundle-inbox`: `svc-chat-inbox.js`, `<svc-inbox>` for the site's staff, with its own Lit:
+ *   the visitor's files neither load it nor give it anything.
  */
 export default defineConfig(({ mode }) => {
   if (mode === 'bundle') {
@@ -68,6 +70,17 @@ export default defineConfig(({ mode }) => {
           output: { minify: true, chunkFileNames: chunkFile },
         },
         lib: { entry: 'src/script-tag/module.ts', formats: ['es'], fileName: () => 'svc-chat.esm.js' },
+      },
+    };
+  }
+  if (mode === 'bundle-inbox') {
+    // The staff's inbox: a file of its own with its own Lit, never loaded by the visitor's widget.
+    return {
+      plugins: [minifyLitTemplates(), terserAfterMinify()],
+      build: {
+        ...SCRIPT_TAG_BUILD,
+        rolldownOptions: { output: { minify: true } },
+        lib: { entry: 'src/inbox.ts', formats: ['es'], fileName: () => 'svc-chat-inbox.js' },
       },
     };
   }

@@ -25,6 +25,3 @@ export {
   infoCollectSubmitMetadata,
 } from './protocol/card-answers.js';
 export * from './protocol/records.js';
-
-/** Loads `<svc-inbox>` (the staff's inbox, `src/inbox.ts`), a chunk of its own, and registers it. */
-export const loadInbox = () => import('./inbox.js');

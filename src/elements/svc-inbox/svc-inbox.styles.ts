@@ -8,9 +8,9 @@ export default [
     :host {
       display: block;
       height: 100%;
-      font-family: ${token('fontFamily')};
       color: ${token('colorText')};
       background: ${token('colorBg')};
+      font-family: ${token('fontFamily')};
     }
     .columns {
       display: flex;

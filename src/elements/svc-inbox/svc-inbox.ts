@@ -19,7 +19,7 @@ const EMPTY_QUEUE: OperatorQueue = { waiting: [], mine: [], missed: [] };
  *
  * A site embeds it in its admin, with an operator's session token from its backend (`token-endpoint`, or a
  * `tokenProvider`; never the workspace key). Not part of the visitor's widget: it is a chunk of its own
- * (`await (await load()).loadInbox()` with the script tag, `import '@svc/agent-sdk/inbox'` with a bundler).
+ * (`<script type="module" src="…/svc-chat-inbox.js">`, or `import '@svc/agent-sdk/inbox'` with a bundler).
  * While visitors wait, the page's title starts with their number, "(2) …".
  *
  * @csspart queue - The list of conversations: waiting, yours, missed.
