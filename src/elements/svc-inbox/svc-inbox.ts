@@ -201,7 +201,10 @@ export class SvcInbox extends SvcElement {
     this._error = undefined;
     try {
       const parts = await Promise.all([...(files.files ?? [])].map((file) => this.#files!.uploadPart(file)));
-      await this.#inbox.send(id, { message, ...(parts.length ? { parts } : {}) });
+      const sent = await this.#inbox.send(id, { message, ...(parts.length ? { parts } : {}) });
+      // Shown at once, not when the stream brings it (the log applies each record once).
+      const open = this._open;
+      if (open?.id === id && open.log.apply(sent.message)) this._open = { ...open, version: open.version + 1 };
       input.value = '';
       files.value = '';
     } catch (err) {

@@ -33,7 +33,9 @@ async function send(el: SvcChat, message: string): Promise<string> {
 }
 
 describe('<svc-chat handoff>: a person takes the conversation over', () => {
-  it('asks for a person, shows who holds it (also after a reload), their messages, and the agent again', async () => {
+  it('asks for a person, shows who holds it (also after a reload), their messages, and the agent again', async function () {
+    // A flow of many steps against the service that the other engines' runs share.
+    this.timeout(60_000);
     const { url } = await service();
     const { token } = await mintVisitorSession();
     const el = await chat(token, url);
