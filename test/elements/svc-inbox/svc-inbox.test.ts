@@ -14,18 +14,28 @@ async function inbox(token: string, url: string): Promise<SvcInbox> {
   return fixture<SvcInbox>(html`<svc-inbox base-url=${url} token=${token} style="height: 480px"></svc-inbox>`);
 }
 
-/** A visitor who asked for a person with `reason`. */
-async function visitorAsking(reason: string) {
+/**
+ * A visitor who asked for a person with `reason`; with `replying`, while the agent's reply still runs (the demo's
+ * `/slow` for two minutes: the person's take must stop it).
+ */
+async function visitorAsking(reason: string, replying = false) {
   const { url } = await service();
   const { token } = await mintVisitorSession();
   const chat = new ChatClient({ baseUrl: url, apiKey: token });
   // Echo repeats the message: the queue's last message says it whether or not the reply came first.
-  const { conversationId } = await chat.send({ message: 'my parcel is lost', targetAgentIds: ['agent_echo'] });
-  // Its turn ended first (a person's message waits for no reply, but the test reads a settled conversation).
-  await until(
-    async () => (await chat.history(conversationId)).entries.some((r) => r.raw.type === 'result'),
-    'the echo',
+  const { conversationId } = await chat.send(
+    replying
+      ? { message: '/slow 120 my parcel is lost', targetAgentIds: ['agent_aria'] }
+      : { message: 'my parcel is lost', targetAgentIds: ['agent_echo'] },
   );
+  // The send answers once its reply is stored as running: `/slow` runs on. Echo's ended first (a person's message
+  // waits for no reply, but the test reads a settled conversation).
+  if (!replying) {
+    await until(
+      async () => (await chat.history(conversationId)).entries.some((r) => r.raw.type === 'result'),
+      'the echo',
+    );
+  }
   await chat.requestHandoff(conversationId, { reason });
   /** What the visitor's history holds now (read once the inbox showed the change: the service stored it). */
   const recordTypes = async () => (await chat.history(conversationId)).entries.map((r) => r.raw.type);
@@ -33,7 +43,7 @@ async function visitorAsking(reason: string) {
 }
 
 describe('<svc-inbox>', () => {
-  it('lists a waiting visitor live, takes it, replies, hears the visitor, and releases it', async function () {
+  it('lists a waiting visitor live, takes it (stopping the reply), replies, hears the visitor, releases it', async function () {
     // A flow of many steps against the service that the other engines' runs share.
     this.timeout(60_000);
     const { url } = await service();
@@ -41,7 +51,7 @@ describe('<svc-inbox>', () => {
     document.title = 'Admin';
     const el = await inbox(alex.token, url);
     const reason = `refund ${Math.random().toString(36).slice(2)}`;
-    const visitor = await visitorAsking(reason);
+    const visitor = await visitorAsking(reason, true);
     const entry = await until(
       () => all(el, '[part~=queue-entry]').find((b) => text(b).includes(reason)),
       'the visitor in the queue',
@@ -56,7 +66,12 @@ describe('<svc-inbox>', () => {
 
     const input = await until(() => q<HTMLTextAreaElement>(el, '[part~=input]'), 'the reply field');
     input.value = 'I am on it.';
-    q<HTMLButtonElement>(el, '[part~=send-button]')!.click();
+    // The stream may show the take before it answers (once the reply it stopped has ended): Send waits for that.
+    const sendButton = await until(
+      () => q<HTMLButtonElement>(el, '[part~=send-button]:not([disabled])'),
+      'Send, once the take answered',
+    );
+    sendButton.click();
     await until(
       () => all(el, '[part~=message-person]').some((m) => text(m) === 'Alex, support I am on it.'),
       'the reply in the inbox',
