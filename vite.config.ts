@@ -63,7 +63,7 @@ function builtLazyFiles(): Map<string, string> {
 }
 
 /**
- * Four builds from one config:
+ * Five builds from one config:
  * - `vite build`: the package entries (`.`, `./protocol`, `./elements`, `./react`, `./tools`) as ES modules, one
  *   file per source module, with their dependencies left to the user's bundler;
  * - `vite build --mode bundle`: what the script-tag launcher loads from next to itself (`LAZY_ENTRIES`), as ES
@@ -71,7 +71,9 @@ function builtLazyFiles(): Map<string, string> {
  *   (the languages, the settings, the tokens) it has its own copy of (docs/performance.md);
  * - `vite build --mode bundle-module`: `svc-chat.esm.js`, the launcher as an ES module (plain DOM, no Lit);
  * - `vite build --mode bundle-classic`: `svc-chat.js`, the same launcher as the classic script of the one-tag embed,
- *   one request before it paints. Both launchers load the first build's files from next to themselves.
+ *   one request before it paints. Both launchers load the first build's files from next to themselves;
+ * - `vite build --mode bundle-inbox`: `svc-chat-inbox.js`, `<svc-inbox>` for the site's staff, with its own Lit:
+ *   the visitor's files neither load it nor give it anything.
  */
 export default defineConfig(({ mode }) => {
   if (mode === 'bundle') {
@@ -87,6 +89,17 @@ export default defineConfig(({ mode }) => {
         ...SCRIPT_TAG_BUILD,
         rolldownOptions: { output: { minify: true, entryFileNames: lazyFile, chunkFileNames: lazyFile } },
         lib: { entry: LAZY_ENTRIES, formats: ['es'] },
+      },
+    };
+  }
+  if (mode === 'bundle-inbox') {
+    // The staff's inbox: a file of its own with its own Lit, never loaded by the visitor's widget.
+    return {
+      plugins: [minifyLitTemplates(), terserAfterMinify()],
+      build: {
+        ...SCRIPT_TAG_BUILD,
+        rolldownOptions: { output: { minify: true } },
+        lib: { entry: 'src/inbox.ts', formats: ['es'], fileName: () => 'svc-chat-inbox.js' },
       },
     };
   }
@@ -117,6 +130,7 @@ export default defineConfig(({ mode }) => {
           elements: 'src/elements.ts',
           'react/index': 'src/react/index.ts',
           'tools/index': 'src/tools/index.ts',
+          inbox: 'src/inbox.ts',
         },
         formats: ['es'],
       },

@@ -3,6 +3,7 @@ import type { SvcConnectorSetup } from './cards/svc-connector-setup.js';
 import type { SvcInfoCollect } from './cards/svc-info-collect.js';
 import type { SvcPaymentGate } from './cards/svc-payment-gate.js';
 import type { SvcChat } from './elements/svc-chat/svc-chat.js';
+import type { SvcInbox } from './elements/svc-inbox/svc-inbox.js';
 import type { SvcMarkdown } from './elements/svc-markdown/svc-markdown.js';
 import type { SvcSmsSignIn } from './elements/svc-sms-sign-in/svc-sms-sign-in.js';
 
@@ -89,6 +90,12 @@ export interface SvcElementProps {
      * @default any kind
      */
     accept?: SvcChat['accept'];
+    /**
+     * Offers "Talk to a person" once a conversation has started: a person of the site's staff may take it over
+     * (the workspace has operators; docs/elements.md, a person in the conversation).
+     * @default false
+     */
+    handoff?: SvcChat['handoff'];
     /**
      * The language of the labels, any BCP 47 tag: `zh*` gives Simplified Chinese, `ar*` Arabic (right to left),
      * anything else English (see Languages and right to left).
@@ -180,6 +187,34 @@ export interface SvcElementProps {
     'onsvc-open'?: (event: GlobalEventHandlersEventMap['svc-open']) => void;
     /** The launcher's panel closed. */
     'onsvc-close'?: (event: GlobalEventHandlersEventMap['svc-close']) => void;
+  };
+  'svc-inbox': {
+    /**
+     * The service's address.
+     * @default the page's origin
+     */
+    'base-url'?: SvcInbox['baseUrl'];
+    /** An operator's session token (`ot_…`). */
+    token?: SvcInbox['token'];
+    /** The site's backend that answers `POST` with an operator's `{ token, expires_at }`. */
+    'token-endpoint'?: SvcInbox['tokenEndpoint'];
+    /**
+     * The service's address.
+     * @default the page's origin
+     */
+    baseUrl?: SvcInbox['baseUrl'];
+    /** The site's backend that answers `POST` with an operator's `{ token, expires_at }`. */
+    tokenEndpoint?: SvcInbox['tokenEndpoint'];
+    /** Returns a fresh operator token, or `{ token, expires_at }`, from the site's backend. */
+    tokenProvider?: SvcInbox['tokenProvider'];
+    /** Overrides of any text (see `INBOX_LABELS`). */
+    labels?: SvcInbox['labels'];
+    /** The queue changed (at once, then after every change); `detail: { waiting, mine, missed }`. */
+    'onsvc-queue'?: (event: GlobalEventHandlersEventMap['svc-queue']) => void;
+    /** This operator took, released or closed a conversation; `detail: { conversationId, state, operator?, at }`. */
+    'onsvc-handoff'?: (event: GlobalEventHandlersEventMap['svc-handoff']) => void;
+    /** A request failed; `detail: { message, status? }` (the service's sentence, e.g. another person took the conversation first). */
+    'onsvc-error'?: (event: GlobalEventHandlersEventMap['svc-error']) => void;
   };
   'svc-markdown': {
     /**

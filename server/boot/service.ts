@@ -176,6 +176,7 @@ async function serve(db: Db, options: ServiceOptions): Promise<RunningService> {
       log,
       options.handoffWaitSeconds ?? DEFAULT_HANDOFF_WAIT_SECONDS,
       (tx, handoff, record) => followUnanswered(ctx, tx, handoff, record),
+      (conversationId) => ctx.turns.interrupt(conversationId),
     ),
     queues: new OperatorQueues(db),
     streams: new OpenStreams(quotas.streamsPerUser),

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { dirname, extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { notFound } from '../http/errors.js';
 import type { AppContext } from '../services/context.js';
@@ -13,7 +13,12 @@ import type { ZodApp } from './route-module.js';
 const PAGES_DIR = fileURLToPath(new URL('../demo/', import.meta.url));
 /** The widget's script-tag files, from the installed `@svc/agent-sdk`. */
 const WIDGET_DIR = dirname(fileURLToPath(import.meta.resolve('@svc/agent-sdk/svc-chat.js')));
-const PAGES: Record<string, string> = { '/': 'index.html', '/sms': 'sms.html', '/esm': 'esm.html' };
+const PAGES: Record<string, string> = {
+  '/': 'index.html',
+  '/sms': 'sms.html',
+  '/esm': 'esm.html',
+  '/inbox': 'inbox.html',
+};
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
@@ -82,20 +87,22 @@ export default function demoSiteRoutes(app: ZodApp, ctx: AppContext) {
     return reply.send(file.bodies[encoding]);
   });
 
+  /** A call of the demo workspace's routes with its key, over HTTP as a site's backend makes it. */
+  const workspaceCall = async (req: FastifyRequest, path: string, body: unknown) => {
+    const apiKey = await demoApiKey();
+    const res = await fetch(`http://127.0.0.1:${req.socket.localPort}/api/v2/workspaces/demo${path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    const json = (await res.json()) as Record<string, unknown>;
+    if (!res.ok) throw Object.assign(new Error(String(json.detail)), { statusCode: res.status });
+    return json;
+  };
+
   app.post('/demo/token', async (req, reply) => {
     const visitor = cookie(req.headers.cookie, VISITOR_COOKIE) ?? `visitor_${randomBytes(12).toString('base64url')}`;
-    const apiKey = await demoApiKey();
-    const origin = `http://127.0.0.1:${req.socket.localPort}/api/v2/workspaces/demo`;
-    const call = async (path: string, body: unknown) => {
-      const res = await fetch(`${origin}${path}`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      });
-      const json = (await res.json()) as Record<string, unknown>;
-      if (!res.ok) throw Object.assign(new Error(String(json.detail)), { statusCode: res.status });
-      return json;
-    };
+    const call = (path: string, body: unknown) => workspaceCall(req, path, body);
     await call('/members', { sp_user_ref: visitor, display_name: 'Demo visitor' });
     const session = await call('/sessions', { sp_user_ref: visitor, ttl_seconds: 3600 });
     reply.header('set-cookie', `${VISITOR_COOKIE}=${visitor}; Path=/; HttpOnly; SameSite=Lax; Max-Age=31536000`);
@@ -110,6 +117,12 @@ export default function demoSiteRoutes(app: ZodApp, ctx: AppContext) {
         vary: 'Origin',
       });
     return session;
+  });
+
+  // The demo inbox's person of the staff: one demo operator, Alex (a real site signs in its own staff first).
+  app.post('/demo/operator-token', async (req, reply) => {
+    reply.header('cache-control', 'no-store');
+    return workspaceCall(req, '/operators/sessions', { operator_ref: 'demo_operator', display_name: 'Alex' });
   });
 }
 

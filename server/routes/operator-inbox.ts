@@ -200,7 +200,8 @@ export default function operatorRoutes(app: ZodApp, ctx: AppContext) {
     'take',
     'Take a waiting conversation',
     'The operator holds the conversation (`operator_joined`): what the visitor writes is for them, and the agents ' +
-      'answer no more. Exactly once: of operators taking it at once, on any instances, one holds it and the ' +
+      'answer no more (a reply still running stops, `interrupted`, before this answers). Exactly once: of operators ' +
+      'taking it at once, on any instances, one holds it and the ' +
       'others get 409. Taking one held already by the same operator answers as before.',
   );
   hold(

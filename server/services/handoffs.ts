@@ -80,6 +80,8 @@ export class Handoffs {
     /** How long a visitor waits for a person where the workspace sets nothing (`--handoff-wait`). */
     private readonly waitSeconds: number,
     private readonly followUnanswered: FollowUnanswered,
+    /** Stops the conversation's running agent turn, on whichever instance (TurnRegistry.interrupt). */
+    private readonly stopAgents: (conversationId: string) => Promise<unknown>,
   ) {}
 
   /** Who holds the conversation now (read through `db`: a transaction's or the service's). */
@@ -157,10 +159,12 @@ export class Handoffs {
 
   /**
    * `operator` takes a waiting conversation, exactly once: of two operators at once (on any instances), one holds
-   * it and the other is refused (`already_taken`); its holder taking it again is answered as before.
+   * it and the other is refused (`already_taken`); its holder taking it again is answered as before. An agent's
+   * reply still running stops (`interrupted`) before the take answers: the agents say nothing while a person holds
+   * the conversation, and the visitor can write to the person at once (a running reply refuses sends).
    */
-  take(operator: OperatorIdentity, conversation: StoredConversation): Promise<HandoffResult> {
-    return this.lockedWrite(conversation.id, undefined, async (append, tx) => {
+  async take(operator: OperatorIdentity, conversation: StoredConversation): Promise<HandoffResult> {
+    const taken = await this.lockedWrite(conversation.id, undefined, async (append, tx): Promise<HandoffResult> => {
       const row = await takeHandoff(tx, conversation.id, operator.id);
       if (!row) {
         const now = await handoffOf(tx, conversation.id);
@@ -178,6 +182,8 @@ export class Handoffs {
       this.disarm(conversation.id);
       return { conversationId: conversation.id, state: 'human', operator, at: record.id };
     });
+    await this.stopAgents(conversation.id);
+    return taken;
   }
 
   /** The holder gives the conversation back to its agents (`released`) or closes it (`closed`); else `not_holder`. */

@@ -10,6 +10,7 @@ import type {
   SendRequest,
   SendResult,
 } from '../protocol/conversation-types.js';
+import type { HandoffRequest, HandoffResult } from '../protocol/handoff-types.js';
 import type { ChatStreamRecord } from '../protocol/record-types.js';
 
 /**
@@ -44,5 +45,11 @@ export interface ChatApi {
     opts?: { signal?: AbortSignal },
   ): Promise<Feedback>;
   feedback?(conversationId: string, opts?: { signal?: AbortSignal }): Promise<{ feedback: Feedback[] }>;
+  /** Asks for a person of the site's staff (our extension): a client without it offers no "Talk to a person". */
+  requestHandoff?(
+    conversationId: string,
+    req?: HandoffRequest,
+    opts?: { signal?: AbortSignal },
+  ): Promise<HandoffResult>;
   agentPrompts?(agentId: string, opts?: { signal?: AbortSignal }): Promise<AgentPrompts>;
 }

@@ -1,5 +1,6 @@
 import type { InfoCollectAnswer } from '../protocol/card-answers.js';
 import type { MessagePart, SendRequest } from '../protocol/conversation-types.js';
+import type { OperatorIdentity } from '../protocol/handoff-types.js';
 import type {
   ConnectorSetupRequest,
   ContentBlock,
@@ -51,6 +52,8 @@ export interface ChatMessage {
   readonly timestamp?: string;
   readonly senderName?: string;
   readonly senderAvatar?: string;
+  /** A person of the site's staff wrote it (an `operator_message`), not an agent. */
+  readonly operator?: OperatorIdentity;
   /** Grows with each `assistant_delta` while streaming; the `assistant` record replaces it with the final text. */
   readonly text: string;
   /** Non-text content of a reply: `thinking`, `image` and `tool_use` (reserved tools become cards instead). */

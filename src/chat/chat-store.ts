@@ -15,6 +15,7 @@ import type { ChatApi } from './chat-api.js';
 import type { ChatMessage, MessageFields } from './chat-message.js';
 import { ChatState } from './chat-state.js';
 import { ConversationReader } from './conversation-reader.js';
+import type { ChatHandoff } from './handoff-tracker.js';
 import { Outbox } from './outbox.js';
 import type { PageToolCallState } from './page-tool-calls.js';
 import { FeedbackState, type ReplyFeedback } from './reply-feedback.js';
@@ -125,6 +126,29 @@ export class ChatStore {
   get canActOnReplies(): boolean {
     const api = this.#state.api;
     return !!(api.regenerate && api.edit && api.setFeedback);
+  }
+
+  /** Who answers: the agents, nobody yet while a person is asked for, or a person of the site's staff. */
+  get handoff(): ChatHandoff {
+    return this.#state.log.handoff.status;
+  }
+
+  /**
+   * Asks for a person of the site's staff; the records that follow move `handoff`. Resolves false when it could
+   * not ask (no conversation yet, a client without it) or the service refused (the error is the store's `error`).
+   */
+  async requestHandoff(): Promise<boolean> {
+    const { api, conversationId, signal } = this.#state;
+    if (!conversationId || !api.requestHandoff) return false;
+    try {
+      const { state, operator, at } = await api.requestHandoff(conversationId, {}, { signal });
+      // Shown at once; the stream's record of it changes nothing more.
+      if (this.#state.log.handoff.adopt({ state, operator, at })) this.#state.changed();
+      return true;
+    } catch (err) {
+      if (!signal.aborted) this.#state.fail(err);
+      return false;
+    }
   }
 
   get connection(): ConnectionState {

@@ -76,6 +76,8 @@ export class ConversationReader {
         }
         state.apply(records.slice(Math.max(0, end - HISTORY_SLICE), end), false);
       }
+      // Who holds it now, also when the record that said so is on an older page.
+      if (page.handoff && state.log.handoff.adopt(page.handoff)) state.changed();
       if (before === undefined) {
         this.#loadingLatest = false;
         // An open turn is replayed from its start: history leaves out the deltas streamed so far.

@@ -1,5 +1,6 @@
 import { readCardAnswer } from '../protocol/card-answers.js';
 import type { MessagePart } from '../protocol/conversation-types.js';
+import { extractOperatorMessage } from '../protocol/handoff.js';
 import type {
   AssistantDeltaRawEvent,
   AssistantRawEvent,
@@ -10,6 +11,7 @@ import type {
 import { compareRecordIds, extractText } from '../protocol/records.js';
 import { CardSlots } from './card-slots.js';
 import type { ChatMessage, MessageFields } from './chat-message.js';
+import { HandoffTracker } from './handoff-tracker.js';
 import { LatestTurn } from './latest-turn.js';
 import {
   compareEntries,
@@ -58,6 +60,8 @@ export class MessageLog {
   #list?: readonly ChatMessage[];
   /** The state of the latest turn (whether it runs, the agents' statuses), moved by the newest records only. */
   readonly turn = new LatestTurn();
+  /** Who answers: the agents, nobody yet while a person is asked for, or a person (`operator_…` records). */
+  readonly handoff = new HandoffTracker();
   /** Turns a later user record asked again in place of (`raw.replaces`): not shown. */
   readonly #replaced = new Set<string>();
 
@@ -136,6 +140,11 @@ export class MessageLog {
         if (newest) this.turn.end(raw);
         this.#applyResult(record, raw);
         break;
+      case 'operator_message':
+        this.#applyOperatorMessage(record);
+        break;
+      default:
+        this.handoff.see(record);
     }
     return true;
   }
@@ -277,6 +286,17 @@ export class MessageLog {
     // The notice goes on the turn's last reply; a turn that failed before replying gets a system row.
     const target = entries.sort(compareEntries).at(-1) ?? this.#addNotice(record, raw);
     this.#update(target, raw.subtype === 'error' ? { error: turnFailure(raw) } : { interrupted: true });
+  }
+
+  /** A person's message: a row of its own, with their name and picture. */
+  #applyOperatorMessage(record: ChatStreamRecord): void {
+    const said = extractOperatorMessage(record);
+    if (!said) return;
+    const { operator, text, parts } = said;
+    const { turnId, timestamp } = record;
+    const fields = { id: record.id, role: 'agent', turnId, timestamp, text, parts: orNone(parts), operator } as const;
+    const message = createMessage({ ...fields, senderName: operator.name, senderAvatar: operator.avatarUrl });
+    this.#insert(createEntry(message, record.id), false);
   }
 
   /** The row of a turn that failed or stopped before any reply: by the turn's first agent, as it was heard. */

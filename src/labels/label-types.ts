@@ -92,8 +92,22 @@ export interface ConversationLabels {
   messagesWaiting: string;
 }
 
+/** Strings of a person of the site's staff taking the conversation over. Part of `ChatLabels`. */
+export interface HandoffLabels {
+  /** The button that asks for a person (the chat's `handoff` setting offers it). */
+  talkToPerson: string;
+  handoffWaiting: string;
+  /** A person's name as their messages and the header show it: "Alex, support". */
+  personBadge: (name: string) => string;
+  personJoined: (name: string) => string;
+  /** The person gave the conversation back, or closed it: the agent answers again. */
+  backToAgent: string;
+  /** Nobody took it in time: the agent asks for contact details; the button asks again. */
+  nobodyThere: string;
+}
+
 /** Every string `<svc-chat>` (and `<svc-sms-sign-in>`) shows. */
-export interface ChatLabels extends ContentLabels, ConversationLabels {
+export interface ChatLabels extends ContentLabels, ConversationLabels, HandoffLabels {
   title: string;
   placeholder: string;
   send: string;

@@ -9,6 +9,7 @@ import {
   id,
   ORDER,
   paymentGate,
+  record,
   resolution,
   result,
   setupConnector,
@@ -369,5 +370,46 @@ describe('MessageLog: replaced turns (regenerate, edit)', () => {
     // Without `replaces`, both turns show (the control).
     const plain = turns().map((r) => (r.raw.type === 'user' ? { ...r, raw: { ...r.raw, replaces: undefined } } : r));
     assert.equal(logOf(...plain).messages.length, 4);
+  });
+});
+
+describe('MessageLog: a person in the conversation', () => {
+  const alex = { id: 'op_1', name: 'Alex', avatarUrl: 'https://example.com/alex.png' };
+  const joined = record(3, { type: 'operator_joined', operator: alex });
+  const said = record(4, {
+    type: 'operator_message',
+    operator: alex,
+    message: { id: 'om_1', content: [{ type: 'text', text: 'Hi, I am Alex.' }] },
+  });
+  const left = record(5, { type: 'operator_left', operator: alex, action: 'released' });
+
+  it("shows a person's message as theirs, and who answers from the newest record, in any order", () => {
+    const log = logOf(user(1, 'help'), record(2, { type: 'handoff_requested', by: 'visitor' }));
+    assert.deepEqual(log.handoff.status, { state: 'waiting', at: id(2) });
+    log.apply(said);
+    log.apply(joined);
+    assert.equal(log.handoff.status.state, 'human');
+    assert.deepEqual(log.handoff.status.operator, alex);
+    const message = log.messages.at(-1)!;
+    assert.deepEqual(
+      { role: message.role, text: message.text, name: message.senderName, avatar: message.senderAvatar },
+      { role: 'agent', text: 'Hi, I am Alex.', name: 'Alex', avatar: alex.avatarUrl },
+    );
+    assert.deepEqual(message.operator, alex);
+
+    // An older page of history after the live records changes nothing of who answers.
+    const reloaded = logOf(left, joined, record(2, { type: 'handoff_requested', by: 'visitor' }));
+    assert.deepEqual(reloaded.handoff.status, { state: 'agent', at: id(5), ended: 'released' });
+    // The history page's `handoff` says the same as its newest record, and an older one is ignored.
+    assert.equal(reloaded.handoff.adopt({ state: 'human', operator: alex, at: id(3) }), false);
+    assert.equal(reloaded.handoff.status.ended, 'released');
+  });
+
+  it('says nobody came in time', () => {
+    const log = logOf(
+      record(2, { type: 'handoff_requested', by: 'agent' }),
+      record(6, { type: 'handoff_unanswered', waitedSeconds: 120 }),
+    );
+    assert.deepEqual(log.handoff.status, { state: 'agent', at: id(6), ended: 'unanswered' });
   });
 });

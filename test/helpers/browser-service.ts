@@ -44,8 +44,26 @@ export async function mintVisitorSession(
   ref = `browser_${Date.now()}_${visitors++}_${Math.random().toString(36).slice(2)}`,
   on?: DemoService,
 ): Promise<{ token: string; expires_at: string }> {
-  const { url, apiKey } = on ?? (await service());
-  const call = async (path: string, body: unknown) => {
+  const call = demoWorkspaceCall(on ?? (await service()));
+  await call('/members', { sp_user_ref: ref });
+  return call('/sessions', { sp_user_ref: ref, ttl_seconds: ttlSeconds });
+}
+
+/** Signs a person of the demo workspace's staff in (an operator session), as a site's backend does. */
+export async function mintOperatorSession(
+  displayName = 'Alex',
+  on?: DemoService,
+): Promise<{ token: string; operator_id: string; expires_at: string }> {
+  const call = demoWorkspaceCall(on ?? (await service()));
+  return call('/operators/sessions', {
+    operator_ref: `op_${visitors++}_${Math.random().toString(36).slice(2)}`,
+    display_name: displayName,
+  });
+}
+
+/** A `POST` to the demo workspace's routes with its key, as the site's backend makes it. */
+function demoWorkspaceCall({ url, apiKey }: DemoService) {
+  return async (path: string, body: unknown) => {
     const res = await fetch(`${url}/api/v2/workspaces/demo${path}`, {
       method: 'POST',
       headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
@@ -54,8 +72,6 @@ export async function mintVisitorSession(
     if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
     return res.json();
   };
-  await call('/members', { sp_user_ref: ref });
-  return call('/sessions', { sp_user_ref: ref, ttl_seconds: ttlSeconds });
 }
 
 /** The last SMS code the service sent to `phone` (read from its outbox). */

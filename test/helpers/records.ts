@@ -39,7 +39,8 @@ interface On {
   agent?: string;
 }
 
-function record(n: number, raw: ChatRawEvent, { turn = 't_1', agent }: On = {}): ChatStreamRecord {
+/** A record of any kind, numbered `n` (the id's order). */
+export function record(n: number, raw: ChatRawEvent, { turn = 't_1', agent }: On = {}): ChatStreamRecord {
   const agentId = agent ?? ('agentId' in raw ? raw.agentId : undefined);
   return {
     id: id(n),

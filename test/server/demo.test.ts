@@ -11,7 +11,7 @@ describe('demo pages (--demo)', () => {
   after(() => server.close());
 
   it('serve every page and file with nosniff, no referrer, and pages under a strict CSP', async () => {
-    for (const path of ['/', '/sms', '/esm']) {
+    for (const path of ['/', '/sms', '/esm', '/inbox']) {
       const res = await fetch(`${server.url}${path}`);
       assert.equal(res.status, 200, path);
       assert.equal(res.headers.get('x-content-type-options'), 'nosniff', path);
@@ -32,5 +32,17 @@ describe('demo pages (--demo)', () => {
     assert.equal(res.headers.get('cache-control'), 'no-store');
     const { token } = (await res.json()) as { token: string };
     assert.match(token, /^st_/);
+  });
+
+  it('hands the demo inbox an operator session (never the workspace key) that no cache may keep', async () => {
+    const res = await fetch(`${server.url}/demo/operator-token`, { method: 'POST' });
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get('cache-control'), 'no-store');
+    const { token } = (await res.json()) as { token: string };
+    assert.match(token, /^ot_/);
+    const queue = await fetch(`${server.url}/api/v2/operators/queue`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    assert.equal(queue.status, 200);
   });
 });

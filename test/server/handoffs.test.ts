@@ -366,6 +366,39 @@ describe('a conversation handed to a person', () => {
     visitor.reader.close();
   });
 
+  it("a person taking the conversation stops the agent's running reply; both then write at once", async () => {
+    const visitor = await sessionToken(server, 'acme', KEYS.acme);
+    const before = model.requests.length;
+    // The model answers with a few words, then nothing more: the agent's reply is still running.
+    model.script({ text: 'Let me see', stall: true });
+    const sent = await send(server, visitor.token, { message: 'where is my parcel?', targetAgentIds: ['agent_ada'] });
+    const { conversationId } = sent;
+    const reader = await openSse(streamUrl(server, conversationId, sent.userEventId), { token: visitor.token });
+    await model.request(before + 1);
+    assert.equal((await asks(server, visitor.token, conversationId, 'too slow')).status, 200);
+
+    const alex = await operator('Alex');
+    const taken = await hold(server, alex.token, conversationId, 'take');
+    assert.equal(taken.status, 200, JSON.stringify(taken.body));
+    // The take ends the reply: the agent says nothing more while the person holds it.
+    const ended = await next(reader, 0, (r) => r.raw.type === 'result');
+    assert.equal(ended?.raw.type === 'result' && ended.raw.subtype, 'interrupted', 'the reply stopped by the take');
+    assert.equal(await model.requests[before]!.closed, true, "the model's answer is no longer read");
+
+    const said = await server.api(`/operators/conversations/${conversationId}/messages`, {
+      method: 'POST',
+      token: alex.token,
+      json: { message: 'Alex here: it is on its way.' },
+    });
+    assert.equal(said.status, 200, JSON.stringify(said.body));
+    const count = reader.records.length;
+    const answer = await send(server, visitor.token, { message: 'thank you, Alex', conversationId });
+    assert.deepEqual(answer.results, [], 'the message is for the person: no agent answers');
+    await next(reader, count, (r) => r.raw.type === 'result');
+    assert.equal(model.requests.length, before + 1, 'the model was not asked again');
+    reader.close();
+  });
+
   it('nobody there: the wait ends, the agent offers the contact card, and the queue shows what was left', async () => {
     const visitor = await visitorWithConversation('hooli', 'agent_hooli');
     const sam = await operator('Sam', 'hooli');

@@ -119,7 +119,10 @@ function agentName(
 
 function renderAgent(message: ChatMessage, view: ViewContext): TemplateResult {
   const agent = message.agentId ? view.agents?.[message.agentId] : undefined;
-  const name = agentName(message.agentId, view, message.senderName);
+  // A person's message says so: "Alex, support".
+  const name = message.operator
+    ? view.labels.personBadge(message.operator.name)
+    : agentName(message.agentId, view, message.senderName);
   const avatar = agent?.avatar ?? message.senderAvatar;
   const continued = view.continued.has(message.key);
   return html`<div part="message message-agent" class="message ${continued ? 'continued' : ''}" data-agent=${message.agentId ?? ''}>
@@ -152,7 +155,7 @@ function renderAgent(message: ChatMessage, view: ViewContext): TemplateResult {
       ${renderCards(message, view)}
       ${message.interrupted ? html`<span class="meta">${view.labels.interrupted}</span>` : nothing}
       ${message.error ? renderReplyFailed(message, view) : nothing}
-      ${finished(message) ? renderReplyActions(message, view) : nothing}
+      ${finished(message) && !message.operator ? renderReplyActions(message, view) : nothing}
       ${
         view.suggesting === message.key
           ? renderPrompts(message.suggestions, view.suggest, view.labels.suggestions, 'suggestions', 'suggestion')

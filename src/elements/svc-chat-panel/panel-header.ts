@@ -6,6 +6,8 @@ import type { ChatLabels } from '../../labels/label-types.js';
 /** What the header shows, and what its buttons do. */
 export interface PanelHeader {
   title: string;
+  /** Beside the title: the person of the site's staff who holds the conversation. */
+  badge: unknown;
   /** The buttons of a conversation (there is one: the chat is connected). */
   conversation: boolean;
   /** Back to the conversation before the new one, while there is one. */
@@ -39,7 +41,7 @@ export function renderHeader(header: PanelHeader, labels: ChatLabels): TemplateR
       )}${button('new-button', labels.newConversation, plusIcon, header.newConversation)}`
     : nothing;
   return html`<header part="header">
-    <h2 part="title">${header.title}</h2>
+    <h2 part="title">${header.title}</h2>${header.badge}
     <slot name="header-actions"></slot>${conversation}${close ? button('close-button', labels.close, closeIcon, close) : nothing}
   </header>`;
 }

@@ -25,6 +25,7 @@ import { Composer } from './composer.js';
 import { PANEL_EXPORTS } from './exported-parts.js';
 import { PageToolsController } from './page-tools-controller.js';
 import { renderHeader } from './panel-header.js';
+import { PersonHandoffController, personHandoffStyles } from './person-handoff.js';
 import { ReplyActionsController } from './reply-actions.js';
 import { RichContent } from './rich-content.js';
 import { ScrollFollowController } from './scroll-follow.js';
@@ -45,7 +46,15 @@ import '../svc-sms-sign-in/svc-sms-sign-in.js';
  * @fires svc-panel-close - The close button was pressed (not composed: only the launcher hears it).
  */
 export class SvcChatPanel extends ChatSettingsMixin(SvcLocalizedElement) {
-  static override styles = [...styles, messageViewStyles, attachmentsStyles, listStyles, tooltipStyles, phoneStyles];
+  static override styles = [
+    ...styles,
+    messageViewStyles,
+    attachmentsStyles,
+    listStyles,
+    tooltipStyles,
+    personHandoffStyles,
+    phoneStyles,
+  ];
 
   static override properties = {
     shown: { type: Boolean },
@@ -75,6 +84,7 @@ export class SvcChatPanel extends ChatSettingsMixin(SvcLocalizedElement) {
   readonly #actions = new ReplyActionsController(this);
   readonly #prompts = new StarterPromptsController(this);
   readonly #pageTools = new PageToolsController(this);
+  readonly #person = new PersonHandoffController(this);
   #chat?: ChatClient;
   readonly #list = new ConversationListController(this);
   readonly #composer = new Composer(this, this.#content.attachments, () => this.#scroll.follow());
@@ -260,6 +270,7 @@ export class SvcChatPanel extends ChatSettingsMixin(SvcLocalizedElement) {
     return renderHeader(
       {
         title: this.heading || labels.title,
+        badge: this.#person.badge(labels),
         conversation: !!this.store,
         previous: connection.previous ? back : undefined,
         listShown: list.shown,
@@ -365,6 +376,7 @@ export class SvcChatPanel extends ChatSettingsMixin(SvcLocalizedElement) {
           : nothing
       }
       <div part="status" aria-live="polite">${agentStatusLine(store.agentStatus, store.agentNames, view)}</div>
+      ${this.#person.render(store, labels)}
       ${this.#announcer.render()}
       ${this.#composer.render(store, labels)}
       ${renderDropZone(content.attachments, labels)} ${content.renderOverlays(labels)}

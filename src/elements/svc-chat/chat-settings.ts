@@ -38,6 +38,7 @@ export function ChatSettingsMixin<Base extends ElementClass>(base: Base) {
       imageHosts: { attribute: 'image-hosts' },
       showThinking: { attribute: 'show-thinking', type: Boolean },
       accept: {},
+      handoff: { type: Boolean },
       client: { attribute: false },
       tokenProvider: { attribute: false },
       labels: { attribute: false },
@@ -103,6 +104,11 @@ export function ChatSettingsMixin<Base extends ElementClass>(base: Base) {
      * @default any kind
      */
     declare accept?: string;
+    /**
+     * Offers "Talk to a person" once a conversation has started: a person of the site's staff may take it over
+     * (the workspace has operators; docs/elements.md, a person in the conversation).
+     */
+    handoff = false;
     /** A ready client: its `chat` part is used as it is. */
     declare client?: { chat: ChatClient };
     /** Returns a fresh session token, or `{ token, expires_at }`, from the site's backend. */
