@@ -7,7 +7,7 @@ import type {
 } from '@svc/agent-sdk/protocol';
 import type { Db } from './db.js';
 import { nowIso } from './ids.js';
-import { oneLine } from './shown-text.js';
+import { lines, oneLine } from './shown-text.js';
 import { markUploadsReferenced } from './upload-rows.js';
 
 /**
@@ -126,15 +126,19 @@ export async function insertRecord(db: Db, conversationId: string, r: NewRecord)
   return toRecord({ id, ...row });
 }
 
-/** One line (`oneLine`: no bidirectional control, nothing if nothing shows), cut to `max` characters with an ellipsis. */
-export function shortened(text: string, max: number): string {
-  const flat = oneLine(text);
+/**
+ * One line (`oneLine`: no bidirectional control, nothing if nothing shows), or as `shape` makes it, cut to `max`
+ * characters with an ellipsis.
+ */
+export function shortened(text: string, max: number, shape = oneLine): string {
+  const flat = shape(text);
   return flat.length > max ? `${flat.slice(0, max - 1).trimEnd()}…` : flat;
 }
 
 /**
  * What the conversation list previews of a record (conversations.last_message): a message the visitor wrote
- * (not a card answer), or the text of an agent's or a person's message; undefined for every other record.
+ * (not a card answer), or the text of an agent's or a person's message, its line breaks kept (`lines`); undefined
+ * for every other record.
  */
 export function previewOf(
   r: Pick<NewRecord, 'raw' | 'agentName'>,
@@ -142,14 +146,14 @@ export function previewOf(
   if (r.raw.type === 'user' && !r.raw.toolAction) {
     const written = r.raw.message.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join(' ');
     const files = (r.raw.parts ?? []).flatMap((p) => (p.type === 'file' ? [p.file.filename] : []));
-    const text = shortened(written || files.join(', '), 200);
+    const text = shortened(written || files.join(', '), 200, lines);
     return text ? { role: 'user', text } : undefined;
   }
   if (r.raw.type === 'assistant' || r.raw.type === 'operator_message') {
     // A person of the staff answers on the agents' side: the visitor's list shows them by name.
     const name = r.raw.type === 'operator_message' ? r.raw.operator.name : r.agentName;
     const blocks: ContentBlock[] = r.raw.message.content;
-    const text = shortened(blocks.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join(' '), 200);
+    const text = shortened(blocks.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join(' '), 200, lines);
     return text ? { role: 'agent', text, ...(name ? { agentName: name } : {}) } : undefined;
   }
   return undefined;
