@@ -64,7 +64,7 @@ export const STATES: ShotState[] = [
     title: 'Offline, two messages waiting in the outbox',
     attributes: INLINE,
     steps:
-      'shots.send("/help").then(shots.offline).then(() => shots.write("Are you there?")).then(() => shots.write("Hello?")).then(() => shots.until(() => shots.part("outbox-note"), "outbox-note"))',
+      'shots.send("/suggest").then(shots.offline).then(() => shots.write("Are you there?")).then(() => shots.write("Hello?")).then(() => shots.until(() => shots.part("outbox-note"), "outbox-note"))',
   },
   {
     name: 'phone',
