@@ -126,19 +126,15 @@ export async function insertRecord(db: Db, conversationId: string, r: NewRecord)
   return toRecord({ id, ...row });
 }
 
-/**
- * One line (`oneLine`: no bidirectional control, nothing if nothing shows), or as `shape` makes it, cut to `max`
- * characters with an ellipsis.
- */
+/** `text` as `shape` makes it (one line: `oneLine` by default), cut to `max` characters with an ellipsis. */
 export function shortened(text: string, max: number, shape = oneLine): string {
   const flat = shape(text);
   return flat.length > max ? `${flat.slice(0, max - 1).trimEnd()}…` : flat;
 }
 
 /**
- * What the conversation list previews of a record (conversations.last_message): a message the visitor wrote
- * (not a card answer), or the text of an agent's or a person's message, its line breaks kept (`lines`); undefined
- * for every other record.
+ * What the conversation list previews of a record (conversations.last_message), in `lines`: a message the visitor
+ * wrote (not a card answer), or the text of an agent's or a person's message; undefined for every other record.
  */
 export function previewOf(
   r: Pick<NewRecord, 'raw' | 'agentName'>,
