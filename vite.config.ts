@@ -1,6 +1,9 @@
+import { resolve } from 'node:path';
 import { defineConfig } from 'vite';
+import { lazyFilesNextToScript } from './build/lazy-files-next-to-script.js';
 import { minifyLitTemplates } from './build/minify-lit-css.js';
 import { terserAfterMinify } from './build/terser-after-minify.js';
+import { scriptTagFiles } from './scripts/script-tag-files.mjs';
 
 /**
  * Left to the user's bundler: the package's dependencies, and the React entry's optional peers, React and
@@ -30,31 +33,45 @@ const SCRIPT_TAG_BUILD = {
   sourcemap: 'hidden',
 } as const;
 
-/** The script-tag file of each chunk, by the module it starts from: the panel, the markdown engine, a language. */
-const CHUNK_FILES: Record<string, string> = {
-  panel: 'panel',
-  'stream-markdown': 'markdown',
-  highlight: 'highlight',
-  'zh-CN': 'lang-zh-CN',
-  ar: 'lang-ar',
+/**
+ * The files the launcher loads, by the module each starts from: the panel (Lit, the panel, the other elements, what
+ * `window.Svc` offers), the markdown engine (marked, DOMPurify) and each language besides English. Built apart from
+ * the launcher, in one build that shares modules as chunks do (the code highlighter is the markdown engine's chunk).
+ */
+const LAZY_ENTRIES: Record<string, string> = {
+  panel: 'src/panel.ts',
+  markdown: 'src/elements/svc-markdown/stream-markdown.ts',
+  'lang-zh-CN': 'src/labels/zh-CN.ts',
+  'lang-ar': 'src/labels/ar.ts',
 };
 /**
  * `svc-chat-panel.<hash>.js`: named by its content, so a server or CDN lets browsers keep it for good (`immutable`);
- * only the two entries, which name them, keep their names (docs/elements.md, serving the files).
+ * only the two launchers, which name them, keep their names (docs/elements.md, serving the files).
  */
-const chunkFile = ({ name }: { name: string }) => `svc-chat-${CHUNK_FILES[name] ?? name}.[hash].js`;
+const lazyFile = ({ name }: { name: string }) => `svc-chat-${name}.[hash].js`;
+
+/** The launcher's builds: each lazy file, by its source, as the lazy build named it in `dist/`. */
+function builtLazyFiles(): Map<string, string> {
+  const built = scriptTagFiles('dist');
+  return new Map(
+    Object.entries(LAZY_ENTRIES).map(([name, source]) => {
+      const file = built[`svc-chat-${name}.js`];
+      if (!file) throw new Error(`dist/svc-chat-${name}.<hash>.js is missing: run \`vite build --mode bundle\` first`);
+      return [resolve(source), file.slice('dist/'.length)];
+    }),
+  );
+}
 
 /**
- * Three builds from one config:
+ * Four builds from one config:
  * - `vite build`: the package entries (`.`, `./protocol`, `./elements`, `./react`, `./tools`) as ES modules, one
  *   file per source module, with their dependencies left to the user's bundler;
- * - `vite build --mode bundle`: the script-tag files as ES modules: `svc-chat.esm.js` (the launcher: plain DOM,
- *   no Lit) and, as its chunks, what it loads from next to itself: `svc-chat-panel.js` (Lit, the panel, the
- *   other elements, what `window.Svc` offers), `svc-chat-markdown.js` (marked, DOMPurify), `svc-chat-highlight.js` (the code highlighter, loaded by the
- *   markdown engine when a code block first settles) and
- *   `svc-chat-lang-<file>.js` (each language besides English). They share modules as any chunks do;
- * - `vite build --mode bundle-loader`: `svc-chat.js`, the classic script of the one-tag embed, which imports
- *   `svc-chat.esm.js` from next to itself.
+ * - `vite build --mode bundle`: what the script-tag launcher loads from next to itself (`LAZY_ENTRIES`), as ES
+ *   modules named by their content that share code as chunks do; the few launcher modules the panel uses too
+ *   (the languages, the settings, the tokens) it has its own copy of (docs/performance.md);
+ * - `vite build --mode bundle-module`: `svc-chat.esm.js`, the launcher as an ES module (plain DOM, no Lit);
+ * - `vite build --mode bundle-classic`: `svc-chat.js`, the same launcher as the classic script of the one-tag embed,
+ *   one request before it paints. Both launchers load the first build's files from next to themselves.
  */
 export default defineConfig(({ mode }) => {
   if (mode === 'bundle') {
@@ -63,27 +80,26 @@ export default defineConfig(({ mode }) => {
         minifyLitTemplates(),
         terserAfterMinify(
           (file) => file.startsWith('svc-chat-lang-'),
-          (file) => file === 'svc-chat.esm.js' || file.startsWith('svc-chat-panel.'),
+          (file) => file.startsWith('svc-chat-panel.'),
         ),
       ],
       build: {
         ...SCRIPT_TAG_BUILD,
-        rolldownOptions: {
-          // The launcher's modules that the panel uses too stay in the launcher's file, which the panel imports.
-          preserveEntrySignatures: 'allow-extension',
-          output: { minify: true, chunkFileNames: chunkFile },
-        },
-        lib: { entry: 'src/script-tag/module.ts', formats: ['es'], fileName: () => 'svc-chat.esm.js' },
+        rolldownOptions: { output: { minify: true, entryFileNames: lazyFile, chunkFileNames: lazyFile } },
+        lib: { entry: LAZY_ENTRIES, formats: ['es'] },
       },
     };
   }
-  if (mode === 'bundle-loader') {
+  if (mode === 'bundle-module' || mode === 'bundle-classic') {
+    const classic = mode === 'bundle-classic';
     return {
-      plugins: [terserAfterMinify()],
+      plugins: [lazyFilesNextToScript(builtLazyFiles(), classic), terserAfterMinify()],
       build: {
         ...SCRIPT_TAG_BUILD,
         rolldownOptions: { output: { minify: true } },
-        lib: { entry: 'src/script-tag/loader.ts', name: 'SvcLoader', formats: ['iife'], fileName: () => 'svc-chat.js' },
+        lib: classic
+          ? { entry: 'src/script-tag/classic.ts', name: 'Svc', formats: ['iife'], fileName: () => 'svc-chat.js' }
+          : { entry: 'src/script-tag/module.ts', formats: ['es'], fileName: () => 'svc-chat.esm.js' },
       },
     };
   }

@@ -2,6 +2,8 @@
  * The figures of issue 27's table, from one `npm run bench` run, beside the figure the issue started from and
  * its goal. Ratios are what count on a shared machine; absolute times are a record.
  */
+import type { LoadResults } from './load.js';
+import { markdownTable } from './load-chart.js';
 import type { PacedFigures } from './render.js';
 
 interface Results {
@@ -148,6 +150,129 @@ export function printGoals(rows: GoalRow[]): void {
       goal,
       'deep-chat': deepChat,
       met: met === undefined ? '?' : met ? 'yes' : 'no',
+    })),
+  );
+}
+
+/**
+ * Issue 44's goals beside this run's figures (bench/load.ts): records per second against the baseline's code
+ * measured in the same run, and what the CPU time a record predicts for instances on machines of their own.
+ */
+export function loadGoalRows(load: LoadResults): LoadGoalRow[] {
+  const setup = (name: string) => load.setups.find((s) => s.name === name);
+  const at = (name: string, conversations: number) => setup(name)?.curve.find((p) => p.conversations === conversations);
+  const baseline = setup('PostgreSQL, before')?.code;
+  const one = at('PostgreSQL', 100);
+  const two = at('2 × PostgreSQL', 100);
+  const before = at('PostgreSQL, before', 100);
+  const twoBefore = at('2 × PostgreSQL, before', 100);
+  const ratio = one && before ? one.recordsPerSecond / before.recordsPerSecond : Number.NaN;
+  const scaling = one && two ? two.recordsPerSecond / one.recordsPerSecond : Number.NaN;
+  const quiet = at('PostgreSQL', 10)?.sendToFirstDelta.p99Ms ?? Number.NaN;
+  const { idle } = load;
+  const fanOut = setup('PostgreSQL')?.fanOut;
+  const sqliteFanOut = setup('SQLite')?.fanOut;
+  // An instance on a machine of its own turns one core into records at its CPU time a record (one instance: the
+  // one-instance setup's; more: the two instances' time of a record, split between them), the database its cores
+  // at its own. On this machine all of them share 2 cores, so the measured ratio says nothing of the design's.
+  const predicted = (instances: number, databaseCores: number) => {
+    const measured = instances === 1 ? one : two;
+    if (!measured) return Number.NaN;
+    const { instances: instanceMs, database: databaseMs } = measured.cpuMsPerRecord;
+    return Math.min((instances * 1000) / instanceMs, (databaseCores * 1000) / databaseMs);
+  };
+  const rate = (n: number | undefined) =>
+    n === undefined || Number.isNaN(n) ? 'n/a' : `${Math.round(n).toLocaleString('en')}/s`;
+  return [
+    {
+      figure: 'PostgreSQL, 1 instance, 100 conversations: records/s',
+      before: `${rate(before?.recordsPerSecond)} (${baseline ?? 'no baseline'}, same run)`,
+      now: `${rate(one?.recordsPerSecond)} (${fixed(ratio)}×)`,
+      goal: '≥ 3× before',
+      met: Number.isNaN(ratio) ? undefined : ratio >= 3,
+    },
+    {
+      figure: 'PostgreSQL, 2 instances ÷ 1, 100 conversations (this machine)',
+      before: `${rate(twoBefore?.recordsPerSecond)} (${fixed(
+        twoBefore && before ? twoBefore.recordsPerSecond / before.recordsPerSecond : Number.NaN,
+      )}×)`,
+      now: `${rate(two?.recordsPerSecond)} (${fixed(scaling)}×)`,
+      goal: '≥ 1.3×',
+      met: Number.isNaN(scaling) ? undefined : scaling >= 1.3,
+    },
+    {
+      figure: 'predicted on separate machines (a core an instance, 2 database cores): 1, 2, 4 instances; 2 ÷ 1',
+      before: '',
+      now: `${[1, 2, 4].map((n) => rate(predicted(n, 2))).join(', ')}; ${fixed(predicted(2, 2) / predicted(1, 2))}× (${fixed(
+        predicted(2, 1) / predicted(1, 1),
+      )}× with 1 database core)`,
+      goal: '≥ 1.3×',
+      met: Number.isNaN(predicted(2, 1)) ? undefined : predicted(2, 1) / predicted(1, 1) >= 1.3,
+    },
+    {
+      figure: 'PostgreSQL, 10 conversations: send → first delta p99',
+      before: '',
+      now: `${fixed(quiet)} ms (load average ${load.loadAverage[0]})`,
+      goal: '≤ 25 ms on a quiet machine',
+      met: Number.isNaN(quiet) ? undefined : quiet <= 25,
+    },
+    {
+      figure: `${idle.streams.toLocaleString('en')} idle streams on one instance: RSS; a stream`,
+      before: '',
+      now: `${fixed(idle.rssOpenMb, 0)} MB; ${fixed(idle.rssPerStreamKb, 1)} KB`,
+      goal: '≤ 1,200 MB',
+      met: idle.rssOpenMb <= 1200,
+    },
+    {
+      figure: `${idle.streams.toLocaleString('en')} idle streams: CPU over ${idle.windowSeconds} s`,
+      before: '',
+      now: `${fixed(idle.cpuPercentOfACore)} % of a core`,
+      goal: '≤ 5 %',
+      met: idle.cpuPercentOfACore <= 5,
+    },
+    {
+      figure: `${idle.streams.toLocaleString('en')} idle streams: send → first delta p99`,
+      before: '',
+      now: `${fixed(idle.sendToFirstDelta.p99Ms)} ms`,
+      goal: '≤ 50 ms',
+      met: idle.sendToFirstDelta.p99Ms <= 50,
+    },
+    {
+      figure: `${fanOut?.readers ?? 'n/a'} readers of one conversation: reply to all, p99 (PostgreSQL; SQLite)`,
+      before: '',
+      now: `${fixed(fanOut?.p99Ms, 0)} ms; ${fixed(sqliteFanOut?.p99Ms, 0)} ms`,
+      goal: '≤ 200 ms',
+      met: fanOut === undefined ? undefined : fanOut.p99Ms <= 200,
+    },
+  ];
+}
+
+export type LoadGoalRow = Omit<GoalRow, 'deepChat'>;
+
+/** Issue 44's rows as a Markdown table (docs/performance.md). */
+export function loadGoalsTable(rows: LoadGoalRow[]): string {
+  return markdownTable(
+    ['goal of issue 44', 'before', 'now', 'goal', 'met'],
+    rows.map(({ figure, before, now, goal, met }) => [
+      figure,
+      before,
+      now,
+      goal,
+      met === undefined ? '' : met ? 'yes' : 'no',
+    ]),
+  );
+}
+
+/** Issue 44's rows as a table for the terminal. */
+export function printLoadGoals(rows: LoadGoalRow[]): void {
+  console.log("\nissue 44's goals (this run):");
+  console.table(
+    rows.map(({ figure, before, now, goal, met }) => ({
+      figure,
+      before,
+      now,
+      goal,
+      met: met === undefined ? '' : met ? 'yes' : 'no',
     })),
   );
 }

@@ -1,46 +1,46 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { LIMITS } from '../server/services/limits.js';
 import { ChatClient } from '../src/client/chat.js';
 import { HttpClient } from '../src/client/http.js';
-import type { ChatStreamRecord } from '../src/protocol/record-types.js';
 import { FIXTURE } from '../test/helpers/server.js';
 import { percentile, ROOT, round } from './browser.js';
 
-const SENDS = 200;
-const READERS = 1000;
-
-/** The service as `svc-server` runs it, in its own process so its memory can be read. */
-export async function startServer(dir: string, args: string[] = []): Promise<{ url: string; child: ChildProcess }> {
+/**
+ * The service as `svc-server` runs it, in its own process so its memory can be read; `bin` another build of it
+ * (bench/load.ts measures a baseline's).
+ */
+export async function startServer(
+  dir: string,
+  args: string[] = [],
+  bin = join(ROOT, 'server/bin/svc-server.js'),
+): Promise<{ url: string; child: ChildProcess }> {
   mkdirSync(dir, { recursive: true });
   const fixture = join(dir, 'fixture.json');
   writeFileSync(fixture, JSON.stringify(FIXTURE));
+  // Its log goes to a file of its folder: read only when it fails to start.
+  const log = join(dir, 'service.log');
+  const logFile = openSync(log, 'w');
   const child = spawn(
     process.execPath,
-    [
-      join(ROOT, 'server/bin/svc-server.js'),
-      '--port',
-      '0',
-      '--fixture',
-      fixture,
-      '--files-dir',
-      join(dir, 'files'),
-      ...args,
-    ],
-    { stdio: ['ignore', 'pipe', 'ignore'] },
+    [bin, '--port', '0', '--fixture', fixture, '--files-dir', join(dir, 'files'), ...args],
+    { stdio: ['ignore', 'pipe', logFile] },
   );
+  closeSync(logFile);
+  let exited: ((code: number | null) => void) | undefined;
   const first = await new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout! }).once('line', resolve);
-    child.once('exit', (code) => reject(new Error(`svc-server exited with ${code}`)));
-  });
+    exited = (code) => reject(new Error(`svc-server exited with ${code}: ${readFileSync(log, 'utf8').slice(-2000)}`));
+    child.once('exit', exited);
+  }).finally(() => child.off('exit', exited!));
   return { url: first.replace('listening on ', '').trim(), child };
 }
 
 /** Resident memory of a process, in MB (Linux). */
-function rssMb(pid: number): number {
+export function rssMb(pid: number): number {
   const line = readFileSync(`/proc/${pid}/status`, 'utf8').match(/^VmRSS:\s+(\d+) kB/m);
   return line ? round(Number(line[1]) / 1024) : 0;
 }
@@ -70,92 +70,6 @@ export async function visitorToken(url: string, ref: string): Promise<string> {
   };
   await call('/members', { sp_user_ref: ref });
   return (await call('/sessions', { sp_user_ref: ref })).token;
-}
-
-/**
- * Benchmark 5: latency from `send` to the first delta on an open stream (echo runtime), and 1,000
- * concurrent readers of one conversation's stream with the service's memory. Loopback only.
- */
-export async function serviceBenchmark() {
-  const dir = mkdtempSync(join(tmpdir(), 'svc-bench-service-'));
-  // One visitor holds every reader here: a deployment that wants that raises the quota of 32 streams a user.
-  const { url, child } = await startServer(dir, ['--quota', `streamsPerUser=${READERS + 10}`]);
-  try {
-    const token = await visitorToken(url, 'bench_service');
-    const chat = new ChatClient(new HttpClient({ baseUrl: url, apiKey: token }));
-    const first = await chat.sendMessage({ message: 'warm up', targetAgentIds: ['agent_echo'], newConversation: true });
-    const conversationId = first.conversationId;
-
-    // Latency: the widget's way, with the conversation's stream already open.
-    const stream = chat.stream(conversationId, { lastEventId: first.lastEventId })[Symbol.asyncIterator]();
-    const nextOf = async (type: string): Promise<ChatStreamRecord> => {
-      for (;;) {
-        const { value, done } = await stream.next();
-        if (done) throw new Error('the stream ended');
-        if (value.raw.type === type) return value;
-      }
-    };
-    const latencies: number[] = [];
-    for (let i = 0; i < SENDS; i++) {
-      const start = performance.now();
-      await chat.send({ message: `ping ${i}`, conversationId });
-      await nextOf('assistant_delta');
-      latencies.push(performance.now() - start);
-      await nextOf('result');
-    }
-    await stream.return?.(undefined);
-
-    // Fan-out: 1,000 readers of the live stream, then one reply that each of them must read to its end.
-    const idleMb = rssMb(child.pid!);
-    const abort = new AbortController();
-    const readers = await Promise.all(
-      Array.from({ length: READERS }, async () => {
-        const res = await fetch(`${url}/api/v2/conversations/${conversationId}/stream`, {
-          headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream' },
-          signal: abort.signal,
-        });
-        if (!res.ok || !res.body) throw new Error(`stream: ${res.status}`);
-        return res.body.getReader();
-      }),
-    );
-    await new Promise((done) => setTimeout(done, 500));
-    const connectedMb = rssMb(child.pid!);
-    const decoder = new TextDecoder();
-    const readToResult = async (reader: ReadableStreamDefaultReader<Uint8Array>) => {
-      let text = '';
-      while (!text.includes('"type":"result"')) {
-        const { value, done } = await reader.read();
-        if (done) throw new Error('a reader was cut off');
-        text += decoder.decode(value, { stream: true });
-      }
-      return performance.now();
-    };
-    const start = performance.now();
-    const reads = readers.map(readToResult);
-    await chat.send({ message: 'to everyone', conversationId });
-    const ends = await Promise.all(reads);
-    const fanOut = ends.map((end) => end - start);
-    abort.abort();
-    return {
-      source: 'svc-server in its own process (compiled, in-memory SQLite), clients in the benchmark process, loopback',
-      sendToFirstDelta: {
-        sends: SENDS,
-        p50Ms: round(percentile(latencies, 50), 2),
-        p99Ms: round(percentile(latencies, 99), 2),
-      },
-      readers: {
-        count: READERS,
-        serverRssIdleMb: idleMb,
-        serverRssConnectedMb: connectedMb,
-        perReaderKb: round(((connectedMb - idleMb) * 1024) / READERS),
-        replyToAllReadersP50Ms: round(percentile(fanOut, 50)),
-        replyToAllReadersMaxMs: round(Math.max(...fanOut)),
-      },
-    };
-  } finally {
-    child.kill('SIGTERM');
-    rmSync(dir, { recursive: true, force: true });
-  }
 }
 
 /** Readers of `messages` at once, as in the report that found `messages` unbounded (four tabs of one visitor). */

@@ -81,11 +81,11 @@ export async function startupBenchmark(runs = 5, dist = join(ROOT, 'dist')) {
 ${script}`;
     // The one-tag embed (a classic script), and the ES module build on its own.
     // What the phone profile allows any embed: the page with its launcher as HTML, and with a launcher drawn by one
-    // classic script as large as ours (the launcher's file as a string) that does nothing else. And deep-chat.
+    // classic script as large as ours (the classic launcher's file as a string) that does nothing else. And deep-chat.
     const floor = mkdtempSync(join(tmpdir(), 'svc-bench-floor-'));
     writeFileSync(
       join(floor, 'launcher-bytes.js'),
-      `const bytes = ${JSON.stringify(readFileSync(join(dist, 'svc-chat.esm.js'), 'utf8'))};
+      `const bytes = ${JSON.stringify(readFileSync(join(dist, 'svc-chat.js'), 'utf8'))};
 document.body.insertAdjacentHTML('beforeend', ${JSON.stringify(LAUNCHER_HTML)});`,
     );
     const host = (body: string) => `<!doctype html><meta charset="utf-8"><body><h1>A host page</h1>\n${body}`;

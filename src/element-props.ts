@@ -154,6 +154,12 @@ export interface SvcElementProps {
     labels?: SvcChat['labels'];
     /** Names and avatars of agents by id; by default the name each record carries. */
     agents?: SvcChat['agents'];
+    /**
+     * Tools the page gives the chat: `[{ name, description, parameters, handler, confirm? }]`, offered to the
+     * agent with each message; a call runs `handler` (after the visitor's Allow, with `confirm`) and its value
+     * goes back to the agent (docs/elements.md "Tools the page gives the chat").
+     */
+    tools?: SvcChat['tools'];
     /** The chat can be used; `detail: { conversationId }`. */
     'onsvc-ready'?: (event: GlobalEventHandlersEventMap['svc-ready']) => void;
     /** A visitor signed in by SMS; `detail: { user_id, expires_at }` (never the token). */
@@ -166,6 +172,10 @@ export interface SvcElementProps {
     'onsvc-feedback'?: (event: GlobalEventHandlersEventMap['svc-feedback']) => void;
     /** Something failed (also: the service at `base-url` does not answer); `detail: { message, status? }`. */
     'onsvc-error'?: (event: GlobalEventHandlersEventMap['svc-error']) => void;
+    /** The agent called one of the page's `tools`; `detail: { name, input, toolUseId, respond }`. Cancel it (`preventDefault()`) to answer with `respond(value)` or `respond({ error })` instead of the tool's handler. */
+    'onsvc-tool-call'?: (event: GlobalEventHandlersEventMap['svc-tool-call']) => void;
+    /** A call of one of the page's `tools` was answered; `detail: { name, toolUseId, output }` or `{ name, toolUseId, error }`. */
+    'onsvc-tool-result'?: (event: GlobalEventHandlersEventMap['svc-tool-result']) => void;
     /** The launcher's panel opened. */
     'onsvc-open'?: (event: GlobalEventHandlersEventMap['svc-open']) => void;
     /** The launcher's panel closed. */

@@ -142,8 +142,9 @@ async function serve(db: Db, options: ServiceOptions): Promise<RunningService> {
   const logError = (line: string) => logger.error(line);
   const quotas = { ...DEFAULT_QUOTAS, ...options.quotas };
 
-  // One transaction: instances starting together on one database seed it once.
+  // One transaction holding the key `seed`: instances starting together on one database seed it once.
   const demoApiKey = await db.transaction(async (tx) => {
+    await tx.lock('seed');
     if (options.fixture) await loadFixture(tx, options.fixture, options.model);
     else if (options.demo) {
       const key = await seedDemo(tx);

@@ -55,22 +55,45 @@ export const sseFrame = (record: ChatStreamRecord) =>
 export const SLICE_BYTES = 64 * 1024;
 
 /**
- * The frames larger than a slice, by record: streams writing the same record share one copy, which goes with
- * the record once no stream is writing it (a stream holds the record while it writes, so the hub hands the
- * same record, not a new read of it, to the streams that reach it meanwhile: live-hub.ts).
+ * The frames of records, by record: the streams of a conversation writing the same record share one copy (made
+ * once, not once a reader: a reply to 1,000 readers of a conversation was 1,000 JSON.stringify calls a record),
+ * which goes with the record once no stream holds it (a stream holds a large record while it writes it, so the hub
+ * hands the same record, not a new read of it, to the streams that reach it meanwhile: live-hub.ts).
  */
-const largeFrames = new WeakMap<ChatStreamRecord, Buffer>();
+const frames = new WeakMap<ChatStreamRecord, string | Buffer>();
 
-/** The frame of a record: a string, or a Buffer shared with the other streams when larger than a slice. */
+/** The frame of a record: a string, or a Buffer when larger than a slice (written a slice at a time). */
 function frameOf(record: ChatStreamRecord): string | Buffer {
-  const shared = largeFrames.get(record);
+  const shared = frames.get(record);
   if (shared) return shared;
-  const frame = sseFrame(record);
+  const text = sseFrame(record);
   // A UTF-8 byte is at least a third of a UTF-16 unit: shorter frames fit in a slice.
-  if (frame.length * 3 <= SLICE_BYTES || Buffer.byteLength(frame) <= SLICE_BYTES) return frame;
-  const bytes = Buffer.from(frame);
-  largeFrames.set(record, bytes);
-  return bytes;
+  const fits = text.length * 3 <= SLICE_BYTES || Buffer.byteLength(text) <= SLICE_BYTES;
+  const frame = fits ? text : Buffer.from(text);
+  frames.set(record, frame);
+  return frame;
+}
+
+/**
+ * Calls `beat` every `intervalMs`, the first time after a random part of it (from a half to a whole): streams
+ * opened together (thousands of visitors resuming on this instance when another drains) then beat spread over
+ * half an interval, not all in one task, which would hold every other request meanwhile.
+ */
+function beating(beat: () => void, intervalMs: number): { stop(): void } {
+  let every: NodeJS.Timeout | undefined;
+  const first = setTimeout(
+    () => {
+      beat();
+      every = setInterval(beat, intervalMs);
+    },
+    intervalMs * (0.5 + Math.random() / 2),
+  );
+  return {
+    stop() {
+      clearTimeout(first);
+      clearInterval(every);
+    },
+  };
 }
 
 /** A record stream's query: its cursor (wins over `Last-Event-ID`) and, without one, how many last turns to replay. */
@@ -212,7 +235,7 @@ export function openEventStream(ctx: AppContext, reply: FastifyReply, owner: str
   res.writeHead(200, { ...(reply.getHeaders() as OutgoingHttpHeaders), ...STREAM_HEADERS });
   res.write(': connected\n\n');
   let stalled = false;
-  const heartbeat = setInterval(() => {
+  const heartbeat = beating(() => {
     if (!res.writableNeedDrain) {
       stalled = false;
       res.write(': ping\n\n');
@@ -229,7 +252,7 @@ export function openEventStream(ctx: AppContext, reply: FastifyReply, owner: str
   socket.once('end', gone);
   res.on('close', () => {
     socket.off('end', gone);
-    clearInterval(heartbeat);
+    heartbeat.stop();
     release();
   });
   return res;

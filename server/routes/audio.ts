@@ -9,8 +9,8 @@ import { badRequest, notFound, type Refusals } from '../http/errors.js';
 import { binary, described } from '../http/openapi.js';
 import type { AppContext } from '../services/context.js';
 import { type SpeechAudio, speakableText, wavAudio } from '../services/speech.js';
+import { agentMessageText } from '../store/history-rows.js';
 import { randomId } from '../store/ids.js';
-import { agentMessageText } from '../store/record-rows.js';
 import { documentedRefusals } from './refusal-answers.js';
 import type { ZodApp } from './route-module.js';
 

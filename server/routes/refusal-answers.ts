@@ -21,6 +21,8 @@ const ANSWERS: Record<RefusalReason, Answer> = {
     detail: `this conversation is full (${formatBytes(LIMITS.conversationBytes)}): start a new conversation`,
   },
   reply_running: { status: 409, detail: 'a reply is still running in this conversation' },
+  // Deleted between a send finding it and locking it: as if it had not been found.
+  conversation_gone: { status: 404, detail: 'conversation not found' },
   nothing_to_replace: { status: 409, detail: 'this conversation has no message to ask again' },
   card_answer: { status: 409, detail: 'the last message answers a card: it cannot be edited' },
   conversation_changed: { status: 409, detail: 'the conversation changed meanwhile: read it again' },

@@ -9,7 +9,7 @@ import { baseUrlOf } from '../http/public-url.js';
 import type { AppContext } from '../services/context.js';
 import { starterPromptsOf } from '../store/agent-rows.js';
 import { feedbackOfConversation, saveFeedback } from '../store/feedback-rows.js';
-import { agentMessage } from '../store/record-rows.js';
+import { agentMessage } from '../store/history-rows.js';
 import type { SendKey } from '../store/send-result-rows.js';
 import { replaceLastTurn } from '../turns/replace-turn.js';
 import { allowedAgent } from '../turns/send-target.js';

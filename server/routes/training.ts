@@ -4,7 +4,7 @@ import { described } from '../http/openapi.js';
 import { baseUrlOf } from '../http/public-url.js';
 import { answerRecordStream } from '../http/sse.js';
 import type { AppContext } from '../services/context.js';
-import { historyPage } from '../store/record-rows.js';
+import { historyPage } from '../store/history-rows.js';
 import { beginTurn } from '../turns/begin-turn.js';
 import {
   HISTORY_REFUSALS,

@@ -8,8 +8,9 @@ import { Refusal } from './refusal.js';
 
 /*
  * The calls of the tools a page gave the chat, each answered exactly once (docs/protocol.md "Tools the page gives
- * the chat"). Each runs inside the write transaction of the record it goes with, which no other write interleaves
- * with on any instance: so of two answers to one call, whichever instance takes them, one is stored.
+ * the chat"). Each runs inside the write transaction of the record it goes with, under its conversation's lock
+ * (lockConversation), which every writer of the conversation takes first on any instance: so of two answers to one
+ * call, whichever instance takes them, one is stored.
  */
 
 /** Keeps the calls an agent's record makes as waiting for the page (with that record). */

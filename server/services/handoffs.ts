@@ -7,7 +7,7 @@ import type {
   OperatorIdentity,
 } from '@svc/agent-sdk/protocol';
 import { clock } from '../store/clock.js';
-import type { StoredConversation } from '../store/conversation-rows.js';
+import { lockConversation, type StoredConversation } from '../store/conversation-rows.js';
 import type { Db } from '../store/db.js';
 import {
   endHandoff,
@@ -19,13 +19,14 @@ import {
   takeHandoff,
   waitingHandoffs,
 } from '../store/handoff-rows.js';
+import { type HistoryPage, historyPage } from '../store/history-rows.js';
 import { randomId } from '../store/ids.js';
-import { cursorOf, type HistoryPage, historyPage, parseCursor } from '../store/record-rows.js';
-import { priorSend, rememberSend, type SendKey } from '../store/send-result-rows.js';
+import { cursorOf, parseCursor } from '../store/record-rows.js';
+import { holdSendKey, priorSend, rememberSend, type SendKey } from '../store/send-result-rows.js';
 import { workspaceById } from '../store/workspace-rows.js';
 import { LIMITS } from './limits.js';
 import { operatorIdentity } from './operators.js';
-import type { AppendRecord, RecordLog } from './record-log.js';
+import type { AppendRecords, RecordLog } from './record-log.js';
 import { Refusal } from './refusal.js';
 
 /** The channel on which every instance hears which workspace's queue changed (the payload: its id). */
@@ -115,7 +116,7 @@ export class Handoffs {
    * (undefined) when a person is asked for or holds the conversation already, or the workspace has no operators.
    */
   async ask(
-    append: AppendRecord,
+    append: AppendRecords,
     tx: Db,
     conversation: StoredConversation,
     asker: Asker,
@@ -134,7 +135,7 @@ export class Handoffs {
       deadline,
     });
     if (!row) return undefined;
-    const record = await append(conversation.id, {
+    const [record] = await append(conversation.id, {
       sender: 'system',
       event: 'handoff',
       raw: { type: 'handoff_requested', by: asker.by, ...(reason ? { reason } : {}), ...(agentId ? { agentId } : {}) },
@@ -147,7 +148,7 @@ export class Handoffs {
 
   /** The visitor asks for a person (`operators_off` where the workspace has none); asking again changes nothing. */
   request(conversation: StoredConversation, reason?: string): Promise<HandoffResult> {
-    return this.records.write(async (append, tx) => {
+    return this.lockedWrite(conversation.id, undefined, async (append, tx) => {
       if (!(await this.enabled(tx, conversation.workspaceId))) throw new Refusal('operators_off');
       await this.ask(append, tx, conversation, { by: 'visitor', reason });
       return { conversationId: conversation.id, ...(await this.status(tx, conversation.id)) };
@@ -159,7 +160,7 @@ export class Handoffs {
    * it and the other is refused (`already_taken`); its holder taking it again is answered as before.
    */
   take(operator: OperatorIdentity, conversation: StoredConversation): Promise<HandoffResult> {
-    return this.records.write(async (append, tx) => {
+    return this.lockedWrite(conversation.id, undefined, async (append, tx) => {
       const row = await takeHandoff(tx, conversation.id, operator.id);
       if (!row) {
         const now = await handoffOf(tx, conversation.id);
@@ -168,7 +169,7 @@ export class Handoffs {
         }
         throw new Refusal(now?.state === 'human' ? 'already_taken' : 'not_waiting');
       }
-      const record = await append(conversation.id, {
+      const [record] = await append(conversation.id, {
         sender: 'system',
         event: 'handoff',
         raw: { type: 'operator_joined', operator },
@@ -185,10 +186,10 @@ export class Handoffs {
     conversation: StoredConversation,
     action: 'released' | 'closed',
   ): Promise<HandoffResult> {
-    return this.records.write(async (append, tx) => {
+    return this.lockedWrite(conversation.id, undefined, async (append, tx) => {
       const row = await endHandoff(tx, conversation.id, operator.id, action);
       if (!row) throw new Refusal('not_holder');
-      const record = await append(conversation.id, {
+      const [record] = await append(conversation.id, {
         sender: 'system',
         event: 'handoff',
         raw: { type: 'operator_left', operator, action },
@@ -208,14 +209,15 @@ export class Handoffs {
     message: PersonMessage,
     once?: SendKey,
   ): Promise<PersonMessageResult> {
-    return this.records.write(async (append, tx) => {
+    // The key before the conversation, in the order a send takes them (beginTurn).
+    return this.lockedWrite(conversation.id, once, async (append, tx) => {
       const now = clock.now();
       const prior = once && (await priorSend(tx, once, now - LIMITS.idempotencyMs));
       if (prior === 'reused') throw new Refusal('send_key_reused');
       if (prior) return JSON.parse(prior.result) as PersonMessageResult;
       const row = await this.holding(tx, conversation.id);
       if (row?.state !== 'human' || row.operator_id !== operator.id) throw new Refusal('not_holder');
-      const stored = await append(conversation.id, {
+      const [stored] = await append(conversation.id, {
         sender: 'system',
         event: 'message',
         raw: {
@@ -295,11 +297,11 @@ export class Handoffs {
    * ends the wait gets there, on whichever instance.
    */
   private async miss(conversationId: string): Promise<void> {
-    const then = await this.records.write(async (append, tx) => {
+    const then = await this.lockedWrite(conversationId, undefined, async (append, tx) => {
       const row = await missHandoff(tx, conversationId, iso(clock.now()));
       if (!row) return undefined;
       const waitedSeconds = Math.round((Date.parse(row.deadline) - Date.parse(row.requested_at)) / 1000);
-      const record = await append(conversationId, {
+      const [record] = await append(conversationId, {
         sender: 'system',
         event: 'handoff',
         raw: { type: 'handoff_unanswered', waitedSeconds },
@@ -309,6 +311,22 @@ export class Handoffs {
     });
     this.disarm(conversationId);
     then?.();
+  }
+
+  /**
+   * A write of the conversation's handoff and records under the conversation's lock (lockConversation), taken
+   * first as every writer of its records does, after a send's key when there is one; `conversation_gone` once deleted.
+   */
+  private lockedWrite<T>(
+    conversationId: string,
+    once: SendKey | undefined,
+    write: (append: AppendRecords, tx: Db) => Promise<T>,
+  ): Promise<T> {
+    return this.records.write(async (append, tx) => {
+      if (once) await holdSendKey(tx, once);
+      if (!(await lockConversation(tx, conversationId))) throw new Refusal('conversation_gone');
+      return write(append, tx);
+    });
   }
 
   /** Notes the record that said the new state, and tells the queues. */

@@ -146,6 +146,36 @@ export class LiveHub {
     void this.catchUp(conversationId, conversation);
   }
 
+  /**
+   * Records this instance committed to the conversation, in order, after the record `previous` (a row id, the
+   * conversation's newest before them): a reader whose cursor stands at `previous` is handed them without a
+   * read of the table, since within a conversation ids grow in commit order and nothing can come between. A
+   * reader behind reads as at a wake-up (taking these from memory); while a read is under way one more follows.
+   */
+  published(conversationId: string, previous: number, records: ChatStreamRecord[]): void {
+    const conversation = this.byConversation.get(conversationId);
+    if (!conversation || records.length === 0) return;
+    if (conversation.reading) {
+      conversation.again = true;
+      return;
+    }
+    for (const record of records) this.keep(conversation, record);
+    const newest = rowIdOf(records.at(-1)!);
+    let behind = false;
+    for (const reader of [...conversation.readers]) {
+      if (reader.cursor === undefined || reader.full) continue;
+      if (reader.cursor !== previous) {
+        behind ||= reader.cursor < newest;
+        continue;
+      }
+      for (const record of records) {
+        if (reader.full || !conversation.readers.has(reader)) break;
+        this.hand(conversationId, reader, record);
+      }
+    }
+    if (behind) this.wake(conversationId);
+  }
+
   /** Every conversation's readers read on (wake-ups may have been lost). */
   wakeAll(): void {
     for (const conversationId of this.byConversation.keys()) this.wake(conversationId);
@@ -184,21 +214,31 @@ export class LiveHub {
       }
       for (const record of page.records) {
         const id = rowIdOf(record);
-        if (!conversation.read.get(id)?.deref()) {
-          conversation.read.set(id, new WeakRef(record));
-          forgetRead.register(record, { read: conversation.read, id });
-        }
+        this.keep(conversation, record);
         for (const reader of [...conversation.readers]) {
           if (reader.cursor === undefined || reader.full || reader.cursor >= id) continue;
-          reader.cursor = id;
-          try {
-            reader.full = !reader.subscriber.record(record);
-          } catch (err) {
-            this.fail(conversationId, reader, err);
-          }
+          this.hand(conversationId, reader, record);
         }
       }
       if (page.more) conversation.again = true;
+    }
+  }
+
+  /** Keeps a record read or published while something holds it, for the readers that reach it later. */
+  private keep(conversation: Conversation, record: ChatStreamRecord): void {
+    const id = rowIdOf(record);
+    if (conversation.read.get(id)?.deref()) return;
+    conversation.read.set(id, new WeakRef(record));
+    forgetRead.register(record, { read: conversation.read, id });
+  }
+
+  /** Hands a reader its next record. */
+  private hand(conversationId: string, reader: Reader, record: ChatStreamRecord): void {
+    reader.cursor = rowIdOf(record);
+    try {
+      reader.full = !reader.subscriber.record(record);
+    } catch (err) {
+      this.fail(conversationId, reader, err);
     }
   }
 

@@ -32,6 +32,7 @@ export function provisionMember(
   displayName?: string,
 ): Promise<ProvisionResult> {
   return db.transaction(async (tx) => {
+    await tx.lock(`members ${workspaceId} ${spUserRef}`);
     const known = await memberByRef(tx, workspaceId, spUserRef);
     if (known) return { member_id: known.user_id, billing_account_id: known.billing_account_id, created: false };
     const member = { member_id: randomId('u'), billing_account_id: randomId('ba') };
@@ -60,7 +61,8 @@ const cents = (amount: number) => Math.round(amount * 100);
 
 /**
  * Moves `amount` from the owner's wallet to the member, once per `idempotencyKey`. The lookup of the key and
- * the writes share one write transaction (Db.transaction), so concurrent replays can never debit twice; a replay
+ * the writes share one transaction holding the workspace's wallet (Db.lock), so the grants of a workspace go one
+ * at a time on every instance and concurrent replays can never debit twice; a replay
  * gets the stored first result, a replay with another member or amount is `grant_key_reused`. An unknown member
  * (`member_not_found`) or a wallet holding less (`wallet_insufficient`) changes nothing and does not use up the
  * key. Sums are taken in whole cents and every stored amount is a whole number of cents, so no binary fraction
@@ -74,6 +76,7 @@ export function grantCredits(
   idempotencyKey: string,
 ): Promise<GrantResult> {
   return db.transaction(async (tx) => {
+    await tx.lock(`wallet ${workspaceId}`);
     const prior = await grantByKey(tx, workspaceId, idempotencyKey);
     if (prior) {
       if (prior.member_id !== memberId || cents(prior.amount) !== cents(amount)) throw new Refusal('grant_key_reused');

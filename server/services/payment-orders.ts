@@ -1,5 +1,6 @@
 import type { ChatStreamRecord, PaymentGatePayload, PaymentStatus } from '@svc/agent-sdk/protocol';
 import { paymentProblem } from '../runtimes/types.js';
+import { lockConversation } from '../store/conversation-rows.js';
 import type { Db } from '../store/db.js';
 import { nowIso } from '../store/ids.js';
 import {
@@ -151,15 +152,19 @@ export class PaymentOrders {
    */
   private async settle(orderId: string, status: Exclude<PaymentStatus, 'pending'>, follow?: FollowSettle) {
     const then = await this.records.write(async (append, tx) => {
+      // The conversation first, as every write of its records: settling then waits for its other writers.
+      const pending = await paymentOrderById(tx, orderId);
+      if (!pending) return undefined;
+      await lockConversation(tx, pending.conversationId);
       const conversationId = await settlePaymentOrder(tx, orderId, status);
       if (!conversationId) return undefined;
-      const resolution = await append(conversationId, {
+      const [resolution] = await append(conversationId, {
         sender: 'system',
         event: 'payment_gate_resolution',
         raw: { type: 'payment_gate_resolution', orderId, status },
       });
       const order = follow && (await paymentOrderById(tx, orderId));
-      return order && follow(tx, order, resolution);
+      return order && follow(tx, order, resolution!);
     });
     then?.();
     clearTimeout(this.timers.get(orderId));

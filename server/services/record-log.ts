@@ -1,12 +1,12 @@
 import type { ChatStreamRecord } from '@svc/agent-sdk/protocol';
 import { errorText } from '../http/errors.js';
-import { deleteConversation, existingConversations } from '../store/conversation-rows.js';
+import { deleteConversation, existingConversations, lockConversation } from '../store/conversation-rows.js';
 import type { Db } from '../store/db.js';
-import { insertRecord, lastRecordId, type NewRecord, recordsAfter } from '../store/record-rows.js';
+import { insertRecords, lastRecordId, type NewRecord, recordsAfter, type StoredRecords } from '../store/record-rows.js';
 import { type Follower, LiveHub, type Subscriber } from './live-hub.js';
 
-/** Appends one record inside a `RecordLog.write` transaction and returns it as stored. */
-export type AppendRecord = (conversationId: string, record: NewRecord) => Promise<ChatStreamRecord>;
+/** Appends records to a conversation inside a `RecordLog.write` transaction and returns them as stored. */
+export type AppendRecords = (conversationId: string, ...records: NewRecord[]) => Promise<ChatStreamRecord[]>;
 
 /** The channel on which every instance hears which conversation gained records (the payload: its id). */
 const CHANNEL = 'svc_records';
@@ -14,10 +14,13 @@ const CHANNEL = 'svc_records';
 export const DELETED = 'svc_conversation_deleted';
 
 /**
- * The one way a record enters a conversation, and the one way to read records live. A record is stored in
- * a transaction; once that has committed, every instance is told (Db.notify) and the readers of the
- * conversation read on from the table (LiveHub). So a reader never sees a record that a rollback undid,
- * nor misses one that was stored, whichever instance stored it.
+ * The one way a record enters a conversation, and the one way to read records live. Records are stored by
+ * one write (insertRecords: on PostgreSQL one call, the notification to the other instances in it), alone or
+ * in a transaction with what changes beside them. Once that has committed, this instance's readers of the
+ * conversation are handed the records (LiveHub.published), and the other instances' readers, woken by the
+ * notification, read on from the table. So a reader never sees a record that a rollback undid, nor misses one
+ * that was stored, whichever instance stored it: within a conversation ids grow in commit order
+ * (record-rows.ts), and a reader reads after the last id it was given.
  */
 export class RecordLog {
   private readonly hub: LiveHub;
@@ -69,6 +72,8 @@ export class RecordLog {
     before?: (tx: Db) => Promise<void>,
   ): Promise<{ uploads: string[] } | undefined> {
     return this.db.transaction(async (tx) => {
+      // First, as every writer of the conversation does: a write under way commits before the rows go.
+      if (!(await lockConversation(tx, conversationId))) return undefined;
       await before?.(tx);
       const deleted = await deleteConversation(tx, conversationId);
       if (deleted) await tx.notify(DELETED, conversationId);
@@ -84,32 +89,49 @@ export class RecordLog {
   }
 
   /**
-   * Runs `write` in one write transaction, with `append` to store records beside whatever else it changes
-   * (a turn, a payment order) through `tx`; the readers of every conversation it appended to hear of them
-   * once committed.
+   * Runs `write` in one transaction, with `append` to store records beside whatever else it changes (a turn,
+   * a payment order) through `tx`; the readers of every conversation it appended to hear of them once
+   * committed. What it checks of a conversation before it appends holds only under the conversation's lock
+   * (lockConversation), taken before the check.
    */
-  async write<T>(write: (append: AppendRecord, tx: Db) => Promise<T>): Promise<T> {
-    let stored = 0;
+  async write<T>(write: (append: AppendRecords, tx: Db) => Promise<T>): Promise<T> {
+    /** What the transaction stored, by conversation: published once it has committed. */
+    const stored = new Map<string, StoredRecords>();
     const result = await this.db.transaction(async (tx) => {
-      const touched = new Set<string>();
-      stored = 0;
-      return write(async (conversationId, record) => {
-        const inserted = await insertRecord(tx, conversationId, record);
-        stored++;
-        if (!touched.has(conversationId)) {
-          touched.add(conversationId);
-          await tx.notify(CHANNEL, conversationId);
+      stored.clear();
+      return write(async (conversationId, ...records) => {
+        if (!records.length) return [];
+        const earlier = stored.get(conversationId);
+        if (earlier) {
+          const more = await insertRecords(tx, conversationId, records);
+          earlier.records.push(...more.records);
+          return more.records;
         }
-        return inserted;
+        const first = await tx.notifyBy(CHANNEL, conversationId, (sent) =>
+          insertRecords(tx, conversationId, records, sent),
+        );
+        stored.set(conversationId, { previous: first.previous, records: [...first.records] });
+        return first.records;
       }, tx);
     });
-    if (stored) this.written(stored);
+    for (const [conversationId, written] of stored) this.publish(conversationId, written);
     return result;
   }
 
-  /** Stores and publishes one record. */
-  append(conversationId: string, record: NewRecord): Promise<ChatStreamRecord> {
-    return this.write((append) => append(conversationId, record));
+  /** Stores and publishes records of one conversation, in order, as one write (on PostgreSQL one round trip). */
+  async append(conversationId: string, ...records: NewRecord[]): Promise<ChatStreamRecord[]> {
+    if (!records.length) return [];
+    const written = await this.db.notifyBy(CHANNEL, conversationId, (sent) =>
+      insertRecords(this.db, conversationId, records, sent),
+    );
+    this.publish(conversationId, written);
+    return written.records;
+  }
+
+  /** Hands committed records to this instance's readers, and counts them. */
+  private publish(conversationId: string, written: StoredRecords): void {
+    this.hub.published(conversationId, written.previous, written.records);
+    this.written(written.records.length);
   }
 
   /**

@@ -9,6 +9,7 @@ export type RefusalReason =
   | 'send_key_reused'
   | 'conversation_full'
   | 'reply_running'
+  | 'conversation_gone'
   | 'nothing_to_replace'
   | 'card_answer'
   | 'conversation_changed'

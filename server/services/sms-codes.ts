@@ -110,11 +110,13 @@ async function waitFor(db: Db, rule: SendRule, now: number): Promise<number> {
 /**
  * A new 6-digit code for `phone` in the workspace, replacing any older one, unless a send limit is reached
  * (docs/server.md "SMS sign-in"): then the limit that admits the next send last, and when it will. The limits
- * are read and the send counted in one write transaction, so racing requests cannot pass a limit together.
+ * are read and the send counted in one transaction holding the key of every SMS send (Db.lock: the limits count
+ * by phone, address and workspace alike), so racing requests on any instance cannot pass a limit together.
  */
 export function issueSmsCode(db: Db, secret: Buffer, request: CodeRequest): Promise<CodeIssue> {
   const { workspaceId, phone, address } = request;
   return db.transaction(async (tx) => {
+    await tx.lock('sms_sends');
     const now = clock.now();
     await deleteSmsSendsBefore(tx, now - DAY_MS);
     const known = await isMember(tx, workspaceId, smsMemberRef(phone));
@@ -159,7 +161,8 @@ export function issueSmsCode(db: Db, secret: Buffer, request: CodeRequest): Prom
 }
 
 /**
- * Checks a code and uses it up. A wrong guess is counted (and committed); the fifth kills the code.
+ * Checks a code and uses it up. A wrong guess is counted (and committed); the fifth kills the code. The phone's
+ * code is held (Db.lock) from the read to the write: two guesses at once count twice, and a code serves once.
  * Returns false for a wrong, expired, used or dead code.
  */
 export function consumeSmsCode(
@@ -170,6 +173,7 @@ export function consumeSmsCode(
   code: string,
 ): Promise<boolean> {
   return db.transaction(async (tx) => {
+    await tx.lock(`sms_codes ${workspaceId} ${phone}`);
     const stored = await smsCodeOf(tx, workspaceId, phone);
     if (!stored) return false;
     const expired = stored.expires_at <= clock.now();

@@ -75,8 +75,10 @@ export async function registerUpload(
   const now = clock.now();
   if (!quota) await insertUpload(ctx.db, row, iso(now));
   else {
-    // Usage read and upload stored in one transaction: parallel uploads cannot overshoot the quota together.
+    // Usage read and upload stored in one transaction holding the visitor's quota (Db.lock): parallel uploads on
+    // any instance cannot overshoot it together.
     const over = await ctx.db.transaction(async (tx) => {
+      await tx.lock(`uploaded_files ${row.ownerId}`);
       const usage = await uploadUsage(tx, row.ownerId, iso(now - HOUR_MS));
       if (usage.bytes + row.size > ctx.quotas.uploadBytesPerHour) return usage;
       await insertUpload(tx, row, iso(now));

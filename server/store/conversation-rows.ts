@@ -42,6 +42,18 @@ export async function getConversation(db: Db, id: string): Promise<StoredConvers
 }
 
 /**
+ * Inside a transaction: locks the conversation's row until the transaction ends, so its writers (records,
+ * turns, settling its orders, deleting it) go one at a time on every instance while other conversations write
+ * at once; false when it does not exist. PostgreSQL: `FOR NO KEY UPDATE`, the lock a record write takes
+ * before it draws ids (record-rows.ts), which rows referring to the conversation (a record, a feedback) do not
+ * wait for. SQLite: one write transaction runs at a time already.
+ */
+export async function lockConversation(tx: Db, id: string): Promise<boolean> {
+  const lock = tx.engine === 'postgres' ? ' FOR NO KEY UPDATE' : '';
+  return !!(await tx.get(`SELECT 1 FROM conversations WHERE id = ?${lock}`, id));
+}
+
+/**
  * The owner's most recent chat, optionally limited to a workspace and to one set of agents (a widget
  * bound to one agent must not continue a conversation held with another).
  */
@@ -88,6 +100,7 @@ export function trainingConversation(
   ownerId: string,
 ): Promise<StoredConversation> {
   return db.transaction(async (tx) => {
+    await tx.lock(`training ${agent.id} ${ownerId}`);
     const row = await tx.get<ConversationRow>(
       "SELECT * FROM conversations WHERE kind = 'training' AND training_agent_id = ? AND owner_id = ?",
       agent.id,

@@ -14,17 +14,31 @@ export interface Db {
   /** Runs a statement that returns no rows; resolves to the number of rows it changed. */
   run(sql: string, ...params: unknown[]): Promise<number>;
   /**
-   * Runs `fn` in one transaction that no other write transaction interleaves with, on any instance of the
-   * service (SQLite: `BEGIN IMMEDIATE`; PostgreSQL: a transaction-scoped advisory lock), so a check and the
-   * write that depends on it can never race (idempotency, money, one running turn). Every query of the
-   * transaction goes through `tx`; a transaction inside it joins it.
+   * Runs `fn` in one transaction, whole or not at all. Transactions of different conversations and keys run at
+   * once on PostgreSQL (READ COMMITTED, on any number of instances): a check and the write that depends on it
+   * hold the lock that covers both, `lock(key)` or the conversation's row (`lockConversation`), or rest on a
+   * UNIQUE constraint. SQLite runs one write transaction at a time (`BEGIN IMMEDIATE`), which holds every lock.
+   * Every query of the transaction goes through `tx`; a transaction inside it joins it.
    */
   transaction<T>(fn: (tx: Db) => Promise<T>): Promise<T>;
+  /**
+   * Inside a transaction: waits until no other transaction holds `key`, and holds it until this one ends
+   * (PostgreSQL: a transaction-scoped advisory lock on a hash of the key, so two keys may rarely share one;
+   * SQLite: held already). Outside a transaction it throws: the lock would end with the statement.
+   */
+  lock(key: string): Promise<void>;
   /**
    * Tells every listener of `channel` on every instance, once the transaction it is called in has committed
    * (at once outside one). Listeners re-read the database: a lost notification must lose nothing.
    */
   notify(channel: string, payload: string): Promise<void>;
+  /**
+   * Runs `statement`, which tells the other instances' listeners of `channel` what `notify(channel, payload)`
+   * would, by itself: `sent` is what it sends (PostgreSQL: `pg_notify(sent.channel, sent.payload)` in the same
+   * statement, so the notification costs no round trip of its own; SQLite has no other instance). This
+   * instance's listeners are not told: the caller hands them what it wrote once that has committed.
+   */
+  notifyBy<T>(channel: string, payload: string, statement: (sent: Notice) => Promise<T>): Promise<T>;
   /** Hears `channel`; resolves once listening, to the function that stops it. */
   listen(channel: string, heard: (payload: string) => void): Promise<() => Promise<void>>;
   /**
@@ -39,6 +53,12 @@ export interface Db {
   /** The connection pool's use (PostgreSQL; SQLite has one connection and no pool). */
   readonly pool?: PoolUse;
   close(): Promise<void>;
+}
+
+/** A notification as a statement sends it (`Db.notifyBy`). */
+export interface Notice {
+  channel: string;
+  payload: string;
 }
 
 /**
@@ -140,12 +160,15 @@ const PLACEHOLDERS: Record<Db['engine'], Record<string, string>> = {
   },
 };
 
-/** Every migration file, oldest first, written for `engine`. */
+/**
+ * Every migration file for `engine`, oldest first, written for it: `NNNN-name.sql` serves both engines,
+ * `NNNN-name.postgres.sql` (what only PostgreSQL has, a PL/pgSQL function) one of them.
+ */
 export function migrations(engine: Db['engine']): Migration[] {
   return readdirSync(MIGRATIONS_DIR)
     .flatMap((file) => {
-      const match = /^(\d{4})-([a-z0-9-]+)\.sql$/.exec(file);
-      if (!match) return [];
+      const match = /^(\d{4})-([a-z0-9-]+)(?:\.(sqlite|postgres))?\.sql$/.exec(file);
+      if (!match || (match[3] !== undefined && match[3] !== engine)) return [];
       const text = readFileSync(new URL(file, MIGRATIONS_DIR), 'utf8');
       const sql = text.replace(/\{\{(\w+)\}\}/g, (_, name: string) => {
         const value = PLACEHOLDERS[engine][name];

@@ -1,9 +1,20 @@
 import pg from 'pg';
-import { DatabaseUnavailable, type Db, type Liveness, migrate, type PoolUse, StatementRejected } from './db.js';
+import {
+  DatabaseUnavailable,
+  type Db,
+  type Liveness,
+  migrate,
+  type Notice,
+  type PoolUse,
+  StatementRejected,
+} from './db.js';
 import { INSTANCE_LOCKS, InstanceConnection } from './instance-connection.js';
 
-/** Advisory lock keys (any two numbers the service owns): every write transaction, and migrating at start. */
-const WRITE_LOCK = 7_190_001;
+/**
+ * Advisory lock keys (numbers the service owns): the class of the keys transactions lock (`Db.lock`, the
+ * second number a hash of the key), and migrating at start.
+ */
+const KEY_LOCKS = 7_190_001;
 const MIGRATE_LOCK = 7_190_002;
 /** How long a request waits for a new connection to the database before it is answered 503. */
 const CONNECT_MS = 5000;
@@ -45,8 +56,12 @@ type Queryable = pg.Pool | pg.PoolClient;
  * PostgreSQL text cannot hold U+0000 (SQLite's can): a string parameter carries U+FFFD in its place, the same
  * way in every statement, so what is stored with one is found with it again (docs/server.md).
  */
-const storable = (value: unknown) =>
-  typeof value === 'string' && value.includes('\0') ? value.replaceAll('\0', '\uFFFD') : value;
+const storable = (value: unknown): unknown =>
+  typeof value === 'string' && value.includes('\0')
+    ? value.replaceAll('\0', '\uFFFD')
+    : Array.isArray(value)
+      ? value.map(storable)
+      : value;
 
 /**
  * SQLSTATEs that say the database went away rather than refused the statement: class 08 (connection), the
@@ -79,6 +94,8 @@ export function storeError(err: unknown): unknown {
     if (typeof code === 'string' && GONE_CODES.test(code)) {
       return new DatabaseUnavailable(`${err.message} (SQLSTATE ${code})`);
     }
+    // A RAISE of the service's own functions (svc_append_records): their words, which hold no row's values.
+    if (err.routine === 'exec_stmt_raise') return new Error(err.message);
     return new StatementRejected(err.code ?? 'unknown', err.constraint, err.table, err.column);
   }
   if ((typeof code === 'string' && SOCKET_ERRORS.has(code)) || CONNECTION_LOST.test(err.message)) {
@@ -185,17 +202,20 @@ class PostgresDb implements Db {
       instanceId: this.instanceId,
       liveness: this.liveness,
       transaction: (inner) => inner(tx),
+      lock: async (key) => {
+        await query(client, 'SELECT pg_advisory_xact_lock(?, hashtext(?))', [KEY_LOCKS, key]);
+      },
       notify: async (channel, payload) => {
         told.push([channel, payload]);
         await mapped(client.query('SELECT pg_notify($1, $2)', [channel, `${this.instanceId} ${payload}`]));
       },
+      notifyBy: (channel, payload, statement) => statement(this.sent(channel, payload)),
       listen: (channel, heard) => this.listen(channel, heard),
       instanceAlive: (id) => this.instanceAlive(id),
       close: () => this.close(),
     };
     try {
-      // One round trip: the simple protocol runs both statements.
-      await mapped(client.query(`BEGIN; SELECT pg_advisory_xact_lock(${WRITE_LOCK})`));
+      await mapped(client.query('BEGIN'));
       const result = await fn(tx);
       await mapped(client.query('COMMIT'));
       for (const [channel, payload] of told) this.connection.tell(channel, payload);
@@ -204,6 +224,20 @@ class PostgresDb implements Db {
       await client.query('ROLLBACK').catch(() => {});
       throw err;
     }
+  }
+
+  async lock(): Promise<void> {
+    throw new Error('lock() holds only inside a transaction');
+  }
+
+  /** What a statement sends to notify `channel` (other instances skip their own: `InstanceConnection`). */
+  private sent(channel: string, payload: string): Notice {
+    return { channel, payload: `${this.instanceId} ${payload}` };
+  }
+
+  async notifyBy<T>(channel: string, payload: string, statement: (sent: Notice) => Promise<T>): Promise<T> {
+    this.open();
+    return statement(this.sent(channel, payload));
   }
 
   async notify(channel: string, payload: string): Promise<void> {

@@ -1,24 +1,21 @@
-import type {
-  AssistantRawEvent,
-  ChatRawEvent,
-  ChatStreamRecord,
-  ContentBlock,
-  RecordSender,
-} from '@svc/agent-sdk/protocol';
-import type { Db } from './db.js';
+import type { ChatRawEvent, ChatStreamRecord, ContentBlock, RecordSender } from '@svc/agent-sdk/protocol';
+import type { Db, Notice } from './db.js';
 import { nowIso } from './ids.js';
 import { lines, oneLine } from './shown-text.js';
-import { markUploadsReferenced } from './upload-rows.js';
+import { linkedUploads, markUploadsReferenced } from './upload-rows.js';
 
 /**
  * The records of every conversation, and their order (table `records`, migrations/0001-initial.sql). A
  * record's id (its stream cursor) is its row id, written `e` + 15 digits: ids are never reused, so they only
- * grow, and comparing two ids as strings compares them as numbers. Within a conversation they grow in commit
- * order on any number of instances: an append takes the id after it has updated (so locked) its
- * conversation's row. `seq` counts 1, 2, 3… per conversation. Only server/services/record-log.ts appends.
+ * grow, and comparing two ids as strings compares them as numbers. Ids of different conversations commit in
+ * any order; within a conversation they grow in commit order on any number of instances: a write locks its
+ * conversation's row before it draws its ids and holds it until it commits (insertRecords), so a reader after
+ * an id never misses a record of that conversation committed later. `seq` counts 1, 2, 3… per conversation.
+ * Only server/services/record-log.ts appends.
  */
 
-interface RecordRow {
+/** A row of `records` as read. */
+export interface RecordRow {
   id: number;
   conversation_id: string;
   seq: number;
@@ -55,7 +52,7 @@ export function parseCursor(cursor: string): number | undefined {
   return match ? Number(match[1]) : undefined;
 }
 
-function toRecord(row: RecordRow): ChatStreamRecord {
+export function toRecord(row: RecordRow): ChatStreamRecord {
   const record: ChatStreamRecord = {
     id: cursorOf(row.id),
     seq: row.seq,
@@ -74,35 +71,103 @@ function toRecord(row: RecordRow): ChatStreamRecord {
 
 // ---------------------------------------------------------------- writing
 
+/** Records as one write stored them, and the conversation's newest record before it (a row id, 0: none). */
+export interface StoredRecords {
+  records: ChatStreamRecord[];
+  previous: number;
+}
+
 /**
- * Stores a record. Call it inside a transaction; the caller publishes the record once that has committed.
- * The conversation's size grows by the record's JSON, and uploads the record links to are marked used.
+ * Stores records of one conversation, in order, as one write, and returns them as stored; `sent` is the
+ * notification the write sends (Db.notifyBy). The conversation's size grows by the records' JSON, its
+ * newest record, preview and title follow them, and uploads they link to are marked used. On PostgreSQL it
+ * is one call of `svc_append_records` (migrations/0012-append-records.postgres.sql: one round trip, a
+ * transaction of its own outside one), which locks the conversation's row before it draws the ids; SQLite
+ * runs the same steps in-process, in a transaction (one writer at a time).
  */
-export async function insertRecord(db: Db, conversationId: string, r: NewRecord): Promise<ChatStreamRecord> {
-  const raw = JSON.stringify(r.raw);
-  const bytes = Buffer.byteLength(raw);
-  const bumped = await db.get<{ last_seq: number }>(
-    'UPDATE conversations SET last_seq = last_seq + 1, bytes = bytes + ? WHERE id = ? RETURNING last_seq',
+export async function insertRecords(
+  db: Db,
+  conversationId: string,
+  records: NewRecord[],
+  sent?: Notice,
+): Promise<StoredRecords> {
+  const createdAt = nowIso();
+  const rows = records.map((r) => {
+    const raw = JSON.stringify(r.raw);
+    const row: Omit<RecordRow, 'id' | 'seq'> = {
+      conversation_id: conversationId,
+      turn_id: r.turnId ?? null,
+      agent_id: r.agentId ?? null,
+      agent_name: r.agentName ?? null,
+      sender: r.sender,
+      event: r.event,
+      raw,
+      created_at: createdAt,
+    };
+    return { row, bytes: Buffer.byteLength(raw), preview: previewOf(r) };
+  });
+  const stored =
+    db.engine === 'postgres'
+      ? await appendCall(db, conversationId, rows, sent)
+      : await db.transaction(async (tx) => {
+          const ids: StoredId[] = [];
+          for (const { row, bytes, preview } of rows) ids.push(await appendOne(tx, row, bytes, preview));
+          return ids;
+        });
+  return {
+    records: rows.map(({ row }, i) => toRecord({ ...row, id: stored[i]!.id, seq: stored[i]!.seq })),
+    previous: stored[0]?.previous ?? 0,
+  };
+}
+
+type StoredId = Pick<RecordRow, 'id' | 'seq'> & { previous: number };
+type Preview = ReturnType<typeof previewOf>;
+interface RowToStore {
+  row: Omit<RecordRow, 'id' | 'seq'>;
+  bytes: number;
+  preview: Preview;
+}
+
+/** PostgreSQL: the whole write in one call (see insertRecords). */
+async function appendCall(db: Db, conversationId: string, rows: RowToStore[], sent?: Notice): Promise<StoredId[]> {
+  const column = <K extends keyof RowToStore['row']>(key: K) => rows.map(({ row }) => row[key]);
+  const newest = rows.findLast(({ preview }) => preview)?.preview;
+  const firstAsked = rows.find(({ preview }) => preview?.role === 'user')?.preview;
+  const stored = await db.all<{ record_id: number; record_seq: number; previous_record: number }>(
+    'SELECT record_id, record_seq, previous_record FROM svc_append_records(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    conversationId,
+    column('turn_id'),
+    column('agent_id'),
+    column('agent_name'),
+    column('sender'),
+    column('event'),
+    column('raw'),
+    rows.map(({ bytes }) => bytes),
+    rows[0]?.row.created_at ?? nowIso(),
+    newest ? JSON.stringify(newest) : null,
+    firstAsked ? titleOf(firstAsked.text) : null,
+    rows.flatMap(({ row }) => linkedUploads(row.raw)),
+    sent?.channel ?? null,
+    sent?.payload ?? null,
+  );
+  return stored.map((s) => ({ id: s.record_id, seq: s.record_seq, previous: s.previous_record }));
+}
+
+/** SQLite: one record's statements, inside the write's transaction. */
+async function appendOne(db: Db, row: RowToStore['row'], bytes: number, preview: Preview): Promise<StoredId> {
+  const conversationId = row.conversation_id;
+  // RETURNING gives last_record as it was: this statement does not change it.
+  const bumped = await db.get<{ last_seq: number; last_record: number }>(
+    'UPDATE conversations SET last_seq = last_seq + 1, bytes = bytes + ? WHERE id = ? RETURNING last_seq, last_record',
     bytes,
     conversationId,
   );
   if (!bumped) throw new Error(`conversation ${conversationId} does not exist`);
-  const row: Omit<RecordRow, 'id'> = {
-    conversation_id: conversationId,
-    seq: bumped.last_seq,
-    turn_id: r.turnId ?? null,
-    agent_id: r.agentId ?? null,
-    agent_name: r.agentName ?? null,
-    sender: r.sender,
-    event: r.event,
-    raw,
-    created_at: nowIso(),
-  };
   const inserted = await db.get<{ id: number }>(
     `INSERT INTO records (conversation_id, seq, turn_id, agent_id, agent_name, sender, event, raw, created_at, bytes)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-    row.conversation_id,
-    row.seq,
+    conversationId,
+    bumped.last_seq,
     row.turn_id,
     row.agent_id,
     row.agent_name,
@@ -113,7 +178,6 @@ export async function insertRecord(db: Db, conversationId: string, r: NewRecord)
     bytes,
   );
   const id = inserted!.id;
-  const preview = previewOf(r);
   await db.run(
     `UPDATE conversations SET last_record = ?, last_message = COALESCE(?, last_message), title = COALESCE(title, ?)
      WHERE id = ?`,
@@ -122,8 +186,8 @@ export async function insertRecord(db: Db, conversationId: string, r: NewRecord)
     preview?.role === 'user' ? titleOf(preview.text) : null,
     conversationId,
   );
-  await markUploadsReferenced(db, conversationId, raw);
-  return toRecord({ id, ...row });
+  await markUploadsReferenced(db, conversationId, row.raw);
+  return { id, seq: bumped.last_seq, previous: bumped.last_record };
 }
 
 /** `text` as `shape` makes it (one line: `oneLine` by default), cut to `max` characters with an ellipsis. */
@@ -259,142 +323,4 @@ export async function lastRecordId(db: Db, conversationId: string): Promise<numb
 /** The records of one turn, oldest first. */
 export async function turnRecords(db: Db, turnId: string): Promise<ChatStreamRecord[]> {
   return (await db.all<RecordRow>('SELECT * FROM records WHERE turn_id = ? ORDER BY id', turnId)).map(toRecord);
-}
-
-// ---------------------------------------------------------------- history
-
-/** Streamed fragments and status changes are live-only; history holds everything else. */
-const HISTORY_FILTER = "event NOT IN ('delta', 'agent_status')";
-
-function withoutThinking(record: ChatStreamRecord): ChatStreamRecord {
-  if (record.raw.type !== 'assistant') return record;
-  const raw = record.raw as AssistantRawEvent;
-  const content = raw.message.content.filter((block: ContentBlock) => block.type !== 'thinking');
-  return { ...record, raw: { ...raw, message: { ...raw.message, content } } };
-}
-
-function presentEntries(rows: RecordRow[], includeThinking: boolean): ChatStreamRecord[] {
-  const records = rows.map(toRecord);
-  return includeThinking ? records : records.map(withoutThinking);
-}
-
-/**
- * One stretch of a conversation's whole history: up to `limit` entries after the rowid `after`, oldest first.
- * `messages` is read stretch by stretch, so answering it never holds a whole conversation.
- */
-export async function messagesAfter(
-  db: Db,
-  conversationId: string,
-  after: number,
-  limit: number,
-  includeThinking: boolean,
-): Promise<ChatStreamRecord[]> {
-  const rows = await db.all<RecordRow>(
-    `SELECT * FROM records WHERE conversation_id = ? AND id > ? AND ${HISTORY_FILTER} ORDER BY id LIMIT ?`,
-    conversationId,
-    after,
-    limit,
-  );
-  return presentEntries(rows, includeThinking);
-}
-
-/** The last `limit` history entries before the rowid `before`, newest first. */
-function entriesBefore(db: Db, conversationId: string, before: number, limit: number): Promise<RecordRow[]> {
-  return db.all<RecordRow>(
-    `SELECT * FROM records WHERE conversation_id = ? AND id < ? AND ${HISTORY_FILTER} ORDER BY id DESC LIMIT ?`,
-    conversationId,
-    before,
-    limit,
-  );
-}
-
-export interface HistoryPage {
-  /** Rowid cursor: the page ends before it; undefined for the end of the conversation. */
-  before?: number;
-  turns: number;
-  maxEntries: number;
-  includeThinking: boolean;
-}
-
-/**
- * The page of history before a cursor: walking back from it, whole turns until `turns` user records
- * have been taken, and never more than `maxEntries` records. Oldest first.
- */
-export async function historyPage(db: Db, conversationId: string, page: HistoryPage) {
-  const newestFirst = await entriesBefore(db, conversationId, page.before ?? Number.MAX_SAFE_INTEGER, page.maxEntries);
-  const taken: RecordRow[] = [];
-  let turns = 0;
-  for (const row of newestFirst) {
-    taken.push(row);
-    if (row.sender === 'user' && ++turns === page.turns) break;
-  }
-  taken.reverse();
-  const oldest = taken[0]?.id ?? page.before ?? Number.MAX_SAFE_INTEGER;
-  const older = await db.get(
-    `SELECT 1 FROM records WHERE conversation_id = ? AND id < ? AND ${HISTORY_FILTER} LIMIT 1`,
-    conversationId,
-    oldest,
-  );
-  return { entries: presentEntries(taken, page.includeThinking), hasMore: !!older };
-}
-
-/** Earlier entries handed to a runtime as context: the last `limit` before `before`, oldest first, thinking included. */
-export async function recentEntries(
-  db: Db,
-  conversationId: string,
-  before: string,
-  limit: number,
-): Promise<ChatStreamRecord[]> {
-  const rows = await entriesBefore(db, conversationId, parseCursor(before) ?? 0, limit);
-  return rows.reverse().map(toRecord);
-}
-
-/** The text of an agent's `assistant` message (used to read a reply aloud). */
-export async function agentMessageText(
-  db: Db,
-  conversationId: string,
-  agentId: string,
-  messageId: string,
-): Promise<string | undefined> {
-  // The text narrows the rows down (`_` in an id matches any character); the JSON decides.
-  const rows = await db.all<{ raw: string }>(
-    `SELECT raw FROM records WHERE conversation_id = ? AND agent_id = ? AND event = 'message' AND raw LIKE ?
-     ORDER BY id DESC LIMIT 50`,
-    conversationId,
-    agentId,
-    `%"id":${JSON.stringify(messageId)}%`,
-  );
-  const raw = rows
-    .map((row) => JSON.parse(row.raw) as ChatRawEvent)
-    .find((r): r is AssistantRawEvent => r.type === 'assistant' && r.message.id === messageId);
-  return raw?.message.content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('\n\n');
-}
-
-/** An agent's `assistant` message by its id, whichever agent wrote it: its agent and its text. */
-export async function agentMessage(
-  db: Db,
-  conversationId: string,
-  messageId: string,
-): Promise<{ agentId: string; text: string } | undefined> {
-  const rows = await db.all<{ raw: string }>(
-    `SELECT raw FROM records WHERE conversation_id = ? AND event = 'message' AND sender = 'agent' AND raw LIKE ?
-     ORDER BY id DESC LIMIT 50`,
-    conversationId,
-    `%"id":${JSON.stringify(messageId)}%`,
-  );
-  const raw = rows
-    .map((row) => JSON.parse(row.raw) as ChatRawEvent)
-    .find((r): r is AssistantRawEvent => r.type === 'assistant' && r.message.id === messageId);
-  if (!raw) return undefined;
-  const text = raw.message.content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('\n\n');
-  return { agentId: raw.agentId, text };
-}
-
-/** The newest user record of a conversation: the question of its last turn. */
-export async function lastUserRecord(db: Db, conversationId: string): Promise<ChatStreamRecord | undefined> {
-  const row = await db.get<RecordRow>(
-    "SELECT * FROM records WHERE conversation_id = ? AND sender = 'user' ORDER BY id DESC LIMIT 1",
-    conversationId,
-  );
-  return row && toRecord(row);
 }

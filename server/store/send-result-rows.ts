@@ -14,8 +14,17 @@ export interface SendKey {
 }
 
 /**
+ * Holds a send's key (Db.lock) until the transaction `tx` of the send ends: a repeat racing it on any instance
+ * waits, then finds its result (priorSend).
+ */
+export async function holdSendKey(tx: Db, send: SendKey): Promise<void> {
+  await tx.lock(`sent_messages ${send.ownerId} ${send.key}`);
+}
+
+/**
  * The stored result (JSON) of an earlier send with this key made at or after `since`; `reused` when that
- * send was another request; undefined when there was none. Call it inside the transaction of the send.
+ * send was another request; undefined when there was none. Call it inside the transaction of the send, which
+ * holds the key (holdSendKey).
  */
 export async function priorSend(
   db: Db,

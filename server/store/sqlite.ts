@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { EventEmitter } from 'node:events';
 import Database from 'better-sqlite3';
-import { ALWAYS_ALIVE, type Db, migrate } from './db.js';
+import { ALWAYS_ALIVE, type Db, migrate, type Notice } from './db.js';
 import { randomId } from './ids.js';
 
 /**
@@ -40,9 +40,12 @@ class SqliteDb implements Db {
       instanceId: this.instanceId,
       liveness: this.liveness,
       transaction: (fn) => fn(this.tx),
+      // BEGIN IMMEDIATE holds every key: no other write transaction runs.
+      lock: async () => {},
       notify: async (channel, payload) => {
         this.pending.push([channel, payload]);
       },
+      notifyBy: (channel, payload, statement) => statement({ channel, payload }),
       listen: (channel, heard) => this.listen(channel, heard),
       instanceAlive: (id) => this.instanceAlive(id),
       close: () => this.close(),
@@ -107,6 +110,15 @@ class SqliteDb implements Db {
       this.current = undefined;
       release();
     }
+  }
+
+  async lock(): Promise<void> {
+    throw new Error('lock() holds only inside a transaction');
+  }
+
+  /** One process, no other instance to tell: `statement` sends nothing. */
+  notifyBy<T>(channel: string, payload: string, statement: (sent: Notice) => Promise<T>): Promise<T> {
+    return statement({ channel, payload });
   }
 
   async notify(channel: string, payload: string): Promise<void> {

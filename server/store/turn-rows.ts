@@ -30,6 +30,12 @@ const toTurn = (row: TurnRow): RunningTurn => ({
   instanceId: row.instance_id,
 });
 
+/** The conversation of the turn `turnId`, if it was stored. */
+export async function conversationOfTurn(db: Db, turnId: string): Promise<string | undefined> {
+  return (await db.get<{ conversation_id: string }>('SELECT conversation_id FROM turns WHERE id = ?', turnId))
+    ?.conversation_id;
+}
+
 /** The turn running in a conversation, if any. */
 export async function runningTurnOf(db: Db, conversationId: string): Promise<RunningTurn | undefined> {
   const row = await db.get<TurnRow>(

@@ -57,13 +57,18 @@ export async function uploadById(
 export const UPLOAD_ID_IN_URL = /\/files\/(f_[A-Za-z0-9_-]{22})\//;
 const UPLOAD_LINKS = new RegExp(UPLOAD_ID_IN_URL.source, 'g');
 
+/** The ids of the uploads a record's JSON links to. */
+export function linkedUploads(recordJson: string): string[] {
+  if (!recordJson.includes('/files/f_')) return [];
+  return [...recordJson.matchAll(UPLOAD_LINKS)].map(([, id]) => id!);
+}
+
 /**
  * Marks the uploads a record's JSON links to as referenced (from then on they never expire) and as linked from
  * its conversation (`upload_links`: they go with the last conversation that links to them).
  */
 export async function markUploadsReferenced(db: Db, conversationId: string, recordJson: string): Promise<void> {
-  if (!recordJson.includes('/files/f_')) return;
-  for (const [, id] of recordJson.matchAll(UPLOAD_LINKS)) {
+  for (const id of linkedUploads(recordJson)) {
     await db.run('UPDATE uploaded_files SET referenced = 1 WHERE id = ? AND referenced = 0', id);
     await db.run(
       `INSERT INTO upload_links (upload_id, conversation_id) SELECT id, ? FROM uploaded_files WHERE id = ?

@@ -1,3 +1,4 @@
+import { setImmediate as nextTask } from 'node:timers/promises';
 import type {
   AgentStatus,
   AssistantRawEvent,
@@ -17,10 +18,10 @@ import { connectorCredentials, serverCredentials } from '../services/connector-c
 import type { AppContext } from '../services/context.js';
 import { conversationDir } from '../services/conversation-files.js';
 import { LIMITS } from '../services/limits.js';
-import type { AppendRecord } from '../services/record-log.js';
+import type { AppendRecords } from '../services/record-log.js';
 import { readUploadAt, storeUpload } from '../services/uploads.js';
 import { type AgentRow, agentById, agentsOfWorkspace } from '../store/agent-rows.js';
-import type { StoredConversation } from '../store/conversation-rows.js';
+import { lockConversation, type StoredConversation } from '../store/conversation-rows.js';
 import type { Db } from '../store/db.js';
 import { randomId } from '../store/ids.js';
 import type { NewRecord } from '../store/record-rows.js';
@@ -52,15 +53,21 @@ interface OpenStream {
   text: string;
 }
 
-/** A write of the turn: its records and whatever is stored beside them, in one transaction. */
-type TurnWrite = (append: AppendRecord, tx: Db) => Promise<void>;
+/**
+ * A write of the turn: a record, and what is stored before it in the same transaction (`with`: a payment order,
+ * the page's tool calls, a handoff with its own record).
+ */
+interface TurnWrite {
+  record?: NewRecord;
+  with?: (append: AppendRecords, tx: Db) => Promise<void>;
+}
 
 /**
  * One running turn: runs each agent of the conversation in order (a coordinator), gives each a TurnIO
  * whose every call queues a record, and ends with exactly one `result` record (endTurn), whether the agents
  * finish, throw or are interrupted. The runtime never waits for the database: its records are stored in
- * the order they were made, those made while a write is under way together in the next transaction, and the
- * queue is bounded by LIMITS.turnBytes.
+ * the order they were made, those made at once or while a write is under way together in the next write, and
+ * the queue is bounded by LIMITS.turnBytes.
  */
 export class ActiveTurn implements RunningTurnHandle {
   private readonly controller = new AbortController();
@@ -141,7 +148,7 @@ export class ActiveTurn implements RunningTurnHandle {
     this.controller.abort();
     this.open.clear();
     this.finished = this.drained()
-      .then(() => endTurnSurely(this.ctx, this.turnId, subtype, error))
+      .then(() => endTurnSurely(this.ctx, { id: this.turnId, conversationId: this.conversationId }, subtype, error))
       .finally(() => this.ctx.turns.remove(this));
     return this.finished;
   }
@@ -152,14 +159,35 @@ export class ActiveTurn implements RunningTurnHandle {
     this.writing ??= this.flush();
   }
 
-  /** Stores what is queued, each batch in one transaction; a write that fails ends the turn with its error. */
+  /**
+   * Stores what is queued, each batch as one write: its records alone in one call (RecordLog.append), or in a
+   * transaction with what is stored beside them. The first batch waits a turn of the event loop for the records
+   * a runtime makes at once (a whole short reply and its agent's status), so they go in one write. A write that
+   * fails ends the turn with its error.
+   */
   private async flush(): Promise<void> {
+    await nextTask();
     while (this.queued.length) {
       const batch = this.queued.splice(0);
+      const id = this.conversationId;
       try {
-        await this.ctx.records.write(async (append, tx) => {
-          for (const write of batch) await write(append, tx);
-        });
+        if (batch.every((write) => !write.with)) {
+          await this.ctx.records.append(id, ...batch.flatMap((write) => write.record ?? []));
+        } else {
+          await this.ctx.records.write(async (append, tx) => {
+            await lockConversation(tx, id);
+            // Records go in as few calls as their order allows: those before a `with` first.
+            const records: NewRecord[] = [];
+            for (const write of batch) {
+              if (write.with) {
+                await append(id, ...records.splice(0));
+                await write.with(append, tx);
+              }
+              if (write.record) records.push(write.record);
+            }
+            await append(id, ...records);
+          });
+        }
       } catch (err) {
         this.ctx.log(`turn ${this.turnId}: a record could not be stored: ${errorText(err)}`);
         this.queued = [];
@@ -214,16 +242,16 @@ export class ActiveTurn implements RunningTurnHandle {
       void this.end('error', TURN_FAILED.tooLong(LIMITS.turnBytes));
       return;
     }
-    const record = this.agentRecord(agentId, raw);
     const calls =
       raw.type === 'assistant'
         ? raw.message.content.flatMap((block) => (block.type === 'tool_use' && block.client ? [block.id] : []))
         : [];
-    this.enqueue(async (append, tx) => {
+    const record = this.agentRecord(agentId, raw);
+    const beside = async (_: AppendRecords, tx: Db) => {
       await before?.(tx);
-      if (calls.length) await recordClientToolCalls(tx, this.conversation.id, this.turnId, calls);
-      await append(this.conversation.id, record);
-    });
+      if (calls.length) await recordClientToolCalls(tx, this.conversationId, this.turnId, calls);
+    };
+    this.enqueue(before || calls.length ? { record, with: beside } : { record });
   }
 
   /**
@@ -304,8 +332,10 @@ export class ActiveTurn implements RunningTurnHandle {
       emit: (raw) => turn.emit(agentId, raw),
       handoff(reason) {
         turn.controller.signal.throwIfAborted();
-        turn.enqueue(async (append, tx) => {
-          await ctx.handoffs.ask(append, tx, conversation, { by: 'agent', reason, agentId, turnId: turn.turnId });
+        turn.enqueue({
+          with: async (append, tx) => {
+            await ctx.handoffs.ask(append, tx, conversation, { by: 'agent', reason, agentId, turnId: turn.turnId });
+          },
         });
       },
       async delegate(otherId, task) {

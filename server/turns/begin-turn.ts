@@ -10,15 +10,16 @@ import { readClientToolAnswer } from '@svc/agent-sdk/protocol';
 import { answerClientToolCall, dropClientToolCalls } from '../services/client-tool-calls.js';
 import type { AppContext } from '../services/context.js';
 import { LIMITS } from '../services/limits.js';
-import type { AppendRecord } from '../services/record-log.js';
+import type { AppendRecords } from '../services/record-log.js';
 import { Refusal } from '../services/refusal.js';
 import { clock } from '../store/clock.js';
-import { getConversation, type StoredConversation } from '../store/conversation-rows.js';
+import { getConversation, lockConversation, type StoredConversation } from '../store/conversation-rows.js';
 import { DatabaseUnavailable, type Db } from '../store/db.js';
+import { recentEntries } from '../store/history-rows.js';
 import { randomId } from '../store/ids.js';
 import type { PaymentOrder } from '../store/payment-order-rows.js';
-import { conversationBytes, recentEntries } from '../store/record-rows.js';
-import { priorSend, rememberSend, type SendKey } from '../store/send-result-rows.js';
+import { conversationBytes } from '../store/record-rows.js';
+import { holdSendKey, priorSend, rememberSend, type SendKey } from '../store/send-result-rows.js';
 import { insertTurn, insertTurnIfIdle, isTurnRunning } from '../store/turn-rows.js';
 import { ActiveTurn, type TurnMessage } from './active-turn.js';
 import { endTurnSurely } from './end-turn.js';
@@ -75,10 +76,13 @@ export async function beginTurn(
   const begun = await ctx.records
     .write(async (append, tx): Promise<Begun> => {
       const now = clock.now();
+      if (once) await holdSendKey(tx, once);
       const prior = once && (await priorSend(tx, once, now - LIMITS.idempotencyMs));
       if (prior === 'reused') throw new Refusal('send_key_reused');
       if (prior) return { replay: JSON.parse(prior.result) as SendResult };
       const conversation = await target(tx);
+      // Checked and stored under the conversation's lock: a send racing it on any instance waits, then finds its turn.
+      if (!(await lockConversation(tx, conversation.id))) throw new Refusal('conversation_gone');
       if ((await conversationBytes(tx, conversation.id)) + rawBytes > LIMITS.conversationBytes) {
         throw new Refusal('conversation_full');
       }
@@ -96,17 +100,12 @@ export async function beginTurn(
       if (message.replaces) await dropClientToolCalls(tx, conversation.id, message.replaces);
       else if (answer) await answerClientToolCall(tx, conversation.id, answer.toolUseId);
       await insertTurn(tx, conversation.id, turnId);
-      const userRecord = await append(conversation.id, {
-        sender: 'user',
-        event: 'message',
-        raw,
-        turnId,
-      });
+      const [userRecord] = await append(conversation.id, { sender: 'user', event: 'message', raw, turnId });
       const firstMessageIds = new Map(conversation.agentIds.map((agentId) => [agentId, randomId('m')]));
       const result: SendResult = {
         conversationId: conversation.id,
-        userMessage: userRecord,
-        userEventId: userRecord.id,
+        userMessage: userRecord!,
+        userEventId: userRecord!.id,
         results: conversation.agentIds.map((agentId) => ({
           agentId,
           msgId: firstMessageIds.get(agentId)!,
@@ -125,7 +124,7 @@ export async function beginTurn(
       // The database went away during the transaction, perhaps after it committed: a turn stored so would run
       // nowhere and refuse every next send (409). It ends as a reply the database cut off (nothing, if it was not
       // stored) once the database answers; the client's retry under its Idempotency-Key then finds its result.
-      if (err instanceof DatabaseUnavailable) void endTurnSurely(ctx, turnId, 'error', LOST_LIVENESS);
+      if (err instanceof DatabaseUnavailable) void endTurnSurely(ctx, { id: turnId }, 'error', LOST_LIVENESS);
       throw err;
     });
   if ('replay' in begun) return begun.replay;
@@ -247,17 +246,11 @@ export function withoutReplaced(history: ChatStreamRecord[], replacing?: string)
  * the same transaction, so that every client waiting for the end of its turn hears it at once, and nothing answers.
  */
 async function keepForPerson(
-  append: AppendRecord,
+  append: AppendRecords,
   conversationId: string,
   raw: UserRawEvent,
   turnId: string,
 ): Promise<SendResult> {
-  const userRecord = await append(conversationId, {
-    sender: 'user',
-    event: 'message',
-    raw,
-    turnId,
-  });
   const result: ResultRawEvent = {
     type: 'result',
     subtype: 'success',
@@ -265,16 +258,15 @@ async function keepForPerson(
     duration_ms: 0,
     agentIds: [],
   };
-  await append(conversationId, {
-    sender: 'system',
-    event: 'result',
-    raw: result,
-    turnId,
-  });
+  const [userRecord] = await append(
+    conversationId,
+    { sender: 'user', event: 'message', raw, turnId },
+    { sender: 'system', event: 'result', raw: result, turnId },
+  );
   return {
     conversationId,
-    userMessage: userRecord,
-    userEventId: userRecord.id,
+    userMessage: userRecord!,
+    userEventId: userRecord!.id,
     results: [],
   };
 }

@@ -3,27 +3,37 @@ import type { AgentStatus, ChatStreamRecord, ResultRawEvent, ResultSubtype } fro
 import { backoff } from '@svc/agent-sdk/protocol';
 import { errorText } from '../http/errors.js';
 import type { AppContext } from '../services/context.js';
-import { getConversation } from '../store/conversation-rows.js';
+import { getConversation, lockConversation } from '../store/conversation-rows.js';
 import { type NewRecord, turnRecords } from '../store/record-rows.js';
-import { markTurnEnded, runningTurns } from '../store/turn-rows.js';
+import { conversationOfTurn, markTurnEnded, runningTurns } from '../store/turn-rows.js';
 
 /**
- * Ends a running turn, however it ends: its agents finished or failed, the user interrupted it, or the
- * process running it died (see endAbandonedTurns). In one transaction it marks the turn ended, closes
- * what the turn left open (closingRecords) and stores the one `result` record that ends every turn.
- * False when the turn had already ended (an interrupt and the agents' end may race).
+ * Ends a running turn of a conversation, however it ends: its agents finished or failed, the user interrupted
+ * it, or the process running it died (see endAbandonedTurns). In one transaction, under the conversation's
+ * lock, it marks the turn ended, closes what the turn left open (closingRecords) and stores the one `result`
+ * record that ends every turn. False when the turn had already ended (an interrupt and the agents' end may race).
  */
+/** A turn to end: its id, and its conversation when known. */
+export interface TurnToEnd {
+  id: string;
+  conversationId?: string;
+}
+
 export function endTurn(
   ctx: Pick<AppContext, 'records'>,
-  turnId: string,
+  { id: turnId, conversationId: known }: TurnToEnd,
   subtype: ResultSubtype,
   error?: string,
 ): Promise<boolean> {
   return ctx.records.write(async (append, tx) => {
+    // A send's turn whose commit went unanswered is known by its id alone (none: it was not stored).
+    const conversationId = known ?? (await conversationOfTurn(tx, turnId));
+    if (!conversationId) return false;
+    await lockConversation(tx, conversationId);
     const turn = await markTurnEnded(tx, turnId, subtype);
     if (!turn) return false;
     const records = await turnRecords(tx, turnId);
-    for (const record of closingRecords(records)) await append(turn.conversationId, { ...record, turnId });
+    const closing = closingRecords(records).map((record) => ({ ...record, turnId }));
     const result: ResultRawEvent = {
       type: 'result',
       subtype,
@@ -32,7 +42,7 @@ export function endTurn(
       agentIds: agentsOf(records) ?? (await getConversation(tx, turn.conversationId))?.agentIds ?? [],
     };
     if (error !== undefined) result.error = error;
-    await append(turn.conversationId, { sender: 'system', event: 'result', raw: result, turnId });
+    await append(turn.conversationId, ...closing, { sender: 'system', event: 'result', raw: result, turnId });
     return true;
   });
 }
@@ -45,16 +55,16 @@ export function endTurn(
  */
 export async function endTurnSurely(
   ctx: Pick<AppContext, 'records' | 'turns' | 'logError'>,
-  turnId: string,
+  turn: TurnToEnd,
   subtype: ResultSubtype,
   error?: string,
 ): Promise<void> {
   for (let attempt = 0; ; attempt++) {
     try {
-      await endTurn(ctx, turnId, subtype, error);
+      await endTurn(ctx, turn, subtype, error);
       return;
     } catch (err) {
-      ctx.logError(`turn ${turnId} could not be ended: ${errorText(err)}`);
+      ctx.logError(`turn ${turn.id} could not be ended: ${errorText(err)}`);
     }
     try {
       await sleep(backoff(attempt), undefined, { signal: ctx.turns.stopped });
@@ -89,7 +99,7 @@ export async function endAbandonedTurns(
       if (!alive.has(instance)) alive.set(instance, ctx.db.instanceAlive(instance));
       if (await alive.get(instance)) continue;
     }
-    await endTurn(ctx, turn.id, 'error', why);
+    await endTurn(ctx, turn, 'error', why);
   }
 }
 

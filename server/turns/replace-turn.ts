@@ -3,8 +3,9 @@ import { extractText } from '@svc/agent-sdk/protocol';
 import { type Caller, ownConversation } from '../http/auth.js';
 import type { AppContext } from '../services/context.js';
 import { Refusal } from '../services/refusal.js';
+import { lockConversation } from '../store/conversation-rows.js';
 import type { Db } from '../store/db.js';
-import { lastUserRecord } from '../store/record-rows.js';
+import { lastUserRecord } from '../store/history-rows.js';
 import type { SendKey } from '../store/send-result-rows.js';
 import { beginTurn, type UserMessage } from './begin-turn.js';
 
@@ -51,6 +52,8 @@ export async function replaceLastTurn(
     replaces: last.turnId,
   };
   const target = async (tx: Db) => {
+    // Under the conversation's lock (beginTurn's), so no message comes in between this check and the write.
+    await lockConversation(tx, conversation.id);
     if ((await lastUserRecord(tx, conversation.id))?.id !== last.id) throw new Refusal('conversation_changed');
     return conversation;
   };

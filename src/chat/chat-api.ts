@@ -1,6 +1,7 @@
 import type { RecordStreamOptions } from '../client/record-stream.js';
 import type {
   AgentPrompts,
+  ClientToolDeclaration,
   Feedback,
   FeedbackRequest,
   HistoryOptions,
@@ -28,12 +29,12 @@ export interface ChatApi {
   /** Regenerate, edit and feedback (our extensions): a client without them offers none of these actions. */
   regenerate?(
     conversationId: string,
-    req?: Record<string, never>,
+    req?: { clientTools?: ClientToolDeclaration[] },
     opts?: { signal?: AbortSignal; idempotencyKey?: string },
   ): Promise<SendResult>;
   edit?(
     conversationId: string,
-    req: { message: string },
+    req: { message: string; clientTools?: ClientToolDeclaration[] },
     opts?: { signal?: AbortSignal; idempotencyKey?: string },
   ): Promise<SendResult>;
   setFeedback?(

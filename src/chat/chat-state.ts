@@ -4,6 +4,7 @@ import type { ChatApi } from './chat-api.js';
 import type { ChatStoreEvents } from './chat-store.js';
 import { Emitter } from './emitter.js';
 import { MessageLog, turnFailure } from './message-log.js';
+import { PageToolCalls } from './page-tool-calls.js';
 import { afterTask } from './schedule.js';
 
 /**
@@ -16,6 +17,8 @@ export class ChatState {
   readonly #listeners = new Set<() => void>();
   conversationId: string | null = null;
   log = new MessageLog();
+  /** The calls of the page's tools in the conversation, and their answers. */
+  pageTools = new PageToolCalls();
   connection: ConnectionState = 'idle';
   /** The last error, readable. */
   error: string | null = null;
@@ -55,6 +58,7 @@ export class ChatState {
       const { raw } = record;
       streamed &&= raw.type === 'assistant_delta' && this.log.streamsText(raw.messageId);
       const applied = this.log.apply(record, localId);
+      if (applied) this.pageTools.apply(record);
       // A `result` ends the turn shown only as the newest record; an older one is history.
       if (applied && live && raw.type === 'result' && this.log.lastId === record.id) {
         this.#turnComplete(record, raw);
@@ -99,6 +103,7 @@ export class ChatState {
   clear(conversationId: string | null): void {
     this.#abort();
     this.log = new MessageLog();
+    this.pageTools = new PageToolCalls();
     this.connection = 'idle';
     this.error = null;
     this.adopt(conversationId);

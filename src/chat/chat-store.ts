@@ -1,5 +1,9 @@
 import type { ConnectionState } from '../client/record-stream.js';
+import { clientToolAnswerMetadata } from '../protocol/client-tools.js';
 import type {
+  ClientToolAnswer,
+  ClientToolCall,
+  ClientToolDeclaration,
   Feedback,
   FeedbackRating,
   InterruptResult,
@@ -12,6 +16,7 @@ import type { ChatMessage, MessageFields } from './chat-message.js';
 import { ChatState } from './chat-state.js';
 import { ConversationReader } from './conversation-reader.js';
 import { Outbox } from './outbox.js';
+import type { PageToolCallState } from './page-tool-calls.js';
 import { FeedbackState, type ReplyFeedback } from './reply-feedback.js';
 import { SendQueue } from './send-queue.js';
 
@@ -50,6 +55,11 @@ export interface ChatStoreOptions {
 export class ChatStore {
   /** Agents of the next new conversation. */
   targetAgentIds?: string[];
+  /**
+   * The tools the page offers the model with each send, regenerate and edit (docs/elements.md "Tools the page
+   * gives the chat"): their declarations only; the page runs its handlers and answers with `answerPageTool`.
+   */
+  clientTools?: ClientToolDeclaration[];
   /**
    * The visitor's messages the service was not reached for (`ids`, `messages`): sent by themselves with
    * `outbox.send()`, each under its first key, and kept across a reload with `outbox.keepIn(slot)`.
@@ -186,7 +196,7 @@ export class ChatStore {
     if (!this.canActOnReplies) return undefined;
     const asked = this.messages.findLast((m) => m.role === 'user')?.text ?? '';
     return this.#sends.askAgain(
-      (conversationId, opts) => api.regenerate!(conversationId, {}, opts),
+      (conversationId, opts) => api.regenerate!(conversationId, this.#sends.clientTools(), opts),
       (conversationId) => ({ message: asked, conversationId }),
     );
   }
@@ -196,7 +206,7 @@ export class ChatStore {
     const api = this.#state.api;
     if (!text.trim() || !this.canActOnReplies) return undefined;
     return this.#sends.askAgain(
-      (conversationId, opts) => api.edit!(conversationId, { message: text }, opts),
+      (conversationId, opts) => api.edit!(conversationId, { message: text, ...this.#sends.clientTools() }, opts),
       (conversationId) => ({ message: text, conversationId }),
     );
   }
@@ -208,6 +218,40 @@ export class ChatStore {
    */
   setFeedback(messageId: string, rating: FeedbackRating, reason?: string): Promise<Feedback | undefined> {
     return this.#feedback.set(messageId, rating, reason);
+  }
+
+  /** The calls of the page's tools that wait for the page's answer, oldest first. */
+  get pageToolCalls(): readonly ClientToolCall[] {
+    return this.#state.pageTools.pending;
+  }
+
+  /** Where call `toolUseId` of a page tool stands: waiting, asking the visitor, running, answered, dropped. */
+  pageToolCall(toolUseId: string): PageToolCallState {
+    return this.#state.pageTools.state(toolUseId);
+  }
+
+  /** The page is asking the visitor to allow call `toolUseId`, or running it: shown so. */
+  markPageToolCall(toolUseId: string, phase: 'asking' | 'running'): void {
+    this.#state.pageTools.mark(toolUseId, phase);
+    this.#state.changed();
+  }
+
+  /**
+   * Answers call `toolUseId` of a page tool (its handler's value, or why not), with the page's tools again, and
+   * reads the reply that follows, once the call's turn has ended. Shown answered at once; tried again while the
+   * service is busy or away; dropped if the chat shows another conversation meanwhile. Resolves
+   * to the result, or `undefined` when it failed: the error is the store's, and the call waits again once the
+   * conversation is loaded again (its Retry).
+   */
+  async answerPageTool(toolUseId: string, answer: ClientToolAnswer): Promise<SendResult | undefined> {
+    const state = this.#state;
+    const { signal } = state;
+    state.pageTools.mark(toolUseId, { answered: answer });
+    state.changed();
+    // The call's turn ends waiting for it: the service takes no message while a turn runs (409).
+    await state.replyEnded();
+    if (signal.aborted) return undefined;
+    return this.send('', { toolAction: true, metadata: clientToolAnswerMetadata(toolUseId, answer) });
   }
 
   /** Stops the running reply (after a message still being sent is stored); the stream reports the end. */
@@ -254,7 +298,13 @@ export class ChatStore {
   #newParts(): void {
     const state = this.#state;
     this.#reader = new ConversationReader(state, this.#historyTurns);
-    this.#sends = new SendQueue(state, this.outbox, this.#reader, () => this.targetAgentIds);
+    this.#sends = new SendQueue(
+      state,
+      this.outbox,
+      this.#reader,
+      () => this.targetAgentIds,
+      () => this.clientTools,
+    );
     this.#feedback = new FeedbackState(state);
   }
 }

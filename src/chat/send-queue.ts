@@ -1,5 +1,11 @@
 import { idempotencyKey } from '../client/idempotency.js';
-import type { InterruptResult, SendRequest, SendResult } from '../protocol/conversation-types.js';
+import { sendAnswer } from '../client/page-tools.js';
+import type {
+  ClientToolDeclaration,
+  InterruptResult,
+  SendRequest,
+  SendResult,
+} from '../protocol/conversation-types.js';
 import type { MessageFields } from './chat-message.js';
 import { type ChatState, readError } from './chat-state.js';
 import type { ConversationReader } from './conversation-reader.js';
@@ -22,13 +28,30 @@ export class SendQueue {
   readonly #outbox: Outbox;
   readonly #reader: ConversationReader;
   readonly #agents: () => string[] | undefined;
+  readonly #tools: () => ClientToolDeclaration[] | undefined;
 
-  /** `agents`: the agents of a new conversation (the store's `targetAgentIds`). */
-  constructor(state: ChatState, outbox: Outbox, reader: ConversationReader, agents: () => string[] | undefined) {
+  /**
+   * `agents`: the agents of a new conversation (the store's `targetAgentIds`); `tools`: the page's tools each
+   * request offers the model (the store's `clientTools`).
+   */
+  constructor(
+    state: ChatState,
+    outbox: Outbox,
+    reader: ConversationReader,
+    agents: () => string[] | undefined,
+    tools: () => ClientToolDeclaration[] | undefined,
+  ) {
     this.#state = state;
     this.#outbox = outbox;
     this.#reader = reader;
     this.#agents = agents;
+    this.#tools = tools;
+  }
+
+  /** The page's tools a request offers: left out of the body when the page gives none. */
+  clientTools(): { clientTools?: ClientToolDeclaration[] } {
+    const tools = this.#tools();
+    return tools?.length ? { clientTools: tools } : {};
   }
 
   get pending(): number {
@@ -123,7 +146,9 @@ export class SendQueue {
     outgoing.request ??= this.#request(outgoing.text, outgoing.options);
     const { request } = outgoing;
     try {
-      const result = await state.api.send(request, { signal, idempotencyKey: outgoing.key });
+      const post = () => state.api.send(request, { signal, idempotencyKey: outgoing.key });
+      // A page tool's answer has no outbox: it is tried again while the service is busy or away.
+      const result = await (request.metadata?.clientTool ? sendAnswer(post, signal) : post());
       if (signal.aborted) return undefined;
       if (localId !== undefined) outbox.stored(localId);
       this.#sent(request, result, localId);
@@ -139,7 +164,7 @@ export class SendQueue {
   }
 
   #request(text: string, options: MessageFields): SendRequest {
-    const request: SendRequest = { message: text, ...options };
+    const request: SendRequest = { message: text, ...options, ...this.clientTools() };
     const { conversationId } = this.#state;
     if (conversationId) return { ...request, conversationId };
     // Without an id the service would continue the user's latest conversation, which this chat does not show.

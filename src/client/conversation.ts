@@ -12,6 +12,8 @@ import type { ChatStreamRecord, ConnectorSetupRequest } from '../protocol/record
 import type { ChatClient } from './chat.js';
 import type { RequestOptions } from './config.js';
 import { SvcSdkError } from './errors.js';
+import { idempotencyKey } from './idempotency.js';
+import { sendAnswer } from './page-tools.js';
 import type { TurnReadOptions } from './record-stream.js';
 import { collectTurn, type MessageOptions, toSendRequest } from './turn.js';
 
@@ -135,19 +137,26 @@ export class Conversation {
   /**
    * Answers the call `toolUseId` of a page tool (a `tool_use` block with `client: true`, read with
    * `extractClientToolCalls`) with what the tool returned (`{ output }`, JSON) or why it could not (`{ error }`),
-   * and waits for the reply that follows, which reads the answer. Sent under one `Idempotency-Key`: to retry an
-   * answer whose send failed, pass the same `idempotencyKey` (a call is answered once; another answer is a 409).
+   * and waits for the reply that follows, which reads the answer. Sent under one `Idempotency-Key`, again while the
+   * service is busy or away (503, 429, no connection: about a minute, `sendAnswer`); to retry an answer whose send
+   * failed after that, pass the same `idempotencyKey` (a call is answered once; another answer is a 409).
    */
   async answerClientTool(
     toolUseId: string,
     answer: ClientToolAnswer,
     opts: MessageOptions & { idempotencyKey?: string } = {},
   ): Promise<AgentTurn> {
-    const { sent, wait } = await this.#send('', {
-      ...opts,
-      toolAction: true,
-      metadata: clientToolAnswerMetadata(toolUseId, answer),
-    });
+    const key = opts.idempotencyKey ?? idempotencyKey();
+    const { sent, wait } = await sendAnswer(
+      () =>
+        this.#send('', {
+          ...opts,
+          idempotencyKey: key,
+          toolAction: true,
+          metadata: clientToolAnswerMetadata(toolUseId, answer),
+        }),
+      opts.signal,
+    );
     return collectTurn(sent.conversationId, this.chat.followTurn(sent, wait));
   }
 

@@ -1,5 +1,8 @@
 import { CLIENT_TOOL_LIMITS } from '../protocol/client-tools.js';
 import type { ClientToolAnswer, ClientToolCall, ClientToolDeclaration } from '../protocol/conversation-types.js';
+import { retryDelay } from '../protocol/retry.js';
+import { sleep } from './abort.js';
+import { CLIENT_RETRY } from './retry-policy.js';
 
 /**
  * Running the tools a page gives the chat (docs/client.md "Tools the page gives the chat"): a call of one becomes
@@ -21,6 +24,12 @@ export interface PageTool extends ClientToolDeclaration {
   handler(input: Record<string, unknown>, context: PageToolContext): unknown;
   /** Ask the visitor first (Allow / Deny): `true`, or the sentence to ask with. */
   confirm?: boolean | string;
+  /** How the chat names it to the visitor ("Used Add to cart"); default `name`. */
+  title?: string;
+  /** What the chat says once it ran ("Added to cart"); default "Used <title>". */
+  done?: string;
+  /** How long the handler may take, in ms (default and most CLIENT_TOOL_LIMITS.handlerMs). */
+  timeoutMs?: number;
 }
 
 /** The sentences a call is answered with when it cannot give the handler's value: the model reads them. */
@@ -61,7 +70,10 @@ export async function runPageTool(
   const tool = tools.find((t) => t.name === call.name);
   if (!tool) return { error: errors.unavailable(call.name) };
   if (tool.confirm && !(await options.confirm?.(tool, call))) return { error: errors.denied(call.name) };
-  const ms = options.timeoutMs ?? CLIENT_TOOL_LIMITS.handlerMs;
+  const ms = Math.min(
+    tool.timeoutMs ?? options.timeoutMs ?? CLIENT_TOOL_LIMITS.handlerMs,
+    CLIENT_TOOL_LIMITS.handlerMs,
+  );
   const controller = new AbortController();
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timedOut = new Promise<ClientToolAnswer>((resolve) => {
@@ -73,7 +85,7 @@ export async function runPageTool(
   const ran = (async (): Promise<ClientToolAnswer> => {
     try {
       const context = { conversationId: options.conversationId, agentId: call.agentId, signal: controller.signal };
-      return asJson(call.name, await tool.handler(call.input, context));
+      return pageToolAnswer(call.name, await tool.handler(call.input, context));
     } catch (err) {
       return { error: errors.failed(call.name, err instanceof Error ? err.message : String(err)) };
     }
@@ -85,8 +97,8 @@ export async function runPageTool(
   }
 }
 
-/** A handler's value as an answer: JSON (undefined is null) within the bound, else why not. */
-function asJson(name: string, value: unknown): ClientToolAnswer {
+/** A handler's value as the answer to a call of tool `name`: JSON (undefined is null) within the bound, else why not. */
+export function pageToolAnswer(name: string, value: unknown): ClientToolAnswer {
   let json: string;
   try {
     json = JSON.stringify(value ?? null);
@@ -97,4 +109,23 @@ function asJson(name: string, value: unknown): ClientToolAnswer {
   const bytes = new TextEncoder().encode(json).length;
   if (bytes > CLIENT_TOOL_LIMITS.valueBytes) return { error: PAGE_TOOL_ERRORS.tooLarge(name, bytes) };
   return { output: JSON.parse(json) };
+}
+
+/** Tries of an answer's send while the service is busy or away (503 with Retry-After, no connection): about a minute. */
+const ANSWER_RETRY = { ...CLIENT_RETRY, retries: 8 };
+
+/**
+ * Sends an answer (`send`, which reuses one `Idempotency-Key` on every try) again while the service is busy or
+ * cannot be reached. Safe on any service: a call takes one answer, so a repeat the service stored already is a 409.
+ */
+export async function sendAnswer<T>(send: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await send();
+    } catch (err) {
+      const delay = signal?.aborted ? undefined : retryDelay(err, attempt, ANSWER_RETRY);
+      if (delay === undefined) throw err;
+      await sleep(delay, signal);
+    }
+  }
 }

@@ -116,6 +116,11 @@ const ar: Language = {
     image: 'صورة',
     thoughts: 'الأفكار',
     toolInput: (name) => `استخدم ${name}`,
+    toolRunning: (name) => `جارٍ استخدام ${name}…`,
+    toolAsk: (name) => `يريد المساعد استخدام ${name} في هذه الصفحة.`,
+    allowTool: 'السماح',
+    denyTool: 'الرفض',
+    toolFailed: (name) => `تعذّر استخدام ${name}`,
     handover: (from, to, task) => `أحال ${from} المهمة إلى ${to}: ${task}`,
   },
   payment: {

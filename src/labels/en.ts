@@ -104,6 +104,11 @@ const en: Language = {
     image: 'Image',
     thoughts: 'Thoughts',
     toolInput: (name) => `Used ${name}`,
+    toolRunning: (name) => `Using ${name}…`,
+    toolAsk: (name) => `The assistant wants to use ${name} on this page.`,
+    allowTool: 'Allow',
+    denyTool: 'Deny',
+    toolFailed: (name) => `Could not use ${name}`,
     handover: (from, to, task) => `${from} handed over to ${to}: ${task}`,
   },
   payment: {

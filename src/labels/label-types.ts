@@ -47,6 +47,14 @@ export interface ContentLabels {
   image: string;
   thoughts: string;
   toolInput: (name: string) => string;
+  /** A call of a page tool (docs/elements.md "Tools the page gives the chat"): its handler runs. */
+  toolRunning: (name: string) => string;
+  /** A page tool with `confirm` asks the visitor first (unless `confirm` is the sentence to ask with). */
+  toolAsk: (name: string) => string;
+  allowTool: string;
+  denyTool: string;
+  /** It was denied, threw, took too long or is not on this page: the agent was told why. */
+  toolFailed: (name: string) => string;
   handover: (from: string, to: string, task: string) => string;
 }
 

@@ -110,6 +110,11 @@ const zhCN: Language = {
     image: '图片',
     thoughts: '思考过程',
     toolInput: (name) => `使用了 ${name}`,
+    toolRunning: (name) => `正在使用 ${name}…`,
+    toolAsk: (name) => `助手想在此页面上使用 ${name}。`,
+    allowTool: '允许',
+    denyTool: '拒绝',
+    toolFailed: (name) => `无法使用 ${name}`,
     handover: (from, to, task) => `${from} 转交给 ${to}：${task}`,
   },
   payment: {

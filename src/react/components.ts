@@ -16,6 +16,8 @@ const CHAT_EVENTS = {
   onTurnComplete: 'svc-turn-complete' as Event<'svc-turn-complete'>,
   onFeedback: 'svc-feedback' as Event<'svc-feedback'>,
   onError: 'svc-error' as Event<'svc-error'>,
+  onToolCall: 'svc-tool-call' as Event<'svc-tool-call'>,
+  onToolResult: 'svc-tool-result' as Event<'svc-tool-result'>,
   onOpen: 'svc-open' as Event<'svc-open'>,
   onClose: 'svc-close' as Event<'svc-close'>,
 };

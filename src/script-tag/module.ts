@@ -1,9 +1,9 @@
 /**
- * `dist/svc-chat.esm.js`, the launcher of the script-tag files, which the classic `svc-chat.js` imports and a
- * page may load itself as `<script type="module">`. It registers `<svc-chat>`, whose launcher is all a page
- * loads before it paints (no Lit), and loads the rest of the widget (`svc-chat-panel.js`, from next to this
- * file, with the chunks they share) when the page is idle, when a visitor points at or focuses the launcher,
- * or at once for a chat that needs it (inline, or a conversation to resume).
+ * `dist/svc-chat.esm.js`, the launcher of the script-tag files as an ES module (`<script type="module">`; the classic
+ * `svc-chat.js` is the same launcher as a classic script). It registers `<svc-chat>`, whose launcher is all a page
+ * loads before it paints (no Lit), and loads the rest of the widget (`svc-chat-panel.js`, from next to this file)
+ * when the page is idle, when a visitor points at or focuses the launcher, or at once for a chat that needs it
+ * (inline, or a conversation to resume).
  */
 import { loadPanel, loadPanelWhenIdle, panelArrived } from '../elements/svc-chat/load-panel.js';
 

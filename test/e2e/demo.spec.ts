@@ -27,6 +27,20 @@ test('the home page chats through the script tag and streams a rendered markdown
   expect(errors).toEqual([]);
 });
 
+test("the agent adds to the page's cart through the page's tool, and says what the page answered", async ({ page }) => {
+  const errors = watchErrors(page);
+  await page.goto(url('/'));
+  const chat = inline(page);
+  await page.locator('[data-product="Mug"]').click();
+  await expect(page.locator('#cart li')).toHaveText(['1 × Mug']);
+  await ask(chat, '/cart add Tea 2');
+  await expect(page.locator('#cart li')).toHaveText(['1 × Mug', '2 × Tea']);
+  await expect(chat.locator('[part~="tool-call-row"]')).toHaveText('Added to cart');
+  await expect(agentReplies(chat).last()).toContainText('Done. The page answered: {"cart":{"Mug":1,"Tea":2}}');
+  await shot(page, 'home-cart');
+  expect(errors).toEqual([]);
+});
+
 test('a visitor stops a slow reply and sends again', async ({ page }) => {
   await page.goto(url('/'));
   const chat = inline(page);

@@ -126,13 +126,17 @@ const DEMO_FORM = {
 
 /**
  * What the scripted model says when no response is queued: thanks for a tool result, a form card when the
- * visitor asks for a form, and otherwise `You said: <text>`, in a few pieces.
+ * visitor asks for a form, a call of tool NAME with the JSON input that follows when the visitor writes
+ * `use NAME {…}` (a page's tool: the service offers those the page declared), and otherwise `You said: <text>`, in
+ * a few pieces.
  */
 export function conversationalReply(body) {
   const last = body.messages.at(-1);
   if (last?.role === 'tool') return { text: pieces(`Thanks! I got this: ${last.content}`) };
   const text =
     typeof last?.content === 'string' ? last.content : (last?.content?.find((p) => p.type === 'text')?.text ?? '');
+  const use = /^use (\S+) (\{.*\})$/.exec(text);
+  if (use) return { text: [`Using ${use[1]}.`], toolCalls: [{ name: use[1], arguments: pieces(use[2]) }] };
   if (/\bform\b/i.test(text)) {
     return {
       text: ['Please fill in ', 'this form.'],

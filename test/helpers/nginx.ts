@@ -19,6 +19,18 @@ export function documentedConfig(): string {
 }
 
 const UPSTREAM_SERVER = /^(\s*server )\S+(;)$/gm;
+/** The worker limits the block's first lines give nginx.conf (a conf.d file cannot set them). */
+const WORKER_FILES = /^# .*\bworker_rlimit_nofile (\d+);/m;
+const WORKER_CONNECTIONS = /^# .*\bworker_connections (\d+);/m;
+
+/** The worker limits docs/server.md gives nginx.conf, as its lines. */
+export function documentedWorkerLimits(): { files: string; events: string } {
+  const documented = documentedConfig();
+  const [files, connections] = [WORKER_FILES.exec(documented)?.[1], WORKER_CONNECTIONS.exec(documented)?.[1]];
+  if (!files || !connections)
+    throw new Error('the documented nginx block should name worker_rlimit_nofile and worker_connections');
+  return { files: `worker_rlimit_nofile ${files};`, events: `events { worker_connections ${connections}; }` };
+}
 const LISTEN = /^(\s*listen )\S+(;)$/m;
 const WIDGET_ALIAS = /^(\s*alias )\S+(;)$/m;
 /** The widget's built folder, which the documented `location /dist/` serves. */
@@ -62,6 +74,7 @@ export async function startNginx(instances: string[]): Promise<TestNginx> {
   chmodSync(dir, 0o755);
   const port = await freePort();
   writeFileSync(join(dir, 'svc.conf'), testConfig(instances, port));
+  const limits = documentedWorkerLimits();
   // Debian's module files name their modules below the prefix (`modules/…`), where its own prefix has this link.
   symlinkSync('/usr/lib/nginx/modules', join(dir, 'modules'));
   const temp = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((kind) => `${kind}_temp_path ${dir}/${kind};`);
@@ -74,7 +87,9 @@ export async function startNginx(instances: string[]): Promise<TestNginx> {
       'worker_processes 1;',
       `pid ${dir}/nginx.pid;`,
       `error_log ${dir}/error.log warn;`,
-      'events { worker_connections 512; }',
+      // As the document raises them (the test's own limit on open files may stay lower: nginx says so and goes on).
+      limits.files,
+      limits.events,
       `http { access_log off; ${temp.join(' ')} include ${dir}/svc.conf; }`,
     ].join('\n'),
   );

@@ -1,5 +1,5 @@
 import { execFile, execFileSync, spawnSync } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -14,6 +14,8 @@ import pg from 'pg';
 export interface TestPostgres {
   /** A new empty database; resolves to its URL. */
   createDatabase(): Promise<string>;
+  /** The server's first process (its connections' processes are its children). */
+  postmaster(): number;
   stop(): void;
   /**
    * Fault injection for a cluster of its own (`startPostgres`): `pg_ctl stop` in `mode` (`fast` ends every
@@ -116,6 +118,7 @@ export async function startPostgres(settings: string[]): Promise<TestPostgres> {
       }
       return url(name);
     },
+    postmaster: () => Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0]),
     stop,
     halt: (mode) => pgCtl(['-m', mode, 'stop']),
     start: () => pgCtl(['-o', options, 'start']),

@@ -10,6 +10,20 @@ export interface RoundRobin {
 }
 
 /**
+ * Hop-by-hop headers describe one connection, so a proxy does not pass them on (RFC 9110 §7.6.1). The instance's
+ * `Keep-Alive: timeout=72` passed on made clients keep a connection to the balancer for 72 s, which the balancer
+ * (Node's 5 s) had closed: a request sent on it as it closed failed with `fetch failed` (network-cuts, now and then).
+ */
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'te', 'trailer', 'upgrade']);
+
+/** Raw headers (name, value, name, value…) without the hop-by-hop ones. */
+function endToEnd(raw: string[]): string[] {
+  return raw.flatMap((value, i) =>
+    i % 2 === 0 ? (HOP_BY_HOP.has(value.toLowerCase()) ? [] : [value, raw[i + 1]!]) : [],
+  );
+}
+
+/**
  * A load balancer in front of several instances of the service: each request goes to the next instance in
  * turn, with no stickiness, as a plain round-robin balancer would send them. Bodies and answers are
  * streamed both ways (an SSE stream stays open), and a client that leaves closes its upstream request.
@@ -24,7 +38,7 @@ export async function startRoundRobin(targets: string[], port = 0): Promise<Roun
     const upstream = request(
       { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers },
       (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.rawHeaders);
+        res.writeHead(answer.statusCode ?? 502, endToEnd(answer.rawHeaders));
         res.flushHeaders();
         answer.pipe(res);
       },

@@ -22,7 +22,7 @@ export async function fillConversation(
   const records: ChatStreamRecord[] = [];
   while (records.length * recordBytes < totalBytes) {
     records.push(
-      await server.ctx.records.append(conversationId, {
+      ...(await server.ctx.records.append(conversationId, {
         sender: 'agent',
         event: 'message',
         agentId: 'agent_echo',
@@ -31,7 +31,7 @@ export async function fillConversation(
           agentId: 'agent_echo',
           message: { id: `m_${randomUUID()}`, role: 'assistant', content: [{ type: 'text', text }] },
         },
-      }),
+      })),
     );
   }
   return records;

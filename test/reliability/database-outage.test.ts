@@ -8,7 +8,13 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { TURN_FAILED } from '../../server/runtimes/types.js';
 import { ABANDONED } from '../../server/turns/end-turn.js';
 import { LOST_LIVENESS } from '../../server/turns/registry.js';
-import { type ChatStreamRecord, type SendResult, SvcClient } from '../../src/index.js';
+import {
+  type ChatStreamRecord,
+  extractClientToolCalls,
+  readClientToolAnswer,
+  type SendResult,
+  SvcClient,
+} from '../../src/index.js';
 import { freePort } from '../helpers/free-port.mjs';
 import { startNginx, type TestNginx } from '../helpers/nginx.js';
 import { ownPostgres, type TestPostgres } from '../helpers/postgres.js';
@@ -222,6 +228,53 @@ describe(`a database outage under two instances behind the documented nginx (see
       await cluster.start();
     }
   }
+
+  it('the answer to a call of a page tool while the database is away: a 503, the client sends it again, it lands once', async () => {
+    const { token } = await visitor();
+    // The client as the widget has it, with every answer it got counted.
+    const statuses: number[] = [];
+    let refused = () => {};
+    const client = new SvcClient({
+      baseUrl: nginx.url,
+      apiKey: token,
+      fetch: async (input, init) => {
+        const res = await fetch(input, init);
+        if (init?.method === 'POST') statuses.push(res.status);
+        if (res.status === 503) refused();
+        return res;
+      },
+    });
+    const cartTool = { name: 'add_to_cart', description: 'Adds to the cart.', parameters: { type: 'object' } };
+    const conversation = client.conversation({ targetAgentIds: ['agent_demo'], clientTools: [cartTool] });
+    const asked = await conversation.send('/cart add Tea 2');
+    const [call] = asked.records.flatMap(extractClientToolCalls);
+    assert.deepEqual(call?.input, { product: 'Tea', quantity: 2 });
+
+    await cluster.halt('fast');
+    let answered: ReturnType<typeof conversation.answerClientTool> | undefined;
+    try {
+      await untilReadiness(503);
+      const first503 = new Promise<void>((resolve) => {
+        refused = resolve;
+      });
+      answered = conversation.answerClientTool(call!.toolUseId, { output: { cart: { Tea: 2 } } });
+      await first503;
+    } finally {
+      await cluster.start();
+    }
+    const turn = await answered!;
+    assert.ok(statuses.includes(503), `a 503 first: ${statuses}`);
+    assert.equal(turn.text, 'Done. The page answered: `{"cart":{"Tea":2}}`');
+    const answers = (await client.chat.messages(conversation.id!)).entries.filter(
+      (entry) => entry.raw.type === 'user' && readClientToolAnswer(entry.raw)?.toolUseId === call!.toolUseId,
+    );
+    assert.equal(answers.length, 1, 'the answer landed once');
+    await assert.rejects(
+      conversation.answerClientTool(call!.toolUseId, { output: 'again' }),
+      (err: { status?: number }) => err.status === 409,
+    );
+    assertRunning('after the answer');
+  });
 
   const cycles = Array.from({ length: ROUNDS }, () =>
     FAULTS.flatMap((fault) => POINTS.map((point) => ({ fault, point }))),

@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import { type RunningService, startService } from '../../server/boot/service.js';
 import { deleteConversation } from '../../server/store/conversation-rows.js';
 import { INSTANCE_LOCKS } from '../../server/store/instance-connection.js';
-import { insertRecord } from '../../server/store/record-rows.js';
+import { insertRecords } from '../../server/store/record-rows.js';
 import { clientToolResultMetadata, extractClientToolCalls } from '../../src/protocol/client-tools.js';
 import type { ChatStreamRecord } from '../../src/protocol/record-types.js';
 import { testPostgres } from '../helpers/postgres.js';
@@ -215,27 +215,34 @@ describe('two instances on one PostgreSQL database', () => {
       clientTools,
     };
     // The widget's retries of one answer (one key), and other answers to the same call (other keys), at once.
-    const answerAll = (tag: string) =>
+    const keyOf = (i: number, retried: string, tag: string) => (i < 10 ? retried : `another-${tag}-${i}`);
+    const answerAll = (retried: string, tag: string) =>
       Promise.all(
         Array.from({ length: 20 }, (_, i) =>
           call(i % 2 ? b.url : a.url, '/conversations/send', {
             method: 'POST',
             token,
             json: answer,
-            headers: { 'idempotency-key': i < 10 ? 'the-answer' : `another-${tag}-${i}` },
+            headers: { 'idempotency-key': keyOf(i, retried, tag) },
           }),
         ),
       );
-    const answers = await answerAll('first');
+    const answers = await answerAll('the-answer', 'first');
     const taken = answers.filter((r) => r.status === 200);
+    // Which key's answer is taken is a race (writes wait per conversation, not in one line for the whole database).
+    const takenKey = keyOf(
+      answers.findIndex((r) => r.status === 200),
+      'the-answer',
+      'first',
+    );
     assert.equal(new Set(taken.map((r) => r.body.userEventId)).size, 1, 'every 200 names one stored answer');
     for (const refused of answers.filter((r) => r.status !== 200)) {
       assert.equal(refused.status, 409);
       assert.match(refused.body.detail, /^(no call of a page tool|a reply is still running)/);
     }
-    // Once the reply to it has ended, the call waits for nothing on either instance; the first key still replays.
+    // Once the reply to it has ended, the call waits for nothing on either instance; the taken key still replays.
     await (await openSse(stream(a.url, conversationId, taken[0]!.body.userEventId), { token })).untilResult();
-    const later = await answerAll('later');
+    const later = await answerAll(takenKey, 'later');
     for (const [i, res] of later.entries()) {
       if (i < 10) assert.deepEqual([res.status, res.body], [200, taken[0]!.body]);
       else {
@@ -302,13 +309,17 @@ describe('two instances on one PostgreSQL database', () => {
     await followed.untilResult();
 
     // A record stored with no notification, as one committed while A does not listen would be.
-    const unheard = await a.ctx.db.transaction((tx) =>
-      insertRecord(tx, followedId, {
-        sender: 'agent',
-        event: 'agent_status',
-        agentId: 'agent_echo',
-        raw: { type: 'agent_status', agentId: 'agent_echo', status: 'idle' },
-      }),
+    const {
+      records: [unheard],
+    } = await a.ctx.db.transaction((tx) =>
+      insertRecords(tx, followedId, [
+        {
+          sender: 'agent',
+          event: 'agent_status',
+          agentId: 'agent_echo',
+          raw: { type: 'agent_status', agentId: 'agent_echo', status: 'idle' },
+        },
+      ]),
     );
 
     // A conversation read on A that is deleted with no notification, as one deleted while A does not listen.
@@ -336,7 +347,7 @@ describe('two instances on one PostgreSQL database', () => {
     assert.deepEqual([await lockHeld(after), await lockHeld(before)], [true, false], 'B takes the new A for alive');
 
     // Back, A's readers read on from the table, and hear B again; the stream of the conversation deleted ends.
-    await followed.waitFor((all) => all.some((r) => r.id === unheard.id));
+    await followed.waitFor((all) => all.some((r) => r.id === unheard!.id));
     await doomedReader.ended;
     const sent = await call(b.url, '/conversations/send', {
       method: 'POST',

@@ -1,17 +1,18 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { createLogger } from '../../server/boot/logger.js';
 import { grantCredits, listMembers, provisionMember } from '../../server/services/members.js';
 import { issueSmsCode } from '../../server/services/sms-codes.js';
 import { getConnectorCredentials, saveConnectorCredentials } from '../../server/store/connector-credential-rows.js';
-import { createConversation, getConversation } from '../../server/store/conversation-rows.js';
+import { createConversation, getConversation, listedConversation } from '../../server/store/conversation-rows.js';
 import { type Db, migrations, openDb, type StatementRejected } from '../../server/store/db.js';
+import { agentMessageText } from '../../server/store/history-rows.js';
 import { metaValue, setMetaValue } from '../../server/store/meta-rows.js';
 import {
-  agentMessageText,
   conversationBytes,
-  insertRecord,
+  insertRecords,
   lastRecordId,
   type NewRecord,
   parseCursor,
@@ -20,6 +21,7 @@ import {
 import { priorSend, rememberSend } from '../../server/store/send-result-rows.js';
 import { insertTurn, isTurnRunning, markTurnEnded, runningTurns } from '../../server/store/turn-rows.js';
 import { insertWorkspace, workspaceBySlug } from '../../server/store/workspace-rows.js';
+import type { ChatStreamRecord } from '../../src/protocol/record-types.js';
 import { testPostgres } from '../helpers/postgres.js';
 
 /*
@@ -39,6 +41,37 @@ const agentMessage = (id: string, text?: string): NewRecord => ({
     message: { id, role: 'assistant', content: text === undefined ? [] : [{ type: 'text', text }] },
   },
 });
+
+/**
+ * A transaction that runs `fn`, then stays open until `release`: `holding` resolves once `fn` has run (on
+ * SQLite, whose write transactions run one at a time, nothing else writes meanwhile).
+ */
+function held(db: Db, fn: (tx: Db) => Promise<void>) {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  let holding!: () => void;
+  const ran = new Promise<void>((resolve) => {
+    holding = resolve;
+  });
+  const done = db.transaction(async (tx) => {
+    await fn(tx);
+    holding();
+    await released;
+  });
+  return { holding: ran, release, done };
+}
+
+/** Resolves once a session of this PostgreSQL database waits for a lock (another transaction holds it). */
+async function lockWaited(db: Db): Promise<void> {
+  const waiting = "SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'";
+  while (!(await db.get(waiting))) await sleep(5);
+}
+
+/** One record, stored as a write of its own. */
+const insertRecord = async (db: Db, conversationId: string, record: NewRecord) =>
+  (await insertRecords(db, conversationId, [record])).records[0]!;
 
 const engines: { name: string; open: () => Promise<string> }[] = [
   { name: 'SQLite', open: async () => ':memory:' },
@@ -102,17 +135,145 @@ for (const engine of engines) {
       assert.equal(await metaValue(db, 'whole'), 'stored');
     });
 
-    it('runs write transactions one after another: 50 racing read-modify-writes lose none', async () => {
+    it('runs write transactions that lock one key one after another: 50 racing read-modify-writes lose none', async () => {
       await setMetaValue(db, 'counter', '0');
       await Promise.all(
         Array.from({ length: 50 }, () =>
           db.transaction(async (tx) => {
+            await tx.lock('counter');
             const value = Number(await metaValue(tx, 'counter'));
             await tx.run("UPDATE meta SET value = ? WHERE key = 'counter'", String(value + 1));
           }),
         ),
       );
       assert.equal(await metaValue(db, 'counter'), '50');
+    });
+
+    it('runs a transaction that locks another key meanwhile (PostgreSQL), one that locks the same key after', async () => {
+      const done: string[] = [];
+      const first = held(db, async (tx) => {
+        await tx.lock('key a');
+      });
+      await first.holding;
+      const other = db.transaction(async (tx) => {
+        await tx.lock('key b');
+        done.push('b');
+      });
+      const same = db.transaction(async (tx) => {
+        await tx.lock('key a');
+        done.push('a again');
+      });
+      if (db.engine === 'postgres') {
+        await other;
+        await lockWaited(db);
+      }
+      done.push('a');
+      first.release();
+      await Promise.all([first.done, other, same]);
+      // SQLite runs one write transaction at a time, in the order they began.
+      assert.deepEqual(done, db.engine === 'postgres' ? ['b', 'a', 'a again'] : ['a', 'b', 'a again']);
+      await assert.rejects(db.lock('key a'), /only inside a transaction/);
+    });
+
+    it("orders a conversation's writes by its row: one waits for the write in progress and takes later ids", async () => {
+      const [x, y] = [await conversation(), await conversation()];
+      const done: string[] = [];
+      let firstRecord: ChatStreamRecord | undefined;
+      // A write in a transaction that stays open: the conversation stays locked until it commits.
+      const first = held(db, async (tx) => {
+        firstRecord = await insertRecord(tx, x.id, agentMessage('x1'));
+      });
+      await first.holding;
+      const other = insertRecord(db, y.id, agentMessage('y1')).then(() => done.push('other conversation'));
+      const later = insertRecord(db, x.id, agentMessage('x2')).then((record) => {
+        done.push('same conversation');
+        return record;
+      });
+      if (db.engine === 'postgres') {
+        await other;
+        await lockWaited(db);
+      }
+      done.push('first');
+      first.release();
+      await Promise.all([first.done, other]);
+      const second = await later;
+      assert.deepEqual(
+        done,
+        db.engine === 'postgres'
+          ? ['other conversation', 'first', 'same conversation']
+          : ['first', 'other conversation', 'same conversation'],
+      );
+      assert.equal(second.seq, firstRecord!.seq + 1);
+      assert.ok(parseCursor(second.id)! > parseCursor(firstRecord!.id)!, 'the later write takes a later id');
+    });
+
+    it('stores a batch of records in one write: seq and ids grow together, the conversation follows its newest', async () => {
+      const c = await conversation();
+      const asked = (text: string): NewRecord => ({
+        sender: 'user',
+        event: 'message',
+        raw: { type: 'user', message: { role: 'user', content: [{ type: 'text', text }] } },
+      });
+      const batch = [
+        asked('The first question'),
+        ...Array.from({ length: 25 }, (_, i) => agentMessage(`b${i}`, `answer ${i}`)),
+        asked('The second question'),
+      ];
+      const { records: stored, previous } = await insertRecords(db, c.id, batch);
+      assert.equal(previous, 0, 'the conversation had no record before');
+      assert.deepEqual(
+        stored.map((r) => r.seq),
+        batch.map((_, i) => i + 1),
+      );
+      const ids = stored.map((r) => parseCursor(r.id)!);
+      assert.ok(
+        ids.every((id, i) => i === 0 || id > ids[i - 1]!),
+        'ids grow with seq',
+      );
+      assert.deepEqual(
+        (await recordsAfter(db, c.id, 0, { records: 200, bytes: 1e9 })).records.map((r) => r.raw),
+        batch.map((r) => r.raw),
+      );
+      assert.equal(await lastRecordId(db, c.id), ids.at(-1));
+      const bytes = batch.reduce((sum, r) => sum + Buffer.byteLength(JSON.stringify(r.raw)), 0);
+      assert.equal(await conversationBytes(db, c.id), bytes);
+      const listed = await listedConversation(db, c.id);
+      assert.deepEqual(
+        [listed?.title, listed?.lastMessage],
+        ['The first question', { role: 'user', text: 'The second question' }],
+      );
+      // The next write says which record came just before it.
+      assert.equal((await insertRecords(db, c.id, [agentMessage('after')])).previous, ids.at(-1));
+    });
+
+    it("sends a statement's notification to the other instances only, once it succeeded", async () => {
+      // PostgreSQL: a second instance on the same database; SQLite serves one process, with no other to tell.
+      const other = db.engine === 'postgres' ? await openDb(location) : undefined;
+      const heard = { here: [] as string[], there: [] as string[] };
+      const listen = async (on: Db, into: string[]) => {
+        let last!: () => void;
+        const lastHeard = new Promise<void>((resolve) => {
+          last = resolve;
+        });
+        const stop = await on.listen('contract-by', (payload) => {
+          into.push(payload);
+          if (payload === 'last') last();
+        });
+        return { stop, lastHeard };
+      };
+      const listeners = [await listen(db, heard.here), ...(other ? [await listen(other, heard.there)] : [])];
+      const c = await conversation();
+      await assert.rejects(
+        db.notifyBy('contract-by', 'failed', (sent) => insertRecords(db, 'c_missing', [agentMessage('lost')], sent)),
+        /does not exist/,
+      );
+      await db.notifyBy('contract-by', 'stored', (sent) => insertRecords(db, c.id, [agentMessage('kept')], sent));
+      // A notification told everywhere after them: what was heard before it is all there is to hear.
+      await db.notify('contract-by', 'last');
+      await Promise.all(listeners.map((l) => l.lastHeard));
+      for (const l of listeners) await l.stop();
+      await other?.close();
+      assert.deepEqual(heard, { here: ['last'], there: other ? ['stored', 'last'] : [] });
     });
 
     it('keeps the first value of a key set twice', async () => {

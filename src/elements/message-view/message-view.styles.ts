@@ -123,9 +123,16 @@ export default css`
     max-width: 100%;
   }
   [part~='thinking'],
-  [part~='tool-call'] {
+  [part~='tool-call'],
+  [part~='tool-call-row'] {
     font-size: 0.85em;
     color: ${token('colorMuted')};
+  }
+  [part~='tool-call-row'] {
+    display: flex;
+    flex-wrap: wrap;
+    align-items: center;
+    gap: 6px 10px;
   }
   summary {
     cursor: pointer;
@@ -244,7 +251,8 @@ export default css`
     color: inherit;
     font: inherit;
   }
-  .inline-form button[type='submit'] {
+  .inline-form button[type='submit'],
+  [part~='tool-call-allow'] {
     background: ${token('colorPrimary')};
     border-color: ${token('colorPrimary')};
     color: ${token('colorOnPrimary')};

@@ -6,7 +6,7 @@ import { downloadIcon, editIcon, fileIcon } from '../../internal/content-icons.j
 import type { Direction } from '../../internal/language.js';
 import type { ChatLabels } from '../../labels/label-types.js';
 import type { MessagePart } from '../../protocol/conversation-types.js';
-import type { AgentStatus, ContentBlock, Delegation, ImageBlock } from '../../protocol/record-types.js';
+import type { AgentStatus, ContentBlock, Delegation, ImageBlock, ToolUseBlock } from '../../protocol/record-types.js';
 import { formatBytes } from '../svc-chat-panel/attachments.js';
 import { CARD_EXPORTS } from '../svc-chat-panel/exported-parts.js';
 import type { FileDownloadController } from '../svc-chat-panel/file-download.js';
@@ -58,6 +58,8 @@ export interface ViewContext {
   suggesting?: string;
   /** Sends a suggested reply as the visitor's message. */
   suggest(text: string): void;
+  /** The row of a call of one of the page's tools (`client: true`): what became of it. */
+  pageToolCall(block: ToolUseBlock): TemplateResult;
 }
 
 /**
@@ -214,6 +216,7 @@ function renderBlock(block: ContentBlock, view: ViewContext): TemplateResult | t
       <div class="thinking-text">${block.thinking}</div>
     </details>`;
   }
+  if (block.type === 'tool_use' && block.client) return view.pageToolCall(block);
   if (block.type === 'tool_use') {
     return html`<details part="tool-call">
       <summary>${view.labels.toolInput(block.name)}</summary>

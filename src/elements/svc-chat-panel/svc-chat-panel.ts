@@ -23,6 +23,7 @@ import attachmentsStyles from './attachments.styles.js';
 import { ChatConnection } from './chat-connection.js';
 import { Composer } from './composer.js';
 import { PANEL_EXPORTS } from './exported-parts.js';
+import { PageToolsController } from './page-tools-controller.js';
 import { renderHeader } from './panel-header.js';
 import { ReplyActionsController } from './reply-actions.js';
 import { RichContent } from './rich-content.js';
@@ -73,6 +74,7 @@ export class SvcChatPanel extends ChatSettingsMixin(SvcLocalizedElement) {
   readonly #announcer = new AnnouncerController(this);
   readonly #actions = new ReplyActionsController(this);
   readonly #prompts = new StarterPromptsController(this);
+  readonly #pageTools = new PageToolsController(this);
   #chat?: ChatClient;
   readonly #list = new ConversationListController(this);
   readonly #composer = new Composer(this, this.#content.attachments, () => this.#scroll.follow());
@@ -307,6 +309,7 @@ export class SvcChatPanel extends ChatSettingsMixin(SvcLocalizedElement) {
         acting && lastUser?.status === 'sent' && !lastUser.parts.length && lastUser.text ? lastUser.key : undefined,
       suggesting: store.suggestions.length ? newest?.key : undefined,
       suggest: this.#sendPrompt,
+      pageToolCall: (block) => this.#pageTools.row(block),
     };
   }
 

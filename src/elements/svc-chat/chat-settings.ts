@@ -1,5 +1,6 @@
 import type { TokenProvider } from '../../client/auth.js';
 import type { ChatClient } from '../../client/chat.js';
+import type { PageTool } from '../../client/page-tools.js';
 import { type PersistedChat, persistedChat } from '../../internal/persist.js';
 import type { PlainProperty } from '../../internal/svc-plain-element.js';
 import type { ChatLabels } from '../../labels/label-types.js';
@@ -41,6 +42,7 @@ export function ChatSettingsMixin<Base extends ElementClass>(base: Base) {
       tokenProvider: { attribute: false },
       labels: { attribute: false },
       agents: { attribute: false },
+      tools: { attribute: false },
     };
 
     /**
@@ -109,6 +111,12 @@ export function ChatSettingsMixin<Base extends ElementClass>(base: Base) {
     declare labels?: Partial<ChatLabels>;
     /** Names and avatars of agents by id; by default the name each record carries. */
     declare agents?: Record<string, { name: string; avatar?: string }>;
+    /**
+     * Tools the page gives the chat: `[{ name, description, parameters, handler, confirm? }]`, offered to the
+     * agent with each message; a call runs `handler` (after the visitor's Allow, with `confirm`) and its value
+     * goes back to the agent (docs/elements.md "Tools the page gives the chat").
+     */
+    declare tools?: PageTool[];
   }
   return ChatSettingsElement;
 }

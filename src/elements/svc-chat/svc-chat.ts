@@ -3,8 +3,9 @@ import { CHAT_PATH, CLOSE_PATH } from '../../internal/icon-paths.js';
 import { LanguageController } from '../../internal/language.js';
 import { type PlainProperty, SvcPlainElement } from '../../internal/svc-plain-element.js';
 import { EN_LAUNCHER_LABELS, type LauncherLabels } from '../../labels/launcher.js';
-import type { Feedback, SendResult } from '../../protocol/conversation-types.js';
+import type { ClientToolAnswer, Feedback, SendResult } from '../../protocol/conversation-types.js';
 import { type PlatformTokens, tokenStyle } from '../../theme/tokens.js';
+import type { ToolCallDetail } from '../svc-chat-panel/page-tools-controller.js';
 import type { SvcChatPanel } from '../svc-chat-panel/svc-chat-panel.js';
 import { loadMarkdownEngine } from '../svc-markdown/engine.js';
 import { ChatSettingsMixin, handOverSettings, persistedConversation } from './chat-settings.js';
@@ -144,6 +145,8 @@ export type ChatTheme = SvcChat['theme'];
  * @fires svc-turn-complete - A reply ended, and the chat shows it; `detail: { conversationId, text, subtype, error? }`.
  * @fires svc-feedback - The visitor rated a reply 👍/👎 (and maybe said why), and the service stored it; `detail: { conversationId, messageId, agentId, rating, reason, created_at, updated_at }`.
  * @fires svc-error - Something failed (also: the service at `base-url` does not answer); `detail: { message, status? }`.
+ * @fires svc-tool-call - The agent called one of the page's `tools`; `detail: { name, input, toolUseId, respond }`. Cancel it (`preventDefault()`) to answer with `respond(value)` or `respond({ error })` instead of the tool's handler.
+ * @fires svc-tool-result - A call of one of the page's `tools` was answered; `detail: { name, toolUseId, output }` or `{ name, toolUseId, error }`.
  * @fires svc-open - The launcher's panel opened.
  * @fires svc-close - The launcher's panel closed.
  */
@@ -393,6 +396,8 @@ declare global {
       error?: string;
     }>;
     'svc-error': CustomEvent<{ message: string; status?: number }>;
+    'svc-tool-call': CustomEvent<ToolCallDetail>;
+    'svc-tool-result': CustomEvent<{ name: string; toolUseId: string } & ClientToolAnswer>;
     'svc-open': CustomEvent<Record<string, never>>;
     'svc-close': CustomEvent<Record<string, never>>;
   }
