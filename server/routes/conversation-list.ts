@@ -54,7 +54,11 @@ const conversationSummary = described(
     lastMessage: z
       .object({
         role: z.enum(['user', 'agent']),
-        text: z.string().describe('At most 200 characters, whitespace as single spaces.'),
+        text: z
+          .string()
+          .describe(
+            'At most 200 characters, in lines (a line break between two; in a line, whitespace as single spaces).',
+          ),
         agentName: z.string().optional(),
       })
       .nullable()

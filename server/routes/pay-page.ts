@@ -3,6 +3,7 @@ import type { PaymentStatus } from '@svc/agent-sdk/protocol';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { baseUrlOf } from '../http/public-url.js';
+import { writtenCny } from '../runtimes/types.js';
 import type { AppContext } from '../services/context.js';
 import type { PaymentOrder } from '../store/payment-order-rows.js';
 import { followPayment } from '../turns/begin-turn.js';
@@ -122,10 +123,6 @@ const STATUS_TEXT: Record<PaymentStatus, { label: string; note: string }> = {
   },
 };
 
-function formatCny(amount: number): string {
-  return `¥${amount.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
-}
-
 function orderPage(order: PaymentOrder): string {
   const { label, note } = STATUS_TEXT[order.status];
   const secondsLeft = Math.max(0, Math.ceil((Date.parse(order.expiresAt) - Date.now()) / 1000));
@@ -134,7 +131,7 @@ function orderPage(order: PaymentOrder): string {
   const body = pending
     ? `<p class="note">Expires in ${escapeHtml(formatDuration(secondsLeft))}.</p>
       <div class="actions">
-        <form method="post" action="${action}/pay"><button class="pay" type="submit">Pay ${escapeHtml(formatCny(order.amountCny))}</button></form>
+        <form method="post" action="${action}/pay"><button class="pay" type="submit">Pay ${escapeHtml(writtenCny(order.amountCny))}</button></form>
         <form method="post" action="${action}/cancel"><button class="cancel" type="submit">Cancel</button></form>
       </div>`
     : `<p class="note">${escapeHtml(note)}</p>
@@ -142,13 +139,13 @@ function orderPage(order: PaymentOrder): string {
         data-cannot="Close this tab to go back to the chat." aria-live="polite">Back to the chat</button></div>
       <script>${BACK_SCRIPT}</script>`;
   return layout(
-    `${order.title} · ${formatCny(order.amountCny)}`,
+    `${order.title} · ${writtenCny(order.amountCny)}`,
     // While pending, the page reloads itself when the order expires, so it never offers a dead Pay button.
     pending ? `<meta http-equiv="refresh" content="${secondsLeft + 1}">` : '',
     `<p class="eyebrow">Test checkout</p>
     <h1>${escapeHtml(order.title)}</h1>
     ${order.description ? `<p class="description">${escapeHtml(order.description)}</p>` : ''}
-    <p class="amount">${escapeHtml(formatCny(order.amountCny))}</p>
+    <p class="amount">${escapeHtml(writtenCny(order.amountCny))}</p>
     <p class="status status-${order.status}">${label}</p>
     ${body}
     <p class="fine">Order ${escapeHtml(order.id)}. This local page stands in for a payment provider; no money moves.</p>`,

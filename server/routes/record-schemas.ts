@@ -76,7 +76,7 @@ const fileAttachment: z.ZodType<Wire.FileAttachment> = z
 
 const paymentGate: z.ZodType<Wire.PaymentGatePayload> = z.object({
   orderId: z.string(),
-  amountCny: z.number().describe('Yuan, in whole fen: ¥0.01 to ¥100,000.'),
+  amountCny: z.number().describe('Yuan, in whole fen: CN¥0.01 to CN¥100,000.'),
   title: z.string(),
   description: z.string().optional(),
   payUrl: z.string().url(),

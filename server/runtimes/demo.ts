@@ -15,7 +15,7 @@ import {
 } from './demo-content.js';
 import { cart, pageAnswered } from './demo-page-tools.js';
 import { say, toolUse } from './demo-say.js';
-import { paymentProblem, ReplyFailure, type Runtime, type TurnInput, type TurnIO } from './types.js';
+import { paymentProblem, ReplyFailure, type Runtime, type TurnInput, type TurnIO, writtenCny } from './types.js';
 
 /**
  * The demo agent: each slash command shows one kind of record, so the widget can be tried (and tested)
@@ -186,7 +186,7 @@ async function pay([amount, seconds]: string[], _input: TurnInput, io: TurnIO): 
   if (!amount || Number.isNaN(amountCny) || !Number.isInteger(expiresInSeconds)) return say(io, PAY_USAGE);
   const problem = paymentProblem(amountCny, expiresInSeconds);
   if (problem) return say(io, `${problem} ${PAY_USAGE}`);
-  await say(io, `Here is a payment card for ¥${amountCny.toFixed(2)}.`);
+  await say(io, `Here is a payment card for ${writtenCny(amountCny)}.`);
   io.paymentGate({
     amountCny,
     title: 'Demo order',
@@ -199,7 +199,7 @@ async function pay([amount, seconds]: string[], _input: TurnInput, io: TurnIO): 
 function paymentSettled(input: TurnInput, io: TurnIO): Promise<void> {
   const { orderId, status } = input.payment!;
   const gate = input.history.find((r) => r.raw.type === 'payment_gate' && r.raw.payment.orderId === orderId);
-  const amount = gate?.raw.type === 'payment_gate' ? ` of ¥${gate.raw.payment.amountCny.toFixed(2)}` : '';
+  const amount = gate?.raw.type === 'payment_gate' ? ` of ${writtenCny(gate.raw.payment.amountCny)}` : '';
   if (status === 'paid') return say(io, `Thank you, your payment${amount} is received.`);
   return say(io, `Your payment${amount} was ${status}; nothing was charged. Send \`/pay\` again when you like.`);
 }

@@ -10,6 +10,7 @@ import type {
   PaymentResolution,
   UploadedFile,
 } from '@svc/agent-sdk/protocol';
+import { cnyFormat } from '@svc/agent-sdk/protocol';
 import type { AgentRow } from '../store/agent-rows.js';
 
 /**
@@ -74,8 +75,14 @@ export interface TextStream {
   end(blocks?: { before?: ContentBlock[]; after?: ContentBlock[] }): void;
 }
 
-/** What `paymentGate` takes: an amount of whole fen from ¥0.01 to ¥100,000, open for up to 7 days. */
+/** What `paymentGate` takes: an amount of whole fen from CN¥0.01 to CN¥100,000, open for up to 7 days. */
 export const PAYMENT_LIMITS = { minCny: 0.01, maxCny: 100_000, maxExpirySeconds: 7 * 24 * 60 * 60 } as const;
+
+/**
+ * An amount as the service writes it in its English sentences and pay page, by the payment card's rule:
+ * `CN¥9.90` (`¥` alone reads as yen).
+ */
+export const writtenCny = (amountCny: number) => cnyFormat('en').format(amountCny);
 
 /**
  * Why a payment request cannot become an order (docs/protocol.md "Payments"), in a sentence; undefined when
@@ -84,7 +91,7 @@ export const PAYMENT_LIMITS = { minCny: 0.01, maxCny: 100_000, maxExpirySeconds:
 export function paymentProblem(amountCny: number, expiresInSeconds: number): string | undefined {
   const { minCny, maxCny, maxExpirySeconds } = PAYMENT_LIMITS;
   if (!Number.isFinite(amountCny) || amountCny < minCny || amountCny > maxCny) {
-    return `The amount must be from ¥${minCny.toFixed(2)} to ¥${maxCny.toLocaleString('en-US')}.`;
+    return `The amount must be from ${writtenCny(minCny)} to ${writtenCny(maxCny)}.`;
   }
   if (Number(amountCny.toFixed(2)) !== amountCny) return 'An amount has at most 2 decimal places (whole fen).';
   if (!(expiresInSeconds > 0 && expiresInSeconds <= maxExpirySeconds)) {

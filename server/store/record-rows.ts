@@ -1,7 +1,7 @@
 import type { ChatRawEvent, ChatStreamRecord, ContentBlock, RecordSender } from '@svc/agent-sdk/protocol';
 import type { Db, Notice } from './db.js';
 import { nowIso } from './ids.js';
-import { oneLine } from './shown-text.js';
+import { lines, oneLine } from './shown-text.js';
 import { linkedUploads, markUploadsReferenced } from './upload-rows.js';
 
 /**
@@ -190,15 +190,15 @@ async function appendOne(db: Db, row: RowToStore['row'], bytes: number, preview:
   return { id, seq: bumped.last_seq, previous: bumped.last_record };
 }
 
-/** One line (`oneLine`: no bidirectional control, nothing if nothing shows), cut to `max` characters with an ellipsis. */
-export function shortened(text: string, max: number): string {
-  const flat = oneLine(text);
+/** `text` as `shape` makes it (one line: `oneLine` by default), cut to `max` characters with an ellipsis. */
+export function shortened(text: string, max: number, shape = oneLine): string {
+  const flat = shape(text);
   return flat.length > max ? `${flat.slice(0, max - 1).trimEnd()}…` : flat;
 }
 
 /**
- * What the conversation list previews of a record (conversations.last_message): a message the visitor wrote
- * (not a card answer), or the text of an agent's or a person's message; undefined for every other record.
+ * What the conversation list previews of a record (conversations.last_message), in `lines`: a message the visitor
+ * wrote (not a card answer), or the text of an agent's or a person's message; undefined for every other record.
  */
 export function previewOf(
   r: Pick<NewRecord, 'raw' | 'agentName'>,
@@ -206,14 +206,14 @@ export function previewOf(
   if (r.raw.type === 'user' && !r.raw.toolAction) {
     const written = r.raw.message.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join(' ');
     const files = (r.raw.parts ?? []).flatMap((p) => (p.type === 'file' ? [p.file.filename] : []));
-    const text = shortened(written || files.join(', '), 200);
+    const text = shortened(written || files.join(', '), 200, lines);
     return text ? { role: 'user', text } : undefined;
   }
   if (r.raw.type === 'assistant' || r.raw.type === 'operator_message') {
     // A person of the staff answers on the agents' side: the visitor's list shows them by name.
     const name = r.raw.type === 'operator_message' ? r.raw.operator.name : r.agentName;
     const blocks: ContentBlock[] = r.raw.message.content;
-    const text = shortened(blocks.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join(' '), 200);
+    const text = shortened(blocks.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join(' '), 200, lines);
     return text ? { role: 'agent', text, ...(name ? { agentName: name } : {}) } : undefined;
   }
   return undefined;

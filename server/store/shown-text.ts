@@ -1,6 +1,6 @@
 /**
- * The rules for the short texts the service stores to show on one line (a conversation's title and preview, a
- * file's name): what may reorder them, and whether anything in them can be seen at all.
+ * The rules for the short texts the service stores to show (a conversation's title and a file's name on one
+ * line, its preview in lines): what may reorder them, and whether anything in them can be seen at all.
  */
 
 /** Characters that reorder the text around them: embeddings, overrides, isolates and direction marks. */
@@ -19,4 +19,16 @@ export const visible = (text: string) => !INVISIBLE.test(text);
 export function oneLine(text: string): string {
   const line = text.replace(BIDI_CONTROLS, '').replace(/\s+/g, ' ').trim();
   return visible(line) ? line : '';
+}
+
+/**
+ * A text as lines (a conversation's preview, which a client renders as markdown: a list item or a heading is
+ * only one at the start of its line): each line as `oneLine` makes it, the lines with nothing in them left out.
+ */
+export function lines(text: string): string {
+  return text
+    .split(/\r\n?|\n/)
+    .map(oneLine)
+    .filter(Boolean)
+    .join('\n');
 }

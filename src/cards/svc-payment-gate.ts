@@ -2,6 +2,7 @@ import { html, type PropertyDeclarations, type PropertyValues, type TemplateResu
 import { safeUrl } from '../internal/safe-url.js';
 import type { PaymentLabels } from '../labels/label-types.js';
 import { isRightToLeft } from '../labels/languages.js';
+import { cnyFormat } from '../protocol/currency.js';
 import type { PaymentGatePayload, PaymentStatus } from '../protocol/record-types.js';
 import { OrderStatusController } from './order-status.js';
 import { SvcCard } from './svc-card.js';
@@ -142,19 +143,9 @@ export class SvcPaymentGate extends SvcCard {
   }
 }
 
-// The symbol that tells yuan from yen in the reader's locale (`currencyDisplay: 'symbol'`, Intl's default):
-// `¥9.90` in Chinese, `CN¥9.90` in English, where `¥` alone reads as yen.
-const CNY = { style: 'currency', currency: 'CNY', currencyDisplay: 'symbol' } as const;
-
 /** The amount as the reader's locale writes yuan unambiguously: `¥9.90` (zh-CN), `CN¥9.90` (en), `9.90 CN¥` (ar). */
 export function formatCny(amount: number, lang: string): string {
-  let format: Intl.NumberFormat;
-  try {
-    format = new Intl.NumberFormat(lang, CNY);
-  } catch {
-    // An invalid language tag must not break the card.
-    format = new Intl.NumberFormat('en', CNY);
-  }
+  const format = cnyFormat(lang);
   if (!isRightToLeft(lang)) return format.format(amount);
   // Right to left, the bidi algorithm could move the symbol to the wrong side: it is isolated left to right.
   return format

@@ -7,6 +7,7 @@
 export * from './card-answers.js';
 export * from './client-tools.js';
 export type * from './conversation-types.js';
+export * from './currency.js';
 export * from './handoff.js';
 export type * from './handoff-types.js';
 export * from './phone-number.js';

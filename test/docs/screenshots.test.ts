@@ -54,3 +54,13 @@ it("the visual review draws a reply's actions in Chromium as the committed basel
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+it('the visual review holds every state a visitor meets (issue 46), messages waiting offline among them', () => {
+  const states = STATES.map((s) => s.name);
+  const listed = ['launcher', 'empty', 'streaming', 'form', 'payment', 'connector', 'list', 'actions', 'error'];
+  for (const state of [...listed, 'unreachable', 'offline', 'phone', 'dark', 'rtl']) {
+    assert.ok(states.includes(state), `the review shows ${state}`);
+  }
+  // Offline is only the state it says once the composer says messages wait (the review waits for its note).
+  assert.match(STATES.find((s) => s.name === 'offline')?.steps ?? '', /outbox-note/);
+});

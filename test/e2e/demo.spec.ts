@@ -217,7 +217,7 @@ test('a visitor fills the form card, pays on the local pay page, is back in the 
   await Promise.all([payPage.waitForEvent('close'), payPage.getByRole('button', { name: 'Back to the chat' }).click()]);
   await expect(card).toHaveAttribute('state', 'paid');
   // The agent that asked for the payment acknowledges it by itself.
-  await expect(agentReplies(chat).last()).toContainText('Thank you, your payment of ¥9.90 is received.');
+  await expect(agentReplies(chat).last()).toContainText('Thank you, your payment of CN¥9.90 is received.');
   await shot(page, 'payment-paid');
   expect(errors).toEqual([]);
 });

@@ -81,6 +81,19 @@ describe('conversation list: list with a cursor, rename, delete; owner-only', ()
     assert.equal((await list(token, '?limit=101')).status, 400);
   });
 
+  it('a preview keeps its line breaks (a list item stays one for the client to render), a title is one line', async () => {
+    const { token } = await sessionToken(server);
+    const { sent } = await sendAndRead(server, token, {
+      message: 'Pack:\r\n\n-  a tent\n\n\n- a \u202Estove\t ',
+      targetAgentIds: ['agent_echo'],
+      newConversation: true,
+    });
+    const listed = (await list(token)).body.conversations as ConversationSummary[];
+    const summary = listed.find((c) => c.id === sent.conversationId)!;
+    assert.equal(summary.lastMessage!.text, 'Echo: Pack:\n- a tent\n- a stove');
+    assert.equal(summary.title, 'Pack: - a tent - a stove');
+  });
+
   it('a long first message is cut to 80 characters, the preview to 200; a card answer is no preview', async () => {
     const { token } = await sessionToken(server);
     const long = 'word '.repeat(100);

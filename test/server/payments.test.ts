@@ -70,7 +70,7 @@ describe('payments: orders, the local pay page and resolution records', () => {
     assert.doesNotMatch(csp, /script-src/, 'no script may run on the pay page');
     const html = await res.text();
     assert.match(html, /Demo order/);
-    assert.match(html, /¥12\.50/);
+    assert.match(html, /CN¥12\.50/);
     assert.match(html, /Awaiting payment/);
     assert.match(html, new RegExp(`<form method="post" action="/pay/${payment.orderId}/pay">`));
     assert.match(html, new RegExp(`<form method="post" action="/pay/${payment.orderId}/cancel">`));
@@ -100,8 +100,8 @@ describe('payments: orders, the local pay page and resolution records', () => {
 
   it('the demo agent acknowledges a paid order in a turn of its own, and a canceled one too', async () => {
     for (const [action, said] of [
-      ['pay', 'Thank you, your payment of ¥8.80 is received.'],
-      ['cancel', 'Your payment of ¥8.80 was canceled; nothing was charged. Send `/pay` again when you like.'],
+      ['pay', 'Thank you, your payment of CN¥8.80 is received.'],
+      ['cancel', 'Your payment of CN¥8.80 was canceled; nothing was charged. Send `/pay` again when you like.'],
     ] as const) {
       const { conversationId, payment } = await order('8.8');
       const before = (await entries(conversationId)).at(-1)!.id!;
@@ -248,7 +248,7 @@ describe('payments: orders, the local pay page and resolution records', () => {
     const html = await (await page(payment.orderId)).text();
     assert.doesNotMatch(html, /<script>alert|<img src=x/);
     assert.match(html, /&lt;script&gt;alert\(1\)&lt;\/script&gt;/);
-    assert.match(html, /¥1,234\.50/);
+    assert.match(html, /CN¥1,234\.50/);
   });
 
   it("answers 404 for another user's order and for unknown orders", async () => {

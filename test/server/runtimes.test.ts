@@ -241,7 +241,7 @@ describe('demo runtime', () => {
 
   it('/pay answers an amount or an expiry it cannot take with a sentence, never a failed turn', async () => {
     for (const [command, says] of [
-      ['/pay 0.001', /The amount must be from ¥0\.01 to ¥100,000\./],
+      ['/pay 0.001', /The amount must be from CN¥0\.01 to CN¥100,000\.00\./],
       ['/pay 1.005', /An amount has at most 2 decimal places/],
       ['/pay 5 99999999999999999999', /An order stays open for at most 7 days \(604800 seconds\)\./],
       ['/pay 1e9', /The amount must be from/],

@@ -60,6 +60,13 @@ export const STATES: ShotState[] = [
   { name: 'error', title: 'A reply that failed', attributes: INLINE, steps: 'shots.send("/error")' },
   { name: 'unreachable', title: 'The service cannot be reached', attributes: INLINE, unreachable: true },
   {
+    name: 'offline',
+    title: 'Offline, two messages waiting in the outbox',
+    attributes: INLINE,
+    steps:
+      'shots.send("/suggest").then(shots.offline).then(() => shots.write("Are you there?")).then(() => shots.write("Hello?")).then(() => shots.until(() => shots.part("outbox-note"), "outbox-note"))',
+  },
+  {
     name: 'phone',
     title: 'On a phone: the panel full screen',
     attributes: 'mode="launcher"',
@@ -89,9 +96,16 @@ window.shots = (() => {
   const lastReply = () => { const bubbles = roots().flatMap((r) => [...r.querySelectorAll('[part~="message-agent"] [part~="bubble"]')]); const last = bubbles.at(-1); return (last?.querySelector('svc-markdown')?.shadowRoot ?? last)?.textContent ?? ''; };
   return {
     lastReply,
+    part,
+    until,
+    // The network drops: every request the page makes fails as a dropped connection does (the client looks
+    // fetch up on every request).
+    offline: () => { window.fetch = () => Promise.reject(new TypeError('Failed to fetch')); },
     ready: () => until(() => chat()?.updateComplete, 'the chat').then((p) => p).then(() => chat().updateComplete),
     open: () => { chat().open(); return chat().updateComplete; },
     send: (text) => { const done = turn(); return chat().send(text).then(() => done); },
+    // Sent without waiting for its reply (none comes offline).
+    write: (text) => chat().send(text),
     sendAndWait: (text, check) => { void chat().send(text); return until(check, 'the reply under way'); },
     press: (name, then) => until(() => part(name), name).then((b) => { b.click(); return until(() => part(then), then); }),
     focus: (name) => until(() => part(name), name).then((b) => b.focus({ focusVisible: true })),
