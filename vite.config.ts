@@ -78,13 +78,7 @@ function builtLazyFiles(): Map<string, string> {
 export default defineConfig(({ mode }) => {
   if (mode === 'bundle') {
     return {
-      plugins: [
-        minifyLitTemplates(),
-        terserAfterMinify(
-          (file) => file.startsWith('svc-chat-lang-'),
-          (file) => file.startsWith('svc-chat-panel.'),
-        ),
-      ],
+      plugins: [minifyLitTemplates(), terserAfterMinify((file) => file.startsWith('svc-chat-lang-'))],
       build: {
         ...SCRIPT_TAG_BUILD,
         rolldownOptions: { output: { minify: true, entryFileNames: lazyFile, chunkFileNames: lazyFile } },

@@ -95,12 +95,14 @@ import { scriptTagFiles } from './script-tag-files.mjs';
  * 3,036 B): panel 57,176 B, complete widget 92,842 B. The staff's inbox, `svc-chat-inbox.js`, is a file of its own
  * with its own Lit that no visitor loads, counted apart with its own budget; and by −5 B on the panel for the
  * amounts written by one `cnyFormat` (issue 46), +2 B on each launcher for the panel's new hash in its name: panel
- * 57,171 B, complete widget 92,839 B.
+ * 57,171 B, complete widget 92,839 B; and by 95 B on the panel for terser's renaming of `_` state taken out again
+ * (issue 42: a name renamed in one build and read in another would break, and bytes do not buy a build trick):
+ * panel 57,266 B, complete widget 92,934 B.
  */
 const BUDGETS = {
   'dist/svc-chat.js': 7_103,
   'dist/svc-chat.esm.js': 7_035,
-  'dist/svc-chat-panel.js': 57_171,
+  'dist/svc-chat-panel.js': 57_266,
   'dist/svc-chat-markdown.js': 28_565,
   // The code highlighter, loaded when a reply first has a code block (issue 30: at most 12 KB).
   'dist/svc-chat-highlight.js': 12_000,
@@ -123,7 +125,7 @@ const FIRST_LOAD = {
 };
 const FIRST_LOAD_TARGET = 8_000;
 const COMPLETE_TARGET = 70_000;
-const COMPLETE_BUDGET = 92_839;
+const COMPLETE_BUDGET = 92_934;
 
 const kb = (n) => `${(n / 1000).toFixed(2)} KB`;
 const gzip = (file) => gzipSync(readFileSync(built(file)), { level: 9 }).length;

@@ -3,7 +3,6 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { pathToFileURL } from 'node:url';
 import { build, type Plugin, type Rollup } from 'vite';
 import { terserAfterMinify } from '../../build/terser-after-minify.js';
 
@@ -69,44 +68,5 @@ describe('build: terser-after-minify', () => {
     const alone = (await buildWith([])).get('file.js')!;
     const skipped = (await buildWith([terserAfterMinify((file) => file === 'file.js')])).get('file.js')!;
     assert.equal(skipped, alone);
-  });
-
-  it("renames `_` properties alike in every file it is told to (a class and its subclass in another chunk), and no one else's", async () => {
-    const own = join(dir, 'own');
-    writeFileSync(
-      join(dir, 'base.js'),
-      `export class Base { _count = 0; _$lit = 'lit'; label = 'label'; bump() { return ++this._count; } }
-export const load = () => import('./sub.js');`,
-    );
-    writeFileSync(
-      join(dir, 'sub.js'),
-      `import { Base } from './base.js';
-export class Sub extends Base { twice() { this.bump(); return [this._count * 2, this._$lit, this.label]; } }`,
-    );
-    const files = async (ownNames: (file: string) => boolean) => {
-      const [output] = (await build({
-        configFile: false,
-        logLevel: 'silent',
-        plugins: [terserAfterMinify(undefined, ownNames)],
-        build: {
-          outDir: own,
-          minify: true,
-          lib: { entry: join(dir, 'base.js'), formats: ['es'], fileName: () => 'base.js' },
-        },
-      })) as Rollup.RollupOutput[];
-      return output!.output.filter((file) => file.type === 'chunk').map((file) => [file.fileName, file.code]);
-    };
-    const renamed = await files(() => true);
-    assert.equal(renamed.length, 2, 'the subclass is a chunk of its own');
-    for (const [name, code] of renamed) {
-      assert.doesNotMatch(code!, /_count/, name);
-    }
-    // Built into `own`: the subclass, in its own file, still counts on the base's renamed field.
-    const { load } = await import(pathToFileURL(join(own, 'base.js')).href);
-    const { Sub } = await load();
-    assert.deepEqual(new Sub().twice(), [2, 'lit', 'label']);
-
-    const kept = await files((file) => file !== 'base.js');
-    assert.match(kept.find(([name]) => name === 'base.js')![1]!, /_count/);
   });
 });
