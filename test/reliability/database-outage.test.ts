@@ -11,6 +11,7 @@ import { LOST_LIVENESS } from '../../server/turns/registry.js';
 import {
   type ChatStreamRecord,
   extractClientToolCalls,
+  OperatorInbox,
   readClientToolAnswer,
   type SendResult,
   SvcClient,
@@ -56,7 +57,9 @@ describe(`a database outage under two instances behind the documented nginx (see
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'svc-outage-'));
-    writeFileSync(join(dir, 'fixture.json'), JSON.stringify(FIXTURE));
+    // acme's staff take conversations (issue 47), as in the handoffs suite.
+    const workspaces = FIXTURE.workspaces!.map((w) => (w.slug === 'acme' ? { ...w, operators: {} } : w));
+    writeFileSync(join(dir, 'fixture.json'), JSON.stringify({ ...FIXTURE, workspaces }));
     cluster = await ownPostgres();
     database = await cluster.createDatabase();
     for (let i = 0; i < 2; i++) {
@@ -274,6 +277,37 @@ describe(`a database outage under two instances behind the documented nginx (see
       (err: { status?: number }) => err.status === 409,
     );
     assertRunning('after the answer');
+  });
+
+  it('a take while the database is away: a 503, the conversation taken once it is back, the visitor told once', async () => {
+    const { client } = await visitor();
+    const conversation = client.conversation({ targetAgentIds: ['agent_echo'] });
+    await conversation.send('hello');
+    await conversation.requestHandoff('the database is about to go');
+    const session = await new SvcClient({ baseUrl: nginx.url, apiKey: 'sk_acme_1' })
+      .workspace('acme')
+      .mintOperatorSession({ operator_ref: 'outage-staff', display_name: 'Alex' });
+    const inbox = new OperatorInbox({ baseUrl: nginx.url, apiKey: session.token });
+
+    await cluster.halt('fast');
+    try {
+      await untilReadiness(503);
+      await assert.rejects(
+        inbox.take(conversation.id!, { maxRetries: 0 }),
+        (err: { status?: number }) => err.status === 503,
+      );
+    } finally {
+      await cluster.start();
+    }
+    await untilReadiness(200);
+    // Asked again, as the inbox does after a 503: taken now, and a second ask is answered as before.
+    assert.equal((await inbox.take(conversation.id!)).state, 'human');
+    assert.equal((await inbox.take(conversation.id!)).state, 'human');
+    const joined = (await client.chat.messages(conversation.id!)).entries.filter(
+      (entry) => entry.raw.type === 'operator_joined',
+    );
+    assert.equal(joined.length, 1, 'the visitor is told once');
+    assertRunning('after the take');
   });
 
   const cycles = Array.from({ length: ROUNDS }, () =>
