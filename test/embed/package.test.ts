@@ -77,7 +77,7 @@ describe('package: the built entries', () => {
     }
     assert.deepEqual(
       Object.keys(pkg.exports).filter((k) => typeof pkg.exports[k] === 'object'),
-      ['.', './protocol', './elements', './react', './tools', './svc-chat.js', './svc-chat.esm.js'],
+      ['.', './protocol', './elements', './react', './inbox', './tools', './svc-chat.js', './svc-chat.esm.js'],
     );
   });
 
