@@ -48,8 +48,10 @@ describe('the conversation list', () => {
     expect(button.getAttribute('aria-pressed')).to.equal('true');
     expect(button.getAttribute('aria-label')).to.equal(en.chat.backToChat);
     expect(titles(el)).to.deep.equal(['about planes', 'about boats', 'about trains']);
-    const metas = parts(el, 'conversation-meta').map((m) => m.textContent?.replace(/\s+/g, ' ').trim());
-    expect(metas[0]).to.match(/ · Echo: Echo: about planes$/, 'the agent, then its reply');
+    // A preview shows once the markdown engine that makes it plain text has loaded (it may still be on its way).
+    const meta = () => part(el, 'conversation-meta')!.textContent!.replace(/\s+/g, ' ').trim();
+    await until(() => meta().includes(' · '), 'the preview');
+    expect(meta()).to.match(/ · Echo: Echo: about planes$/, 'the agent, then its reply');
     expect(parts(el, 'conversation-meta')[0]!.querySelector('time')!.getAttribute('datetime')).to.match(/^\d{4}-/);
     // The one shown is marked current; each row's button is described by its time and preview.
     const opens = parts<HTMLButtonElement>(el, 'conversation-open');
