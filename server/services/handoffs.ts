@@ -67,7 +67,9 @@ const iso = (ms: number) => new Date(ms).toISOString();
  * stored as a record in the transaction that changes the state (store/handoff-rows.ts), so a reload, another tab or
  * another instance sees the same; every instance's queues hear of it (QUEUE_CHANNEL). A conversation waits for a
  * person until its workspace's deadline: a timer of the instance that stored the request, `armWaiting` at start-up
- * and `missDue` (the job instances sharing a database run) end it, whichever comes first, once.
+ * and `missDue` (the job instances sharing a database run) end it, whichever comes first, once. A timer whose end
+ * failed (the database away) does not try again: on PostgreSQL every instance's `missDue` does, each second, until
+ * one of them ends it; on SQLite the next start does.
  */
 export class Handoffs {
   /** The deadline timer of each waiting conversation, by id. */
@@ -271,19 +273,26 @@ export class Handoffs {
     this.timers.clear();
   }
 
+  /**
+   * What a wait's timer runs at its deadline: ends the wait, or arms again when the timer fired a moment before the
+   * clock reached the deadline. Nothing when the conversation was deleted meanwhile (on any instance).
+   */
+  async expire(conversationId: string): Promise<void> {
+    if (!(await this.miss(conversationId))) return;
+    const row = await handoffOf(this.db, conversationId);
+    if (row?.state === 'waiting') this.arm(conversationId, row.deadline);
+  }
+
   /** A deadline is a day away at most (`wait_seconds`): well within what a timer holds. */
   private arm(conversationId: string, deadline: string): void {
     this.disarm(conversationId);
     const timer = setTimeout(
       () => {
         this.timers.delete(conversationId);
-        this.miss(conversationId).then(
-          // A timer may fire a moment before the clock reaches the deadline: wait again.
-          async () => {
-            const row = await handoffOf(this.db, conversationId);
-            if (row?.state === 'waiting') this.arm(conversationId, row.deadline);
-          },
-          (err) => this.log(`handoff of ${conversationId}: its end failed: ${(err as Error).message}`),
+        this.expire(conversationId).catch((err: Error) =>
+          this.log(
+            `handoff of ${conversationId}: its end failed, left to the recovery job or the next start: ${err.message}`,
+          ),
         );
       },
       Math.max(0, Date.parse(deadline) - clock.now()),
@@ -300,10 +309,15 @@ export class Handoffs {
   /**
    * Nobody took the conversation by its deadline: it is its agents' again (`handoff_unanswered`), and what
    * `followUnanswered` stores beside it (the agent's turn) starts once that has committed. Only the write that
-   * ends the wait gets there, on whichever instance.
+   * ends the wait gets there, on whichever instance. False when this instance did not try: the others do not take it
+   * for alive (its own connection is down), and the agent's turn it stored would end at once (TurnRegistry.add), so
+   * it leaves the wait to an instance that is alive, or to itself once it is back (`missDue`).
    */
-  private async miss(conversationId: string): Promise<void> {
-    const then = await this.lockedWrite(conversationId, undefined, async (append, tx) => {
+  private async miss(conversationId: string): Promise<boolean> {
+    if (!this.db.liveness.alive) return false;
+    const then = await this.records.write(async (append, tx) => {
+      // Deleted meanwhile, on any instance: its wait went with it.
+      if (!(await lockConversation(tx, conversationId))) return undefined;
       const row = await missHandoff(tx, conversationId, iso(clock.now()));
       if (!row) return undefined;
       const waitedSeconds = Math.round((Date.parse(row.deadline) - Date.parse(row.requested_at)) / 1000);
@@ -317,6 +331,7 @@ export class Handoffs {
     });
     this.disarm(conversationId);
     then?.();
+    return true;
   }
 
   /**

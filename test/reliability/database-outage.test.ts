@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { NOBODY_THERE } from '../../server/runtimes/nobody-there.js';
 import { TURN_FAILED } from '../../server/runtimes/types.js';
 import { ABANDONED } from '../../server/turns/end-turn.js';
 import { LOST_LIVENESS } from '../../server/turns/registry.js';
@@ -41,6 +42,11 @@ const ROUNDS = size(1, 3);
 const SENDS = 3;
 /** What a visitor may read when the database went away under a reply. */
 const SENTENCES = new Set<string>([LOST_LIVENESS, ABANDONED.stopped, TURN_FAILED.notStored]);
+/**
+ * How long globex's visitors wait for a person: long enough for the database to be stopped before the wait ends (the
+ * test checks that it was).
+ */
+const WAIT_SECONDS = 5;
 
 interface Instance {
   port: number;
@@ -57,8 +63,9 @@ describe(`a database outage under two instances behind the documented nginx (see
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'svc-outage-'));
-    // acme's staff take conversations (issue 47), as in the handoffs suite.
-    const workspaces = FIXTURE.workspaces!.map((w) => (w.slug === 'acme' ? { ...w, operators: {} } : w));
+    // acme's staff take conversations (issue 47), as in the handoffs suite; globex's visitors wait WAIT_SECONDS.
+    const operators: Record<string, { wait_seconds?: number }> = { acme: {}, globex: { wait_seconds: WAIT_SECONDS } };
+    const workspaces = FIXTURE.workspaces!.map((w) => ({ ...w, operators: operators[w.slug] }));
     writeFileSync(join(dir, 'fixture.json'), JSON.stringify({ ...FIXTURE, workspaces }));
     cluster = await ownPostgres();
     database = await cluster.createDatabase();
@@ -115,10 +122,10 @@ describe(`a database outage under two instances behind the documented nginx (see
   }
 
   let visitors = 0;
-  /** A new visitor's token and client, through nginx (minted while the database is up). */
-  async function visitor() {
-    const session = await new SvcClient({ baseUrl: nginx.url, apiKey: 'sk_acme_1' })
-      .workspace('acme')
+  /** A new visitor of `slug`'s, its token and client, through nginx (minted while the database is up). */
+  async function visitor(slug = 'acme') {
+    const session = await new SvcClient({ baseUrl: nginx.url, apiKey: `sk_${slug}_1` })
+      .workspace(slug)
       .startVisitorSession({ sp_user_ref: `outage-visitor-${++visitors}` });
     return { token: session.token, client: new SvcClient({ baseUrl: nginx.url, apiKey: session.token }) };
   }
@@ -146,8 +153,8 @@ describe(`a database outage under two instances behind the documented nginx (see
     assert.ok(Number(answer.retryAfter) >= 1, `${what}: Retry-After`);
   }
 
-  /** Follows a conversation with the visitor's client (it resumes by itself) until its turn's `result`. */
-  function follow(client: SvcClient, sent: SendResult) {
+  /** Follows a conversation with the visitor's client (it resumes by itself) until a turn's `result`. */
+  function follow(client: SvcClient, sent: Pick<SendResult, 'conversationId' | 'userEventId'>) {
     const records: ChatStreamRecord[] = [];
     let heard = () => {};
     const controller = new AbortController();
@@ -308,6 +315,77 @@ describe(`a database outage under two instances behind the documented nginx (see
     );
     assert.equal(joined.length, 1, 'the visitor is told once');
     assertRunning('after the take');
+  });
+
+  it('a wait for a person that ends while the database is away ends once it is back, once: the note, the card, a take refused', async () => {
+    // Every answer the visitor's and the operator's clients get, their streams' too.
+    const statuses: number[] = [];
+    const counted: typeof fetch = async (input, init) => {
+      const res = await fetch(input, init);
+      statuses.push(res.status);
+      return res;
+    };
+    const { token } = await visitor('globex');
+    const client = new SvcClient({ baseUrl: nginx.url, apiKey: token, fetch: counted });
+    const conversation = client.conversation({ targetAgentIds: ['agent_globex'] });
+    await conversation.send('hello');
+    const session = await new SvcClient({ baseUrl: nginx.url, apiKey: 'sk_globex_1' })
+      .workspace('globex')
+      .mintOperatorSession({ operator_ref: 'outage-staff', display_name: 'Sam' });
+    const inbox = new OperatorInbox({ baseUrl: nginx.url, apiKey: session.token, fetch: counted });
+    const asked = Date.now();
+    const waiting = await conversation.requestHandoff('the database is about to go');
+    // The service set its deadline WAIT_SECONDS after it stored the request: by this at the latest.
+    const deadline = Date.now() + WAIT_SECONDS * 1000;
+    assert.equal(waiting.state, 'waiting');
+    const followed = follow(client, { conversationId: conversation.id!, userEventId: waiting.at! });
+
+    await cluster.halt('fast');
+    try {
+      await untilReadiness(503);
+      assert.ok(Date.now() < asked + WAIT_SECONDS * 1000, 'the database went away before the wait ended');
+      // Away past the deadline: the wait is the feature's own, no other pause.
+      await sleep(deadline - Date.now());
+      assertRunning('at the deadline, the database away');
+    } finally {
+      await cluster.start();
+    }
+    // The agent's turn after the wait ends with its result; the visitor's stream resumed through the outage.
+    await followed.until(() => followed.records.some((r) => r.raw.type === 'result'));
+    const result = followed.records.find((r) => r.raw.type === 'result')!;
+    assert.equal(result.raw.type === 'result' && result.raw.subtype, 'success', JSON.stringify(result.raw));
+    await untilReadiness(200);
+
+    const { entries } = await client.chat.messages(conversation.id!);
+    const unanswered = entries.filter((entry) => entry.raw.type === 'handoff_unanswered');
+    assert.deepEqual(
+      unanswered.map((entry) => entry.raw),
+      [{ type: 'handoff_unanswered', waitedSeconds: WAIT_SECONDS }],
+      'the wait ended once',
+    );
+    const said = entries.flatMap((entry) => (entry.raw.type === 'assistant' ? entry.raw.message.content : []));
+    const notes = said.filter((block) => block.type === 'text' && block.text === NOBODY_THERE);
+    const cards = said.filter((block) => block.type === 'tool_use' && block.name === 'collect_info');
+    assert.deepEqual([notes.length, cards.length], [1, 1], 'one note and one contact card');
+
+    // The operator who comes late is told the conversation no longer waits, as docs/protocol.md says.
+    await assert.rejects(inbox.take(conversation.id!), (err: { status?: number; message?: string }) => {
+      assert.deepEqual([err.status, err.message], [409, 'this conversation is not waiting for a person']);
+      return true;
+    });
+    // The agents answer the visitor again, and nothing said before is lost or doubled.
+    assert.equal((await conversation.send('after the outage')).text, 'Echo: after the outage');
+    const after = (await client.chat.messages(conversation.id!)).entries.map((entry) => entry.raw.type);
+    assert.deepEqual(
+      ['user', 'handoff_requested', 'handoff_unanswered'].map((type) => after.filter((t) => t === type).length),
+      [2, 1, 1],
+    );
+    assert.deepEqual(
+      statuses.filter((status) => status >= 500 && status !== 503),
+      [],
+      'no 5xx but the 503 of a database away',
+    );
+    assertRunning('after the wait ended');
   });
 
   const cycles = Array.from({ length: ROUNDS }, () =>

@@ -567,4 +567,50 @@ describe('two instances on one PostgreSQL database', () => {
       await Promise.all([a.close(), b.close()]);
     }
   });
+
+  it("a conversation deleted on one instance while another's timer waits for a person: the timer ends nothing, logs nothing", async () => {
+    const database = await (await testPostgres()).createDatabase();
+    const logged: string[] = [];
+    const a = await startTestServer({
+      fixture: HANDOFF_FIXTURE,
+      db: database,
+      log: { level: 'info', destination: { write: (line) => logged.push(JSON.parse(line).msg) } },
+    });
+    const b = await startTestServer({ fixture: HANDOFF_FIXTURE, db: database });
+    try {
+      const visitor = await visitorWithConversation('hooli', 'agent_hooli', a);
+      visitor.reader.close();
+      let deletedOnB = () => {};
+      const deletion = new Promise<void>((resolve) => {
+        deletedOnB = resolve;
+      });
+      // What a's timer runs at the deadline, held until b has deleted the conversation however slow the machine is.
+      const expire = a.ctx.handoffs.expire.bind(a.ctx.handoffs);
+      const expired = new Promise<void>((resolve, reject) => {
+        a.ctx.handoffs.expire = async (conversationId) => {
+          await deletion;
+          await expire(conversationId).then(resolve, reject);
+        };
+      });
+      assert.equal((await asks(a, visitor.token, visitor.conversationId)).status, 200);
+      const deleted = await b.api(`/conversations/${visitor.conversationId}`, {
+        method: 'DELETE',
+        token: visitor.token,
+      });
+      assert.equal(deleted.status, 204, JSON.stringify(deleted.body));
+      deletedOnB();
+      await expired;
+      assert.deepEqual(
+        logged.filter((line) => line.includes(visitor.conversationId)),
+        [],
+        'nothing logged of it',
+      );
+      for (const table of ['handoffs', 'records', 'turns']) {
+        const rows = await a.ctx.db.all(`SELECT 1 FROM ${table} WHERE conversation_id = ?`, visitor.conversationId);
+        assert.deepEqual(rows, [], `nothing left in ${table}`);
+      }
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+  });
 });
