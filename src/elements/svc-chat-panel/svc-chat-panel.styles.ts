@@ -1,4 +1,5 @@
 import { css, unsafeCSS } from 'lit';
+import visuallyHidden from '../../internal/visually-hidden.styles.js';
 import { token } from '../../theme/theme.js';
 import panelFrame, { FULL_SCREEN } from '../svc-chat/panel-frame.styles.js';
 
@@ -9,18 +10,11 @@ import panelFrame, { FULL_SCREEN } from '../svc-chat/panel-frame.styles.js';
  */
 export default [
   unsafeCSS(panelFrame),
+  visuallyHidden,
   css`
   :host {
     display: block;
     height: 100%;
-  }
-  .visually-hidden {
-    position: absolute;
-    width: 1px;
-    height: 1px;
-    overflow: hidden;
-    clip-path: inset(50%);
-    white-space: nowrap;
   }
   [part~='messages'] {
     flex: 1;

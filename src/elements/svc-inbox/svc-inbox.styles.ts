@@ -1,4 +1,5 @@
 import { css } from 'lit';
+import visuallyHidden from '../../internal/visually-hidden.styles.js';
 import { themeStyles, token } from '../../theme/theme.js';
 
 /** The inbox: the queue beside the conversation opened; the chat's theme tokens (`--svc-*`). */
@@ -146,13 +147,6 @@ export default [
       padding: 8px 16px;
       color: ${token('colorDanger')};
     }
-    .visually-hidden {
-      position: absolute;
-      width: 1px;
-      height: 1px;
-      overflow: hidden;
-      clip-path: inset(50%);
-      white-space: nowrap;
-    }
   `,
+  visuallyHidden,
 ];
