@@ -57,6 +57,7 @@ export interface HandoffUnansweredRawEvent {
 /** Who holds a conversation, and the record that said so (null: never handed to a person). */
 export interface HandoffStatus {
   state: HandoffState;
+  /** The person who holds it: only in `human` (and not even then once that operator is gone). */
   operator?: OperatorIdentity;
   at: string | null;
 }

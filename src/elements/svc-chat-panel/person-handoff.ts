@@ -45,12 +45,10 @@ export class PersonHandoffController implements ReactiveController {
       );
   }
 
-  /** The header's badge while a person holds the conversation. */
+  /** The header's badge while a person holds the conversation (only then is one named: `HandoffStatus`). */
   badge(labels: ChatLabels): TemplateResult | typeof nothing {
-    const { state, operator } = this.host.store?.handoff ?? {};
-    return state === 'human' && operator
-      ? html`<span part="person-badge">${labels.personBadge(operator.name)}</span>`
-      : nothing;
+    const operator = this.host.store?.handoff.operator;
+    return operator ? html`<span part="person-badge">${labels.personBadge(operator.name)}</span>` : nothing;
   }
 
   /** The status line (always there, so its changes are announced) and the button that asks for a person. */
@@ -66,12 +64,13 @@ export class PersonHandoffController implements ReactiveController {
             : ended
               ? labels.backToAgent
               : '';
-    const ask =
-      state === 'agent' && (this.host.handoff || ended === 'unanswered') && store.conversationId
-        ? html`<button part="handoff-button" type="button" @click=${() => void store.requestHandoff()}>${labels.talkToPerson}</button>`
-        : nothing;
-    return html`<div part="handoff" class=${line || ask !== nothing ? '' : 'visually-hidden'}>
-      <span role="status" aria-live="polite">${line}</span>${ask}
+    const ask = state === 'agent' && (this.host.handoff || ended === 'unanswered') && store.conversationId;
+    return html`<div part="handoff" class=${line || ask ? '' : 'visually-hidden'}>
+      <span role="status" aria-live="polite">${line}</span>${
+        ask
+          ? html`<button part="handoff-button" type="button" @click=${() => void store.requestHandoff()}>${labels.talkToPerson}</button>`
+          : nothing
+      }
     </div>`;
   }
 }
