@@ -248,6 +248,14 @@ export class Handoffs {
   }
 
   /**
+   * The visitor answered a card: after nobody came it is the contact card, whose details the queues show with the
+   * missed conversation, so they hear of it.
+   */
+  async cardAnswered(tx: Db, conversation: StoredConversation): Promise<void> {
+    if ((await handoffOf(tx, conversation.id))?.state === 'missed') await this.touched(tx, conversation.workspaceId);
+  }
+
+  /**
    * The conversation is being deleted (inside its transaction, before its rows go): its wait, if any, ends with it,
    * and the queues that list it hear of it.
    */

@@ -96,6 +96,7 @@ export async function beginTurn(
         if (once) await rememberSend(tx, once, JSON.stringify(result), now);
         return { replay: result };
       }
+      if (raw.toolAction) await ctx.handoffs.cardAnswered(tx, conversation);
       // A question asked again drops the calls its old reply made; its answer (a regenerated one) answers again.
       if (message.replaces) await dropClientToolCalls(tx, conversation.id, message.replaces);
       else if (answer) await answerClientToolCall(tx, conversation.id, answer.toolUseId);

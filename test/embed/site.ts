@@ -35,27 +35,47 @@ export interface Site {
   close(): Promise<void>;
 }
 
+/** The service and the workspace a site belongs to: its key mints the sessions of its visitors and its staff. */
+export interface SiteWorkspace {
+  serviceUrl: string;
+  slug: string;
+  apiKey: string;
+}
+
 /**
  * A site that embeds the chat, as an integrator runs one: it serves its pages (`routes`: path → file),
- * mints each visitor (known again by a cookie) a session at `POST /svc-token` with the workspace key (which
- * never reaches the browser), and forwards `/api/v2/` to the service, so the widget's default `base-url` (the page's origin)
- * is right.
+ * mints each visitor (known again by a cookie) a session at `POST /svc-token` and its staff's person (Alex) an
+ * operator session at `POST /svc-operator-token`, with the workspace key (which never reaches the browser), and
+ * forwards `/api/v2/` to the service, so the widget's default `base-url` (the page's origin) is right. By default
+ * the workspace is the demo's of the service at SVC_E2E_URL.
  */
-export async function startSite(routes: Record<string, Route>): Promise<Site> {
-  const serviceUrl = process.env.SVC_E2E_URL!;
-  const workspaces = new WorkspacesClient({ apiKey: process.env.SVC_E2E_API_KEY!, baseUrl: serviceUrl });
+export async function startSite(
+  routes: Record<string, Route>,
+  { serviceUrl, slug, apiKey }: SiteWorkspace = {
+    serviceUrl: process.env.SVC_E2E_URL!,
+    slug: 'demo',
+    apiKey: process.env.SVC_E2E_API_KEY!,
+  },
+): Promise<Site> {
+  const workspaces = new WorkspacesClient({ apiKey, baseUrl: serviceUrl });
   let visitors = 0;
 
   // The site's own sign-in, reduced to a cookie: a visitor who comes back keeps their conversations.
   const mintSession = async (req: IncomingMessage, res: ServerResponse) => {
     const visitor =
       /(?:^|;\s*)visitor=(\w+)/.exec(req.headers.cookie ?? '')?.[1] ?? `embed_${process.pid}_${visitors++}`;
-    const grant = await workspaces.startVisitorSession('demo', { sp_user_ref: visitor });
+    const grant = await workspaces.startVisitorSession(slug, { sp_user_ref: visitor });
     res.writeHead(200, {
       'content-type': 'application/json',
       'set-cookie': `visitor=${visitor}; Path=/; HttpOnly; SameSite=Strict`,
     });
     res.end(JSON.stringify(grant));
+  };
+
+  // The site's admin, reduced to the one person of its staff who answers visitors in the inbox.
+  const mintOperatorSession = async (res: ServerResponse) => {
+    const grant = await workspaces.mintOperatorSession(slug, { operator_ref: 'staff_alex', display_name: 'Alex' });
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(grant));
   };
 
   const forward = (req: IncomingMessage, res: ServerResponse) => {
@@ -73,6 +93,9 @@ export async function startSite(routes: Record<string, Route>): Promise<Site> {
     if (path.startsWith('/api/v2/')) return forward(req, res);
     if (path === '/svc-token' && req.method === 'POST') {
       return void mintSession(req, res).catch((err: Error) => res.writeHead(500).end(err.message));
+    }
+    if (path === '/svc-operator-token' && req.method === 'POST') {
+      return void mintOperatorSession(res).catch((err: Error) => res.writeHead(500).end(err.message));
     }
     if (path === '/favicon.ico') return void res.writeHead(204).end();
     const route = routes[path] ?? routes[`${path}index.html`];

@@ -28,6 +28,43 @@ export interface Driver {
   close(): Promise<void>;
 }
 
+/**
+ * A person at the browser, through the page's probe (probe.js): presses on parts of the page's widget (the
+ * visitor's chat or the staff's inbox), types into them, and waits for what they see.
+ */
+export function person(browser: Driver) {
+  /** Runs `expression` in the page; a failure names the expression, since the driver's errors do not. */
+  const evaluate = <T>(expression: string) =>
+    browser.evaluate<T>(expression).catch((error: Error) => {
+      throw new Error(`${expression}: ${error.message}`, { cause: error });
+    });
+  const look = <T>(call: string, ...args: unknown[]) =>
+    evaluate<T>(`__journey.${call}(${args.map((arg) => JSON.stringify(arg)).join(', ')})`);
+  const press = async (...selectors: string[]) => {
+    await look('shown', selectors);
+    const { x, y } = await look<{ x: number; y: number }>('centre', selectors);
+    await browser.click(x, y);
+  };
+  /** Presses into the field `selectors` find and types `text` there, key by key. */
+  const fill = async (selectors: string[], text: string) => {
+    await press(...selectors);
+    await browser.type(text);
+  };
+  return {
+    evaluate,
+    look,
+    press,
+    fill,
+    /** Resolves once `condition` (an expression in the page, e.g. of `__journey`) is truthy. */
+    until: <T>(condition: string) => evaluate<T>(`__journey.until(() => ${condition})`),
+    /** Writes in the chat's composer and sends with Enter. */
+    async send(text: string) {
+      await fill(['textarea[part~="input"]'], text);
+      await browser.press('Enter');
+    },
+  };
+}
+
 /** The viewport every engine gets: a laptop's. */
 const VIEWPORT = { width: 1280, height: 800 };
 

@@ -7,7 +7,7 @@ import { type RunningService, startService } from '../../server/boot/service.js'
 import { ROOT } from '../embed/build-app.js';
 import { page, type Site, startSite } from '../embed/site.js';
 import { selectedEngines } from '../helpers/browsers.mjs';
-import { type Driver, launch } from './drivers.js';
+import { type Driver, launch, person } from './drivers.js';
 
 /**
  * A visitor's whole journey, written once and walked in Chromium, Firefox and WebKit: a site on one origin
@@ -61,32 +61,6 @@ after(async () => {
   rmSync(service.dir, { recursive: true, force: true });
 });
 
-/** The visitor's side of the driver: press on parts of the chat, type into them, and wait for what they see. */
-function visitor(browser: Driver) {
-  /** Runs `expression` in the page; a failure names the expression, since the driver's errors do not. */
-  const evaluate = <T>(expression: string) =>
-    browser.evaluate<T>(expression).catch((error: Error) => {
-      throw new Error(`${expression}: ${error.message}`, { cause: error });
-    });
-  const look = <T>(call: string, ...args: unknown[]) =>
-    evaluate<T>(`__journey.${call}(${args.map((arg) => JSON.stringify(arg)).join(', ')})`);
-  const press = async (...selectors: string[]) => {
-    await look('shown', selectors);
-    const { x, y } = await look<{ x: number; y: number }>('centre', selectors);
-    await browser.click(x, y);
-  };
-  return {
-    evaluate,
-    look,
-    press,
-    async send(text: string) {
-      await press('textarea[part~="input"]');
-      await browser.type(text);
-      await browser.press('Enter');
-    },
-  };
-}
-
 describe('the visitor journey', { timeout: 300_000 }, () => {
   for (const engine of selectedEngines()) {
     it(`${engine}: script tag from another origin, send, stream, markdown, stop, a card answered, history on reload`, async (t) => {
@@ -106,7 +80,7 @@ describe('the visitor journey', { timeout: 300_000 }, () => {
 });
 
 async function walk(browser: Driver) {
-  const { evaluate, look, press, send } = visitor(browser);
+  const { evaluate, look, press, send } = person(browser);
   // The list shows what it read before while it reads again (`aria-busy`): a conversation written in since then
   // moves to the top when the read arrives, so a row is pressed once the list is read.
   const openList = async () => {

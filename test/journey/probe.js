@@ -1,7 +1,8 @@
 /**
  * The journey's eyes in the page (served by the test site, loaded before the widget): it records what a test
  * must see and a visitor need not (errors the page logs or throws, policy violations, the chat's events) and
- * finds the widget's parts through its shadow roots. It never acts on the page: the driver does, as a visitor.
+ * finds the widget's parts through its shadow roots: the visitor's `<svc-chat>`, or the staff's `<svc-inbox>`. It
+ * never acts on the page: the driver does, as a visitor or a person of the staff.
  */
 window.__journey = (() => {
   const errors = [];
@@ -23,6 +24,11 @@ window.__journey = (() => {
     consoleError.apply(console, args);
   };
   document.addEventListener('svc-turn-complete', (event) => turns.push(event.detail.subtype));
+  // The staff's inbox tells the queue at once, then each change of it.
+  let queue;
+  document.addEventListener('svc-queue', (event) => {
+    queue = event.detail;
+  });
 
   /**
    * Resolves with `check()` once it is truthy, checked at every animation frame (when the page renders). After
@@ -54,12 +60,15 @@ window.__journey = (() => {
       step();
     });
 
+  /** The page's widget: the chat, or the inbox on a page of the staff. */
+  const widget = () => document.querySelector('svc-chat, svc-inbox');
+
   /**
-   * The root the chat's conversation renders in: its panel's (`<svc-chat-panel>`) once that has arrived; none
+   * The root the widget renders in: for the chat its panel's (`<svc-chat-panel>`) once that has arrived; none
    * before the element is defined (the script tag's module graph may arrive after the page's `load`).
    */
   const chat = () => {
-    const root = document.querySelector('svc-chat')?.shadowRoot ?? null;
+    const root = widget()?.shadowRoot ?? null;
     return root?.querySelector('svc-chat-panel')?.shadowRoot ?? root;
   };
 
@@ -74,11 +83,12 @@ window.__journey = (() => {
     return found;
   };
 
-  /** How far the widget got: defined, its panel there (what an empty chat in a diagnosis leaves open). */
+  /** How far the widget got: defined, the chat's panel there (what an empty chat in a diagnosis leaves open). */
   const loaded = () => {
-    const root = document.querySelector('svc-chat')?.shadowRoot;
-    if (!customElements.get('svc-chat')) return `<svc-chat> not defined (document ${document.readyState})`;
-    return root?.querySelector('svc-chat-panel')?.shadowRoot ? 'the panel is there' : 'no panel yet';
+    const name = widget()?.localName ?? 'svc-chat';
+    if (!customElements.get(name)) return `<${name}> not defined (document ${document.readyState})`;
+    if (name === 'svc-inbox') return 'the inbox is there';
+    return widget().shadowRoot?.querySelector('svc-chat-panel')?.shadowRoot ? 'the panel is there' : 'no panel yet';
   };
 
   const text = (node) => (node?.textContent ?? '').replace(/\s+/g, ' ').trim();
@@ -120,6 +130,8 @@ window.__journey = (() => {
         throw new Error(`${selectors.join(' > ')} is covered by <${hit?.localName}> at ${x}, ${y}`);
       return { x, y };
     },
+    /** The inbox's queue as it was last told, once it was. */
+    queue: () => until(() => queue),
     /** The subtype of the `n`th completed turn (1 is the first), once it completed. */
     turn: (n) => until(() => turns[n - 1]),
     /** The last agent reply: its text, and which markdown it rendered. */
@@ -147,6 +159,8 @@ window.__journey = (() => {
       [...(chat()?.querySelectorAll(selector) ?? [])].filter((el) => text(el).includes(words)).length,
     /** Whether the chat's text (outside the replies' markdown) says `words`. */
     says: (words) => until(() => text(chat()).includes(words)),
+    /** Resolves once the part `selectors` find says `words`. */
+    showsText: (selectors, words) => until(() => text(find(selectors)).includes(words)),
     find,
   };
 })();

@@ -100,6 +100,10 @@ const asks = (at: TestServer, token: string, conversationId: string, reason?: st
 const hold = (at: TestServer, token: string, conversationId: string, action: 'take' | 'release' | 'close') =>
   at.api(`/operators/conversations/${conversationId}/${action}`, { method: 'POST', token, json: {} });
 
+/** Every queue a queue stream told, in order. */
+const queuesTold = (stream: SseReader): OperatorQueue[] =>
+  stream.others.filter((e) => e.event === 'queue').map((e) => JSON.parse(e.data) as OperatorQueue);
+
 const queueOf = async (token: string, at: TestServer = server): Promise<OperatorQueue> => {
   const res = await at.api('/operators/queue', { token });
   assert.equal(res.status, 200, JSON.stringify(res.body));
@@ -286,8 +290,7 @@ describe('a conversation handed to a person', () => {
   it('the demo agent hands off with /human; the queue stream hears it and the take', async () => {
     const alex = await operator('Alex');
     const queue = await openSse(`${server.url}/api/v2/operators/queue/stream`, { token: alex.token });
-    const queues = () =>
-      queue.others.filter((e) => e.event === 'queue').map((e) => JSON.parse(e.data) as OperatorQueue);
+    const queues = () => queuesTold(queue);
     await queue.waitFor(() => queues().length > 0);
     const visitor = await visitorWithConversation('acme', 'agent_demo');
     let count = visitor.reader.records.length;
@@ -415,6 +418,11 @@ describe('a conversation handed to a person', () => {
     assert.equal(card?.type === 'tool_use' && card.name, 'collect_info');
     const late = await hold(server, sam.token, visitor.conversationId, 'take');
     assert.deepEqual([late.status, late.body], [409, { detail: 'this conversation is not waiting for a person' }]);
+    // Sam's open inbox follows the queue: what the visitor leaves reaches it live.
+    const stream = await openSse(`${server.url}/api/v2/operators/queue/stream`, { token: sam.token });
+    const told = () => queuesTold(stream).map((q) => q.missed.find((m) => m.conversationId === visitor.conversationId));
+    await stream.waitFor(() => told().length > 0);
+    assert.equal(told()[0]?.contact, null, 'missed, nothing left yet');
 
     await send(server, visitor.token, {
       conversationId: visitor.conversationId,
@@ -430,6 +438,9 @@ describe('a conversation handed to a person', () => {
     });
     const missed = (await queueOf(sam.token)).missed.find((e) => e.conversationId === visitor.conversationId);
     assert.deepEqual(missed?.contact, { name: 'Kim', email: 'kim@example.com' });
+    await stream.waitFor(() => told().at(-1)?.contact != null);
+    assert.deepEqual(told().at(-1)?.contact, { name: 'Kim', email: 'kim@example.com' });
+    stream.close();
     visitor.reader.close();
   });
 
@@ -440,12 +451,7 @@ describe('a conversation handed to a person', () => {
     await asks(server, visitor.token, visitor.conversationId);
     await hold(server, alex.token, visitor.conversationId, 'take');
     const stream = await openSse(`${server.url}/api/v2/operators/queue/stream`, { token: alex.token });
-    const holds = () =>
-      stream.others
-        .filter((e) => e.event === 'queue')
-        .map((e) =>
-          (JSON.parse(e.data) as OperatorQueue).mine.some((m) => m.conversationId === visitor.conversationId),
-        );
+    const holds = () => queuesTold(stream).map((q) => q.mine.some((m) => m.conversationId === visitor.conversationId));
     await stream.waitFor(() => holds().length > 0);
     assert.deepEqual(holds(), [true]);
     const deleted = await server.api(`/conversations/${visitor.conversationId}`, {
@@ -542,8 +548,7 @@ describe('two instances on one PostgreSQL database', () => {
       visitor.reader.close();
       const [alex, sam] = await Promise.all([operator('Alex', 'acme', a), operator('Sam', 'acme', b)]);
       const queueOnB = await openSse(`${b.url}/api/v2/operators/queue/stream`, { token: sam.token });
-      const queues = () =>
-        queueOnB.others.filter((e) => e.event === 'queue').map((e) => JSON.parse(e.data) as OperatorQueue);
+      const queues = () => queuesTold(queueOnB);
       await queueOnB.waitFor(() => queues().length > 0);
       await asks(a, visitor.token, visitor.conversationId);
       await queueOnB.waitFor(() =>
