@@ -43,10 +43,10 @@ const SENDS = 3;
 /** What a visitor may read when the database went away under a reply. */
 const SENTENCES = new Set<string>([LOST_LIVENESS, ABANDONED.stopped, TURN_FAILED.notStored]);
 /**
- * How long globex's visitors wait for a person: long enough for the database to be stopped before the wait ends (the
- * test checks that it was).
+ * How long globex's visitors wait for a person: long enough for the database to be stopped, and seen stopped, before
+ * the wait ends on a busy machine (a stop and its sighting take 1 to 3 s here; the test checks it came first).
  */
-const WAIT_SECONDS = 5;
+const WAIT_SECONDS = 12;
 
 interface Instance {
   port: number;
