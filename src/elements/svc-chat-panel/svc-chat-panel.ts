@@ -149,8 +149,9 @@ export class SvcChatPanel extends ChatSettingsMixin(SvcLocalizedElement) {
     this.#sms.signOut();
   }
 
-  /** Sends a message as the visitor would. */
+  /** Sends a message as the visitor would, and shows it as the composer does. */
   send(text: string): Promise<SendResult | undefined> {
+    this.#scroll.follow();
     return this.store?.send(text) ?? Promise.resolve(undefined);
   }
 
