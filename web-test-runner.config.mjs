@@ -64,8 +64,10 @@ export default {
   browserStartTimeout: 120_000,
   testsStartTimeout: 120_000,
   testsFinishTimeout: 600_000,
+  // Mocha's timeout is a hang detector too (every test waits on what it looks for, never on a clock): a flow of a few
+  // steps, three engines at once on a busy 2-core machine, took over 20 s in a CI run (the outbox's, theming's).
   // WTR_GREP="text" runs only the tests whose title matches.
-  testFramework: { config: { timeout: 20_000, ...(process.env.WTR_GREP ? { grep: process.env.WTR_GREP } : {}) } },
+  testFramework: { config: { timeout: 60_000, ...(process.env.WTR_GREP ? { grep: process.env.WTR_GREP } : {}) } },
   // Lit's one-line notice that it runs in dev mode (which tests want, for its warnings) is noise.
   filterBrowserLogs: ({ args }) => !String(args[0]).startsWith('Lit is in dev mode'),
   middleware: [tokenUnavailable],
