@@ -30,7 +30,12 @@ try {
     committed = readFileSync(join(root, 'custom-elements.json'), 'utf8');
   } catch {}
   if (fresh !== committed) {
+    // Where they part, so that a difference seen once (a run on a fresh install) can be read from its log.
+    const [made, kept] = [fresh.split('\n'), committed.split('\n')];
+    let at = 0;
+    while (made[at] === kept[at]) at++;
     console.error("custom-elements.json is out of date with the elements' JSDoc: run `npm run manifest`.");
+    console.error(`line ${at + 1}: made ${JSON.stringify(made[at])}, committed ${JSON.stringify(kept[at])}`);
     process.exit(1);
   }
   const manifest = JSON.parse(fresh);
