@@ -49,8 +49,14 @@ export async function chat(
   return chatReady(div.querySelector('svc-chat')!);
 }
 
-/** Resolves once the chat's reply has ended (its send button is back). */
-export const idle = (el: SvcChat) => until(() => part(el, 'send-button'), 'the reply to end');
+/**
+ * Resolves once the chat's reply has ended (its send button is back). The chat renders first: right after a
+ * send, the send button of the render before it is still there.
+ */
+export async function idle(el: SvcChat): Promise<void> {
+  await el.updateComplete;
+  await until(() => part(el, 'send-button'), 'the reply to end');
+}
 
 /** The terms and descriptions of a summary (`<dl>`), in order. */
 export const summary = (root: Element) =>
