@@ -14,6 +14,118 @@ import type { SvcSmsSignIn } from './elements/svc-sms-sign-in/svc-sms-sign-in.js
  * `IntrinsicElements` with them (docs/elements.md).
  */
 export interface SvcElementProps {
+  'svc-connector-setup': {
+    /** The conversation the card belongs to, when it is used alone with `client`. */
+    'conversation-id'?: SvcConnectorSetup['conversationId'];
+    /**
+     * The card was answered (e.g. seen in history), even when the answer is unknown.
+     * @default false
+     */
+    answered?: SvcConnectorSetup['answered'];
+    /**
+     * `light`, `dark` or `auto`: the card sets the design tokens itself. Unset, it inherits them (inside
+     * `<svc-chat>` the chat's theme, on a page whatever `--svc-*` values apply, else the light defaults).
+     */
+    theme?: SvcConnectorSetup['theme'];
+    /**
+     * The language of the labels, any BCP 47 tag: `zh*` gives Simplified Chinese, `ar*` Arabic (right to left),
+     * anything else English (see Languages and right to left).
+     * @default the page's `lang`
+     */
+    lang?: SvcConnectorSetup['lang'];
+    /**
+     * The direction to lay the element out in, `ltr` or `rtl`: a change lays it out again.
+     * @default the direction of `lang`, else the page's
+     */
+    dir?: SvcConnectorSetup['dir'];
+    /** The card (`setup_connector` tool call). */
+    request?: SvcConnectorSetup['request'];
+    /**
+     * After saving, tell the agent with a card-action message so it retries.
+     * @default true
+     */
+    notify?: SvcConnectorSetup['notify'];
+    /** Overrides of any label. */
+    labels?: SvcConnectorSetup['labels'];
+    /** The conversation the card belongs to, when it is used alone with `client`. */
+    conversationId?: SvcConnectorSetup['conversationId'];
+    /** A client (e.g. an `SvcClient`) for a card used alone; inside `<svc-chat>` the chat's is used. */
+    client?: SvcConnectorSetup['client'];
+    /** Before the credentials are stored; cancelable. `detail: { connectorTypeId, fields }` (the names of the fields filled in, never their values). */
+    'onsvc-connector-submit'?: (event: GlobalEventHandlersEventMap['svc-connector-submit']) => void;
+    /** The credentials were stored; `detail: { connectorTypeId, fields }`. */
+    'onsvc-connector-saved'?: (event: GlobalEventHandlersEventMap['svc-connector-saved']) => void;
+  };
+  'svc-info-collect': {
+    /** The conversation the card belongs to, when it is used alone with `client`. */
+    'conversation-id'?: SvcInfoCollect['conversationId'];
+    /**
+     * The card was answered (e.g. seen in history), even when the answer is unknown.
+     * @default false
+     */
+    answered?: SvcInfoCollect['answered'];
+    /**
+     * `light`, `dark` or `auto`: the card sets the design tokens itself. Unset, it inherits them (inside
+     * `<svc-chat>` the chat's theme, on a page whatever `--svc-*` values apply, else the light defaults).
+     */
+    theme?: SvcInfoCollect['theme'];
+    /**
+     * The language of the labels, any BCP 47 tag: `zh*` gives Simplified Chinese, `ar*` Arabic (right to left),
+     * anything else English (see Languages and right to left).
+     * @default the page's `lang`
+     */
+    lang?: SvcInfoCollect['lang'];
+    /**
+     * The direction to lay the element out in, `ltr` or `rtl`: a change lays it out again.
+     * @default the direction of `lang`, else the page's
+     */
+    dir?: SvcInfoCollect['dir'];
+    /** The card (`collect_info` tool call). */
+    request?: SvcInfoCollect['request'];
+    /** The answer given, to summarize. */
+    answer?: SvcInfoCollect['answer'];
+    /** Overrides of any label. */
+    labels?: SvcInfoCollect['labels'];
+    /** The conversation the card belongs to, when it is used alone with `client`. */
+    conversationId?: SvcInfoCollect['conversationId'];
+    /** A client (e.g. an `SvcClient`) for a card used alone; inside `<svc-chat>` the chat's is used. */
+    client?: SvcInfoCollect['client'];
+    /** Before the answer is sent; cancelable (a host that cancels handles it itself). `detail: { toolUseId, action: 'submit' | 'skip', values? }`. */
+    'onsvc-info-submit'?: (event: GlobalEventHandlersEventMap['svc-info-submit']) => void;
+  };
+  'svc-payment-gate': {
+    /**
+     * The status the conversation reported (its `payment_gate_resolution`); `pending` until one arrives.
+     * @default 'pending'
+     */
+    status?: SvcPaymentGate['status'];
+    /**
+     * `light`, `dark` or `auto`: the card sets the design tokens itself. Unset, it inherits them (inside
+     * `<svc-chat>` the chat's theme, on a page whatever `--svc-*` values apply, else the light defaults).
+     */
+    theme?: SvcPaymentGate['theme'];
+    /**
+     * The language of the labels, any BCP 47 tag: `zh*` gives Simplified Chinese, `ar*` Arabic (right to left),
+     * anything else English (see Languages and right to left).
+     * @default the page's `lang`
+     */
+    lang?: SvcPaymentGate['lang'];
+    /**
+     * The direction to lay the element out in, `ltr` or `rtl`: a change lays it out again.
+     * @default the direction of `lang`, else the page's
+     */
+    dir?: SvcPaymentGate['dir'];
+    /** The order (`payment_gate` record's `payment`). */
+    payment?: SvcPaymentGate['payment'];
+    /** Overrides of any label. */
+    labels?: SvcPaymentGate['labels'];
+    /** A client (e.g. an `SvcClient`) for a card used alone; inside `<svc-chat>` the chat's is used. */
+    client?: SvcPaymentGate['client'];
+    /** Before the pay page opens; cancelable (the page opens nothing when canceled). `detail: { orderId, payUrl, amountCny }`. */
+    'onsvc-payment-open'?: (event: GlobalEventHandlersEventMap['svc-payment-open']) => void;
+    /** The status shown changed; `detail: { orderId, status }`. */
+    'onsvc-payment-status'?: (event: GlobalEventHandlersEventMap['svc-payment-status']) => void;
+  };
   'svc-chat': {
     /**
      * `auto` follows the system.
@@ -295,117 +407,5 @@ export interface SvcElementProps {
     'onsvc-signed-in'?: (event: GlobalEventHandlersEventMap['svc-signed-in']) => void;
     /** Near its daily cap the service asks for the operator's challenge (428) before it sends a code: `detail: { phone, respond(answer) }`; call `respond` while handling the event, with the CAPTCHA's token or a promise of it, and the code is asked for again with it, once. Not answered here, `challenge` answers; neither, the visitor is told the site cannot send a code now. */
     'onsvc-sms-challenge'?: (event: GlobalEventHandlersEventMap['svc-sms-challenge']) => void;
-  };
-  'svc-connector-setup': {
-    /** The conversation the card belongs to, when it is used alone with `client`. */
-    'conversation-id'?: SvcConnectorSetup['conversationId'];
-    /**
-     * The card was answered (e.g. seen in history), even when the answer is unknown.
-     * @default false
-     */
-    answered?: SvcConnectorSetup['answered'];
-    /**
-     * `light`, `dark` or `auto`: the card sets the design tokens itself. Unset, it inherits them (inside
-     * `<svc-chat>` the chat's theme, on a page whatever `--svc-*` values apply, else the light defaults).
-     */
-    theme?: SvcConnectorSetup['theme'];
-    /**
-     * The language of the labels, any BCP 47 tag: `zh*` gives Simplified Chinese, `ar*` Arabic (right to left),
-     * anything else English (see Languages and right to left).
-     * @default the page's `lang`
-     */
-    lang?: SvcConnectorSetup['lang'];
-    /**
-     * The direction to lay the element out in, `ltr` or `rtl`: a change lays it out again.
-     * @default the direction of `lang`, else the page's
-     */
-    dir?: SvcConnectorSetup['dir'];
-    /** The card (`setup_connector` tool call). */
-    request?: SvcConnectorSetup['request'];
-    /**
-     * After saving, tell the agent with a card-action message so it retries.
-     * @default true
-     */
-    notify?: SvcConnectorSetup['notify'];
-    /** Overrides of any label. */
-    labels?: SvcConnectorSetup['labels'];
-    /** The conversation the card belongs to, when it is used alone with `client`. */
-    conversationId?: SvcConnectorSetup['conversationId'];
-    /** A client (e.g. an `SvcClient`) for a card used alone; inside `<svc-chat>` the chat's is used. */
-    client?: SvcConnectorSetup['client'];
-    /** Before the credentials are stored; cancelable. `detail: { connectorTypeId, fields }` (the names of the fields filled in, never their values). */
-    'onsvc-connector-submit'?: (event: GlobalEventHandlersEventMap['svc-connector-submit']) => void;
-    /** The credentials were stored; `detail: { connectorTypeId, fields }`. */
-    'onsvc-connector-saved'?: (event: GlobalEventHandlersEventMap['svc-connector-saved']) => void;
-  };
-  'svc-info-collect': {
-    /** The conversation the card belongs to, when it is used alone with `client`. */
-    'conversation-id'?: SvcInfoCollect['conversationId'];
-    /**
-     * The card was answered (e.g. seen in history), even when the answer is unknown.
-     * @default false
-     */
-    answered?: SvcInfoCollect['answered'];
-    /**
-     * `light`, `dark` or `auto`: the card sets the design tokens itself. Unset, it inherits them (inside
-     * `<svc-chat>` the chat's theme, on a page whatever `--svc-*` values apply, else the light defaults).
-     */
-    theme?: SvcInfoCollect['theme'];
-    /**
-     * The language of the labels, any BCP 47 tag: `zh*` gives Simplified Chinese, `ar*` Arabic (right to left),
-     * anything else English (see Languages and right to left).
-     * @default the page's `lang`
-     */
-    lang?: SvcInfoCollect['lang'];
-    /**
-     * The direction to lay the element out in, `ltr` or `rtl`: a change lays it out again.
-     * @default the direction of `lang`, else the page's
-     */
-    dir?: SvcInfoCollect['dir'];
-    /** The card (`collect_info` tool call). */
-    request?: SvcInfoCollect['request'];
-    /** The answer given, to summarize. */
-    answer?: SvcInfoCollect['answer'];
-    /** Overrides of any label. */
-    labels?: SvcInfoCollect['labels'];
-    /** The conversation the card belongs to, when it is used alone with `client`. */
-    conversationId?: SvcInfoCollect['conversationId'];
-    /** A client (e.g. an `SvcClient`) for a card used alone; inside `<svc-chat>` the chat's is used. */
-    client?: SvcInfoCollect['client'];
-    /** Before the answer is sent; cancelable (a host that cancels handles it itself). `detail: { toolUseId, action: 'submit' | 'skip', values? }`. */
-    'onsvc-info-submit'?: (event: GlobalEventHandlersEventMap['svc-info-submit']) => void;
-  };
-  'svc-payment-gate': {
-    /**
-     * The status the conversation reported (its `payment_gate_resolution`); `pending` until one arrives.
-     * @default 'pending'
-     */
-    status?: SvcPaymentGate['status'];
-    /**
-     * `light`, `dark` or `auto`: the card sets the design tokens itself. Unset, it inherits them (inside
-     * `<svc-chat>` the chat's theme, on a page whatever `--svc-*` values apply, else the light defaults).
-     */
-    theme?: SvcPaymentGate['theme'];
-    /**
-     * The language of the labels, any BCP 47 tag: `zh*` gives Simplified Chinese, `ar*` Arabic (right to left),
-     * anything else English (see Languages and right to left).
-     * @default the page's `lang`
-     */
-    lang?: SvcPaymentGate['lang'];
-    /**
-     * The direction to lay the element out in, `ltr` or `rtl`: a change lays it out again.
-     * @default the direction of `lang`, else the page's
-     */
-    dir?: SvcPaymentGate['dir'];
-    /** The order (`payment_gate` record's `payment`). */
-    payment?: SvcPaymentGate['payment'];
-    /** Overrides of any label. */
-    labels?: SvcPaymentGate['labels'];
-    /** A client (e.g. an `SvcClient`) for a card used alone; inside `<svc-chat>` the chat's is used. */
-    client?: SvcPaymentGate['client'];
-    /** Before the pay page opens; cancelable (the page opens nothing when canceled). `detail: { orderId, payUrl, amountCny }`. */
-    'onsvc-payment-open'?: (event: GlobalEventHandlersEventMap['svc-payment-open']) => void;
-    /** The status shown changed; `detail: { orderId, status }`. */
-    'onsvc-payment-status'?: (event: GlobalEventHandlersEventMap['svc-payment-status']) => void;
   };
 }
