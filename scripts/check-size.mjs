@@ -101,12 +101,15 @@ import { scriptTagFiles } from './script-tag-files.mjs';
  * panel and the inbox share (+5 B on the panel, −13 B on the inbox) and the handoff view's badge and offer written
  * shorter (−22 B, issue 47): panel 57,249 B, complete widget 92,917 B, inbox 18,438 B; the page's `send()` brings its
  * message into view as the composer does (−3 B on the panel as it compresses; +4 B on the ES module launcher for
- * the panel's new hash in its name): panel 57,246 B, `svc-chat.esm.js` 7,038 B.
+ * the panel's new hash in its name): panel 57,246 B, `svc-chat.esm.js` 7,038 B; and by 37 B on the panel for a
+ * message written while the outbox is being sent: it waits for the reply to the one before it, not into a 409
+ * (−3 B on the ES module launcher for the panel's new hash in its name): panel 57,283 B, `svc-chat.esm.js` 7,035 B,
+ * complete widget 92,951 B.
  */
 const BUDGETS = {
   'dist/svc-chat.js': 7_103,
-  'dist/svc-chat.esm.js': 7_038,
-  'dist/svc-chat-panel.js': 57_246,
+  'dist/svc-chat.esm.js': 7_035,
+  'dist/svc-chat-panel.js': 57_283,
   'dist/svc-chat-markdown.js': 28_565,
   // The code highlighter, loaded when a reply first has a code block (issue 30: at most 12 KB).
   'dist/svc-chat-highlight.js': 12_000,
@@ -129,7 +132,7 @@ const FIRST_LOAD = {
 };
 const FIRST_LOAD_TARGET = 8_000;
 const COMPLETE_TARGET = 70_000;
-const COMPLETE_BUDGET = 92_917;
+const COMPLETE_BUDGET = 92_951;
 
 const kb = (n) => `${(n / 1000).toFixed(2)} KB`;
 const gzip = (file) => gzipSync(readFileSync(built(file)), { level: 9 }).length;

@@ -65,13 +65,15 @@ export class Outbox {
 
   /**
    * Whether message `localId`, about to be sent, waits behind older messages of the outbox instead (shown as
-   * waiting): messages arrive in the order they were written.
+   * waiting): messages arrive in the order they were written. `afterReply`: it waits for the running reply to
+   * end in any case, and the outbox sends it then.
    */
-  holds(localId: string): boolean {
+  holds(localId: string, afterReply = false): boolean {
     const waiting = this.#waiting;
-    if (!waiting.length || waiting[0] === localId || waiting.includes(localId)) return false;
+    if (waiting.includes(localId) || (!afterReply && (!waiting.length || waiting[0] === localId))) return false;
     this.#state.log.markFailed(localId, 'waiting for an earlier message');
     waiting.push(localId);
+    if (afterReply) void this.send();
     return true;
   }
 

@@ -66,7 +66,8 @@ export class SendQueue {
       localId = this.#state.log.addLocal({ ...options, text });
       this.#outbox.add(localId, outgoing);
     }
-    return this.#enqueue((signal) => this.#message(signal, outgoing, localId));
+    const behind = this.#outbox.ids.length > 0;
+    return this.#enqueue((signal) => this.#message(signal, outgoing, localId, behind));
   }
 
   async retry(localId: string): Promise<SendResult | undefined> {
@@ -134,15 +135,18 @@ export class SendQueue {
     return done;
   }
 
+  /** `behind`: written while messages waited in the outbox. */
   async #message(
     signal: AbortSignal,
     outgoing: Outgoing,
     localId: string | undefined,
+    behind = false,
   ): Promise<SendResult | undefined> {
     const state = this.#state;
     const outbox = this.#outbox;
-    // Behind a message in the outbox, a new one waits too: messages arrive in the order they were written.
-    if (localId !== undefined && outbox.holds(localId)) return undefined;
+    // Behind a message in the outbox, a new one waits too: messages arrive in the order they were written. One
+    // written behind them finds them stored by now, and the reply to the last running: it waits for its end.
+    if (localId !== undefined && outbox.holds(localId, behind && state.log.turn.open)) return undefined;
     outgoing.request ??= this.#request(outgoing.text, outgoing.options);
     const { request } = outgoing;
     try {

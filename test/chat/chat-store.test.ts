@@ -209,6 +209,42 @@ describe('ChatStore: sending', () => {
     assert.equal(store.running, false, 'after a message that waits behind it, the send button is back');
   });
 
+  it('sends a message written while the outbox is being sent after the reply to the one before it', async () => {
+    const { api, store } = setup();
+    api.sendAnswers.push(() => Promise.reject(new TypeError('Failed to fetch')));
+    await store.send('first');
+    // Back online: the outbox's try of the first gets no answer yet, and the visitor writes a second meanwhile.
+    const answer = deferred<SendResult>();
+    api.sendAnswers.push(() => answer.promise);
+    const flushing = store.outbox.send();
+    await settle();
+    const second = store.send('second');
+    answer.resolve(storedAs(api.sent.at(-1)!, 1));
+    await second;
+    await settle();
+    // The first is stored and its reply runs: the service would refuse the second now (409).
+    assert.deepEqual(
+      api.sent.map((r) => r.message),
+      ['first', 'first'],
+    );
+    assert.equal(store.messages.find((m) => m.text === 'second')?.status, 'failed', 'shown as waiting');
+    api.recordIdsFrom(3);
+    api.lastStream.push(result(2, 'success'));
+    await flushing;
+    await settle();
+    assert.deepEqual(
+      api.sent.map((r) => r.message),
+      ['first', 'first', 'second'],
+    );
+    assert.deepEqual(
+      store.messages.map((m) => [m.text, m.status]),
+      [
+        ['first', 'sent'],
+        ['second', 'sent'],
+      ],
+    );
+  });
+
   it('sends each message under a key of its own, and a retry under its first try’s key and request', async () => {
     const { api, store } = setup();
     // The first try of a new conversation's first message is lost on the way back; another message follows.
