@@ -5,6 +5,7 @@ import type { AppContext } from '../services/context.js';
 import { lastRecordId, parseCursor, startOfLastTurns } from '../store/record-rows.js';
 import { isTurnRunning } from '../store/turn-rows.js';
 import { badRequest, tooMany } from './errors.js';
+import { beating } from './heartbeats.js';
 
 /** Where a stream starts: after a cursor (a rowid), at the last `turns` turns, or (neither) at the live tail. */
 export interface StreamStart {
@@ -72,28 +73,6 @@ function frameOf(record: ChatStreamRecord): string | Buffer {
   const frame = fits ? text : Buffer.from(text);
   frames.set(record, frame);
   return frame;
-}
-
-/**
- * Calls `beat` every `intervalMs`, the first time after a random part of it (from a half to a whole): streams
- * opened together (thousands of visitors resuming on this instance when another drains) then beat spread over
- * half an interval, not all in one task, which would hold every other request meanwhile.
- */
-function beating(beat: () => void, intervalMs: number): { stop(): void } {
-  let every: NodeJS.Timeout | undefined;
-  const first = setTimeout(
-    () => {
-      beat();
-      every = setInterval(beat, intervalMs);
-    },
-    intervalMs * (0.5 + Math.random() / 2),
-  );
-  return {
-    stop() {
-      clearTimeout(first);
-      clearInterval(every);
-    },
-  };
 }
 
 /** A record stream's query: its cursor (wins over `Last-Event-ID`) and, without one, how many last turns to replay. */
@@ -235,7 +214,7 @@ export function openEventStream(ctx: AppContext, reply: FastifyReply, owner: str
   res.writeHead(200, { ...(reply.getHeaders() as OutgoingHttpHeaders), ...STREAM_HEADERS });
   res.write(': connected\n\n');
   let stalled = false;
-  const heartbeat = beating(() => {
+  const stopBeating = beating(() => {
     if (!res.writableNeedDrain) {
       stalled = false;
       res.write(': ping\n\n');
@@ -252,7 +231,7 @@ export function openEventStream(ctx: AppContext, reply: FastifyReply, owner: str
   socket.once('end', gone);
   res.on('close', () => {
     socket.off('end', gone);
-    heartbeat.stop();
+    stopBeating();
     release();
   });
   return res;
