@@ -38,16 +38,26 @@ const types = {
   }) as typeof pg.types.getTypeParser,
 };
 
-/** `?` placeholders as PostgreSQL's `$1, $2…` (no statement of the store holds a `?` inside a string). */
-const numbered = new Map<string, string>();
-function toPostgres(sql: string): string {
-  let text = numbered.get(sql);
-  if (text === undefined) {
+/**
+ * The statements of the store are prepared, a name for each text: PostgreSQL parses and plans one once a
+ * connection, not once a call (a fifth of the database's time a record, docs/performance.md §6). The texts are
+ * the store's own, a few hundred, but a list of ids makes one for each length: past this many, a text goes unnamed.
+ */
+const MAX_PREPARED = 500;
+const statements = new Map<string, { name?: string; text: string }>();
+let named = 0;
+
+/** The statement of `sql`: its `?` placeholders as PostgreSQL's `$1, $2…` (none of the store's is in a string). */
+function statement(sql: string): { name?: string; text: string } {
+  let found = statements.get(sql);
+  if (found === undefined) {
     let n = 0;
-    text = sql.replace(/\?/g, () => `$${++n}`);
-    numbered.set(sql, text);
+    const text = sql.replace(/\?/g, () => `$${++n}`);
+    if (statements.size >= MAX_PREPARED) return { text };
+    found = { name: `svc_${++named}`, text };
+    statements.set(sql, found);
   }
-  return text;
+  return found;
 }
 
 type Queryable = pg.Pool | pg.PoolClient;
@@ -110,9 +120,25 @@ const mapped = <T>(promise: Promise<T>): Promise<T> =>
     throw storeError(err);
   });
 
+/**
+ * What PostgreSQL answers a prepared statement whose columns changed since it was prepared (`SELECT *` of a
+ * table another instance's migration added to): it is prepared again, under a new name on every connection.
+ */
+const CHANGED_COLUMNS = '0A000';
+
 /** Without parameters a text goes by the simple protocol, which also runs several statements (a migration). */
-const query = (on: Queryable, sql: string, params: unknown[]) =>
-  mapped(params.length ? on.query(toPostgres(sql), params.map(storable)) : on.query(sql));
+async function query(on: Queryable, sql: string, params: unknown[]) {
+  if (!params.length) return mapped(on.query(sql));
+  const values = params.map(storable);
+  const prepared = statement(sql);
+  try {
+    return await on.query({ ...prepared, values });
+  } catch (err) {
+    if (!prepared.name || (err as { code?: unknown }).code !== CHANGED_COLUMNS) throw storeError(err);
+    statements.delete(sql);
+    return mapped(on.query({ ...statement(sql), values }));
+  }
+}
 
 const queries = (on: Queryable) => ({
   get: async <T>(sql: string, ...params: unknown[]) => (await query(on, sql, params)).rows[0] as T | undefined,

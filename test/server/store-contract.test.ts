@@ -113,6 +113,18 @@ for (const engine of engines) {
       }
     });
 
+    it("reads a table's new columns once it changed under statements read before (another instance migrated)", async () => {
+      await db.run('CREATE TABLE widened (k TEXT PRIMARY KEY, v TEXT)');
+      await db.run("INSERT INTO widened (k, v) VALUES ('a', 'x')");
+      const read = () => Promise.all(Array.from({ length: 5 }, () => db.get('SELECT * FROM widened WHERE k = ?', 'a')));
+      // Read at once on several connections (each prepares the statement), then the table gains a column.
+      assert.deepEqual(await read(), Array(5).fill({ k: 'a', v: 'x' }));
+      const other = location === ':memory:' ? db : await openDb(location);
+      await other.run('ALTER TABLE widened ADD COLUMN w TEXT');
+      if (other !== db) await other.close();
+      assert.deepEqual(await read(), Array(5).fill({ k: 'a', v: 'x', w: null }));
+    });
+
     it('answers counts, sums and times in ms as numbers', async () => {
       await db.run('INSERT INTO sms_sends (phone, sent_at) VALUES (?, ?)', '+10', 1_700_000_000_123);
       const row = await db.get<{ n: number; at: number }>(
