@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { createParser } from 'eventsource-parser';
 import { Pool } from 'undici';
 import type { SendResult } from '../src/protocol/conversation-types.js';
@@ -32,6 +33,8 @@ export interface LoadOptions {
   idleSends: number;
   /** Readers of one conversation that one reply goes to. */
   fanOutReaders: number;
+  /** Conversations that each send a turn every `everyMs`, `turns` each: visitors who read and type between turns. */
+  paced?: { conversations: number; turns: number; everyMs: number };
 }
 
 export const LOAD: LoadOptions = {
@@ -45,6 +48,7 @@ export const LOAD: LoadOptions = {
   idleSeconds: 60,
   idleSends: 200,
   fanOutReaders: 1000,
+  paced: { conversations: 10, turns: 60, everyMs: 500 },
 };
 
 /**
@@ -332,6 +336,40 @@ async function point(setup: Setup, tokens: string[], turns: number): Promise<Cur
   }
 }
 
+/**
+ * `tokens`' conversations each sending a turn every `everyMs` (the first ones spread over an interval), `turns`
+ * each: the first delta of a site whose visitors read and type between turns. The curve's loop is closed (each
+ * conversation sends the moment its last turn ends), so past a few conversations its latency is its own queue.
+ */
+async function paced(setup: Setup, tokens: string[], { turns, everyMs }: { turns: number; everyMs: number }) {
+  const conversations = await openConversations(setup, tokens);
+  try {
+    const latencies = (
+      await Promise.all(
+        conversations.map(async (conversation, n) => {
+          const ms: number[] = [];
+          let next = performance.now() + (everyMs * n) / conversations.length;
+          for (let t = 0; t < turns; t++) {
+            await sleep(Math.max(0, next - performance.now()));
+            next += everyMs;
+            ms.push(await conversation.turn(`paced ${t}`));
+          }
+          return ms;
+        }),
+      )
+    ).flat();
+    return {
+      conversations: tokens.length,
+      everyMs,
+      sends: latencies.length,
+      p50Ms: round(percentile(latencies, 50), 2),
+      p99Ms: round(percentile(latencies, 99), 2),
+    };
+  } finally {
+    for (const conversation of conversations) conversation.close();
+  }
+}
+
 /** One reply to `readers` streams of one conversation: when each read its `result`, from the send (ms). */
 async function fanOut(setup: Setup, token: string, readers: number) {
   const sender = setup.instances[0]!;
@@ -480,6 +518,7 @@ export interface SetupFigures {
   code: string;
   curve: CurvePoint[];
   fanOut?: Awaited<ReturnType<typeof fanOut>>;
+  paced?: Awaited<ReturnType<typeof paced>>;
 }
 
 export interface LoadResults {
@@ -544,7 +583,11 @@ export async function loadBenchmark(options: LoadOptions): Promise<LoadResults> 
           console.log(`${plan.name}, ${level} conversations: ${JSON.stringify(curve.at(-1))}`);
         }
         const figures: SetupFigures = { name: plan.name, instances: instances.length, code: plan.code, curve };
-        if (!plan.bin) figures.fanOut = await fanOut(setup, tokens[0]!, options.fanOutReaders);
+        if (!plan.bin) {
+          figures.fanOut = await fanOut(setup, tokens[0]!, options.fanOutReaders);
+          const { paced: pace } = options;
+          if (pace) figures.paced = await paced(setup, tokens.slice(1, pace.conversations + 1), pace);
+        }
         setups.push(figures);
       } finally {
         for (const instance of instances) await stopInstance(instance);

@@ -19,6 +19,7 @@ describe('load bench (smoke run)', () => {
       idleSeconds: 0.2,
       idleSends: 3,
       fanOutReaders: 5,
+      paced: { conversations: 2, turns: 2, everyMs: 10 },
     });
     assert.deepEqual(
       results.setups.map((s) => [s.name, s.instances]),
@@ -44,6 +45,9 @@ describe('load bench (smoke run)', () => {
       }
       assert.equal(setup.fanOut?.readers, 5, setup.name);
       assert.ok(setup.fanOut.p99Ms > 0, setup.name);
+      // Two visitors who type between turns: each of their turns timed.
+      assert.deepEqual([setup.paced?.conversations, setup.paced?.sends], [2, 4], setup.name);
+      assert.ok(setup.paced!.p99Ms > 0, setup.name);
     }
     assert.deepEqual([results.idle.streams, results.idle.sendToFirstDelta.sends], [20, 3]);
     assert.ok(results.idle.rssOpenMb > 0, JSON.stringify(results.idle));
