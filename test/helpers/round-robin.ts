@@ -27,13 +27,14 @@ function endToEnd(raw: string[]): string[] {
  * A load balancer in front of several instances of the service: each request goes to the next instance in
  * turn, with no stickiness, as a plain round-robin balancer would send them. Bodies and answers are
  * streamed both ways (an SSE stream stays open), and a client that leaves closes its upstream request.
+ * `targets` may be filled in once it listens: its address names the service the instances start with.
  */
-export async function startRoundRobin(targets: string[], port = 0): Promise<RoundRobin> {
-  const served = targets.map(() => 0);
+export async function startRoundRobin(targets: readonly string[]): Promise<RoundRobin> {
+  const served: number[] = [];
   let next = 0;
   const server = createServer((req, res) => {
     const index = next++ % targets.length;
-    served[index]!++;
+    served[index] = (served[index] ?? 0) + 1;
     const target = new URL(targets[index]!);
     const upstream = request(
       { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers },
@@ -47,7 +48,7 @@ export async function startRoundRobin(targets: string[], port = 0): Promise<Roun
     res.on('close', () => upstream.destroy());
     req.pipe(upstream);
   });
-  server.listen(port, '127.0.0.1');
+  server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   const { port: bound } = server.address() as { port: number };
   return {

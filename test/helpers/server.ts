@@ -6,7 +6,6 @@ import type { Fixture } from '../../server/boot/fixture.js';
 import type { LogOptions } from '../../server/boot/logger.js';
 import { type RunningService, type ServiceOptions, startService } from '../../server/boot/service.js';
 import { getConnectorCredentials } from '../../server/store/connector-credential-rows.js';
-import { freePort } from './free-port.mjs';
 import { testPostgres } from './postgres.js';
 import { startRoundRobin } from './round-robin.js';
 
@@ -176,9 +175,11 @@ export async function startTestServer(options: ServiceOptions = {}): Promise<Tes
   const instances: RunningService[] = [];
   const count = Number(process.env.SVC_TEST_INSTANCES ?? 1);
   const { log, secretsFile } = capturedLog(options.log);
-  // The balancer's address names the service too: links made through it point at it.
-  const balancerPort = count > 1 ? await freePort() : 0;
-  const linkHosts = count > 1 ? [`127.0.0.1:${balancerPort}`, ...(options.linkHosts ?? [])] : options.linkHosts;
+  // The balancer's address names the service too: links made through it point at it. It listens first: a port
+  // picked ahead and bound once the instances had started was at times taken meanwhile (EADDRINUSE).
+  const targets: string[] = [];
+  const balancer = count > 1 ? await startRoundRobin(targets) : undefined;
+  const linkHosts = balancer ? [new URL(balancer.url).host, ...(options.linkHosts ?? [])] : options.linkHosts;
   try {
     const db = options.db ?? (await testDatabase());
     for (let i = 0; i < count; i++) {
@@ -199,16 +200,11 @@ export async function startTestServer(options: ServiceOptions = {}): Promise<Tes
     }
   } catch (err) {
     await Promise.all(instances.map((instance) => instance.close()));
+    await balancer?.close();
     rmSync(dir, { recursive: true, force: true });
     throw err;
   }
-  const balancer =
-    count > 1
-      ? await startRoundRobin(
-          instances.map((instance) => instance.url),
-          balancerPort,
-        )
-      : undefined;
+  targets.push(...instances.map((instance) => instance.url));
   const service = { ...instances[0]!, url: balancer?.url ?? instances[0]!.url };
   // Every reader a record log lets go is announced, so a test waits for the last one to leave instead of
   // looking again; the readers are counted over every instance.
