@@ -64,8 +64,9 @@ export default {
   browserStartTimeout: 120_000,
   testsStartTimeout: 120_000,
   testsFinishTimeout: 600_000,
-  // Mocha's timeout is a hang detector too (every test waits on what it looks for, never on a clock): a flow of a few
-  // steps, three engines at once on a busy 2-core machine, took over 20 s in a CI run (the outbox's, theming's).
+  // Mocha's timeout is a hang detector too (every test waits on what it looks for, never on a clock), sized for a flow
+  // of a few steps in three engines at once on a busy 2-core machine. The two flows that once passed 20 s in CI (the
+  // outbox's, theming's) turned out to hang on a refused send (a widget bug, a test helper's), mended since.
   // WTR_GREP="text" runs only the tests whose title matches.
   testFramework: { config: { timeout: 60_000, ...(process.env.WTR_GREP ? { grep: process.env.WTR_GREP } : {}) } },
   // Lit's one-line notice that it runs in dev mode (which tests want, for its warnings) is noise.

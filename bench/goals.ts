@@ -168,7 +168,7 @@ export function loadGoalRows(load: LoadResults): LoadGoalRow[] {
   const twoBefore = at('2 × PostgreSQL, before', 100);
   const ratio = one && before ? one.recordsPerSecond / before.recordsPerSecond : Number.NaN;
   const scaling = one && two ? two.recordsPerSecond / one.recordsPerSecond : Number.NaN;
-  const quiet = at('PostgreSQL', 10)?.sendToFirstDelta.p99Ms ?? Number.NaN;
+  const closedLoop = at('PostgreSQL', 10)?.sendToFirstDelta.p99Ms ?? Number.NaN;
   const { idle } = load;
   const fanOut = setup('PostgreSQL')?.fanOut;
   const sqliteFanOut = setup('SQLite')?.fanOut;
@@ -216,7 +216,7 @@ export function loadGoalRows(load: LoadResults): LoadGoalRow[] {
         paced?.everyMs ?? 'n/a'
       } ms each); closed loop`,
       before: '',
-      now: `${fixed(paced?.p99Ms)} ms; ${fixed(quiet)} ms (load average ${load.loadAverage[0]})`,
+      now: `${fixed(paced?.p99Ms)} ms; ${fixed(closedLoop)} ms (load average ${load.loadAverage[0]})`,
       goal: '≤ 25 ms on a quiet machine',
       met: paced === undefined ? undefined : paced.p99Ms <= 25,
     },

@@ -295,6 +295,13 @@ export interface CurvePoint {
   cpuMsPerRecord: { instances: number; database: number; clients: number };
 }
 
+/** Sends' times from send to first delta (ms): how many, p50 and p99. */
+const firstDeltas = (latencies: number[]) => ({
+  sends: latencies.length,
+  p50Ms: round(percentile(latencies, 50), 2),
+  p99Ms: round(percentile(latencies, 99), 2),
+});
+
 /** One point of the curve: `count` conversations at once, each sending `turns` turns one after another. */
 async function point(setup: Setup, tokens: string[], turns: number): Promise<CurvePoint> {
   const conversations = await openConversations(setup, tokens);
@@ -320,11 +327,7 @@ async function point(setup: Setup, tokens: string[], turns: number): Promise<Cur
       turns,
       records,
       recordsPerSecond: Math.round(records / seconds),
-      sendToFirstDelta: {
-        sends: latencies.length,
-        p50Ms: round(percentile(latencies, 50), 2),
-        p99Ms: round(percentile(latencies, 99), 2),
-      },
+      sendToFirstDelta: firstDeltas(latencies),
       cpuMsPerRecord: {
         instances: per(after.instancesMs - before.instancesMs),
         database: per(after.databaseMs - before.databaseMs),
@@ -361,9 +364,7 @@ async function paced(setup: Setup, tokens: string[], { turns, everyMs }: { turns
     return {
       conversations: tokens.length,
       everyMs,
-      sends: latencies.length,
-      p50Ms: round(percentile(latencies, 50), 2),
-      p99Ms: round(percentile(latencies, 99), 2),
+      ...firstDeltas(latencies),
     };
   } finally {
     for (const conversation of conversations) conversation.close();
@@ -501,11 +502,7 @@ async function idleStreams(postgres: TestPostgres, dir: string, options: LoadOpt
       rssOpenMb: round(rssOpenMb),
       rssPerStreamKb: round(((rssOpenMb - rssBeforeMb) * 1024) / conversations.length, 2),
       cpuPercentOfACore,
-      sendToFirstDelta: {
-        sends: latencies.length,
-        p50Ms: round(percentile(latencies, 50), 2),
-        p99Ms: round(percentile(latencies, 99), 2),
-      },
+      sendToFirstDelta: firstDeltas(latencies),
     };
   } finally {
     await stopInstance(instance);
